@@ -1,0 +1,98 @@
+#ifndef SLUICE_CCURL_SHIM_H
+#define SLUICE_CCURL_SHIM_H
+
+/*
+ * Typed wrappers around libcurl's variadic entry points.
+ *
+ * curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt take a C variadic argument whose type
+ * depends on the option. Swift cannot call C variadic functions, so each wrapper below fixes one
+ * argument type. Every wrapper is a static inline function: the shim adds no library of its own.
+ */
+
+#define CURL_DISABLE_TYPECHECK 1
+#include <curl/curl.h>
+
+/* Composite macros Swift cannot import. */
+enum {
+    SLUICE_CURL_GLOBAL_ALL = CURL_GLOBAL_ALL,
+    SLUICE_CURLPAUSE_ALL = CURLPAUSE_ALL,
+    SLUICE_CURLPAUSE_CONT = CURLPAUSE_CONT,
+    SLUICE_CURL_ERROR_SIZE = CURL_ERROR_SIZE,
+};
+
+/* Callback shapes. Write, header and read callbacks share one signature. */
+typedef size_t (*sluice_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
+typedef int (*sluice_xferinfo_callback)(void *userdata, curl_off_t download_total, curl_off_t download_now,
+                                        curl_off_t upload_total, curl_off_t upload_now);
+typedef int (*sluice_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port,
+                                      int local_port);
+typedef int (*sluice_seek_callback)(void *userdata, curl_off_t offset, int origin);
+
+static inline CURLcode sluice_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_data_callback(CURL *handle, CURLoption option,
+                                                        sluice_data_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *handle, sluice_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
+static inline CURLcode sluice_easy_setopt_prereq_callback(CURL *handle, sluice_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
+static inline CURLcode sluice_easy_setopt_seek_callback(CURL *handle, sluice_seek_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+}
+
+static inline CURLcode sluice_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode sluice_easy_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode sluice_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode sluice_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode sluice_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+/* The running libcurl's version information (CURLVERSION_NOW is a macro Swift cannot import). */
+static inline curl_version_info_data *sluice_version_info(void) {
+    return curl_version_info(CURLVERSION_NOW);
+}
+
+/* The CURLcode of a finished transfer; CURLMsg keeps it in a union. */
+static inline CURLcode sluice_message_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
+#endif
