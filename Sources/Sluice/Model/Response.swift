@@ -1,0 +1,39 @@
+import Foundation
+
+/// An HTTP response as it flows back through a pipeline's stages.
+public struct Response: Sendable {
+    /// The status code, for example 200.
+    public var status: Int
+    /// The header fields of the final response, in order, repeated fields kept.
+    public var headers: HTTPHeaders
+    /// The body, decoded from any `Content-Encoding`; empty when it went to a file.
+    public var body: Data
+    /// The file holding the body, for requests whose destination is a file.
+    public var bodyFile: URL?
+    /// The URL the response came from.
+    public var url: URL?
+    /// The HTTP version the response came over.
+    public var httpVersion: HTTPVersion
+    /// How the exchange went on the wire: phases, bytes, connection reuse. `nil` when the
+    /// response did not come from a transport that measures.
+    public var metrics: TransferMetrics?
+
+    /// Creates a response.
+    public init(
+        status: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        bodyFile: URL? = nil,
+        url: URL? = nil,
+        httpVersion: HTTPVersion = .unknown,
+        metrics: TransferMetrics? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodyFile = bodyFile
+        self.url = url
+        self.httpVersion = httpVersion
+        self.metrics = metrics
+    }
+}

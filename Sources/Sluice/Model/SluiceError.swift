@@ -1,0 +1,124 @@
+import Foundation
+
+/// The one error type Sluice throws: what went wrong (`kind`), where (`stage`, `url`), and the
+/// details (`message`, libcurl's own code and text).
+///
+/// `Kind` is a struct over a private code, so new kinds can be added without breaking a caller's
+/// `switch`: compare with `==` (`error.kind == .timeout`) instead.
+public struct SluiceError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, Sendable {
+            case invalidRequest = "invalid request"
+            case dns = "DNS failure"
+            case connect = "connection failed"
+            case connectTimeout = "connect timeout"
+            case timeout = "timeout"
+            case tls = "TLS failure"
+            case trustEvaluation = "trust evaluation failed"
+            case connectionLost = "connection lost"
+            case protocolError = "protocol error"
+            case fileIO = "file I/O failure"
+            case cancelled = "cancelled"
+            case invalidated = "manager invalidated"
+            case stage = "stage failure"
+            case transport = "transport failure"
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) {
+            self.code = code
+        }
+
+        /// The request cannot be sent as it is: a relative or non-HTTP URL, a malformed header.
+        public static let invalidRequest = Kind(.invalidRequest)
+        /// The host name could not be resolved.
+        public static let dns = Kind(.dns)
+        /// The connection could not be established (refused, unreachable).
+        public static let connect = Kind(.connect)
+        /// The connection was not established within the connect timeout.
+        public static let connectTimeout = Kind(.connectTimeout)
+        /// The exchange did not finish within the total timeout.
+        public static let timeout = Kind(.timeout)
+        /// The TLS handshake failed or the server's certificate did not verify.
+        public static let tls = Kind(.tls)
+        /// The task's trust policy rejected the connection before any request byte was sent.
+        public static let trustEvaluation = Kind(.trustEvaluation)
+        /// The connection broke mid-exchange: reset, closed early, nothing received.
+        public static let connectionLost = Kind(.connectionLost)
+        /// The server broke the protocol: a malformed response, an HTTP/2 stream error, a bad
+        /// content encoding.
+        public static let protocolError = Kind(.protocolError)
+        /// Reading an upload file or writing a download file failed.
+        public static let fileIO = Kind(.fileIO)
+        /// The task was cancelled.
+        public static let cancelled = Kind(.cancelled)
+        /// The session manager was invalidated, so it accepts no new task.
+        public static let invalidated = Kind(.invalidated)
+        /// A stage failed with an error of its own (kept in `underlying`).
+        public static let stage = Kind(.stage)
+        /// The transport failed in a way none of the other kinds names.
+        public static let transport = Kind(.transport)
+
+        /// A short phrase for the kind, for example `connect timeout`.
+        public var description: String { code.rawValue }
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The stage that raised the error, by name, or `transport`; `nil` when it came from outside
+    /// the chain (the manager itself).
+    public var stage: String?
+    /// The URL of the request the error belongs to.
+    public var url: URL?
+    /// A sentence saying what happened.
+    public var message: String
+    /// libcurl's result code (CURLcode), when libcurl reported the error.
+    public var curlCode: Int?
+    /// The error a stage threw, when it was not a `SluiceError`.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(
+        kind: Kind,
+        stage: String? = nil,
+        url: URL? = nil,
+        message: String,
+        curlCode: Int? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.stage = stage
+        self.url = url
+        self.message = message
+        self.curlCode = curlCode
+        self.underlying = underlying
+    }
+
+    /// `KIND in STAGE for URL: MESSAGE`, for example
+    /// `timeout in transport for http://127.0.0.1:8080/delay/3: Operation timed out after 1000 milliseconds`.
+    public var description: String {
+        var text = kind.description
+        if let stage { text += " in \(stage)" }
+        if let url { text += " for \(url.absoluteString)" }
+        return text + ": " + message
+    }
+
+    /// The task was cancelled, as seen from the given URL.
+    static func cancelled(url: URL?, stage: String? = nil) -> SluiceError {
+        SluiceError(kind: .cancelled, stage: stage, url: url, message: "the task was cancelled")
+    }
+
+    /// Any error thrown out of the chain, as a `SluiceError`: Swift's `CancellationError`
+    /// becomes `.cancelled`, another foreign error becomes `.stage` with the error kept.
+    static func wrapping(_ error: any Error, stage: String?, url: URL?) -> SluiceError {
+        if let error = error as? SluiceError {
+            return error
+        }
+        if error is CancellationError {
+            return .cancelled(url: url, stage: stage)
+        }
+        return SluiceError(kind: .stage, stage: stage, url: url, message: String(describing: error), underlying: error)
+    }
+}

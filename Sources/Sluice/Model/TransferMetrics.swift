@@ -1,0 +1,60 @@
+/// How one exchange went on the wire, as the transport measured it.
+///
+/// The phase fields follow libcurl's timeline (CURLINFO_*_TIME_T). `dnsLookup`, `connect` and
+/// `tlsHandshake` are the lengths of those phases (zero on a reused connection); `timeToPreTransfer`,
+/// `timeToFirstByte` and `total` are measured from the start of the exchange.
+public struct TransferMetrics: Sendable, Hashable {
+    /// Time spent resolving the host name.
+    public var dnsLookup: Duration
+    /// Time spent establishing the TCP connection.
+    public var connect: Duration
+    /// Time spent in the TLS handshake; zero for plain HTTP.
+    public var tlsHandshake: Duration
+    /// From the start until the request was about to be sent.
+    public var timeToPreTransfer: Duration
+    /// From the start until the first response byte arrived.
+    public var timeToFirstByte: Duration
+    /// From the start until the exchange ended.
+    public var total: Duration
+    /// Bytes sent: request line, headers and body.
+    public var bytesSent: Int64
+    /// Bytes received: status line, headers and body (the body as it came on the wire).
+    public var bytesReceived: Int64
+    /// Whether the exchange ran on a connection kept alive from an earlier one.
+    public var connectionReused: Bool
+    /// The HTTP version used.
+    public var httpVersion: HTTPVersion
+    /// The address of the peer, for example `127.0.0.1`.
+    public var remoteAddress: String?
+    /// The port of the peer.
+    public var remotePort: Int?
+
+    /// Creates metrics.
+    public init(
+        dnsLookup: Duration = .zero,
+        connect: Duration = .zero,
+        tlsHandshake: Duration = .zero,
+        timeToPreTransfer: Duration = .zero,
+        timeToFirstByte: Duration = .zero,
+        total: Duration = .zero,
+        bytesSent: Int64 = 0,
+        bytesReceived: Int64 = 0,
+        connectionReused: Bool = false,
+        httpVersion: HTTPVersion = .unknown,
+        remoteAddress: String? = nil,
+        remotePort: Int? = nil
+    ) {
+        self.dnsLookup = dnsLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.timeToPreTransfer = timeToPreTransfer
+        self.timeToFirstByte = timeToFirstByte
+        self.total = total
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.connectionReused = connectionReused
+        self.httpVersion = httpVersion
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+    }
+}
