@@ -1,0 +1,105 @@
+import Foundation
+
+/// An ordered chain of stages in front of a transport.
+///
+/// A request flows through the stages top to bottom, then the transport; the response flows back
+/// bottom to top. The chain is folded into nested handlers once, when the pipeline is built, so
+/// sending a request walks no list. Each stage is timed as it runs (time inside the stage only,
+/// not the stages below it), and an error escaping a stage is stamped with the stage's name.
+///
+/// ```swift
+/// let pipeline = Pipeline(transport: CurlTransport()) {
+///     Stamp()
+///     Logging()
+/// }
+/// let manager = SessionManager(pipeline: pipeline)
+/// ```
+public struct Pipeline: Sendable {
+    /// A folded chain: runs the request through everything below and returns the response.
+    typealias Handler = @Sendable (Request, TaskContext) async throws -> Response
+
+    /// The stages, top (first to see a request) to bottom.
+    public let stages: [any Stage]
+    /// The transport below the last stage.
+    public let transport: any Transport
+    /// Timeouts for requests that do not set their own.
+    public let timeouts: Timeouts
+    /// The stages' names, in order.
+    public let stageNames: [String]
+    /// The chain folded once.
+    let handler: Handler
+
+    /// Creates a pipeline from a list of stages.
+    /// - Parameters:
+    ///   - stages: the stages, top to bottom.
+    ///   - transport: what moves the bytes; the shared libcurl transport by default.
+    ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
+    public init(stages: [any Stage] = [], transport: any Transport = CurlTransport.shared, timeouts: Timeouts = .default) {
+        self.stages = stages
+        self.transport = transport
+        self.timeouts = timeouts.filled(from: .default)
+        stageNames = stages.map(\.name)
+        handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
+    }
+
+    /// Creates a pipeline from a block of stages.
+    public init(
+        transport: any Transport = CurlTransport.shared,
+        timeouts: Timeouts = .default,
+        @StageBuilder _ stages: () -> [any Stage]
+    ) {
+        self.init(stages: stages(), transport: transport, timeouts: timeouts)
+    }
+
+    /// The bottom of the chain: wait while the task is suspended, then let the transport send.
+    private static func innermost(_ transport: any Transport) -> Handler {
+        { request, context in
+            try await context.waitWhileSuspended()
+            return try await transport.execute(request, for: context.id, events: context.transportEvents)
+        }
+    }
+
+    /// Wraps `innermost` in the stages, last stage innermost, each wrapped in its timing.
+    private static func fold(_ stages: [any Stage], around innermost: @escaping Handler) -> Handler {
+        var handler = innermost
+        for (index, stage) in stages.enumerated().reversed() {
+            handler = timed(stage, at: index, next: handler)
+        }
+        return handler
+    }
+
+    /// One stage as a handler that measures the time spent inside the stage itself: the clock
+    /// stops while `next` runs, however many times the stage calls it.
+    private static func timed(_ stage: any Stage, at index: Int, next: @escaping Handler) -> Handler {
+        let name = stage.name
+        return { request, context in
+            context.stageEntered(name: name)
+            let clock = ContinuousClock()
+            var resumed = clock.now
+            var spent = Duration.zero
+            do {
+                let response = try await stage.handle(request, context: context) { request, context in
+                    spent += clock.now - resumed
+                    defer { resumed = clock.now }
+                    return try await next(request, context)
+                }
+                spent += clock.now - resumed
+                context.stageLeft(index, name: name, spent: spent)
+                return response
+            } catch {
+                spent += clock.now - resumed
+                context.stageLeft(index, name: name, spent: spent)
+                throw stamped(error, stage: name, url: request.url)
+            }
+        }
+    }
+
+    /// The error as a `SluiceError` that names the stage it escaped from, unless an inner stage or
+    /// the transport named itself already.
+    private static func stamped(_ error: any Error, stage: String, url: URL) -> SluiceError {
+        var error = SluiceError.wrapping(error, stage: stage, url: url)
+        if error.stage == nil { error.stage = stage }
+        if error.url == nil { error.url = url }
+        return error
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+
+/// Runs requests through a pipeline as tasks, and keeps every task's context while it runs.
+///
+/// Like AFURLSessionManager, it maps each task to its own context: it hands out a fresh ``TaskID``,
+/// keeps `[TaskID: TaskContext]` under a lock, and routes every report of the transport (bytes,
+/// progress, trust checks, completion) to the task's context by id. A task's entry is removed when
+/// the task ends, however it ends.
+///
+/// ```swift
+/// let manager = SessionManager(pipeline: Pipeline())
+/// let response = try await manager.send(Request(url: URL(string: "https://example.com/")!))
+/// ```
+public final class SessionManager: Sendable {
+    /// The pipeline every task runs through.
+    public let pipeline: Pipeline
+    private let monitors: [any EventMonitor]
+    private let logger: Logger
+    private let registry = TaskRegistry()
+
+    /// Creates a manager.
+    /// - Parameters:
+    ///   - pipeline: the stages and transport every task goes through.
+    ///   - monitors: observers of every task's events.
+    ///   - logger: the logger tasks log to (at debug level and below only), with a `task-id`
+    ///     metadata key.
+    public init(pipeline: Pipeline, monitors: [any EventMonitor] = [], logger: Logger = Logger(label: "sluice")) {
+        self.pipeline = pipeline
+        self.monitors = monitors
+        self.logger = logger
+    }
+
+    // MARK: Tasks
+
+    /// Starts a task for `request` and returns its handle at once.
+    ///
+    /// The request's body and destination say what kind of task it is: `.data`/`.file` bodies
+    /// upload, a `.file` destination downloads to disk. Once the manager is invalidated the task
+    /// fails at once with `.invalidated`.
+    public func task(_ request: Request) -> TaskHandle {
+        var request = request
+        request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
+        let context = TaskContext(
+            id: .next(),
+            request: request,
+            stageNames: pipeline.stageNames,
+            logger: logger,
+            monitors: monitors,
+            transportEvents: registry
+        )
+        let accepted = registry.insert(context)
+        let task = Task { [pipeline, registry] in
+            guard accepted else {
+                context.finish()
+                throw SluiceError(kind: .invalidated, url: request.url, message: "the session manager was invalidated")
+            }
+            defer {
+                context.finish()
+                registry.remove(context.id)
+            }
+            return try await SessionManager.run(request, context: context, through: pipeline)
+        }
+        context.attach { task.cancel() }
+        return TaskHandle(context: context, task: task)
+    }
+
+    /// Sends `request` and returns its response: a data task, awaited.
+    ///
+    /// Cancelling the calling Swift task cancels the request.
+    public func send(_ request: Request) async throws -> Response {
+        let handle = task(request)
+        return try await withTaskCancellationHandler {
+            try await handle.value
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Uploads `data` as the body of `request` and returns the response.
+    public func upload(_ request: Request, from data: Data) async throws -> Response {
+        var request = request
+        request.body = .data(data)
+        return try await send(request)
+    }
+
+    /// Uploads the file at `file` as the body of `request`, streamed from disk, and returns the response.
+    public func upload(_ request: Request, fromFile file: URL) async throws -> Response {
+        var request = request
+        request.body = .file(file)
+        return try await send(request)
+    }
+
+    /// Downloads the response body of `request` to `destination`, streamed to disk so memory stays
+    /// flat, and returns the response, whose `bodyFile` is `destination`.
+    public func download(_ request: Request, to destination: URL) async throws -> Response {
+        var request = request
+        request.destination = .file(destination)
+        return try await send(request)
+    }
+
+    // MARK: The tasks in flight
+
+    /// The contexts of the tasks in flight, oldest first.
+    public var tasks: [TaskContext] {
+        registry.contexts
+    }
+
+    /// Cancels every task in flight.
+    public func cancelAll() {
+        for context in registry.contexts {
+            context.cancel()
+        }
+    }
+
+    /// Stops accepting tasks, and returns once every task in flight has ended.
+    /// - Parameter cancelingTasks: `true` cancels the tasks in flight; `false` lets them finish.
+    public func invalidate(cancelingTasks: Bool) async {
+        registry.invalidate()
+        if cancelingTasks { cancelAll() }
+        await registry.drained()
+    }
+
+    /// Whether the manager was invalidated and refuses new tasks.
+    public var isInvalidated: Bool {
+        registry.isInvalidated
+    }
+
+    // MARK: Running one task
+
+    private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
+        context.emit(.created)
+        context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
+        do {
+            let response = try await pipeline.handler(request, context)
+            context.emit(.completed(status: response.status))
+            context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
+            return response
+        } catch {
+            var failure = SluiceError.wrapping(error, stage: nil, url: request.url)
+            if context.isCancelled, failure.kind != .cancelled {
+                failure = .cancelled(url: request.url, stage: failure.stage)
+            }
+            if failure.kind == .cancelled {
+                context.emit(.cancelled)
+            } else {
+                context.emit(.failed(failure))
+            }
+            context.logger.debug("task failed", metadata: ["error": "\(failure)"])
+            throw failure
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A transport that answers from a closure instead of the network, for testing stages and
+/// pipelines without sockets.
+///
+/// It reports to the task the same events a network transport does (exchange started, request
+/// sent, first byte, finished), so event monitors, suspension and metrics behave as in production.
+///
+/// ```swift
+/// let transport = InMemoryTransport { request in
+///     Response(status: 200, body: Data("hello".utf8), url: request.url)
+/// }
+/// ```
+public struct InMemoryTransport: Transport {
+    private let respond: @Sendable (Request) async throws -> Response
+
+    /// Creates a transport that answers every request with `respond`.
+    public init(_ respond: @escaping @Sendable (Request) async throws -> Response) {
+        self.respond = respond
+    }
+
+    /// Answers the request with the closure and reports the exchange to `events`.
+    public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+        let control = InMemoryTransferControl()
+        events.transferStarted(task, url: request.url, control: control)
+        let started = ContinuousClock.now
+        do {
+            try Task.checkCancellation()
+            events.requestSent(task)
+            var response = try await respond(request)
+            events.responseStarted(task, status: response.status)
+            let bytes = Int64(response.body.count)
+            events.progressed(task, TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
+            let metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
+            response.metrics = response.metrics ?? metrics
+            events.transferFinished(task, control: control, metrics: metrics)
+            return response
+        } catch {
+            events.transferFinished(task, control: control, metrics: nil)
+            var failure = SluiceError.wrapping(error, stage: "transport", url: request.url)
+            if failure.stage == nil { failure.stage = "transport" }
+            throw failure
+        }
+    }
+}
+
+/// The control of an in-memory exchange: there are no bytes in flight to pause.
+private final class InMemoryTransferControl: TransferControl {
+    func suspend() {}
+    func resume() {}
+}
