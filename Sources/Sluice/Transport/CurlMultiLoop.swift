@@ -1,0 +1,145 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle driven by one I/O thread.
+///
+/// Other threads never touch the multi handle: they post commands to a locked inbox and wake the
+/// thread with `curl_multi_wakeup` (only when the inbox was empty, so a burst of commands costs one
+/// wake-up). The thread drains the inbox, runs `curl_multi_perform`, finishes the transfers libcurl
+/// reports done, and sleeps in `curl_multi_poll` until a socket or a wake-up needs it.
+final class CurlMultiLoop: @unchecked Sendable {
+    /// What other threads ask of the I/O thread.
+    enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+        case pause(CurlTransfer)
+        case unpause(CurlTransfer)
+        case stop
+    }
+
+    /// Idle easy handles, shared with the threads that configure transfers.
+    let pool: CurlEasyPool
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex<[Command]>([])
+
+    /// The transfers libcurl is moving, by easy handle. I/O thread only.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    init(configuration: CurlTransport.Configuration) throws(SluiceError) {
+        try CurlGlobal.initialize()
+        guard let multi = curl_multi_init() else {
+            throw SluiceError(kind: .transport, stage: "transport", message: "curl_multi_init failed")
+        }
+        self.multi = multi
+        pool = CurlEasyPool(capacity: configuration.idleHandleCapacity)
+        _ = sluice_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = sluice_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = sluice_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
+        _ = sluice_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxIdleConnections)
+    }
+
+    /// Starts the I/O thread; it runs until `.stop`.
+    func start(name: String) {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Posts a command to the I/O thread. Any thread.
+    func enqueue(_ command: Command) {
+        let wasEmpty = inbox.withLock { inbox in
+            inbox.append(command)
+            return inbox.count == 1
+        }
+        if wasEmpty {
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    // MARK: The I/O thread
+
+    private func run() {
+        var running: Int32 = 0
+        var commands: [Command] = []
+        while true {
+            inbox.withLock { swap(&$0, &commands) }
+            for command in commands {
+                if case .stop = command {
+                    shutDown()
+                    return
+                }
+                apply(command)
+            }
+            commands.removeAll(keepingCapacity: true)
+            curl_multi_perform(multi, &running)
+            finishDoneTransfers()
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .start(let transfer):
+            guard !transfer.isCancelRequested else {
+                transfer.abort(with: .cancelled(url: transfer.request.url, stage: "transport"))
+                return
+            }
+            let code = curl_multi_add_handle(multi, transfer.easy.raw)
+            guard code == CURLM_OK else {
+                transfer.abort(with: SluiceError(
+                    kind: .transport, stage: "transport", url: transfer.request.url,
+                    message: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code)))"
+                ))
+                return
+            }
+            active[transfer.easy.raw] = transfer
+        case .cancel(let transfer):
+            guard let transfer = detach(transfer.easy.raw) else { return }
+            transfer.abort(with: .cancelled(url: transfer.request.url, stage: "transport"))
+        case .pause(let transfer):
+            if active[transfer.easy.raw] === transfer {
+                curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_ALL))
+            }
+        case .unpause(let transfer):
+            if active[transfer.easy.raw] === transfer {
+                curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_CONT))
+            }
+        case .stop:
+            break
+        }
+    }
+
+    private func finishDoneTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = sluice_message_result(message)
+            detach(easy)?.complete(code: code)
+        }
+    }
+
+    /// Takes a transfer out of the multi handle and the active table.
+    @discardableResult
+    private func detach(_ easy: UnsafeMutableRawPointer) -> CurlTransfer? {
+        guard let transfer = active.removeValue(forKey: easy) else { return nil }
+        curl_multi_remove_handle(multi, easy)
+        return transfer
+    }
+
+    private func shutDown() {
+        for easy in Array(active.keys) {
+            detach(easy)?.abort(with: SluiceError(
+                kind: .cancelled, stage: "transport", message: "the transport was shut down"
+            ))
+        }
+        let leftovers = inbox.withLock { inbox in
+            defer { inbox = [] }
+            return inbox
+        }
+        for case .start(let transfer) in leftovers {
+            transfer.abort(with: SluiceError(kind: .cancelled, stage: "transport", message: "the transport was shut down"))
+        }
+        curl_multi_cleanup(multi)
+    }
+}

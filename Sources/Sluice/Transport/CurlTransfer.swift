@@ -1,0 +1,470 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One exchange on the libcurl transport: its easy handle, its body source and sink, and the
+/// callbacks libcurl calls while it moves the bytes.
+///
+/// Threading: a transfer is configured on the task's thread, then handed to the I/O thread
+/// (through the loop's locked inbox, which orders the two), and from then on only the I/O thread
+/// touches its state. The exceptions are `requestCancel()`, `suspend()` and `resume()`, which only
+/// set an atomic flag and post a command to the loop.
+final class CurlTransfer: TransferControl, @unchecked Sendable {
+    let task: TaskID
+    let request: Request
+    let events: any TransportEvents
+    let easy: CurlEasyHandle
+    private let loop: CurlMultiLoop
+    private let cancelRequested = Atomic<Bool>(false)
+
+    /// Resumed exactly once, by the I/O thread, with the response or the error.
+    var continuation: UnsafeContinuation<Response, any Error>?
+
+    private var upload: UploadSource?
+    private var downloadFile: DownloadFile?
+    private var body = Data()
+    private var head = ResponseHeadParser()
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var trustRejection: String?
+    private var ioFailure: SluiceError?
+    private var requestSentReported = false
+    private var lastProgress = TaskProgress()
+
+    /// Prepares an exchange: validates the request, opens its files and configures an easy handle
+    /// from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
+    static func make(
+        request: Request,
+        task: TaskID,
+        events: any TransportEvents,
+        loop: CurlMultiLoop,
+        configuration: CurlTransport.Configuration
+    ) throws(SluiceError) -> CurlTransfer {
+        try validate(request)
+        let upload = try UploadSource(request.body, url: request.url)
+        var downloadFile: DownloadFile?
+        if case .file(let destination) = request.destination {
+            downloadFile = try DownloadFile(destination: destination, url: request.url)
+        }
+        let easy = try loop.pool.take()
+        let transfer = CurlTransfer(
+            request: request, task: task, events: events, easy: easy, loop: loop,
+            upload: upload, downloadFile: downloadFile
+        )
+        do {
+            try transfer.configure(configuration)
+        } catch {
+            transfer.releaseResources()
+            throw error
+        }
+        return transfer
+    }
+
+    private init(
+        request: Request,
+        task: TaskID,
+        events: any TransportEvents,
+        easy: CurlEasyHandle,
+        loop: CurlMultiLoop,
+        upload: UploadSource?,
+        downloadFile: DownloadFile?
+    ) {
+        self.request = request
+        self.task = task
+        self.events = events
+        self.easy = easy
+        self.loop = loop
+        self.upload = upload
+        self.downloadFile = downloadFile
+    }
+
+    private static func validate(_ request: Request) throws(SluiceError) {
+        let scheme = request.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = request.url.host, !host.isEmpty else {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "transport", url: request.url,
+                message: "the URL must be absolute, with an http or https scheme and a host"
+            )
+        }
+        if request.method == .head, !request.body.isEmpty {
+            throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")
+        }
+        for field in request.headers {
+            let forbidden = field.name.isEmpty || field.name.utf8.contains { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }
+                || field.value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+            if forbidden {
+                throw SluiceError(
+                    kind: .invalidRequest, stage: "transport", url: request.url,
+                    message: "header field '\(field.name)' has a character HTTP does not allow (CR, LF, NUL, or a colon or space in the name)"
+                )
+            }
+        }
+    }
+
+    // MARK: Configuration
+
+    private func configure(_ configuration: CurlTransport.Configuration) throws(SluiceError) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_URL, request.url.absoluteString)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_PRIVATE, pointer: me)
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: curlTransferWrite)
+        try easy.set(CURLOPT_WRITEDATA, pointer: me)
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: curlTransferHeader)
+        try easy.set(CURLOPT_HEADERDATA, pointer: me)
+        try easy.set(CURLOPT_READFUNCTION, callback: curlTransferRead)
+        try easy.set(CURLOPT_READDATA, pointer: me)
+        try easy.set(seekCallback: curlTransferSeek)
+        try easy.set(CURLOPT_SEEKDATA, pointer: me)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        try easy.set(progressCallback: curlTransferProgress)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: me)
+        try easy.set(prerequestCallback: curlTransferPrerequest)
+        try easy.set(CURLOPT_PREREQDATA, pointer: me)
+        try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
+        if request.url.scheme?.lowercased() == "https" {
+            try easy.set(CURLOPT_PIPEWAIT, 1)
+        }
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let caBundle = configuration.caBundle {
+            try easy.set(CURLOPT_CAINFO, caBundle)
+        }
+        if let connect = request.timeouts.connect {
+            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds)
+        }
+        if let total = request.timeouts.total {
+            try easy.set(CURLOPT_TIMEOUT_MS, total.wholeMilliseconds)
+        }
+        try configureMethodAndBody()
+        try configureHeaders(decodesContent: configuration.decodesContent)
+    }
+
+    private func configureMethodAndBody() throws(SluiceError) {
+        let method = request.method
+        if method == .head {
+            try easy.set(CURLOPT_NOBODY, 1)
+            return
+        }
+        if let size = upload?.size {
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
+        } else if method == .post || method == .put || method == .patch {
+            // RFC 9110 8.6: send `Content-Length: 0` when the method gives content a meaning.
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+        } else if method == .get {
+            try easy.set(CURLOPT_HTTPGET, 1)
+            return
+        }
+        if method != .post {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        }
+    }
+
+    private func configureHeaders(decodesContent: Bool) throws(SluiceError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func append(_ line: String) {
+            list = curl_slist_append(list, line)
+        }
+        var acceptEncoding: String? = decodesContent ? "" : nil
+        for field in request.headers {
+            if field.name.equalsIgnoringASCIICase("Accept-Encoding") {
+                acceptEncoding = field.value
+            } else {
+                append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            }
+        }
+        // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
+        if upload != nil || request.method == .post {
+            if !request.headers.contains("Content-Type") { append("Content-Type:") }
+            if !request.headers.contains("Expect") { append("Expect:") }
+        }
+        headerList = list
+        if let acceptEncoding {
+            try easy.set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
+        }
+        if let list {
+            try easy.set(CURLOPT_HTTPHEADER, list: list)
+        }
+    }
+
+    // MARK: Control (any thread)
+
+    /// Whether the task asked to cancel this exchange.
+    var isCancelRequested: Bool {
+        cancelRequested.load(ordering: .acquiring)
+    }
+
+    /// Asks the I/O thread to end the exchange with `.cancelled`.
+    func requestCancel() {
+        cancelRequested.store(true, ordering: .releasing)
+        loop.enqueue(.cancel(self))
+    }
+
+    func suspend() {
+        loop.enqueue(.pause(self))
+    }
+
+    func resume() {
+        loop.enqueue(.unpause(self))
+    }
+
+    // MARK: libcurl callbacks (I/O thread)
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        if let downloadFile {
+            do {
+                try downloadFile.write(bytes)
+            } catch {
+                ioFailure = error
+                return 0
+            }
+        } else {
+            body.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return bytes.count
+    }
+
+    fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        switch head.consume(line) {
+        case .finalStatus(let status):
+            events.responseStarted(task, status: status)
+        case .headComplete:
+            reserveBodyCapacity()
+        case nil:
+            break
+        }
+        return line.count
+    }
+
+    /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
+    private func reserveBodyCapacity() {
+        guard downloadFile == nil, !head.headers.contains("Content-Encoding"),
+            let length = head.headers["Content-Length"].flatMap(Int.init), length > 0
+        else { return }
+        body.reserveCapacity(min(length, 64 << 20))
+    }
+
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        do {
+            let count = try upload?.read(into: buffer) ?? 0
+            if count == 0 { reportRequestSent() }
+            return count
+        } catch {
+            ioFailure = error
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    fileprivate func rewindBody(to offset: Int64) -> Int32 {
+        guard let upload, upload.rewind(to: offset) else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        requestSentReported = false
+        return Int32(CURL_SEEKFUNC_OK)
+    }
+
+    fileprivate func reportProgress(downloadTotal: Int64, downloadNow: Int64, uploadNow: Int64) {
+        let progress = TaskProgress(
+            upload: TransferProgress(completed: uploadNow, expected: upload?.size),
+            download: TransferProgress(completed: downloadNow, expected: downloadTotal > 0 ? downloadTotal : nil)
+        )
+        guard progress != lastProgress else { return }
+        lastProgress = progress
+        events.progressed(task, progress)
+    }
+
+    fileprivate func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
+        let scheme = request.url.scheme?.lowercased() ?? "http"
+        let connection = ConnectionInfo(
+            host: request.url.host ?? "",
+            port: request.url.port ?? (scheme == "https" ? 443 : 80),
+            scheme: scheme,
+            remoteAddress: remoteAddress,
+            remotePort: remotePort,
+            tlsSession: scheme == "https" ? openSSLSession() : nil
+        )
+        switch events.evaluateTrust(task, connection: connection) {
+        case .proceed:
+            if upload == nil { reportRequestSent() }
+            return Int32(CURL_PREREQFUNC_OK)
+        case .reject(let reason):
+            trustRejection = reason
+            return Int32(CURL_PREREQFUNC_ABORT)
+        }
+    }
+
+    private func reportRequestSent() {
+        guard !requestSentReported else { return }
+        requestSentReported = true
+        events.requestSent(task)
+    }
+
+    /// OpenSSL's `SSL *` for the connection, when libcurl runs on OpenSSL.
+    private func openSSLSession() -> OpaquePointer? {
+        guard let info = easy.pointer(CURLINFO_TLS_SSL_PTR)?.assumingMemoryBound(to: curl_tlssessioninfo.self),
+            info.pointee.backend == CURLSSLBACKEND_OPENSSL
+        else { return nil }
+        return OpaquePointer(info.pointee.internals)
+    }
+
+    // MARK: Ending (I/O thread)
+
+    /// Ends the exchange as libcurl finished it (the handle is already out of the multi handle).
+    func complete(code: CURLcode) {
+        let metrics = readMetrics()
+        let result: Result<Response, SluiceError>
+        if code == CURLE_OK {
+            result = response(metrics: metrics)
+        } else {
+            result = .failure(failure(for: code))
+        }
+        end(with: result, metrics: metrics)
+    }
+
+    /// Ends the exchange without libcurl's verdict: cancelled, or the transport shut down.
+    func abort(with error: SluiceError) {
+        end(with: .failure(error), metrics: nil)
+    }
+
+    private func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?) {
+        releaseResources()
+        loop.pool.recycle(easy)
+        events.transferFinished(task, control: self, metrics: metrics)
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume(with: result.mapError { $0 as any Error })
+    }
+
+    private func response(metrics: TransferMetrics) -> Result<Response, SluiceError> {
+        var bodyFile: URL?
+        if let file = downloadFile {
+            bodyFile = file.destination
+            do {
+                try file.commit()
+            } catch {
+                return .failure(error)
+            }
+        }
+        let received = lastProgress.download.completed
+        events.progressed(task, TaskProgress(
+            upload: lastProgress.upload,
+            download: TransferProgress(completed: received, expected: lastProgress.download.expected ?? received)
+        ))
+        return .success(Response(
+            status: easy.long(CURLINFO_RESPONSE_CODE),
+            headers: head.headers,
+            body: body,
+            bodyFile: bodyFile,
+            url: request.url,
+            httpVersion: metrics.httpVersion,
+            metrics: metrics
+        ))
+    }
+
+    private func failure(for code: CURLcode) -> SluiceError {
+        if let trustRejection, code == CURLE_ABORTED_BY_CALLBACK {
+            return SluiceError(
+                kind: .trustEvaluation, stage: "transport", url: request.url,
+                message: trustRejection, curlCode: Int(code.rawValue)
+            )
+        }
+        if var ioFailure {
+            ioFailure.url = request.url
+            ioFailure.curlCode = Int(code.rawValue)
+            return ioFailure
+        }
+        let connected = easy.offset(CURLINFO_CONNECT_TIME_T) > 0
+            && (request.url.scheme?.lowercased() != "https" || easy.offset(CURLINFO_APPCONNECT_TIME_T) > 0)
+        return SluiceError(
+            kind: SluiceError.Kind(curlCode: code, connected: connected),
+            stage: "transport",
+            url: request.url,
+            message: easy.message(for: code),
+            curlCode: Int(code.rawValue)
+        )
+    }
+
+    private func readMetrics() -> TransferMetrics {
+        let nameLookup = easy.duration(CURLINFO_NAMELOOKUP_TIME_T)
+        let connected = easy.duration(CURLINFO_CONNECT_TIME_T)
+        let tlsDone = easy.duration(CURLINFO_APPCONNECT_TIME_T)
+        let version: HTTPVersion
+        switch easy.long(CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): version = .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): version = .http2
+        case Int(CURL_HTTP_VERSION_3): version = .http3
+        default: version = .unknown
+        }
+        let port = easy.long(CURLINFO_PRIMARY_PORT)
+        return TransferMetrics(
+            dnsLookup: nameLookup,
+            connect: max(.zero, connected - nameLookup),
+            tlsHandshake: tlsDone > .zero ? max(.zero, tlsDone - connected) : .zero,
+            timeToPreTransfer: easy.duration(CURLINFO_PRETRANSFER_TIME_T),
+            timeToFirstByte: easy.duration(CURLINFO_STARTTRANSFER_TIME_T),
+            total: easy.duration(CURLINFO_TOTAL_TIME_T),
+            bytesSent: Int64(easy.long(CURLINFO_REQUEST_SIZE)) + easy.offset(CURLINFO_SIZE_UPLOAD_T),
+            bytesReceived: Int64(easy.long(CURLINFO_HEADER_SIZE)) + easy.offset(CURLINFO_SIZE_DOWNLOAD_T),
+            connectionReused: easy.long(CURLINFO_NUM_CONNECTS) == 0,
+            httpVersion: version,
+            remoteAddress: easy.string(CURLINFO_PRIMARY_IP),
+            remotePort: port > 0 ? port : nil
+        )
+    }
+
+    /// Frees the header list and closes the body files; a download file not committed is removed.
+    private func releaseResources() {
+        if let list = headerList {
+            curl_slist_free_all(list)
+            headerList = nil
+        }
+        upload = nil
+        downloadFile = nil
+    }
+}
+
+// MARK: C entry points
+
+private func transfer(_ userdata: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let curlTransferWrite: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferHeader: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferRead: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferSeek: sluice_seek_callback = { userdata, offset, origin in
+    guard origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    return transfer(userdata).rewindBody(to: Int64(offset))
+}
+
+private let curlTransferProgress: sluice_xferinfo_callback = { userdata, downloadTotal, downloadNow, _, uploadNow in
+    transfer(userdata).reportProgress(downloadTotal: Int64(downloadTotal), downloadNow: Int64(downloadNow), uploadNow: Int64(uploadNow))
+    return 0
+}
+
+private let curlTransferPrerequest: sluice_prereq_callback = { userdata, primaryIP, _, primaryPort, _ in
+    let address = primaryIP.map { String(cString: $0) } ?? ""
+    return transfer(userdata).connectionReady(remoteAddress: address, remotePort: Int(primaryPort))
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, at least 1 for any positive duration (libcurl reads 0
+    /// as "no limit").
+    var wholeMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        return self > .zero ? max(1, milliseconds) : 0
+    }
+}

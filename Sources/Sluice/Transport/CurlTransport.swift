@@ -1,0 +1,59 @@
+import CCurl
+import Foundation
+
+/// The transport that moves bytes with libcurl.
+///
+/// One multi handle on one I/O thread serves every exchange: connections are kept alive and
+/// reused, HTTPS goes over HTTP/2 with multiplexing where the server offers it, responses are
+/// decoded from gzip, brotli, zstd and deflate, easy handles are pooled. TLS is verified against
+/// the system trust store (or ``Configuration/caBundle``) with host-name checking; TLS early data
+/// is never used. After each connection is ready and before the request is written, the task's
+/// trust policy is consulted (CURLOPT_PREREQFUNCTION), on new and reused connections alike.
+/// Redirects are not followed here: a stage follows them, so every hop runs through the chain.
+public final class CurlTransport: Transport {
+    /// A transport with the default configuration, shared by every pipeline that names none.
+    public static let shared: CurlTransport = {
+        do {
+            return try CurlTransport()
+        } catch {
+            fatalError("libcurl cannot start: \(error)")
+        }
+    }()
+
+    /// How the transport was configured.
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+
+    /// Creates a transport with its own connection pool and I/O thread; throws `.transport` when
+    /// libcurl cannot start.
+    public init(configuration: Configuration = Configuration()) throws(SluiceError) {
+        self.configuration = configuration
+        loop = try CurlMultiLoop(configuration: configuration)
+        loop.start(name: "sluice.curl")
+    }
+
+    deinit {
+        loop.enqueue(.stop)
+    }
+
+    /// The version of the libcurl in use, for example `7.88.1`.
+    public static var libcurlVersion: String {
+        CurlGlobal.version
+    }
+
+    /// Sends the request over libcurl.
+    public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+        let transfer = try CurlTransfer.make(
+            request: request, task: task, events: events, loop: loop, configuration: configuration
+        )
+        events.transferStarted(task, url: request.url, control: transfer)
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                loop.enqueue(.start(transfer))
+            }
+        } onCancel: {
+            transfer.requestCancel()
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CCurl
+
+extension CurlTransport {
+    /// How a libcurl transport connects, what it trusts, and how many connections it keeps.
+    public struct Configuration: Sendable, Hashable {
+        /// Which HTTP version to ask for.
+        public enum HTTPVersionPreference: Sendable, Hashable {
+            /// HTTP/1.1 everywhere.
+            case http1_1
+            /// HTTP/2 over TLS where the server offers it (ALPN), HTTP/1.1 otherwise. The default.
+            case http2OverTLS
+
+            var curlValue: Int {
+                switch self {
+                case .http1_1: Int(CURL_HTTP_VERSION_1_1)
+                case .http2OverTLS: Int(CURL_HTTP_VERSION_2TLS)
+                }
+            }
+        }
+
+        /// The most connections open to one host at once; more requests wait for a free one.
+        /// 0 means no limit. Default 64.
+        public var maxConnectionsPerHost: Int
+        /// The most connections open at once in all; 0 means no limit (the default).
+        public var maxConnections: Int
+        /// The most idle connections kept alive for reuse. Default 256.
+        public var maxIdleConnections: Int
+        /// The most idle easy handles kept for reuse. Default 256.
+        public var idleHandleCapacity: Int
+        /// A PEM file of trust anchors used instead of the system's trust store; `nil` (the
+        /// default) uses the system's.
+        public var caBundle: String?
+        /// The HTTP version to ask for; HTTP/2 over TLS by default.
+        public var httpVersion: HTTPVersionPreference
+        /// Whether to ask for compressed responses (gzip, brotli, zstd, deflate) and decode them.
+        /// On by default; a request's own `Accept-Encoding` header names the encodings instead.
+        public var decodesContent: Bool
+
+        /// Creates a configuration; every parameter has the default named on its property.
+        public init(
+            maxConnectionsPerHost: Int = 64,
+            maxConnections: Int = 0,
+            maxIdleConnections: Int = 256,
+            idleHandleCapacity: Int = 256,
+            caBundle: String? = nil,
+            httpVersion: HTTPVersionPreference = .http2OverTLS,
+            decodesContent: Bool = true
+        ) {
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxConnections = maxConnections
+            self.maxIdleConnections = maxIdleConnections
+            self.idleHandleCapacity = idleHandleCapacity
+            self.caBundle = caBundle
+            self.httpVersion = httpVersion
+            self.decodesContent = decodesContent
+        }
+    }
+}
