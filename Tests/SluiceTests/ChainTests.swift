@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+@Suite("The stage chain")
+struct ChainTests {
+    @Test("requests flow top to bottom and responses bottom to top")
+    func order() async throws {
+        let log = Log()
+        let pipeline = Pipeline(stages: [Tracer(name: "A", log: log), Tracer(name: "B", log: log), Tracer(name: "C", log: log)], transport: echoTransport())
+        let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
+        #expect(log.all == ["A", "B", "C", "C'", "B'", "A'"])
+        #expect(String(decoding: response.body, as: UTF8.self) == "A,B,C")
+        #expect(response.headers.values(for: "X-Trace-Back") == ["C", "B", "A"])
+    }
+
+    @Test("a stage that does not call next short-circuits the stages below and the transport")
+    func shortCircuit() async throws {
+        struct Cached: Stage {
+            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+                Response(status: 203, body: Data("cached".utf8))
+            }
+        }
+        let calls = Counter()
+        let log = Log()
+        let pipeline = Pipeline(stages: [Tracer(name: "A", log: log), Cached(), Tracer(name: "B", log: log)], transport: echoTransport(calls: calls))
+        let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
+        #expect(response.status == 203)
+        #expect(calls.count == 0)
+        #expect(log.all == ["A", "A'"])
+    }
+
+    @Test("a stage may call next twice: a retry re-runs every stage below it")
+    func retryByCallingNextTwice() async throws {
+        struct RetryOnce: Stage {
+            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+                let first = try await next(request, context)
+                guard first.status == 503 else { return first }
+                return try await next(request, context)
+            }
+        }
+        let calls = Counter()
+        let transport = InMemoryTransport { _ in
+            Response(status: calls.increment() == 1 ? 503 : 200)
+        }
+        let log = Log()
+        let manager = SessionManager(pipeline: Pipeline(stages: [RetryOnce(), Tracer(name: "B", log: log)], transport: transport))
+        let handle = manager.task(Request(url: exampleURL))
+        let response = try await handle.value
+        #expect(response.status == 200)
+        #expect(calls.count == 2)
+        #expect(log.all == ["B", "B'", "B", "B'"])
+        let metrics = handle.context.metrics
+        #expect(metrics.stages.map(\.invocations) == [1, 2])
+        #expect(metrics.transfers.count == 2)
+    }
+
+    @Test("an error thrown by a stage names the stage and reaches the caller as a SluiceError")
+    func stageError() async throws {
+        struct Refuse: RequestStage {
+            struct Refused: Error {}
+            var name: String { "refuse" }
+            func prepare(_ request: Request, context: TaskContext) async throws -> Request { throw Refused() }
+        }
+        let calls = Counter()
+        let log = Log()
+        let manager = SessionManager(pipeline: Pipeline(stages: [Tracer(name: "A", log: log), Refuse()], transport: echoTransport(calls: calls)))
+        let error = await #expect(throws: SluiceError.self) {
+            try await manager.send(Request(url: exampleURL))
+        }
+        #expect(error?.kind == .stage)
+        #expect(error?.stage == "refuse")
+        #expect(error?.url == exampleURL)
+        #expect(error?.underlying is Refuse.Refused)
+        #expect(calls.count == 0)
+        #expect(log.all == ["A"])
+    }
+
+    @Test("a transport error keeps naming the transport as it passes up through the stages")
+    func transportErrorKeepsItsSource() async throws {
+        let transport = InMemoryTransport { request in
+            throw SluiceError(kind: .connect, url: request.url, message: "refused")
+        }
+        let manager = SessionManager(pipeline: Pipeline(stages: [Tracer(name: "A", log: Log())], transport: transport))
+        let error = await #expect(throws: SluiceError.self) {
+            try await manager.send(Request(url: exampleURL))
+        }
+        #expect(error?.kind == .connect)
+        #expect(error?.stage == "transport")
+    }
+
+    @Test("each stage's own time is recorded, without the time spent below it")
+    func perStageTiming() async throws {
+        struct Sleep: Stage {
+            let name: String
+            let duration: Duration
+            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+                try await Task.sleep(for: duration)
+                return try await next(request, context)
+            }
+        }
+        let manager = SessionManager(pipeline: Pipeline(
+            stages: [Sleep(name: "outer", duration: .zero), Sleep(name: "inner", duration: .milliseconds(300))],
+            transport: echoTransport()
+        ))
+        let handle = manager.task(Request(url: exampleURL))
+        _ = try await handle.value
+        let stages = handle.context.metrics.stages
+        #expect(stages.map(\.name) == ["outer", "inner"])
+        #expect(stages[1].duration >= .milliseconds(300))
+        #expect(stages[0].duration < stages[1].duration)
+        #expect(stages.allSatisfy { $0.invocations == 1 })
+    }
+
+    @Test("request-only and response-only stages write one method")
+    func helperProtocols() async throws {
+        struct AddHeader: RequestStage {
+            func prepare(_ request: Request, context: TaskContext) async throws -> Request {
+                var request = request
+                request.headers.add(name: "X-Trace", value: "added")
+                return request
+            }
+        }
+        struct Uppercase: ResponseStage {
+            func process(_ response: Response, for request: Request, context: TaskContext) async throws -> Response {
+                var response = response
+                response.body = Data(String(decoding: response.body, as: UTF8.self).uppercased().utf8)
+                return response
+            }
+        }
+        let manager = SessionManager(pipeline: Pipeline(stages: [Uppercase(), AddHeader()], transport: echoTransport()))
+        let response = try await manager.send(Request(url: exampleURL))
+        #expect(String(decoding: response.body, as: UTF8.self) == "ADDED")
+    }
+
+    @Test("the result builder keeps order and takes if, if/else and for")
+    func resultBuilder() async throws {
+        let log = Log()
+        let verbose = true
+        let quiet = false
+        let pipeline = Pipeline(transport: echoTransport()) {
+            Tracer(name: "first", log: log)
+            if verbose { Tracer(name: "verbose", log: log) }
+            if quiet { Tracer(name: "quiet", log: log) }
+            if quiet { Tracer(name: "then", log: log) } else { Tracer(name: "else", log: log) }
+            for index in 1...2 { Tracer(name: "loop\(index)", log: log) }
+        }
+        #expect(pipeline.stageNames == ["first", "verbose", "else", "loop1", "loop2"])
+        let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
+        #expect(String(decoding: response.body, as: UTF8.self) == "first,verbose,else,loop1,loop2")
+    }
+
+    @Test("the pipeline's timeouts fill what a request leaves unset")
+    func timeoutsFilled() async throws {
+        let seen = Log()
+        let transport = InMemoryTransport { request in
+            seen.append("\(request.timeouts.connect.map { "\($0)" } ?? "nil") \(request.timeouts.total.map { "\($0)" } ?? "nil")")
+            return Response(status: 200)
+        }
+        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport, timeouts: Timeouts(total: .seconds(5))))
+        _ = try await manager.send(Request(url: exampleURL))
+        _ = try await manager.send(Request(url: exampleURL, timeouts: Timeouts(connect: .seconds(1), total: .seconds(2))))
+        #expect(seen.all == ["10.0 seconds 5.0 seconds", "1.0 seconds 2.0 seconds"])
+    }
+}
