@@ -99,8 +99,10 @@ struct ChainTests {
                 return try await next(request, context)
             }
         }
+        // The outer stage has no suspension point of its own, so its time is synchronous code only
+        // and stays far below the inner stage's sleep however loaded the machine is.
         let manager = SessionManager(pipeline: Pipeline(
-            stages: [Sleep(name: "outer", duration: .zero), Sleep(name: "inner", duration: .milliseconds(300))],
+            stages: [Tracer(name: "outer", log: Log()), Sleep(name: "inner", duration: .milliseconds(300))],
             transport: echoTransport()
         ))
         let handle = manager.task(Request(url: exampleURL))
@@ -108,7 +110,7 @@ struct ChainTests {
         let stages = handle.context.metrics.stages
         #expect(stages.map(\.name) == ["outer", "inner"])
         #expect(stages[1].duration >= .milliseconds(300))
-        #expect(stages[0].duration < stages[1].duration)
+        #expect(stages[0].duration < .milliseconds(300))
         #expect(stages.allSatisfy { $0.invocations == 1 })
     }
 

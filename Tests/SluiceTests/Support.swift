@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
-import Sluice
+@testable import Sluice
 
 /// Records every event it receives, in order.
 final class EventRecorder: EventMonitor {
-    private let events = Mutex<[TaskEvent]>([])
+    private let events = Locked<[TaskEvent]>([])
 
     func receive(_ event: TaskEvent) {
         events.withLock { $0.append(event) }
@@ -52,7 +52,7 @@ struct Tracer: Stage {
 
 /// A thread-safe list of strings.
 final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Publishes a task's upload and download progress, as a snapshot, a stream and callbacks.
 ///
@@ -13,7 +12,7 @@ public final class ProgressReporter: Sendable {
         var handlers: [@Sendable (TaskProgress) -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a reporter at zero.
     public init() {}

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// Everything that belongs to one task while it runs: its id, the request it was created with,
 /// cancellation and suspension, progress, metrics, a logger, and typed storage for stages.
@@ -23,7 +22,7 @@ public final class TaskContext: Sendable {
     /// Where the transport's reports for this task go: the manager's task table.
     let transportEvents: any TransportEvents
     private let monitors: [any EventMonitor]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var cancelled = false
@@ -52,7 +51,7 @@ public final class TaskContext: Sendable {
         self.transportEvents = transportEvents
         progress = ProgressReporter()
         storage = TaskStorage()
-        state = Mutex(State(metrics: TaskMetrics(stageNames: stageNames)))
+        state = Locked(State(metrics: TaskMetrics(stageNames: stageNames)))
     }
 
     // MARK: Metrics

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A session manager's table of the tasks in flight, `[TaskID: TaskContext]` under a lock.
 ///
@@ -14,7 +13,7 @@ final class TaskRegistry: TransportEvents, Sendable {
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds a task; returns `false`, adding nothing, once the manager is invalidated.
     func insert(_ context: TaskContext) -> Bool {

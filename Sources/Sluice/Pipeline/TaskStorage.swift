@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A key into a task's typed storage.
 ///
@@ -16,7 +15,7 @@ public protocol TaskStorageKey {
 /// Stages are shared by every task of a pipeline, so anything that belongs to one task lives here.
 /// Safe to use from any thread.
 public final class TaskStorage: Sendable {
-    private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
 
     /// Creates empty storage.
     public init() {}

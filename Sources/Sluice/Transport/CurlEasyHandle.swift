@@ -1,5 +1,4 @@
 import CCurl
-import Synchronization
 
 /// One libcurl easy handle with its error buffer, reused from transfer to transfer.
 ///
@@ -119,7 +118,7 @@ final class CurlEasyHandle: @unchecked Sendable {
 
 /// Idle easy handles kept for reuse, so a request does not pay for `curl_easy_init`.
 final class CurlEasyPool: Sendable {
-    private let idle = Mutex<[CurlEasyHandle]>([])
+    private let idle = Locked<[CurlEasyHandle]>([])
     private let capacity: Int
 
     init(capacity: Int) {

@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 /// One libcurl multi handle driven by one I/O thread.
 ///
@@ -21,7 +20,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Idle easy handles, shared with the threads that configure transfers.
     let pool: CurlEasyPool
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = Locked<[Command]>([])
 
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]

@@ -250,8 +250,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         do {
-            let count = try upload?.read(into: buffer) ?? 0
-            if count == 0 { reportRequestSent() }
+            guard let upload else { return 0 }
+            let count = try upload.read(into: buffer)
+            // libcurl stops asking once it has `size` bytes, so the last byte read, not a read
+            // of 0, marks the body as handed over.
+            if upload.isExhausted { reportRequestSent() }
             return count
         } catch {
             ioFailure = error
@@ -287,7 +290,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         )
         switch events.evaluateTrust(task, connection: connection) {
         case .proceed:
-            if upload == nil { reportRequestSent() }
+            if upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
             trustRejection = reason

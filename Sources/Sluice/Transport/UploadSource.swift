@@ -70,6 +70,11 @@ final class UploadSource {
         }
     }
 
+    /// Whether every byte of the body has been read.
+    var isExhausted: Bool {
+        offset >= size
+    }
+
     /// Moves back to `position` bytes from the start; returns whether it could.
     func rewind(to position: Int64) -> Bool {
         guard position >= 0, position <= size else { return false }
