@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+/// `sluice send`: one request, as curl would send it, with Sluice's metrics.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Sends one request and prints the response body.",
+        discussion: """
+            The body goes to standard output (or to --output, streamed to disk). --include prints the status line and headers first; --metrics prints the timeline of the exchange and the time spent in each stage to standard error.
+
+            Example: sluice send --metrics http://127.0.0.1:8080/get
+            """
+    )
+
+    @Argument(help: "The absolute http or https URL.")
+    var url: String
+
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method.")
+    var method = "GET"
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: [.short, .customLong("data")], help: "The request body, as given.")
+    var data: String?
+
+    @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
+    var dataFile: String?
+
+    @Option(name: [.short, .customLong("output")], help: "Write the body to this file instead of standard output.")
+    var output: String?
+
+    @Flag(name: [.short, .customLong("include")], help: "Print the status line and headers before the body.")
+    var include = false
+
+    @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
+    var metrics = false
+
+    @Flag(help: "Exit with status 1 when the response status is 400 or more.")
+    var fail = false
+
+    @Option(name: .customLong("ca-bundle"), help: "A PEM file of trust anchors to use instead of the system's.")
+    var caBundle: String?
+
+    @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
+    var connectTimeout: Double = 10
+
+    @Option(help: "The total timeout in seconds; none by default.")
+    var timeout: Double?
+
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
+    var http11 = false
+
+    func validate() throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
+            throw ValidationError("'\(url)' is not an absolute http or https URL")
+        }
+        if data != nil, dataFile != nil {
+            throw ValidationError("give --data or --data-file, not both")
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
+        }
+        if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
+            throw ValidationError("timeouts must be positive")
+        }
+    }
+
+    func run() async throws {
+        let transport = try CurlTransport(configuration: CurlTransport.Configuration(
+            caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
+        ))
+        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
+        let handle = manager.task(makeRequest())
+        let response: Response
+        do {
+            response = try await handle.value
+        } catch let error as SluiceError {
+            throw RequestFailure(error: error)
+        }
+        if include {
+            FileHandle.standardOutput.write(Data(headText(response).utf8))
+        }
+        if output == nil {
+            FileHandle.standardOutput.write(response.body)
+        }
+        if metrics {
+            FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
+        }
+        if fail, response.status >= 400 {
+            throw ExitCode(1)
+        }
+    }
+
+    private func makeRequest() -> Request {
+        var request = Request(method: HTTPMethod(method.uppercased()), url: URL(string: url)!)
+        for header in headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            request.headers.add(
+                name: parts[0].trimmingCharacters(in: .whitespaces),
+                value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            )
+        }
+        if let data {
+            request.body = .data(Data(data.utf8))
+        } else if let dataFile {
+            request.body = .file(URL(fileURLWithPath: dataFile))
+        }
+        if let output {
+            request.destination = .file(URL(fileURLWithPath: output))
+        }
+        request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
+        return request
+    }
+
+    private func headText(_ response: Response) -> String {
+        var text = "\(response.httpVersion) \(response.status)\r\n"
+        for field in response.headers {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        return text + "\r\n"
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+/// The `sluice` command line.
+@main
+struct SluiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sluice",
+        abstract: "Sends HTTP requests through Sluice's stage chain over libcurl.",
+        discussion: """
+            Exit status: 0 when every request completed, 1 when a request failed, 2 when the command line is invalid.
+            """,
+        version: SluiceVersion.current,
+        subcommands: [SendCommand.self]
+    )
+
+    /// Runs the command, mapping errors to the exit statuses the pipeline format names:
+    /// 1 for a failed request, 2 for an invalid command line.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as RequestFailure {
+            FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .failure ? 1 : 2)
+        }
+    }
+}
+
+/// A request that ended in an error: exit status 1.
+struct RequestFailure: Error {
+    let error: SluiceError
+}
