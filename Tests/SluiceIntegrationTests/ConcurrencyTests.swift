@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import Sluice
+
+/// The tests run under the thread sanitizer (`swift test --sanitize=thread --filter ConcurrencyTests`).
+@Suite("ConcurrencyTests: many tasks at once over real sockets")
+struct ConcurrencyTests {
+    @Test("200 concurrent tasks against nginx and httpbin all complete")
+    func twoHundredConcurrentTasks() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let handles = (0..<200).map { index in
+            manager.task(Request(url: index % 4 == 0 ? servers.httpbin("get?i=\(index)") : servers.nginx("data.json")))
+        }
+        var statuses: [Int] = []
+        for handle in handles {
+            statuses.append(try await handle.value.status)
+        }
+        #expect(statuses == Array(repeating: 200, count: 200))
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test("1,000 tasks with random cancellations: each ends completed or cancelled, none lost")
+    func randomCancellations() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        var generator = SystemRandomNumberGenerator()
+        let handles = (0..<1000).map { index in
+            manager.task(Request(url: index % 2 == 0 ? servers.nginx("hello.txt") : servers.nginxTLS("data.json")))
+        }
+        for handle in handles where Bool.random(using: &generator) {
+            if Bool.random(using: &generator) { await Task.yield() }
+            handle.cancel()
+        }
+        var completed = 0
+        var cancelled = 0
+        for handle in handles {
+            do {
+                #expect(try await handle.value.status == 200)
+                completed += 1
+            } catch let error as SluiceError {
+                #expect(error.kind == .cancelled, "\(error)")
+                cancelled += 1
+            }
+        }
+        #expect(completed + cancelled == 1000)
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test("invalidate while tasks run: in-flight tasks end, new ones are refused")
+    func invalidateWhileRunning() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let handles = (0..<100).map { _ in manager.task(Request(url: servers.nginx("data.json"))) }
+        await manager.invalidate(cancelingTasks: true)
+        for handle in handles {
+            do {
+                _ = try await handle.value
+            } catch let error as SluiceError {
+                #expect(error.kind == .cancelled)
+            }
+        }
+        #expect(manager.tasks.isEmpty)
+        let refused = await #expect(throws: SluiceError.self) { try await manager.send(Request(url: servers.nginx("hello.txt"))) }
+        #expect(refused?.kind == .invalidated)
+    }
+
+    @Test("cancelAll under load leaves no task behind")
+    func cancelAllUnderLoad() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let handles = (0..<300).map { _ in manager.task(Request(url: servers.nginxTLS("data.json"))) }
+        try await Task.sleep(for: .milliseconds(20))
+        manager.cancelAll()
+        for handle in handles {
+            _ = try? await handle.value
+        }
+        #expect(manager.tasks.isEmpty)
+    }
+}

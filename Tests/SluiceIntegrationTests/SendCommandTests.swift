@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Runs the `sluice` executable built beside the test binary.
+struct SluiceProcess {
+    struct Result {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = directory.appendingPathComponent("sluice")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no sluice executable at \(executable.path); run `swift build` first")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self)
+        )
+    }
+}
+
+@Suite("`sluice send` over real sockets")
+struct SendCommandTests {
+    @Test("prints the body, and with --include the status line and headers first")
+    func sendsAndPrints() throws {
+        let servers = try TestServers.load()
+        let plain = try SluiceProcess.run(["send", servers.nginx("hello.txt").absoluteString])
+        #expect(plain.status == 0)
+        #expect(plain.output == "hello from nginx\n")
+        let included = try SluiceProcess.run(["send", "--include", servers.nginx("hello.txt").absoluteString])
+        #expect(included.output.hasPrefix("HTTP/1.1 200\r\n"))
+        #expect(included.output.hasSuffix("\r\n\r\nhello from nginx\n"))
+    }
+
+    @Test("sends a method, headers and a body; --metrics reports the timeline on standard error")
+    func postWithMetrics() throws {
+        let servers = try TestServers.load()
+        let result = try SluiceProcess.run([
+            "send", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"engine":"sluice"}"#, "--metrics",
+            servers.httpbin("post").absoluteString,
+        ])
+        #expect(result.status == 0)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(json["json"] as? [String: String] == ["engine": "sluice"])
+        #expect(result.error.contains("status      200 over HTTP/1.1"))
+        #expect(result.error.contains("first byte"))
+    }
+
+    @Test("HTTPS with --ca-bundle uses HTTP/2; without it the private CA is refused with exit status 1")
+    func tls() throws {
+        let servers = try TestServers.load()
+        let url = servers.nginxTLS("hello.txt").absoluteString
+        let trusted = try SluiceProcess.run(["send", "--ca-bundle", servers.caBundle, "--include", url])
+        #expect(trusted.status == 0)
+        #expect(trusted.output.hasPrefix("HTTP/2 200"))
+        let refused = try SluiceProcess.run(["send", url])
+        #expect(refused.status == 1)
+        #expect(refused.error.hasPrefix("sluice: error: TLS failure in transport for \(url)"))
+    }
+
+    @Test("--output streams the body to a file")
+    func output() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("medium.bin")
+        let result = try SluiceProcess.run(["send", "-o", file.path, servers.nginx("medium.bin").absoluteString])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(FileManager.default.contentsEqual(atPath: file.path, andPath: servers.wwwRoot + "/medium.bin"))
+    }
+
+    @Test("exit status 1 for --fail on an error status, 2 for an invalid command line")
+    func exitStatuses() throws {
+        let servers = try TestServers.load()
+        #expect(try SluiceProcess.run(["send", "--fail", servers.httpbin("status/404").absoluteString]).status == 1)
+        #expect(try SluiceProcess.run(["send", servers.httpbin("status/404").absoluteString]).status == 0)
+        let invalid = try SluiceProcess.run(["send", "not-a-url"])
+        #expect(invalid.status == 2)
+        #expect(invalid.error.contains("'not-a-url' is not an absolute http or https URL"))
+        #expect(try SluiceProcess.run(["send", "--no-such-flag", "http://127.0.0.1/"]).status == 2)
+    }
+}

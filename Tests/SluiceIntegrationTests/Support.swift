@@ -1,0 +1,69 @@
+import Foundation
+
+@testable import Sluice
+
+/// Records every event it receives, in order.
+final class EventRecorder: EventMonitor {
+    private let events = Locked<[TaskEvent]>([])
+
+    func receive(_ event: TaskEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    func kinds(for task: TaskID) -> [TaskEvent.Kind] {
+        events.withLock { $0 }.filter { $0.context.id == task }.map(\.kind)
+    }
+}
+
+/// Records what a trust evaluator was shown, and answers with a fixed decision.
+final class RecordingTrustEvaluator: TrustEvaluating {
+    private let seen = Locked<[(host: String, scheme: String, remote: String, hasTLSSession: Bool)]>([])
+    let decision: TrustDecision
+
+    init(decision: TrustDecision) {
+        self.decision = decision
+    }
+
+    func evaluate(_ connection: ConnectionInfo) -> TrustDecision {
+        seen.withLock {
+            $0.append((connection.host, connection.scheme, connection.remoteAddress, connection.tlsSession != nil))
+        }
+        return decision
+    }
+
+    var calls: [(host: String, scheme: String, remote: String, hasTLSSession: Bool)] {
+        seen.withLock { $0 }
+    }
+}
+
+/// A stage that installs a trust evaluator for its task.
+struct InstallTrust: RequestStage {
+    let evaluator: any TrustEvaluating
+    func prepare(_ request: Request, context: TaskContext) async throws -> Request {
+        context.trustEvaluator = evaluator
+        return request
+    }
+}
+
+/// A temporary directory removed at deinit.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func file(_ name: String) -> URL {
+        url.appendingPathComponent(name)
+    }
+
+    /// The names of the files in the directory, hidden ones included.
+    var contents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
+}

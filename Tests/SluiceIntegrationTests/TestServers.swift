@@ -1,0 +1,68 @@
+import Foundation
+import Sluice
+import Testing
+
+/// The real peers `scripts/test-servers start` runs on loopback, read from its servers.json
+/// (or the file named by SLUICE_TEST_SERVERS).
+struct TestServers: Decodable {
+    let httpbin: URL
+    let nginxHTTP: URL
+    let nginxHTTPS: URL
+    let nginxHTTPSWrongHost: URL
+    let nginxHTTPSSelfSigned: URL
+    let caBundle: String
+    let selfSignedCertificate: String
+    let wwwRoot: String
+    let nginxAccessLog: String
+
+    struct NotRunning: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "the test servers are not running (no \(path)); start them with `scripts/test-servers start`, or run `scripts/test`"
+        }
+    }
+
+    /// Loads the addresses; throws with the command to run when the servers are not up.
+    static func load() throws -> TestServers {
+        let path = ProcessInfo.processInfo.environment["SLUICE_TEST_SERVERS"] ?? URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".test-servers/servers.json").path
+        guard let data = FileManager.default.contents(atPath: path) else { throw NotRunning(path: path) }
+        return try JSONDecoder().decode(TestServers.self, from: data)
+    }
+
+    /// The httpbin URL for `path`, for example `get` or `delay/3`.
+    func httpbin(_ path: String) -> URL {
+        URL(string: path, relativeTo: httpbin)!.absoluteURL
+    }
+
+    /// The nginx plain-HTTP URL for `path`.
+    func nginx(_ path: String) -> URL {
+        URL(string: path, relativeTo: nginxHTTP)!.absoluteURL
+    }
+
+    /// The nginx HTTPS URL (certificate from the test CA) for `path`.
+    func nginxTLS(_ path: String) -> URL {
+        URL(string: path, relativeTo: nginxHTTPS)!.absoluteURL
+    }
+
+    /// A transport that trusts the test CA.
+    func trustingTransport(_ configuration: CurlTransport.Configuration = .init()) throws -> CurlTransport {
+        var configuration = configuration
+        configuration.caBundle = caBundle
+        return try CurlTransport(configuration: configuration)
+    }
+
+    /// A manager over a transport that trusts the test CA.
+    func manager(stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default) throws -> SessionManager {
+        SessionManager(pipeline: Pipeline(stages: stages, transport: try trustingTransport(), timeouts: timeouts), monitors: monitors)
+    }
+}
+
+extension Response {
+    /// The body parsed as a JSON object.
+    func jsonObject() throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+}
+

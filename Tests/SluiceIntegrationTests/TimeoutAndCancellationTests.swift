@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Timeouts, cancellation and suspension over real sockets")
+struct TimeoutAndCancellationTests {
+    @Test("a connection that never completes ends in a connect timeout")
+    func connectTimeout() async throws {
+        let stalled = try LoopbackSocket.stalledListener()
+        defer { stalled.descriptors.forEach { close($0) } }
+        let url = URL(string: "http://127.0.0.1:\(stalled.port)/")!
+        let manager = SessionManager(pipeline: Pipeline(stages: [], timeouts: Timeouts(connect: .milliseconds(500))))
+        let error = await #expect(throws: SluiceError.self) {
+            try await manager.send(Request(url: url))
+        }
+        #expect(error?.kind == .connectTimeout)
+        #expect(error?.stage == "transport")
+    }
+
+    @Test("a response slower than the total timeout ends in a timeout (httpbin /delay)")
+    func totalTimeout() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let error = await #expect(throws: SluiceError.self) {
+            try await manager.send(Request(url: servers.httpbin("delay/5"), timeouts: Timeouts(total: .seconds(1))))
+        }
+        #expect(error?.kind == .timeout)
+        #expect(error?.message.contains("timed out") == true)
+    }
+
+    @Test("cancelling mid-download ends the task with .cancelled and leaves no file behind")
+    func cancelMidDownload() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let manager = try servers.manager()
+        let handle = manager.task(Request(url: servers.nginx("slow/large.bin"), destination: .file(directory.file("large.bin"))))
+        for await progress in handle.progress.updates() where progress.download.completed > 256 << 10 {
+            handle.cancel()
+            break
+        }
+        let error = await #expect(throws: SluiceError.self) { try await handle.value }
+        #expect(error?.kind == .cancelled)
+        #expect(directory.contents.isEmpty)
+        #expect(manager.tasks.isEmpty)
+    }
+
+    @Test("a suspended transfer stops moving bytes and finishes once resumed")
+    func suspendAndResume() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let handle = manager.task(Request(url: servers.nginx("slow/medium.bin")))
+        for await progress in handle.progress.updates() where progress.download.completed > 128 << 10 {
+            handle.suspend()
+            break
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let paused = handle.progress.current.download.completed
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(handle.progress.current.download.completed == paused)
+        #expect(paused < 3 << 20)
+        handle.resume()
+        let response = try await handle.value
+        #expect(response.body.count == 3 << 20)
+    }
+
+    @Test("cancelAll ends every task in flight at once, whatever it is waiting on")
+    func cancelAllInFlight() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let slow = (0..<5).map { _ in manager.task(Request(url: servers.httpbin("delay/10"))) }
+        let downloads = (0..<5).map { _ in manager.task(Request(url: servers.nginx("slow/large.bin"))) }
+        while manager.tasks.contains(where: { $0.metrics.transfers.isEmpty && $0.progress.current.download.completed == 0 && !$0.isCancelled }) == true,
+            downloads.contains(where: { $0.progress.current.download.completed == 0 })
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let started = ContinuousClock.now
+        manager.cancelAll()
+        for handle in slow + downloads {
+            let error = await #expect(throws: SluiceError.self) { try await handle.value }
+            #expect(error?.kind == .cancelled)
+        }
+        #expect(ContinuousClock.now - started < .seconds(9))
+        #expect(manager.tasks.isEmpty)
+    }
+}
