@@ -65,6 +65,24 @@ struct ConcurrencyTests {
         #expect(refused?.kind == .invalidated)
     }
 
+    @Test("the per-host connection limit holds: 40 concurrent requests share at most 2 connections")
+    func connectionsPerHostLimit() async throws {
+        let servers = try TestServers.load()
+        let transport = try servers.trustingTransport(CurlTransport.Configuration(maxConnectionsPerHost: 2))
+        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
+        let handles = (0..<40).map { _ in manager.task(Request(url: servers.nginx("data.json"))) }
+        var ports = Set<Int>()
+        for handle in handles {
+            let response = try await handle.value
+            #expect(response.status == 200)
+        }
+        for handle in handles {
+            ports.formUnion(handle.context.metrics.transfers.compactMap(\.localPort))
+        }
+        #expect(ports.count <= 2)
+        #expect(handles.filter { $0.context.metrics.transfers.first?.connectionReused == false }.count <= 2)
+    }
+
     @Test("cancelAll under load leaves no task behind")
     func cancelAllUnderLoad() async throws {
         let servers = try TestServers.load()

@@ -16,6 +16,8 @@ struct ConnectionTests {
         #expect(secondMetrics.connectionReused)
         #expect(secondMetrics.connect == .zero)
         #expect(firstMetrics.remotePort == secondMetrics.remotePort)
+        #expect(firstMetrics.localPort != nil)
+        #expect(firstMetrics.localPort == secondMetrics.localPort)
     }
 
     @Test("metrics carry libcurl's phases, bytes and peer")

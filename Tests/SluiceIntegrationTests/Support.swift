@@ -11,7 +11,7 @@ final class EventRecorder: EventMonitor {
     }
 
     func kinds(for task: TaskID) -> [TaskEvent.Kind] {
-        events.withLock { $0 }.filter { $0.context.id == task }.map(\.kind)
+        events.withLock { $0 }.filter { $0.taskID == task }.map(\.kind)
     }
 }
 

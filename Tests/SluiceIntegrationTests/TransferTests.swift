@@ -71,6 +71,28 @@ struct TransferTests {
         #expect(all.dropLast().allSatisfy { $0.download.expected == nil })
     }
 
+    @Test("upload(_:from:) sends Data, download(_:to:) streams the body to a file")
+    func convenienceCalls() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let uploaded = try await manager.upload(Request(method: .post, url: servers.httpbin("post")), from: Data("payload".utf8))
+        #expect(try uploaded.jsonObject()["data"] as? String == "payload")
+
+        let directory = try TemporaryDirectory()
+        let destination = directory.file("data.json")
+        let downloaded = try await manager.download(Request(url: servers.nginx("data.json")), to: destination)
+        #expect(downloaded.bodyFile == destination)
+        #expect(FileManager.default.contents(atPath: destination.path) == FileManager.default.contents(atPath: servers.wwwRoot + "/data.json"))
+    }
+
+    @Test("brotli and deflate responses are decoded transparently", arguments: ["brotli", "deflate"])
+    func otherEncodings(encoding: String) async throws {
+        let servers = try TestServers.load()
+        let response = try await servers.manager().send(Request(url: servers.httpbin(encoding)))
+        #expect(response.headers["Content-Encoding"] == (encoding == "brotli" ? "br" : "deflate"))
+        #expect(try response.jsonObject()[encoding == "brotli" ? "brotli" : "deflated"] as? Bool == true)
+    }
+
     @Test("a gzip response is decoded transparently", arguments: ["httpbin", "nginx"])
     func gzipDecoded(server: String) async throws {
         let servers = try TestServers.load()

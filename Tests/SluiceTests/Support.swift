@@ -12,7 +12,7 @@ final class EventRecorder: EventMonitor {
 
     /// The kinds recorded for one task, as short names.
     func names(for task: TaskID) -> [String] {
-        events.withLock { $0 }.filter { $0.context.id == task }.map(\.kind.shortName)
+        events.withLock { $0 }.filter { $0.taskID == task }.map(\.kind.shortName)
     }
 }
 

@@ -28,6 +28,8 @@ public struct TransferMetrics: Sendable, Hashable {
     public var remoteAddress: String?
     /// The port of the peer.
     public var remotePort: Int?
+    /// The local port of the connection, which tells connections to the same peer apart.
+    public var localPort: Int?
 
     /// Creates metrics.
     public init(
@@ -42,7 +44,8 @@ public struct TransferMetrics: Sendable, Hashable {
         connectionReused: Bool = false,
         httpVersion: HTTPVersion = .unknown,
         remoteAddress: String? = nil,
-        remotePort: Int? = nil
+        remotePort: Int? = nil,
+        localPort: Int? = nil
     ) {
         self.dnsLookup = dnsLookup
         self.connect = connect
@@ -56,5 +59,6 @@ public struct TransferMetrics: Sendable, Hashable {
         self.httpVersion = httpVersion
         self.remoteAddress = remoteAddress
         self.remotePort = remotePort
+        self.localPort = localPort
     }
 }

@@ -193,9 +193,13 @@ public final class TaskContext: Sendable {
         emit(.stageLeft(name, spent))
     }
 
-    /// Records the end of the task and closes its progress streams.
+    /// Records the end of the task, lets go of the running Swift task (which holds this context)
+    /// and closes the progress streams.
     func finish() {
-        state.withLock { $0.metrics.finished = .now }
+        state.withLock { state in
+            state.metrics.finished = .now
+            state.cancelRunningTask = nil
+        }
         progress.finish()
     }
 
@@ -206,7 +210,7 @@ public final class TaskContext: Sendable {
 
     func emit(_ kind: TaskEvent.Kind) {
         guard !monitors.isEmpty else { return }
-        let event = TaskEvent(context: self, kind: kind)
+        let event = TaskEvent(taskID: id, request: request, kind: kind)
         for monitor in monitors { monitor.receive(event) }
     }
 }

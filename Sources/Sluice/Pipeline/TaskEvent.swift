@@ -1,6 +1,9 @@
 import Foundation
 
 /// One moment in a task's life, as event monitors receive it.
+///
+/// An event holds values only, never the task's context, so a monitor that keeps events keeps no
+/// task alive.
 public struct TaskEvent: Sendable {
     /// What happened.
     public enum Kind: Sendable {
@@ -26,16 +29,19 @@ public struct TaskEvent: Sendable {
         case cancelled
     }
 
-    /// The task's context: its id, original request, metrics so far.
-    public let context: TaskContext
+    /// The task's id.
+    public let taskID: TaskID
+    /// The request the task was created with.
+    public let request: Request
     /// What happened.
     public let kind: Kind
     /// When it happened.
     public let time: ContinuousClock.Instant
 
     /// Creates an event.
-    public init(context: TaskContext, kind: Kind, time: ContinuousClock.Instant = .now) {
-        self.context = context
+    public init(taskID: TaskID, request: Request, kind: Kind, time: ContinuousClock.Instant = .now) {
+        self.taskID = taskID
+        self.request = request
         self.kind = kind
         self.time = time
     }

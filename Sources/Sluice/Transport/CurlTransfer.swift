@@ -401,7 +401,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         case Int(CURL_HTTP_VERSION_3): version = .http3
         default: version = .unknown
         }
-        let port = easy.long(CURLINFO_PRIMARY_PORT)
+        let remotePort = easy.long(CURLINFO_PRIMARY_PORT)
+        let localPort = easy.long(CURLINFO_LOCAL_PORT)
         return TransferMetrics(
             dnsLookup: nameLookup,
             connect: max(.zero, connected - nameLookup),
@@ -414,7 +415,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             connectionReused: easy.long(CURLINFO_NUM_CONNECTS) == 0,
             httpVersion: version,
             remoteAddress: easy.string(CURLINFO_PRIMARY_IP),
-            remotePort: port > 0 ? port : nil
+            remotePort: remotePort > 0 ? remotePort : nil,
+            localPort: localPort > 0 ? localPort : nil
         )
     }
 
