@@ -69,7 +69,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let transport = try CurlTransport(configuration: CurlTransport.Configuration(
+        let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
         ))
         let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))

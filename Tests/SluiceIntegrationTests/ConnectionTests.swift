@@ -7,7 +7,7 @@ struct ConnectionTests {
     @Test("keep-alive: the second request reuses the first one's connection, visible in metrics")
     func keepAliveReuse() async throws {
         let servers = try TestServers.load()
-        let manager = try servers.manager()
+        let manager = servers.manager()
         let first = try await manager.send(Request(url: servers.nginx("hello.txt")))
         let second = try await manager.send(Request(url: servers.nginx("hello.txt")))
         let firstMetrics = try #require(first.metrics)
@@ -39,7 +39,7 @@ struct ConnectionTests {
     func eventsOverSocket() async throws {
         let servers = try TestServers.load()
         let recorder = EventRecorder()
-        let manager = try servers.manager(monitors: [recorder])
+        let manager = servers.manager(monitors: [recorder])
         let handle = manager.task(Request(method: .post, url: servers.httpbin("post"), body: .data(Data("x".utf8))))
         _ = try await handle.value
         let kinds = recorder.kinds(for: handle.id)

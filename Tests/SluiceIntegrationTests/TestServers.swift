@@ -47,15 +47,15 @@ struct TestServers: Decodable {
     }
 
     /// A transport that trusts the test CA.
-    func trustingTransport(_ configuration: CurlTransport.Configuration = .init()) throws -> CurlTransport {
+    func trustingTransport(_ configuration: CurlTransport.Configuration = .init()) -> CurlTransport {
         var configuration = configuration
         configuration.caBundle = caBundle
-        return try CurlTransport(configuration: configuration)
+        return CurlTransport(configuration: configuration)
     }
 
     /// A manager over a transport that trusts the test CA.
-    func manager(stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default) throws -> SessionManager {
-        SessionManager(pipeline: Pipeline(stages: stages, transport: try trustingTransport(), timeouts: timeouts), monitors: monitors)
+    func manager(stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default) -> SessionManager {
+        SessionManager(pipeline: Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts), monitors: monitors)
     }
 }
 

@@ -24,7 +24,7 @@ struct TimeoutAndCancellationTests {
     @Test("a response slower than the total timeout ends in a timeout (httpbin /delay)")
     func totalTimeout() async throws {
         let servers = try TestServers.load()
-        let manager = try servers.manager()
+        let manager = servers.manager()
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: servers.httpbin("delay/5"), timeouts: Timeouts(total: .seconds(1))))
         }
@@ -36,7 +36,7 @@ struct TimeoutAndCancellationTests {
     func cancelMidDownload() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let manager = try servers.manager()
+        let manager = servers.manager()
         let handle = manager.task(Request(url: servers.nginx("slow/large.bin"), destination: .file(directory.file("large.bin"))))
         for await progress in handle.progress.updates() where progress.download.completed > 256 << 10 {
             handle.cancel()
@@ -51,7 +51,7 @@ struct TimeoutAndCancellationTests {
     @Test("a suspended transfer stops moving bytes and finishes once resumed")
     func suspendAndResume() async throws {
         let servers = try TestServers.load()
-        let manager = try servers.manager()
+        let manager = servers.manager()
         let handle = manager.task(Request(url: servers.nginx("slow/medium.bin")))
         for await progress in handle.progress.updates() where progress.download.completed > 128 << 10 {
             handle.suspend()
@@ -70,7 +70,7 @@ struct TimeoutAndCancellationTests {
     @Test("cancelAll ends every task in flight at once, whatever it is waiting on")
     func cancelAllInFlight() async throws {
         let servers = try TestServers.load()
-        let manager = try servers.manager()
+        let manager = servers.manager()
         let slow = (0..<5).map { _ in manager.task(Request(url: servers.httpbin("delay/10"))) }
         let downloads = (0..<5).map { _ in manager.task(Request(url: servers.nginx("slow/large.bin"))) }
         while manager.tasks.contains(where: { $0.metrics.transfers.isEmpty && $0.progress.current.download.completed == 0 && !$0.isCancelled }) == true,

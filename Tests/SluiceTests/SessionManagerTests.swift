@@ -2,6 +2,14 @@ import Foundation
 import Testing
 @testable import Sluice
 
+/// Suspends its task, then sends on: the exchange waits until the task is resumed.
+private struct SuspendFirst: Stage {
+    func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        context.suspend()
+        return try await next(request, context)
+    }
+}
+
 @Suite("The session manager")
 struct SessionManagerTests {
     /// A transport that waits until cancelled.
@@ -124,14 +132,8 @@ struct SessionManagerTests {
 
     @Test("a task suspended before its exchange waits, then goes on when resumed")
     func suspendBeforeTransfer() async throws {
-        struct Gate: Stage {
-            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-                context.suspend()
-                return try await next(request, context)
-            }
-        }
         let calls = Counter()
-        let manager = SessionManager(pipeline: Pipeline(stages: [Gate()], transport: echoTransport(calls: calls)))
+        let manager = SessionManager(pipeline: Pipeline(stages: [SuspendFirst()], transport: echoTransport(calls: calls)))
         let handle = manager.task(Request(url: exampleURL))
         while !handle.context.isSuspended { await Task.yield() }
         try await Task.sleep(for: .milliseconds(50))
@@ -143,13 +145,7 @@ struct SessionManagerTests {
 
     @Test("a suspended task can still be cancelled")
     func cancelWhileSuspended() async throws {
-        struct Gate: Stage {
-            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-                context.suspend()
-                return try await next(request, context)
-            }
-        }
-        let manager = SessionManager(pipeline: Pipeline(stages: [Gate()], transport: echoTransport()))
+        let manager = SessionManager(pipeline: Pipeline(stages: [SuspendFirst()], transport: echoTransport()))
         let handle = manager.task(Request(url: exampleURL))
         while !handle.context.isSuspended { await Task.yield() }
         handle.cancel()

@@ -78,12 +78,7 @@ final class CurlEasyHandle: @unchecked Sendable {
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(SluiceError) {
         guard code == CURLE_OK else {
-            throw SluiceError(
-                kind: .transport,
-                stage: "transport",
-                message: "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))",
-                curlCode: Int(code.rawValue)
-            )
+            throw .libcurl(code, "libcurl refused option \(option.rawValue)")
         }
     }
 

@@ -9,12 +9,7 @@ enum CurlGlobal {
     /// Initializes libcurl if no one has yet; throws when libcurl cannot start.
     static func initialize() throws(SluiceError) {
         guard initialization == CURLE_OK else {
-            throw SluiceError(
-                kind: .transport,
-                stage: "transport",
-                message: "curl_global_init failed: \(String(cString: curl_easy_strerror(initialization)))",
-                curlCode: Int(initialization.rawValue)
-            )
+            throw .libcurl(initialization, "curl_global_init failed")
         }
     }
 

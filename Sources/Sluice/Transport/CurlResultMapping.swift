@@ -34,3 +34,15 @@ extension SluiceError.Kind {
         }
     }
 }
+
+extension SluiceError {
+    /// A libcurl call that failed outside any transfer: `what` says which, libcurl says why.
+    static func libcurl(_ code: CURLcode, _ what: String) -> SluiceError {
+        SluiceError(
+            kind: .transport,
+            stage: "transport",
+            message: "\(what): \(String(cString: curl_easy_strerror(code)))",
+            curlCode: Int(code.rawValue)
+        )
+    }
+}

@@ -12,28 +12,27 @@ import Foundation
 /// Redirects are not followed here: a stage follows them, so every hop runs through the chain.
 public final class CurlTransport: Transport {
     /// A transport with the default configuration, shared by every pipeline that names none.
-    public static let shared: CurlTransport = {
-        do {
-            return try CurlTransport()
-        } catch {
-            fatalError("libcurl cannot start: \(error)")
-        }
-    }()
+    public static let shared = CurlTransport()
 
     /// How the transport was configured.
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    /// The I/O loop, or why libcurl could not start; then every exchange fails with that error.
+    private let loop: Result<CurlMultiLoop, SluiceError>
 
-    /// Creates a transport with its own connection pool and I/O thread; throws `.transport` when
-    /// libcurl cannot start.
-    public init(configuration: Configuration = Configuration()) throws(SluiceError) {
+    /// Creates a transport with its own connection pool and I/O thread. Should libcurl fail to
+    /// start, every exchange fails with a `.transport` error that says why.
+    public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = try CurlMultiLoop(configuration: configuration)
-        loop.start(name: "sluice.curl")
+        loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration) }
+        if case .success(let loop) = loop {
+            loop.start(name: "sluice.curl")
+        }
     }
 
     deinit {
-        loop.enqueue(.stop)
+        if case .success(let loop) = loop {
+            loop.enqueue(.stop)
+        }
     }
 
     /// The version of the libcurl in use, for example `7.88.1`.
@@ -43,6 +42,7 @@ public final class CurlTransport: Transport {
 
     /// Sends the request over libcurl.
     public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+        let loop = try loop.get()
         let transfer = try CurlTransfer.make(
             request: request, task: task, events: events, loop: loop, configuration: configuration
         )
