@@ -79,6 +79,19 @@ struct ConnectionTests {
         #expect(error?.kind == .invalidRequest)
     }
 
+    @Test("a method that is not a token is refused, so nothing can be injected into the request line")
+    func methodInjectionRefused() async throws {
+        let servers = try TestServers.load()
+        let error = await #expect(throws: SluiceError.self) {
+            try await servers.manager().send(Request(method: HTTPMethod("GET / HTTP/1.1\r\nX-Injected: yes\r\n"), url: servers.httpbin("get")))
+        }
+        #expect(error?.kind == .invalidRequest)
+        // A custom token goes out as is; httpbin parses the request line and refuses the method.
+        let custom = try await servers.manager().send(Request(method: "PROPFIND", url: servers.httpbin("anything")))
+        #expect(custom.status == 405)
+        #expect(custom.headers["Allow"] != nil)
+    }
+
     @Test("a header value with CR or LF is refused, so no header can be injected")
     func headerInjectionRefused() async throws {
         let servers = try TestServers.load()

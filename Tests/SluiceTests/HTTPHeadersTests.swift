@@ -41,3 +41,14 @@ struct HTTPHeadersTests {
         #expect(!"[".equalsIgnoringASCIICase("{"))
     }
 }
+
+@Suite("HTTP methods")
+struct HTTPMethodTokenTests {
+    @Test("a method is sendable only when it is an RFC 9110 token", arguments: [
+        ("GET", true), ("PROPFIND", true), ("M-SEARCH", true), ("X_1!#$%&'*+.^`|~", true),
+        ("", false), ("GET /", false), ("GET\r\n", false), ("(GET)", false), ("GÉT", false),
+    ])
+    func token(method: String, valid: Bool) {
+        #expect(HTTPMethod(method).isValidToken == valid)
+    }
+}

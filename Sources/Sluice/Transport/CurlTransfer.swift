@@ -85,6 +85,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 message: "the URL must be absolute, with an http or https scheme and a host"
             )
         }
+        if !request.method.isValidToken {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "transport", url: request.url,
+                message: "method '\(request.method)' is not an HTTP token (RFC 9110 section 9.1)"
+            )
+        }
         if request.method == .head, !request.body.isEmpty {
             throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")
         }
@@ -245,7 +251,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         guard downloadFile == nil, !head.headers.contains("Content-Encoding"),
             let length = head.headers["Content-Length"].flatMap(Int.init), length > 0
         else { return }
-        body.reserveCapacity(min(length, 64 << 20))
+        body.reserveCapacity(min(length, 16 << 20))
     }
 
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
