@@ -77,7 +77,9 @@ struct SendCommand: AsyncParsableCommand {
         let response: Response
         do {
             response = try await handle.value
+            await transport.shutdown()
         } catch let error as SluiceError {
+            await transport.shutdown()
             throw RequestFailure(error: error)
         }
         if include {

@@ -88,3 +88,23 @@ struct TimeoutAndCancellationTests {
         #expect(manager.tasks.isEmpty)
     }
 }
+
+@Suite("Shutting a transport down")
+struct TransportShutdownTests {
+    @Test("shutdown ends exchanges under way with .cancelled; later ones fail with .invalidated")
+    func shutdown() async throws {
+        let servers = try TestServers.load()
+        let transport = servers.trustingTransport()
+        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
+        let download = manager.task(Request(url: servers.nginx("slow/large.bin")))
+        for await progress in download.progress.updates() where progress.download.completed > 0 { break }
+        await transport.shutdown()
+        let inFlight = await #expect(throws: SluiceError.self) { try await download.value }
+        #expect(inFlight?.kind == .cancelled)
+        #expect(inFlight?.message == "the transport was shut down")
+        let later = await #expect(throws: SluiceError.self) { try await manager.send(Request(url: servers.nginx("hello.txt"))) }
+        #expect(later?.kind == .invalidated)
+        #expect(manager.tasks.isEmpty)
+        await transport.shutdown()
+    }
+}

@@ -20,7 +20,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case protocolError = "protocol error"
             case fileIO = "file I/O failure"
             case cancelled = "cancelled"
-            case invalidated = "manager invalidated"
+            case invalidated = "invalidated"
             case stage = "stage failure"
             case transport = "transport failure"
         }
@@ -54,7 +54,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         public static let fileIO = Kind(.fileIO)
         /// The task was cancelled.
         public static let cancelled = Kind(.cancelled)
-        /// The session manager was invalidated, so it accepts no new task.
+        /// The session manager was invalidated, or its transport shut down, so it takes no new work.
         public static let invalidated = Kind(.invalidated)
         /// A stage failed with an error of its own (kept in `underlying`).
         public static let stage = Kind(.stage)

@@ -90,9 +90,11 @@ public final class TaskContext: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Connects the context to the Swift task that runs the chain, so `cancel()` reaches it.
+    /// Connects the context to the Swift task that runs the chain, so `cancel()` reaches it;
+    /// does nothing once the task has ended.
     func attach(cancellingWith cancelRunningTask: @escaping @Sendable () -> Void) {
         let cancelledAlready = state.withLock { state in
+            guard state.metrics.finished == nil else { return false }
             state.cancelRunningTask = cancelRunningTask
             return state.cancelled
         }

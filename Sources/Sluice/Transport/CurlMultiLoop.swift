@@ -7,6 +7,10 @@ import Foundation
 /// thread with `curl_multi_wakeup` (only when the inbox was empty, so a burst of commands costs one
 /// wake-up). The thread drains the inbox, runs `curl_multi_perform`, finishes the transfers libcurl
 /// reports done, and sleeps in `curl_multi_poll` until a socket or a wake-up needs it.
+///
+/// Stopping: `.stop` closes the inbox, so nothing posted later is accepted and no later wake-up
+/// happens. Wake-ups are made under the inbox lock, and the thread passes through that lock after
+/// it has seen `.stop` and before it frees the multi handle, so no wake-up can reach a freed handle.
 final class CurlMultiLoop: @unchecked Sendable {
     /// What other threads ask of the I/O thread.
     enum Command {
@@ -14,13 +18,20 @@ final class CurlMultiLoop: @unchecked Sendable {
         case cancel(CurlTransfer)
         case pause(CurlTransfer)
         case unpause(CurlTransfer)
-        case stop
+        /// Ends every transfer, closes every connection, stops the thread, then resumes the
+        /// continuation if there is one.
+        case stop(CheckedContinuation<Void, Never>?)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var closed = false
     }
 
     /// Idle easy handles, shared with the threads that configure transfers.
     let pool: CurlEasyPool
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Locked<[Command]>([])
+    private let inbox = Locked(Inbox())
 
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -45,14 +56,18 @@ final class CurlMultiLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Posts a command to the I/O thread. Any thread.
-    func enqueue(_ command: Command) {
-        let wasEmpty = inbox.withLock { inbox in
-            inbox.append(command)
-            return inbox.count == 1
-        }
-        if wasEmpty {
-            curl_multi_wakeup(multi)
+    /// Posts a command to the I/O thread; returns `false`, posting nothing, once the loop was
+    /// stopped. Any thread.
+    @discardableResult
+    func enqueue(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            if case .stop = command { inbox.closed = true }
+            inbox.commands.append(command)
+            if inbox.commands.count == 1 {
+                curl_multi_wakeup(multi)
+            }
+            return true
         }
     }
 
@@ -62,10 +77,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         var commands: [Command] = []
         while true {
-            inbox.withLock { swap(&$0, &commands) }
+            inbox.withLock { swap(&$0.commands, &commands) }
             for command in commands {
-                if case .stop = command {
+                if case .stop(let stopped) = command {
                     shutDown()
+                    stopped?.resume()
                     return
                 }
                 apply(command)
@@ -126,18 +142,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         return transfer
     }
 
+    /// Ends every transfer under way with `.cancelled`, then frees the multi handle, which closes
+    /// every connection. Nothing is left in the inbox: `.stop` closed it and is its last command,
+    /// and the drain that found `.stop` came after the poster's wake-up returned.
     private func shutDown() {
         for easy in Array(active.keys) {
-            detach(easy)?.abort(with: SluiceError(
-                kind: .cancelled, stage: "transport", message: "the transport was shut down"
+            guard let transfer = detach(easy) else { continue }
+            transfer.abort(with: SluiceError(
+                kind: .cancelled, stage: "transport", url: transfer.request.url, message: "the transport was shut down"
             ))
-        }
-        let leftovers = inbox.withLock { inbox in
-            defer { inbox = [] }
-            return inbox
-        }
-        for case .start(let transfer) in leftovers {
-            transfer.abort(with: SluiceError(kind: .cancelled, stage: "transport", message: "the transport was shut down"))
         }
         curl_multi_cleanup(multi)
     }

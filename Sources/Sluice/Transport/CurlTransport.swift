@@ -31,7 +31,19 @@ public final class CurlTransport: Transport {
 
     deinit {
         if case .success(let loop) = loop {
-            loop.enqueue(.stop)
+            loop.enqueue(.stop(nil))
+        }
+    }
+
+    /// Ends every exchange under way with `.cancelled`, closes every connection and stops the I/O
+    /// thread; returns when all of that is done. Later exchanges fail with `.invalidated`. Calling
+    /// it again does nothing. Without it, a transport shuts down when its last reference goes.
+    public func shutdown() async {
+        guard case .success(let loop) = loop else { return }
+        await withCheckedContinuation { continuation in
+            if !loop.enqueue(.stop(continuation)) {
+                continuation.resume()
+            }
         }
     }
 
@@ -50,7 +62,11 @@ public final class CurlTransport: Transport {
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
-                loop.enqueue(.start(transfer))
+                if !loop.enqueue(.start(transfer)) {
+                    transfer.abort(with: SluiceError(
+                        kind: .invalidated, stage: "transport", url: request.url, message: "the transport was shut down"
+                    ))
+                }
             }
         } onCancel: {
             transfer.requestCancel()
