@@ -20,7 +20,7 @@ struct ConcurrencyTests {
         #expect(manager.tasks.isEmpty)
     }
 
-    @Test("1,000 tasks with random cancellations: each ends completed or cancelled, none lost")
+    @Test("1,000 tasks with random cancellations: the cancelled end cancelled, every other one completes")
     func randomCancellations() async throws {
         let servers = try TestServers.load()
         let manager = servers.manager()
@@ -28,9 +28,11 @@ struct ConcurrencyTests {
         let handles = (0..<1000).map { index in
             manager.task(Request(url: index % 2 == 0 ? servers.nginx("hello.txt") : servers.nginxTLS("data.json")))
         }
+        var cancelledByTest = Set<TaskID>()
         for handle in handles where Bool.random(using: &generator) {
             if Bool.random(using: &generator) { await Task.yield() }
             handle.cancel()
+            cancelledByTest.insert(handle.id)
         }
         var completed = 0
         var cancelled = 0
@@ -39,7 +41,9 @@ struct ConcurrencyTests {
                 #expect(try await handle.value.status == 200)
                 completed += 1
             } catch let error as SluiceError {
-                #expect(error.kind == .cancelled, "\(error)")
+                // Only a task the test cancelled may end cancelled: a cancellation must never
+                // reach another task (easy handles are pooled and reused).
+                #expect(error.kind == .cancelled && cancelledByTest.contains(handle.id), "\(handle.id): \(error)")
                 cancelled += 1
             }
         }

@@ -110,14 +110,16 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             active[transfer.easy.raw] = transfer
         case .cancel(let transfer):
-            guard let transfer = detach(transfer.easy.raw) else { return }
+            // Easy handles are pooled: a late command for a finished transfer must not reach the
+            // transfer that now uses its handle. Hence the identity check here and below.
+            guard isActive(transfer), let transfer = detach(transfer.easy.raw) else { return }
             transfer.abort(with: .cancelled(url: transfer.request.url, stage: "transport"))
         case .pause(let transfer):
-            if active[transfer.easy.raw] === transfer {
+            if isActive(transfer) {
                 curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_ALL))
             }
         case .unpause(let transfer):
-            if active[transfer.easy.raw] === transfer {
+            if isActive(transfer) {
                 curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_CONT))
             }
         case .stop:
@@ -132,6 +134,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             let code = sluice_message_result(message)
             detach(easy)?.complete(code: code)
         }
+    }
+
+    /// Whether this very transfer, not another on the same pooled handle, is under way.
+    private func isActive(_ transfer: CurlTransfer) -> Bool {
+        active[transfer.easy.raw] === transfer
     }
 
     /// Takes a transfer out of the multi handle and the active table.
