@@ -3,7 +3,7 @@ import Testing
 import Sluice
 
 /// The tests run under the thread sanitizer (`swift test --sanitize=thread --filter ConcurrencyTests`).
-@Suite("ConcurrencyTests: many tasks at once over real sockets")
+@Suite("ConcurrencyTests: many tasks at once over real sockets", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
     @Test("200 concurrent tasks against nginx and httpbin all complete")
     func twoHundredConcurrentTasks() async throws {

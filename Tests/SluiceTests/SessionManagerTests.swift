@@ -10,7 +10,7 @@ private struct SuspendFirst: Stage {
     }
 }
 
-@Suite("The session manager")
+@Suite("The session manager", .timeLimit(.minutes(1)))
 struct SessionManagerTests {
     /// A transport that waits until cancelled.
     static let hanging = InMemoryTransport { _ in
