@@ -111,14 +111,20 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Any error thrown out of the chain, as a `SluiceError`: Swift's `CancellationError`
-    /// becomes `.cancelled`, another foreign error becomes `.stage` with the error kept.
+    /// becomes `.cancelled`, another foreign error becomes `.stage` with the error kept, and a
+    /// `SluiceError` stays as it is. `stage` and `url` fill whichever of those fields the error
+    /// leaves unset, so the innermost stage that names itself is the one reported.
     static func wrapping(_ error: any Error, stage: String?, url: URL?) -> SluiceError {
+        var failure: SluiceError
         if let error = error as? SluiceError {
-            return error
+            failure = error
+        } else if error is CancellationError {
+            failure = .cancelled(url: url, stage: stage)
+        } else {
+            failure = SluiceError(kind: .stage, stage: stage, url: url, message: String(describing: error), underlying: error)
         }
-        if error is CancellationError {
-            return .cancelled(url: url, stage: stage)
-        }
-        return SluiceError(kind: .stage, stage: stage, url: url, message: String(describing: error), underlying: error)
+        if failure.stage == nil { failure.stage = stage }
+        if failure.url == nil { failure.url = url }
+        return failure
     }
 }

@@ -89,17 +89,8 @@ public struct Pipeline: Sendable {
             } catch {
                 spent += clock.now - resumed
                 context.stageLeft(index, name: name, spent: spent)
-                throw stamped(error, stage: name, url: request.url)
+                throw SluiceError.wrapping(error, stage: name, url: request.url)
             }
         }
-    }
-
-    /// The error as a `SluiceError` that names the stage it escaped from, unless an inner stage or
-    /// the transport named itself already.
-    private static func stamped(_ error: any Error, stage: String, url: URL) -> SluiceError {
-        var error = SluiceError.wrapping(error, stage: stage, url: url)
-        if error.stage == nil { error.stage = stage }
-        if error.url == nil { error.url = url }
-        return error
     }
 }

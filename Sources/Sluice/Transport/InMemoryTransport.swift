@@ -37,9 +37,7 @@ public struct InMemoryTransport: Transport {
             return response
         } catch {
             events.transferFinished(task, control: control, metrics: nil)
-            var failure = SluiceError.wrapping(error, stage: "transport", url: request.url)
-            if failure.stage == nil { failure.stage = "transport" }
-            throw failure
+            throw SluiceError.wrapping(error, stage: "transport", url: request.url)
         }
     }
 }
