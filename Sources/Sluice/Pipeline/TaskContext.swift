@@ -207,9 +207,6 @@ public final class TaskContext: Sendable {
 
     // MARK: Events
 
-    /// Whether any monitor listens; callers skip building events nobody receives.
-    var isObserved: Bool { !monitors.isEmpty }
-
     func emit(_ kind: TaskEvent.Kind) {
         guard !monitors.isEmpty else { return }
         let event = TaskEvent(taskID: id, request: request, kind: kind)
