@@ -77,18 +77,17 @@ public struct Pipeline: Sendable {
             let clock = ContinuousClock()
             var resumed = clock.now
             var spent = Duration.zero
+            defer {
+                spent += clock.now - resumed
+                context.stageLeft(index, name: name, spent: spent)
+            }
             do {
-                let response = try await stage.handle(request, context: context) { request, context in
+                return try await stage.handle(request, context: context) { request, context in
                     spent += clock.now - resumed
                     defer { resumed = clock.now }
                     return try await next(request, context)
                 }
-                spent += clock.now - resumed
-                context.stageLeft(index, name: name, spent: spent)
-                return response
             } catch {
-                spent += clock.now - resumed
-                context.stageLeft(index, name: name, spent: spent)
                 throw SluiceError.wrapping(error, stage: name, url: request.url)
             }
         }
