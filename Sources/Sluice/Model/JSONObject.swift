@@ -1,0 +1,86 @@
+/// The members of a JSON object, in order, each key once.
+///
+/// Setting a key that exists replaces its value in place; a new key goes at the end. Two objects
+/// are equal when they have the same members, in any order.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One member: a key and its value.
+    public struct Member: Sendable, Hashable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: JSONValue
+    }
+
+    /// The members in order.
+    public private(set) var members: [Member]
+
+    /// Creates an empty object.
+    public init() {
+        members = []
+    }
+
+    /// Creates an object from `(key, value)` pairs in order; a repeated key keeps its first
+    /// position and its last value.
+    public init(_ pairs: some Sequence<(String, JSONValue)>) {
+        members = []
+        var positions: [String: Int] = [:]
+        for (key, value) in pairs {
+            if let position = positions[key] {
+                members[position].value = value
+            } else {
+                positions[key] = members.count
+                members.append(Member(key: key, value: value))
+            }
+        }
+    }
+
+    /// Creates an object from a dictionary literal, in the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Whether the object has no member.
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The keys in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The value for a key; setting `nil` removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            let index = members.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append(Member(key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Iterates over the members in order.
+    public func makeIterator() -> IndexingIterator<[Member]> {
+        members.makeIterator()
+    }
+
+    /// Whether both objects have the same members, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.count == rhs.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    /// Hashes the members independently of their order.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}

@@ -1,0 +1,114 @@
+/// A JSON value: what request parameters are made of, and what JSON and property-list response
+/// bodies decode into.
+///
+/// Objects keep their members in order (the order written, or the order in the document), while
+/// equality between objects ignores that order, as JSON's does. Integers stay integers: `2` is
+/// `.int(2)` and `2.0` is `.double(2.0)`. The literal conformances let parameters read like JSON:
+///
+/// ```swift
+/// let parameters: JSONValue = ["q": "swift", "page": 2, "tags": ["a", "b"], "draft": nil]
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number without fraction or exponent that fits in `Int`.
+    case int(Int)
+    /// Any other number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, its members in order.
+    case object(JSONObject)
+
+    /// The member of an object with this key, or `nil` when this is not an object or has no such key.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The element of an array at this index, or `nil` when this is not an array or the index is
+    /// out of range.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        return nil
+    }
+
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// The number as a `Double`, when this is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        default: nil
+        }
+    }
+
+    /// The integer, when this is an integer (or a double with an integral value that fits).
+    public var intValue: Int? {
+        switch self {
+        case .int(let int): int
+        case .double(let double): Int(exactly: double)
+        default: nil
+        }
+    }
+
+    /// The Boolean, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let bool) = self { return bool }
+        return nil
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The value with every `null` object member and every `null` array element removed, at
+    /// every depth.
+    public func removingNullValues() -> JSONValue {
+        switch self {
+        case .array(let elements):
+            .array(elements.filter { !$0.isNull }.map { $0.removingNullValues() })
+        case .object(let object):
+            .object(JSONObject(object.members.filter { !$0.value.isNull }.map { ($0.key, $0.value.removingNullValues()) }))
+        default:
+            self
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
+    /// A Boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer.
+    public init(integerLiteral value: Int) { self = .int(value) }
+    /// A double.
+    public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object, its members in the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text; a number JSON cannot write (NaN, infinity) as `null`.
+    public var description: String {
+        (try? JSONWriter().string(from: self)) ?? "null"
+    }
+}
