@@ -1,0 +1,119 @@
+import Foundation
+
+/// A media type as `Content-Type` carries it: `type/subtype` and parameters such as `charset`.
+///
+/// Type, subtype and parameter names compare without case (RFC 9110 section 8.3.1); a `*`
+/// type or subtype in a pattern matches any.
+public struct MediaType: Sendable, Hashable, CustomStringConvertible {
+    /// The top-level type, lowercased: `application`, `text`, or `*`.
+    public var type: String
+    /// The subtype, lowercased: `json`, `plain`, `vnd.api+json`, or `*`.
+    public var subtype: String
+    /// The parameters, names lowercased, values unquoted, in order.
+    public var parameters: [(name: String, value: String)]
+
+    /// Creates a media type.
+    public init(type: String, subtype: String, parameters: [(name: String, value: String)] = []) {
+        self.type = type.lowercased()
+        self.subtype = subtype.lowercased()
+        self.parameters = parameters.map { ($0.name.lowercased(), $0.value) }
+    }
+
+    /// Parses `type/subtype; name=value; name="quoted value"`; `nil` when there is no
+    /// `type/subtype`.
+    public init?(parsing text: String) {
+        var pieces = MediaType.splitParameters(text)
+        let essence = pieces.removeFirst().trimmingCharacters(in: .whitespaces)
+        let halves = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty,
+            !halves.contains(where: { $0.contains(where: \.isWhitespace) })
+        else { return nil }
+        var parameters: [(String, String)] = []
+        for piece in pieces {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = piece[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+            }
+            if !name.isEmpty { parameters.append((name, value)) }
+        }
+        self.init(type: String(halves[0]), subtype: String(halves[1]), parameters: parameters)
+    }
+
+    /// Splits at semicolons outside quoted strings.
+    private static func splitParameters(_ text: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                escaped = false
+            } else if character == "\\" && quoted {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ";" && !quoted {
+                pieces.append(current)
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        pieces.append(current)
+        return pieces
+    }
+
+    /// `type/subtype`, without parameters.
+    public var essence: String { "\(type)/\(subtype)" }
+
+    /// The value of a parameter, its name compared without case.
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name.lowercased() }?.value
+    }
+
+    /// The `charset` parameter, if any.
+    public var charset: String? { parameter("charset") }
+
+    /// Whether this media type falls under a pattern such as `application/json`, `text/*` or `*/*`;
+    /// parameters are not compared.
+    public func matches(_ pattern: MediaType) -> Bool {
+        (pattern.type == "*" || pattern.type == type) && (pattern.subtype == "*" || pattern.subtype == subtype)
+    }
+
+    /// Whether this is JSON: `application/json`, `text/json`, `text/javascript`, or any `+json` subtype.
+    public var isJSON: Bool {
+        essence == "application/json" || essence == "text/json" || essence == "text/javascript" || subtype.hasSuffix("+json")
+    }
+
+    /// Whether this is a property list: `application/x-plist`.
+    public var isPropertyList: Bool {
+        essence == "application/x-plist"
+    }
+
+    /// Whether this is text: any `text/*`, or XML, or a form body.
+    public var isText: Bool {
+        type == "text" || subtype == "xml" || subtype.hasSuffix("+xml") || essence == "application/x-www-form-urlencoded"
+    }
+
+    /// `type/subtype; name=value`, values quoted where they need it.
+    public var description: String {
+        parameters.reduce(essence) { text, parameter in
+            let plain = !parameter.value.isEmpty && parameter.value.allSatisfy { $0.isLetter || $0.isNumber || "-._+".contains($0) }
+            return text + "; \(parameter.name)=" + (plain ? parameter.value : "\"" + parameter.value.replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+        }
+    }
+
+    /// Equal when type, subtype and parameters are equal.
+    public static func == (lhs: MediaType, rhs: MediaType) -> Bool {
+        lhs.type == rhs.type && lhs.subtype == rhs.subtype
+            && lhs.parameters.map(\.name) == rhs.parameters.map(\.name) && lhs.parameters.map(\.value) == rhs.parameters.map(\.value)
+    }
+
+    /// Hashes type and subtype.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(subtype)
+    }
+}

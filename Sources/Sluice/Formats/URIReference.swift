@@ -1,0 +1,136 @@
+/// A URI reference split into its five components, and resolution of one reference against a
+/// base, exactly as RFC 3986 section 5 specifies (strict parser: a reference with a scheme is
+/// absolute even when the scheme is the base's).
+///
+/// Works on strings, so it gives the RFC's answers where Foundation's `URL(string:relativeTo:)`
+/// does not (empty references, `g;x=1/../y`-style dot segments), and never percent-encodes or
+/// decodes anything.
+public struct URIReference: Sendable, Hashable, CustomStringConvertible {
+    /// The scheme, without `:`; `nil` for a relative reference.
+    public var scheme: String?
+    /// The authority, without `//`; `nil` when there is none (an empty authority is `""`).
+    public var authority: String?
+    /// The path, possibly empty.
+    public var path: String
+    /// The query, without `?`; `nil` when there is none.
+    public var query: String?
+    /// The fragment, without `#`; `nil` when there is none.
+    public var fragment: String?
+
+    /// Creates a reference from its components.
+    public init(scheme: String? = nil, authority: String? = nil, path: String, query: String? = nil, fragment: String? = nil) {
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// Splits a reference the way RFC 3986 appendix B's regular expression does; any string splits.
+    public init(parsing text: String) {
+        var rest = Substring(text)
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: question)...])
+            rest = rest[..<question]
+        }
+        if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" }), rest[colon] == ":", colon != rest.startIndex {
+            scheme = String(rest[..<colon])
+            rest = rest[rest.index(after: colon)...]
+        }
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
+            let end = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
+            authority = String(rest[afterSlashes..<end])
+            rest = rest[end...]
+        }
+        path = String(rest)
+    }
+
+    /// This reference resolved against `base` (RFC 3986 section 5.2.2), which should be absolute.
+    public func resolved(against base: URIReference) -> URIReference {
+        var target = URIReference(path: "")
+        if let scheme {
+            target.scheme = scheme
+            target.authority = authority
+            target.path = URIReference.removingDotSegments(path)
+            target.query = query
+        } else {
+            if let authority {
+                target.authority = authority
+                target.path = URIReference.removingDotSegments(path)
+                target.query = query
+            } else {
+                if path.isEmpty {
+                    target.path = base.path
+                    target.query = query ?? base.query
+                } else {
+                    if path.hasPrefix("/") {
+                        target.path = URIReference.removingDotSegments(path)
+                    } else {
+                        target.path = URIReference.removingDotSegments(merged(with: base))
+                    }
+                    target.query = query
+                }
+                target.authority = base.authority
+            }
+            target.scheme = base.scheme
+        }
+        target.fragment = fragment
+        return target
+    }
+
+    /// RFC 3986 section 5.2.3: this relative path appended to the base path's directory.
+    private func merged(with base: URIReference) -> String {
+        if base.authority != nil && base.path.isEmpty {
+            return "/" + path
+        }
+        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        return base.path[...slash] + path
+    }
+
+    /// RFC 3986 section 5.2.4: the path with `.` and `..` segments interpreted and removed.
+    public static func removingDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+
+    /// The reference recomposed (RFC 3986 section 5.3).
+    public var description: String {
+        var text = ""
+        if let scheme { text += scheme + ":" }
+        if let authority { text += "//" + authority }
+        text += path
+        if let query { text += "?" + query }
+        if let fragment { text += "#" + fragment }
+        return text
+    }
+}
