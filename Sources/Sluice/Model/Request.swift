@@ -3,8 +3,10 @@ import Foundation
 /// An HTTP request as it flows through a pipeline's stages.
 ///
 /// Stages receive a request, may return a changed copy, and pass it on; the transport sends what
-/// reaches it. `url` may be relative until a URL-resolution stage resolves it: the transport
-/// accepts only absolute `http` and `https` URLs.
+/// reaches it. `url` may be relative (`users/{id}`) until a ``URLResolution`` stage resolves it
+/// against its base URL, filling `{name}` templates from `pathParameters`: the transport accepts
+/// only absolute `http` and `https` URLs. `parameters` and `parts` are for a ``Serialization``
+/// stage, which turns them into the query or the body.
 public struct Request: Sendable {
     /// The method; `GET` by default.
     public var method: HTTPMethod
@@ -18,6 +20,12 @@ public struct Request: Sendable {
     public var destination: ResponseDestination
     /// Connect and total timeouts; a `nil` field takes the pipeline's value.
     public var timeouts: Timeouts
+    /// Values for the `{name}` templates of a relative `url`, filled in by ``URLResolution``.
+    public var pathParameters: [String: String]
+    /// Parameters for ``Serialization`` to write into the query or the body; `nil` for none.
+    public var parameters: JSONValue?
+    /// Fields and files for a multipart body, written by ``Serialization`` in its `multipart` format.
+    public var parts: [MultipartPart]
 
     /// Creates a request.
     public init(
@@ -26,7 +34,10 @@ public struct Request: Sendable {
         headers: HTTPHeaders = [:],
         body: RequestBody = .none,
         destination: ResponseDestination = .memory,
-        timeouts: Timeouts = Timeouts()
+        timeouts: Timeouts = Timeouts(),
+        pathParameters: [String: String] = [:],
+        parameters: JSONValue? = nil,
+        parts: [MultipartPart] = []
     ) {
         self.method = method
         self.url = url
@@ -34,16 +45,23 @@ public struct Request: Sendable {
         self.body = body
         self.destination = destination
         self.timeouts = timeouts
+        self.pathParameters = pathParameters
+        self.parameters = parameters
+        self.parts = parts
     }
 
-    /// Creates a request from a URL string, or returns `nil` when the string is not a URL.
+    /// Creates a request from a URL string, absolute or relative (`users/{id}?full=1`), or
+    /// returns `nil` when the string is not a URL reference.
     public init?(
         method: HTTPMethod = .get,
         _ urlString: String,
         headers: HTTPHeaders = [:],
-        body: RequestBody = .none
+        body: RequestBody = .none,
+        pathParameters: [String: String] = [:],
+        parameters: JSONValue? = nil,
+        parts: [MultipartPart] = []
     ) {
         guard let url = URL(string: urlString) else { return nil }
-        self.init(method: method, url: url, headers: headers, body: body)
+        self.init(method: method, url: url, headers: headers, body: body, pathParameters: pathParameters, parameters: parameters, parts: parts)
     }
 }

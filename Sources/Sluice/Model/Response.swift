@@ -17,6 +17,9 @@ public struct Response: Sendable {
     /// How the exchange went on the wire: phases, bytes, connection reuse. `nil` when the
     /// response did not come from a transport that measures.
     public var metrics: TransferMetrics?
+    /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
+    /// that decodes to no value (empty, or one space).
+    public var decoded: DecodedBody?
 
     /// Creates a response.
     public init(
@@ -26,7 +29,8 @@ public struct Response: Sendable {
         bodyFile: URL? = nil,
         url: URL? = nil,
         httpVersion: HTTPVersion = .unknown,
-        metrics: TransferMetrics? = nil
+        metrics: TransferMetrics? = nil,
+        decoded: DecodedBody? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -35,5 +39,25 @@ public struct Response: Sendable {
         self.url = url
         self.httpVersion = httpVersion
         self.metrics = metrics
+        self.decoded = decoded
+    }
+}
+
+extension Response {
+    /// Decodes the body into any `Decodable` type: as a property list when response decoding read
+    /// one, as JSON otherwise.
+    /// - Throws: `SluiceError` of kind `.decoding`, with this response attached.
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws(SluiceError) -> T {
+        do {
+            if case .propertyList = decoded {
+                return try PropertyListDecoder().decode(type, from: body)
+            }
+            return try decoder.decode(type, from: body)
+        } catch {
+            throw SluiceError(
+                kind: .decoding, url: url, message: "the body does not decode as \(type): \(error)",
+                underlying: error, response: self
+            )
+        }
     }
 }

@@ -22,6 +22,13 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case cancelled = "cancelled"
             case invalidated = "invalidated"
             case stage = "stage failure"
+            case serialization = "serialization failure"
+            case unacceptableStatus = "unacceptable status"
+            case unacceptableContentType = "unacceptable content type"
+            case decoding = "decoding failure"
+            case tooManyRedirects = "too many redirects"
+            case redirectLoop = "redirect loop"
+            case insecureRedirect = "insecure redirect"
             case transport = "transport failure"
         }
 
@@ -58,6 +65,25 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         public static let invalidated = Kind(.invalidated)
         /// A stage failed with an error of its own (kept in `underlying`).
         public static let stage = Kind(.stage)
+        /// The request's parameters or parts cannot be written in the serialization stage's format
+        /// (the message names the value's key path), or a part's file cannot be read.
+        public static let serialization = Kind(.serialization)
+        /// Response decoding found a status outside the acceptable ones. `response` holds the
+        /// response, its body decoded where that worked, so the server's message is at hand.
+        public static let unacceptableStatus = Kind(.unacceptableStatus)
+        /// Response decoding found a content type outside the acceptable ones; the body was not
+        /// decoded. `response` holds the response.
+        public static let unacceptableContentType = Kind(.unacceptableContentType)
+        /// The response body is not valid in the expected format (JSON, property list, the
+        /// charset of a string). `response` holds the response.
+        public static let decoding = Kind(.decoding)
+        /// A redirect chain went on past the redirect stage's hop limit.
+        public static let tooManyRedirects = Kind(.tooManyRedirects)
+        /// A redirect led back to a request already made in the same chain.
+        public static let redirectLoop = Kind(.redirectLoop)
+        /// A redirect led from `https` to `http` (refused unless allowed), or to a scheme other
+        /// than `http` and `https`.
+        public static let insecureRedirect = Kind(.insecureRedirect)
         /// The transport failed in a way none of the other kinds names.
         public static let transport = Kind(.transport)
 
@@ -78,6 +104,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     public var curlCode: Int?
     /// The error a stage threw, when it was not a `SluiceError`.
     public var underlying: (any Error)?
+    /// The response the error is about, when there was one: its status, headers and raw body
+    /// (and the decoded body, where decoding worked), for errors of response decoding.
+    public var response: Response?
 
     /// Creates an error.
     public init(
@@ -86,7 +115,8 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         url: URL? = nil,
         message: String,
         curlCode: Int? = nil,
-        underlying: (any Error)? = nil
+        underlying: (any Error)? = nil,
+        response: Response? = nil
     ) {
         self.kind = kind
         self.stage = stage
@@ -94,6 +124,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.curlCode = curlCode
         self.underlying = underlying
+        self.response = response
     }
 
     /// `KIND in STAGE for URL: MESSAGE`, for example

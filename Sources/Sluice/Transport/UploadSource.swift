@@ -6,68 +6,134 @@ import Glibc
 
 /// The bytes of a request body, handed to libcurl in pieces as it asks for them.
 ///
-/// A file is read from its descriptor piece by piece, never whole, so a large upload costs no
-/// memory. The source can rewind, which libcurl needs when it must send the request again on a
-/// fresh connection.
+/// A body is a run of segments, each bytes in memory or a file. Files are read piece by piece
+/// with `pread`, never whole, so a large upload costs no memory; only the file being sent is open.
+/// The source can rewind, which libcurl needs when it must send the request again on a fresh
+/// connection.
 final class UploadSource {
-    private enum Storage {
+    private enum Segment {
         case memory(Data)
-        case file(descriptor: Int32, path: String)
+        case file(path: String, size: Int64)
+
+        var size: Int64 {
+            switch self {
+            case .memory(let data): Int64(data.count)
+            case .file(_, let size): size
+            }
+        }
     }
 
-    private let storage: Storage
-    private var offset: Int64 = 0
+    private let segments: [Segment]
+    /// Where each segment starts in the body.
+    private let starts: [Int64]
+    private let url: URL
     /// The body's size in bytes.
     let size: Int64
+    private var offset: Int64 = 0
+    private var openFile: (segment: Int, descriptor: Int32)?
 
     /// Opens the body's source, or returns `nil` for a request without body; throws `.fileIO`
-    /// when a body file cannot be opened.
+    /// when a body file cannot be read.
     init?(_ body: RequestBody, url: URL) throws(SluiceError) {
+        let pieces: [RequestBody.Segment]
         switch body {
-        case .none:
-            return nil
-        case .data(let data):
-            storage = .memory(data)
-            size = Int64(data.count)
-        case .file(let file):
-            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-            var status = stat()
-            guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-                let reason = String(cString: strerror(errno))
-                if descriptor >= 0 { close(descriptor) }
-                throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(file.path): \(reason)")
-            }
-            storage = .file(descriptor: descriptor, path: file.path)
-            size = Int64(status.st_size)
+        case .none: return nil
+        case .data(let data): pieces = [.data(data)]
+        case .file(let file): pieces = [.file(file)]
+        case .segments(let list): pieces = list
         }
+        var segments: [Segment] = []
+        var starts: [Int64] = []
+        var total: Int64 = 0
+        for piece in pieces {
+            let segment: Segment
+            switch piece {
+            case .data(let data): segment = .memory(data)
+            case .file(let file): segment = .file(path: file.path, size: try UploadSource.readableSize(of: file.path, url: url))
+            }
+            starts.append(total)
+            total += segment.size
+            segments.append(segment)
+        }
+        self.segments = segments
+        self.starts = starts
+        self.url = url
+        size = total
     }
 
     deinit {
-        if case .file(let descriptor, _) = storage {
-            close(descriptor)
+        if let openFile { close(openFile.descriptor) }
+    }
+
+    /// The size of a file that can be opened for reading, or a `.fileIO` error saying why not.
+    private static func readableSize(of path: String, url: URL) throws(SluiceError) -> Int64 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
         }
+        return Int64(status.st_size)
+    }
+
+    /// The descriptor of a file segment, opening it (and closing the one before) when needed.
+    private func descriptor(for index: Int, path: String) throws(SluiceError) -> Int32 {
+        if let openFile, openFile.segment == index { return openFile.descriptor }
+        if let openFile { close(openFile.descriptor) }
+        openFile = nil
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+        }
+        openFile = (index, descriptor)
+        return descriptor
+    }
+
+    /// The index of the segment holding the byte at `position`.
+    private func segmentIndex(at position: Int64) -> Int {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Copies the next bytes into `buffer`; returns how many (0 at the end).
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
-        switch storage {
-        case .memory(let data):
-            let start = Int(offset)
-            let count = min(buffer.count, data.count - start)
-            guard count > 0 else { return 0 }
-            data.withUnsafeBytes { bytes in
-                buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: count)
+        var copied = 0
+        while copied < buffer.count, offset < size {
+            let index = segmentIndex(at: offset)
+            let segment = segments[index]
+            let within = offset - starts[index]
+            let wanted = Int(min(Int64(buffer.count - copied), segment.size - within))
+            guard wanted > 0 else {
+                offset = starts[index] + segment.size
+                continue
             }
-            offset += Int64(count)
-            return count
-        case .file(let descriptor, let path):
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            guard count >= 0 else {
-                throw SluiceError(kind: .fileIO, stage: "transport", message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+            let target = buffer.baseAddress! + copied
+            switch segment {
+            case .memory(let data):
+                data.withUnsafeBytes { bytes in
+                    target.copyMemory(from: bytes.baseAddress! + Int(within), byteCount: wanted)
+                }
+                copied += wanted
+                offset += Int64(wanted)
+            case .file(let path, _):
+                let descriptor = try descriptor(for: index, path: path)
+                let count = pread(descriptor, target, wanted, off_t(within))
+                guard count >= 0 else {
+                    throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+                }
+                guard count > 0 else {
+                    throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "upload file \(path) ended early: it shrank while being sent")
+                }
+                copied += count
+                offset += Int64(count)
             }
-            offset += Int64(count)
-            return count
         }
+        return copied
     }
 
     /// Whether every byte of the body has been read.
@@ -78,9 +144,6 @@ final class UploadSource {
     /// Moves back to `position` bytes from the start; returns whether it could.
     func rewind(to position: Int64) -> Bool {
         guard position >= 0, position <= size else { return false }
-        if case .file(let descriptor, _) = storage, lseek(descriptor, off_t(position), SEEK_SET) < 0 {
-            return false
-        }
         offset = position
         return true
     }
