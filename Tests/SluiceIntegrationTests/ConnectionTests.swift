@@ -39,7 +39,7 @@ struct ConnectionTests {
     func eventsOverSocket() async throws {
         let servers = try TestServers.load()
         let recorder = EventRecorder()
-        let manager = servers.manager(monitors: [recorder])
+        let manager = servers.manager(monitors: [recorder], redirects: nil)
         let handle = manager.task(Request(method: .post, url: servers.httpbin("post"), body: .data(Data("x".utf8))))
         _ = try await handle.value
         let kinds = recorder.kinds(for: handle.id)

@@ -54,8 +54,14 @@ struct TestServers: Decodable {
     }
 
     /// A manager over a transport that trusts the test CA.
-    func manager(stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default) -> SessionManager {
-        SessionManager(pipeline: Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts), monitors: monitors)
+    func manager(
+        stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default,
+        redirects: Redirection? = Redirection()
+    ) -> SessionManager {
+        SessionManager(
+            pipeline: Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts, redirects: redirects),
+            monitors: monitors
+        )
     }
 }
 

@@ -51,7 +51,7 @@ struct ChainTests {
         #expect(calls.count == 2)
         #expect(log.all == ["B", "B'", "B", "B'"])
         let metrics = handle.context.metrics
-        #expect(metrics.stages.map(\.invocations) == [1, 2])
+        #expect(metrics.stages.map(\.invocations) == [1, 2, 2], "RetryOnce, B, and the pipeline's redirect stage")
         #expect(metrics.transfers.count == 2)
     }
 
@@ -103,7 +103,8 @@ struct ChainTests {
         // and stays far below the inner stage's sleep however loaded the machine is.
         let manager = SessionManager(pipeline: Pipeline(
             stages: [Tracer(name: "outer", log: Log()), Sleep(name: "inner", duration: .milliseconds(300))],
-            transport: echoTransport()
+            transport: echoTransport(),
+            redirects: nil
         ))
         let handle = manager.task(Request(url: exampleURL))
         _ = try await handle.value
@@ -135,7 +136,7 @@ struct ChainTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "ADDED")
     }
 
-    @Test("the result builder keeps order and takes if, if/else and for")
+    @Test("the result builder keeps order and takes if, if/else and for; the redirect stage goes last")
     func resultBuilder() async throws {
         let log = Log()
         let verbose = true
@@ -147,7 +148,7 @@ struct ChainTests {
             if quiet { Tracer(name: "then", log: log) } else { Tracer(name: "else", log: log) }
             for index in 1...2 { Tracer(name: "loop\(index)", log: log) }
         }
-        #expect(pipeline.stageNames == ["first", "verbose", "else", "loop1", "loop2"])
+        #expect(pipeline.stageNames == ["first", "verbose", "else", "loop1", "loop2", "redirects"])
         let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
         #expect(String(decoding: response.body, as: UTF8.self) == "first,verbose,else,loop1,loop2")
     }

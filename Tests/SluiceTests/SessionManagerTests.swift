@@ -59,8 +59,8 @@ struct SessionManagerTests {
         let handle = manager.task(Request(url: exampleURL))
         _ = try await handle.value
         #expect(recorder.names(for: handle.id) == [
-            "created", "stageEntered(A)", "stageEntered(B)", "transferStarted", "requestSent", "firstByte",
-            "transferFinished", "stageLeft(B)", "stageLeft(A)", "completed",
+            "created", "stageEntered(A)", "stageEntered(B)", "stageEntered(redirects)", "transferStarted", "requestSent",
+            "firstByte", "transferFinished", "stageLeft(redirects)", "stageLeft(B)", "stageLeft(A)", "completed",
         ])
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// An ordered chain of stages in front of a transport.
 ///
 /// A request flows through the stages top to bottom, then the transport; the response flows back
-/// bottom to top. The chain is folded into nested handlers once, when the pipeline is built, so
+/// bottom to top. Redirects are followed by a ``Redirection`` stage, which the pipeline adds at the
+/// bottom of the chain unless `redirects` is `nil` or the stages already hold one. The chain is folded into nested handlers once, when the pipeline is built, so
 /// sending a request walks no list. Each stage is timed as it runs (time inside the stage only,
 /// not the stages below it), and an error escaping a stage is stamped with the stage's name.
 ///
@@ -18,7 +19,7 @@ public struct Pipeline: Sendable {
     /// A folded chain: runs the request through everything below and returns the response.
     typealias Handler = @Sendable (Request, TaskContext) async throws -> Response
 
-    /// The stages, top (first to see a request) to bottom.
+    /// The stages, top (first to see a request) to bottom, the added ``Redirection`` included.
     public let stages: [any Stage]
     /// The transport below the last stage.
     public let transport: any Transport
@@ -34,7 +35,18 @@ public struct Pipeline: Sendable {
     ///   - stages: the stages, top to bottom.
     ///   - transport: what moves the bytes; the shared libcurl transport by default.
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
-    public init(stages: [any Stage] = [], transport: any Transport = CurlTransport.shared, timeouts: Timeouts = .default) {
+    ///   - redirects: the redirect stage added at the bottom when `stages` holds none; `nil`
+    ///     follows no redirects. Ten hops, no `https` to `http`, by default.
+    public init(
+        stages: [any Stage] = [],
+        transport: any Transport = CurlTransport.shared,
+        timeouts: Timeouts = .default,
+        redirects: Redirection? = Redirection()
+    ) {
+        var stages = stages
+        if let redirects, !stages.contains(where: { $0 is Redirection }) {
+            stages.append(redirects)
+        }
         self.stages = stages
         self.transport = transport
         self.timeouts = timeouts.filled(from: .default)
@@ -42,13 +54,15 @@ public struct Pipeline: Sendable {
         handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
     }
 
-    /// Creates a pipeline from a block of stages.
+    /// Creates a pipeline from a block of stages, which may throw (a stage whose configuration
+    /// is invalid, such as ``URLResolution`` with a bad base URL).
     public init(
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
-        @StageBuilder _ stages: () -> [any Stage]
-    ) {
-        self.init(stages: stages(), transport: transport, timeouts: timeouts)
+        redirects: Redirection? = Redirection(),
+        @StageBuilder _ stages: () throws -> [any Stage]
+    ) rethrows {
+        self.init(stages: try stages(), transport: transport, timeouts: timeouts, redirects: redirects)
     }
 
     /// The bottom of the chain: wait while the task is suspended, then let the transport send.

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Adds the pipeline's headers to every request, but never over a header the request sets itself
+/// (names compared without case), as AFHTTPRequestSerializer's `HTTPRequestHeaders` do.
+///
+/// Beside `headers`, it sends a `User-Agent` (by default `sluice/VERSION (OS; ARCH)`), an
+/// `Accept-Language` built from the process's locale, and an `Authorization` (Basic or Bearer),
+/// each of which can be turned off or set to a value of one's own.
+///
+/// ```swift
+/// HeaderInjection(headers: ["Accept": "application/json"], authorization: .bearer(token))
+/// ```
+public struct HeaderInjection: RequestStage {
+    /// A header that has a built-in default.
+    public enum DefaultedValue: Sendable, Hashable {
+        /// The built-in value.
+        case `default`
+        /// No header.
+        case none
+        /// This value.
+        case custom(String)
+    }
+
+    /// Credentials for the `Authorization` header.
+    public enum Authorization: Sendable, Hashable, CustomStringConvertible {
+        /// `Basic` with the base64 of the UTF-8 `username:password` (RFC 7617).
+        case basic(username: String, password: String)
+        /// `Bearer` with a token (RFC 6750).
+        case bearer(String)
+
+        /// The header's value.
+        public var headerValue: String {
+            switch self {
+            case .basic(let username, let password): "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+            case .bearer(let token): "Bearer " + token
+            }
+        }
+
+        /// The scheme alone, never the credentials: `Basic ***`.
+        public var description: String {
+            switch self {
+            case .basic: "Basic ***"
+            case .bearer: "Bearer ***"
+            }
+        }
+    }
+
+    /// Every header the stage adds, in order: `headers`, then `User-Agent`, `Accept-Language`
+    /// and `Authorization` where they are on and `headers` does not already name them.
+    public let injectedHeaders: HTTPHeaders
+
+    /// `header-injection`.
+    public var name: String { "header-injection" }
+
+    /// Creates the stage.
+    /// - Parameters:
+    ///   - headers: headers for every request.
+    ///   - userAgent: `.default` sends ``defaultUserAgent``.
+    ///   - acceptLanguage: `.default` sends ``acceptLanguage(environment:)`` of `environment`.
+    ///   - authorization: credentials, or `nil` for none.
+    ///   - environment: where the locale is read from; the process's environment by default.
+    public init(
+        headers: HTTPHeaders = [:],
+        userAgent: DefaultedValue = .default,
+        acceptLanguage: DefaultedValue = .default,
+        authorization: Authorization? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        var injected = headers
+        func add(_ name: String, _ value: String?) {
+            if let value, !injected.contains(name) { injected.add(name: name, value: value) }
+        }
+        add("User-Agent", HeaderInjection.resolve(userAgent, default: HeaderInjection.defaultUserAgent))
+        add("Accept-Language", HeaderInjection.resolve(acceptLanguage, default: HeaderInjection.acceptLanguage(environment: environment)))
+        add("Authorization", authorization?.headerValue)
+        injectedHeaders = injected
+    }
+
+    private static func resolve(_ value: DefaultedValue, default defaultValue: String?) -> String? {
+        switch value {
+        case .default: defaultValue
+        case .none: nil
+        case .custom(let custom): custom
+        }
+    }
+
+    /// Adds each injected header the request does not set.
+    public func prepare(_ request: Request, context: TaskContext) -> Request {
+        var request = request
+        let own = request.headers
+        for field in injectedHeaders where !own.contains(field.name) {
+            request.headers.add(name: field.name, value: field.value)
+        }
+        return request
+    }
+
+    /// `sluice/VERSION (OS; ARCH)`, for example `sluice/0.1.0 (Linux; x86_64)`.
+    public static let defaultUserAgent: String = {
+        var system = utsname()
+        uname(&system)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return "sluice/\(SluiceVersion.current) (\(field(system.sysname)); \(field(system.machine)))"
+    }()
+
+    /// The `Accept-Language` value for a locale environment: the languages of `LANGUAGE`
+    /// (colon-separated), else of `LC_ALL`, else of `LANG`, as BCP 47 tags (`de_AT.UTF-8` is
+    /// `de-AT`), the first with `q=1.0` and each next 0.1 lower, stopping above 0.5 (five at
+    /// most). `en` when the locale is unset, `C` or `POSIX`.
+    public static func acceptLanguage(environment: [String: String]) -> String {
+        let source = ["LANGUAGE", "LC_ALL", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        var tags: [String] = []
+        for entry in source.split(separator: ":") {
+            let locale = entry.prefix { $0 != "." && $0 != "@" }
+            guard !locale.isEmpty, locale != "C", locale != "POSIX" else { continue }
+            let tag = locale.replacingOccurrences(of: "_", with: "-")
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        if tags.isEmpty { tags = ["en"] }
+        return tags.prefix(5).enumerated().map { index, tag in
+            "\(tag);q=\(["1.0", "0.9", "0.8", "0.7", "0.6"][index])"
+        }.joined(separator: ", ")
+    }
+}

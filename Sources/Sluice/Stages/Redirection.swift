@@ -1,0 +1,112 @@
+import Foundation
+
+/// Follows redirects itself, so every hop runs through the stages below it and through the
+/// transport's trust evaluation (libcurl's own following is off).
+///
+/// - Statuses 301, 302, 303, 307 and 308 with a `Location` are followed; `Location` is resolved
+///   against the request's URL (RFC 3986), and the fragment carries over when it has none.
+/// - 303 turns any method but `HEAD` into `GET` without body, and so do 301 and 302 for `POST`, as
+///   browsers and curl do; 307 and 308 keep the method and the body.
+/// - When the origin (scheme, host or port) changes, `Authorization`, `Cookie`,
+///   `Proxy-Authorization` and `Host` are dropped. (curl before 7.83 compared only the host.)
+/// - `https` to `http` is refused as `.insecureRedirect` unless `allowsInsecureRedirects`; a
+///   scheme other than `http` and `https` is always refused.
+/// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
+///   already requested in the chain is `.redirectLoop`, found at once rather than after the limit.
+///
+/// A ``Pipeline`` adds this stage at the bottom of its chain unless told otherwise or given one
+/// explicitly; placed higher, the stages below it see every hop. It must sit below
+/// ``Serialization``: a hop reuses the serialized body, not the parameters.
+public struct Redirection: Stage {
+    /// The most redirects followed for one request; 10 by default.
+    public let maximumHops: Int
+    /// Whether a redirect from `https` to `http` is followed; `false` by default.
+    public let allowsInsecureRedirects: Bool
+
+    /// `redirects`.
+    public var name: String { "redirects" }
+
+    /// Creates the stage.
+    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false) {
+        self.maximumHops = max(0, maximumHops)
+        self.allowsInsecureRedirects = allowsInsecureRedirects
+    }
+
+    /// Sends the request, then each redirect it leads to, and returns the first response that
+    /// is not a redirect.
+    public func handle(
+        _ request: Request,
+        context: TaskContext,
+        next: (Request, TaskContext) async throws -> Response
+    ) async throws -> Response {
+        var current = request
+        var visited: Set<String> = [Redirection.visitKey(request)]
+        var hops = 0
+        while true {
+            let response = try await next(current, context)
+            guard let following = try followUp(to: response, of: current) else { return response }
+            guard hops < maximumHops else {
+                throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(following.url.absoluteString)", current, response)
+            }
+            guard visited.insert(Redirection.visitKey(following)).inserted else {
+                throw failure(.redirectLoop, "\(following.method) \(following.url.absoluteString) was already requested in this redirect chain", current, response)
+            }
+            hops += 1
+            context.logger.debug("following redirect", metadata: ["status": "\(response.status)", "location": "\(following.url.absoluteString)"])
+            current = following
+        }
+    }
+
+    /// The request a redirect response leads to, or `nil` when the response is not a redirect.
+    /// - Throws: `.insecureRedirect` for a refused scheme, `.protocolError` for a `Location` that
+    ///   is not a URL.
+    public func followUp(to response: Response, of request: Request) throws(SluiceError) -> Request? {
+        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else { return nil }
+        let base = URIReference(parsing: request.url.absoluteString)
+        var target = URIReference(parsing: location).resolved(against: base)
+        if target.fragment == nil { target.fragment = base.fragment }
+        guard let url = URL(string: target.description) else {
+            throw failure(.protocolError, "the Location \(location) is not a valid URL", request, response)
+        }
+        let fromScheme = request.url.scheme?.lowercased()
+        let toScheme = url.scheme?.lowercased()
+        guard toScheme == "http" || toScheme == "https" else {
+            throw failure(.insecureRedirect, "a redirect to \(url.absoluteString) is not followed: only http and https are", request, response)
+        }
+        if fromScheme == "https" && toScheme == "http" && !allowsInsecureRedirects {
+            throw failure(.insecureRedirect, "a redirect from https to \(url.absoluteString) is refused (allow insecure redirects to follow it)", request, response)
+        }
+        var following = request
+        following.url = url
+        let becomesGet = (response.status == 303 && request.method != .head)
+            || ((response.status == 301 || response.status == 302) && request.method == .post)
+        if becomesGet {
+            following.method = .get
+            following.body = .none
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] {
+                following.headers.remove(name: name)
+            }
+        }
+        if Redirection.origin(of: request.url) != Redirection.origin(of: url) {
+            for name in ["Authorization", "Cookie", "Proxy-Authorization", "Host"] {
+                following.headers.remove(name: name)
+            }
+        }
+        return following
+    }
+
+    private func failure(_ kind: SluiceError.Kind, _ message: String, _ request: Request, _ response: Response) -> SluiceError {
+        SluiceError(kind: kind, stage: name, url: request.url, message: message, response: response)
+    }
+
+    /// Scheme, host and port, with the scheme's default port filled in.
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
+    }
+
+    private static func visitKey(_ request: Request) -> String {
+        "\(request.method) \(request.url.absoluteString)"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Writes each request's `parameters` (and `parts`) into its query or body, as AFNetworking's
+/// request serializers do.
+///
+/// For a method in `parametersInURI` (`GET`, `HEAD` and `DELETE` by default) the parameters are
+/// form-encoded into the query, joined to an existing query with `&`, before any fragment, and
+/// nothing is added for empty parameters. For any other method they become the body in `format`,
+/// and `Content-Type` is set unless the request set one (multipart always sets its own, since only
+/// it knows the boundary). An empty form body is sent as such.
+///
+/// A request without `parameters` and `parts` passes unchanged; AFNetworking gave such a POST an
+/// empty form body, which overwrote a body set by hand. Parameters with a body already set, parts
+/// outside the `multipart` format, and values the format cannot hold are `.serialization` errors
+/// naming the value (`$.price: nan cannot be written as a form value`).
+///
+/// ```swift
+/// Serialization(format: .json)
+/// ```
+public struct Serialization: RequestStage {
+    /// The body format for parameters.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// `application/x-www-form-urlencoded`, with the stage's `FormEncoder`.
+        case form
+        /// `application/json`.
+        case json
+        /// `application/x-plist`, an XML property list.
+        case plist
+        /// `multipart/form-data`: parameters flattened by the `FormEncoder` into text fields, then the request's parts.
+        case multipart
+    }
+
+    /// The body format; `form` by default.
+    public let format: Format
+    /// The rules for form bodies, queries and multipart field names.
+    public let formEncoder: FormEncoder
+    /// The methods whose parameters go in the query.
+    public let parametersInURI: Set<HTTPMethod>
+
+    /// `serialization`.
+    public var name: String { "serialization" }
+
+    /// Creates the stage.
+    public init(format: Format = .form, formEncoder: FormEncoder = FormEncoder(), parametersInURI: Set<HTTPMethod> = [.get, .head, .delete]) {
+        self.format = format
+        self.formEncoder = formEncoder
+        self.parametersInURI = parametersInURI
+    }
+
+    /// Writes the parameters and parts into the request.
+    public func prepare(_ request: Request, context: TaskContext) throws -> Request {
+        try serialize(request)
+    }
+
+    /// The request with its parameters and parts written into its query or body, and removed.
+    /// - Throws: `.serialization` when they cannot be written, `.fileIO` when a part's file cannot be read.
+    public func serialize(_ request: Request) throws(SluiceError) -> Request {
+        guard request.parameters != nil || !request.parts.isEmpty else { return request }
+        var request = request
+        let parameters = request.parameters
+        let parts = request.parts
+        request.parameters = nil
+        request.parts = []
+        if parametersInURI.contains(request.method) {
+            guard parts.isEmpty else {
+                throw failure("multipart parts cannot be sent with \(request.method), whose parameters go in the query", request)
+            }
+            if let parameters {
+                request.url = try appendingQuery(encoded(request) { () throws(UnencodableValue) in try formEncoder.string(from: parameters) }, to: request)
+            }
+            return request
+        }
+        guard request.body.isEmpty else {
+            throw failure("the request has a body of its own and parameters; send one or the other", request)
+        }
+        guard parts.isEmpty || format == .multipart else {
+            throw failure("the request has multipart parts, but the serialization format is \(format.rawValue)", request)
+        }
+        let contentType: String
+        switch format {
+        case .form:
+            let text = try encoded(request) { () throws(UnencodableValue) in try formEncoder.string(from: parameters ?? .object([:])) }
+            request.body = .data(Data(text.utf8))
+            contentType = "application/x-www-form-urlencoded"
+        case .json:
+            let bytes = try encoded(request) { () throws(UnencodableValue) in try JSONWriter().data(from: parameters ?? .null) }
+            request.body = .data(Data(bytes))
+            contentType = "application/json"
+        case .plist:
+            let bytes = try encoded(request) { () throws(UnencodableValue) in try PropertyListWriter().data(from: parameters ?? .object([:])) }
+            request.body = .data(Data(bytes))
+            contentType = "application/x-plist"
+        case .multipart:
+            let fields = try encoded(request) { () throws(UnencodableValue) in try parameters.map(formEncoder.pairs(from:)) ?? [] }
+            let multipart = MultipartFormData()
+            do {
+                request.body = try multipart.body(fields: fields, parts: parts)
+            } catch {
+                throw SluiceError(kind: .fileIO, stage: name, url: request.url, message: error.description)
+            }
+            request.headers["Content-Type"] = multipart.contentType
+            return request
+        }
+        if !request.headers.contains("Content-Type") {
+            request.headers.add(name: "Content-Type", value: contentType)
+        }
+        return request
+    }
+
+    private func encoded<T>(_ request: Request, _ body: () throws(UnencodableValue) -> T) throws(SluiceError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw failure("parameters \(error.path): \(error.reason)", request)
+        }
+    }
+
+    private func failure(_ message: String, _ request: Request) -> SluiceError {
+        SluiceError(kind: .serialization, stage: name, url: request.url, message: message)
+    }
+
+    /// The request's URL with `query` joined to its query, before any fragment.
+    private func appendingQuery(_ query: String, to request: Request) throws(SluiceError) -> URL {
+        guard !query.isEmpty else { return request.url }
+        let text = request.url.baseURL == nil ? request.url.relativeString : request.url.absoluteString
+        var reference = URIReference(parsing: text)
+        if let existing = reference.query, !existing.isEmpty {
+            reference.query = existing + "&" + query
+        } else {
+            reference.query = query
+        }
+        guard let url = URL(string: reference.description) else {
+            throw failure("the URL with the query added is not valid: \(reference)", request)
+        }
+        return url
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Resolves each request's URL against a base URL, after filling its `{name}` path templates.
+///
+/// - The base must be an absolute `http` or `https` URL with a host. As in AFNetworking, a base
+///   whose path is not empty and does not end in `/` gets one, so `https://h/v1` and
+///   `https://h/v1/` behave the same.
+/// - The request's URL is a reference resolved exactly as RFC 3986 section 5.2 says: `users`
+///   gives `https://h/v1/users`, `/users` gives `https://h/users`, a query is kept, dot segments
+///   are removed, and an absolute URL replaces the base.
+/// - `{name}` in the reference's path is replaced by `request.pathParameters[name]`,
+///   percent-encoded as one path segment (`/` becomes `%2F`; a value of `.` or `..` is encoded
+///   whole, so it cannot climb the path). A template without a value, or a value no template
+///   uses, is an `.invalidRequest` error.
+///
+/// ```swift
+/// let resolution = try URLResolution(baseURL: "https://api.example.com/v1")
+/// // Request("users/{id}", pathParameters: ["id": "42"]) → https://api.example.com/v1/users/42
+/// ```
+public struct URLResolution: RequestStage {
+    /// The base URL, its path ending in `/` when it has one.
+    public let baseURL: URL
+    private let base: URIReference
+
+    /// `url-resolution`.
+    public var name: String { "url-resolution" }
+
+    /// Creates the stage.
+    /// - Throws: `.invalidRequest` when `baseURL` is not an absolute `http` or `https` URL with a host.
+    public init(baseURL: URL) throws(SluiceError) {
+        let text = baseURL.baseURL == nil ? baseURL.relativeString : baseURL.absoluteString
+        var base = URIReference(parsing: text)
+        let scheme = base.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let authority = base.authority, !authority.isEmpty, baseURL.host?.isEmpty == false else {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "url-resolution", url: baseURL,
+                message: "the base URL \(text) is not an absolute http or https URL with a host"
+            )
+        }
+        if !base.path.isEmpty && !base.path.hasSuffix("/") { base.path += "/" }
+        base.fragment = nil
+        guard let normalized = URL(string: base.description) else {
+            throw SluiceError(kind: .invalidRequest, stage: "url-resolution", url: baseURL, message: "the base URL \(text) is not a valid URL")
+        }
+        self.base = base
+        self.baseURL = normalized
+    }
+
+    /// Creates the stage from a URL string.
+    /// - Throws: `.invalidRequest` when `baseURL` is not an absolute `http` or `https` URL with a host.
+    public init(baseURL: String) throws(SluiceError) {
+        guard let url = URL(string: baseURL) else {
+            throw SluiceError(kind: .invalidRequest, stage: "url-resolution", message: "the base URL \(baseURL) is not a valid URL")
+        }
+        try self.init(baseURL: url)
+    }
+
+    /// Fills the templates of the request's URL and resolves it against the base.
+    public func prepare(_ request: Request, context: TaskContext) throws -> Request {
+        var request = request
+        request.url = try resolve(request.url, pathParameters: request.pathParameters)
+        request.pathParameters = [:]
+        return request
+    }
+
+    /// `reference` with its templates filled, resolved against the base.
+    /// - Throws: `.invalidRequest` for a template without a value, a value without a template,
+    ///   or a result that is not a valid URL.
+    public func resolve(_ reference: URL, pathParameters: [String: String] = [:]) throws(SluiceError) -> URL {
+        let text = reference.baseURL == nil ? reference.relativeString : reference.absoluteString
+        var parsed = URIReference(parsing: text)
+        parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
+        let resolved = parsed.resolved(against: base).description
+        guard let url = URL(string: resolved) else {
+            throw SluiceError(kind: .invalidRequest, stage: name, url: reference, message: "\(text) resolves to \(resolved), which is not a valid URL")
+        }
+        return url
+    }
+}
