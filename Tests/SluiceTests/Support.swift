@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 @testable import Sluice
 
 /// Records every event it receives, in order.
@@ -73,4 +74,41 @@ func echoTransport(calls: Counter = Counter()) -> InMemoryTransport {
         let trace = request.headers.values(for: "X-Trace").joined(separator: ",")
         return Response(status: 200, body: Data(trace.utf8), url: request.url)
     }
+}
+
+/// Records the requests a transport receives and answers each with `response`.
+final class RequestRecorder: Sendable {
+    private let requests = Locked<[Request]>([])
+
+    /// The requests received, in order.
+    var all: [Request] { requests.withLock { $0 } }
+
+    /// A transport that records each request and answers with `respond`.
+    func transport(_ respond: @escaping @Sendable (Request) -> Response = { Response(status: 200, url: $0.url) }) -> InMemoryTransport {
+        InMemoryTransport { request in
+            self.requests.withLock { $0.append(request) }
+            return respond(request)
+        }
+    }
+}
+
+/// The request as it reaches the transport after `stages`, and the response the chain returns.
+func send(_ request: Request, through stages: [any Stage], respond: @escaping @Sendable (Request) -> Response = { Response(status: 200, url: $0.url) }) async throws -> (sent: Request, response: Response) {
+    let recorder = RequestRecorder()
+    let manager = SessionManager(pipeline: Pipeline(stages: stages, transport: recorder.transport(respond)))
+    let response = try await manager.send(request)
+    return (try #require(recorder.all.last), response)
+}
+
+/// The `SluiceError` an async call throws, or a recorded issue when it throws none or another type.
+func sluiceError(_ body: () async throws -> some Any) async -> SluiceError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a SluiceError, got success")
+    } catch let error as SluiceError {
+        return error
+    } catch {
+        Issue.record("expected a SluiceError, got \(error)")
+    }
+    return nil
 }

@@ -1,0 +1,59 @@
+import Testing
+@testable import Sluice
+
+@Suite("RFC 3986 reference resolution")
+struct URIReferenceTests {
+    static let base = URIReference(parsing: "http://a/b/c/d;p?q")
+
+    /// RFC 3986 section 5.4.1.
+    static let normal: [(String, String)] = [
+        ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"), ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q#s"), ("g#s", "http://a/b/c/g#s"), ("g?y#s", "http://a/b/c/g?y#s"),
+        (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"), ("g;x?y#s", "http://a/b/c/g;x?y#s"),
+        ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"), ("./", "http://a/b/c/"), ("..", "http://a/b/"),
+        ("../", "http://a/b/"), ("../g", "http://a/b/g"), ("../..", "http://a/"), ("../../", "http://a/"),
+        ("../../g", "http://a/g"),
+    ]
+
+    /// RFC 3986 section 5.4.2 (strict parser).
+    static let abnormal: [(String, String)] = [
+        ("../../../g", "http://a/g"), ("../../../../g", "http://a/g"), ("/./g", "http://a/g"),
+        ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"), ("g..", "http://a/b/c/g.."),
+        ("..g", "http://a/b/c/..g"), ("./../g", "http://a/b/g"), ("./g/.", "http://a/b/c/g/"),
+        ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"), ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+        ("g;x=1/../y", "http://a/b/c/y"), ("g?y/./x", "http://a/b/c/g?y/./x"), ("g?y/../x", "http://a/b/c/g?y/../x"),
+        ("g#s/./x", "http://a/b/c/g#s/./x"), ("g#s/../x", "http://a/b/c/g#s/../x"), ("http:g", "http:g"),
+    ]
+
+    @Test("section 5.4.1's normal examples", arguments: normal)
+    func normalExamples(reference: String, expected: String) {
+        #expect(URIReference(parsing: reference).resolved(against: Self.base).description == expected)
+    }
+
+    @Test("section 5.4.2's abnormal examples", arguments: abnormal)
+    func abnormalExamples(reference: String, expected: String) {
+        #expect(URIReference(parsing: reference).resolved(against: Self.base).description == expected)
+    }
+
+    @Test("splitting keeps an empty authority, query and fragment apart from absent ones")
+    func components() {
+        let full = URIReference(parsing: "https://user@h:8/p/q?x=1&y#frag")
+        #expect(full.scheme == "https")
+        #expect(full.authority == "user@h:8")
+        #expect(full.path == "/p/q")
+        #expect(full.query == "x=1&y")
+        #expect(full.fragment == "frag")
+        let empty = URIReference(parsing: "file:///x?#")
+        #expect(empty.authority == "")
+        #expect(empty.query == "")
+        #expect(empty.fragment == "")
+        #expect(URIReference(parsing: "a/b:c").scheme == nil, "a colon after a slash is not a scheme")
+    }
+
+    @Test("dot segments: section 5.2.4's own walk-throughs")
+    func dotSegments() {
+        #expect(URIReference.removingDotSegments("/a/b/c/./../../g") == "/a/g")
+        #expect(URIReference.removingDotSegments("mid/content=5/../6") == "mid/6")
+    }
+}

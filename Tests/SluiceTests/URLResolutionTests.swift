@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+@Suite("url-resolution")
+struct URLResolutionTests {
+    @Test(
+        "a base with a path gets a trailing slash, as in AFNetworking",
+        arguments: [
+            ("https://h/v1", "foo", "https://h/v1/foo"), ("https://h/v1/", "foo", "https://h/v1/foo"),
+            ("https://h", "foo", "https://h/foo"), ("https://h/", "foo", "https://h/foo"),
+            ("https://h/v1", "/foo", "https://h/foo"), ("https://h/v1", "foo?bar=baz", "https://h/v1/foo?bar=baz"),
+            ("https://h/v1", "../x", "https://h/x"), ("https://h/v1", "http://other/y", "http://other/y"),
+            ("http://127.0.0.1:8080/a/b", "c/./d/../e", "http://127.0.0.1:8080/a/b/c/e"),
+        ]
+    )
+    func baseRule(base: String, path: String, expected: String) throws {
+        let stage = try URLResolution(baseURL: base)
+        #expect(try stage.resolve(#require(URL(string: path))).absoluteString == expected)
+    }
+
+    @Test(
+        "templates are filled with values encoded as one path segment",
+        arguments: [
+            ("42", "https://h/v1/users/42/posts"), ("a/b", "https://h/v1/users/a%2Fb/posts"),
+            ("a b?c#d%", "https://h/v1/users/a%20b%3Fc%23d%25/posts"), ("é", "https://h/v1/users/%C3%A9/posts"),
+            ("..", "https://h/v1/users/%2E%2E/posts"), (".", "https://h/v1/users/%2E/posts"),
+            ("a;b=c:d@e", "https://h/v1/users/a;b=c:d@e/posts"),
+        ]
+    )
+    func templates(value: String, expected: String) throws {
+        let stage = try URLResolution(baseURL: "https://h/v1")
+        let url = try stage.resolve(#require(URL(string: "users/{id}/posts")), pathParameters: ["id": value])
+        #expect(url.absoluteString == expected)
+    }
+
+    @Test("several templates, one inside a segment, the query left alone")
+    func severalTemplates() async throws {
+        let stage = try URLResolution(baseURL: "http://h/api")
+        let request = try #require(Request("{kind}/{id}.json?x={kept}", pathParameters: ["kind": "users", "id": "7"]))
+        let (sent, _) = try await send(request, through: [stage])
+        #expect(sent.url.absoluteString == "http://h/api/users/7.json?x=%7Bkept%7D")
+        #expect(sent.pathParameters.isEmpty)
+    }
+
+    @Test("a base that is not an absolute http(s) URL with a host is a typed error", arguments: ["ftp://h/x", "/relative", "h/x", "http://", "mailto:a@b"])
+    func badBase(base: String) {
+        #expect {
+            try URLResolution(baseURL: base)
+        } throws: { error in
+            let error = error as? SluiceError
+            return error?.kind == .invalidRequest && error?.stage == "url-resolution" && error?.message.contains(base) == true
+        }
+    }
+
+    @Test("a template without a value, or a value without a template, is a typed error")
+    func missingValues() async throws {
+        let stage = try URLResolution(baseURL: "http://h/")
+        let missing = await sluiceError { try await send(Request("users/{id}")!, through: [stage]) }
+        #expect(missing?.kind == .invalidRequest)
+        #expect(missing?.stage == "url-resolution")
+        #expect(missing?.message.contains("{id}") == true)
+        let unused = await sluiceError { try await send(Request("users", pathParameters: ["id": "1"])!, through: [stage]) }
+        #expect(unused?.kind == .invalidRequest)
+        #expect(unused?.message.contains("{id}") == true)
+    }
+}
