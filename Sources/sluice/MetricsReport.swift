@@ -1,3 +1,4 @@
+import Foundation
 import Sluice
 
 /// The `--metrics` report: an exchange's timeline, bytes, connection and stage timings.
@@ -23,7 +24,18 @@ struct MetricsReport {
         for stage in task.stages {
             lines.append("stage       \(stage.name): \(milliseconds(stage.duration)) in \(stage.invocations) run(s)")
         }
+        if let peak = MetricsReport.peakMemoryKiB() {
+            lines.append("peak memory \(peak) KiB")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The process's peak resident memory (`VmHWM` in /proc/self/status), in KiB.
+    static func peakMemoryKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
     }
 
     private func milliseconds(_ duration: Duration) -> String {

@@ -8,7 +8,7 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Sends one request and prints the response body.",
         discussion: """
-            The body goes to standard output (or to --output, streamed to disk). --include prints the status line and headers first; --metrics prints the timeline of the exchange and the time spent in each stage to standard error.
+            The body goes to standard output (or to --output, streamed to disk). --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, and a body (--data, --data-file, --form) makes the default method POST.
 
             Example: sluice send --metrics http://127.0.0.1:8080/get
             """
@@ -17,8 +17,8 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: "The absolute http or https URL.")
     var url: String
 
-    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method.")
-    var method = "GET"
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
+    var method: String?
 
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value' (repeatable).")
     var headers: [String] = []
@@ -28,6 +28,18 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
     var dataFile: String?
+
+    @Option(
+        name: [.customShort("F"), .customLong("form")],
+        help: "A multipart/form-data part (repeatable): 'name=value', or 'name=@FILE[;type=TYPE][;filename=NAME]' for a file streamed from disk."
+    )
+    var form: [String] = []
+
+    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
+    var location = false
+
+    @Option(name: .customLong("max-redirs"), help: "With --location, the most redirects to follow.")
+    var maxRedirects = 10
 
     @Option(name: [.short, .customLong("output")], help: "Write the body to this file instead of standard output.")
     var output: String?
@@ -57,8 +69,14 @@ struct SendCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
             throw ValidationError("'\(url)' is not an absolute http or https URL")
         }
-        if data != nil, dataFile != nil {
-            throw ValidationError("give --data or --data-file, not both")
+        if [data != nil, dataFile != nil, !form.isEmpty].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --data, --data-file and --form")
+        }
+        for part in form {
+            _ = try FormPart(part)
+        }
+        if maxRedirects < 0 {
+            throw ValidationError("--max-redirs must be 0 or more")
         }
         for header in headers where !header.contains(":") {
             throw ValidationError("header '\(header)' is not of the form 'Name: value'")
@@ -72,8 +90,12 @@ struct SendCommand: AsyncParsableCommand {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
         ))
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
-        let handle = manager.task(makeRequest())
+        let manager = SessionManager(pipeline: Pipeline(
+            stages: form.isEmpty ? [] : [Serialization(format: .multipart)],
+            transport: transport,
+            redirects: location ? Redirection(maximumHops: maxRedirects) : nil
+        ))
+        let handle = manager.task(try makeRequest())
         let response: Response
         do {
             response = try await handle.value
@@ -96,8 +118,9 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    private func makeRequest() -> Request {
-        var request = Request(method: HTTPMethod(method.uppercased()), url: URL(string: url)!)
+    private func makeRequest() throws -> Request {
+        let hasBody = data != nil || dataFile != nil || !form.isEmpty
+        var request = Request(method: HTTPMethod((method ?? (hasBody ? "POST" : "GET")).uppercased()), url: URL(string: url)!)
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
             request.headers.add(
@@ -110,6 +133,7 @@ struct SendCommand: AsyncParsableCommand {
         } else if let dataFile {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
+        request.parts = try form.map { try FormPart($0).part }
         if let output {
             request.destination = .file(URL(fileURLWithPath: output))
         }

@@ -92,4 +92,64 @@ struct SendCommandTests {
         #expect(invalid.error.contains("'not-a-url' is not an absolute http or https URL"))
         #expect(try SluiceProcess.run(["send", "--no-such-flag", "http://127.0.0.1/"]).status == 2)
     }
+
+    @Test("--form sends multipart/form-data fields and files; a body makes the default method POST")
+    func form() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("notes.txt")
+        try Data("line one\n".utf8).write(to: file)
+        let result = try SluiceProcess.run([
+            "send", "-F", "title=Hello", "-F", "doc=@\(file.path);type=text/x-notes;filename=renamed.txt", servers.httpbin("anything").absoluteString,
+        ])
+        #expect(result.status == 0)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(json["method"] as? String == "POST")
+        #expect(json["form"] as? [String: String] == ["title": "Hello"])
+        #expect(json["files"] as? [String: String] == ["doc": "line one\n"])
+        let invalid = try SluiceProcess.run(["send", "-F", "novalue", servers.httpbin("post").absoluteString])
+        #expect(invalid.status == 2)
+        let missing = try SluiceProcess.run(["send", "-F", "f=@/nonexistent/file", servers.httpbin("post").absoluteString])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("part f: cannot read /nonexistent/file"))
+    }
+
+    @Test("redirects are followed only with --location, as with curl")
+    func location() throws {
+        let servers = try TestServers.load()
+        let url = servers.httpbin("redirect/2").absoluteString
+        let notFollowed = try SluiceProcess.run(["send", "--include", url])
+        #expect(notFollowed.output.hasPrefix("HTTP/1.1 302"))
+        let followed = try SluiceProcess.run(["send", "-L", url])
+        #expect(followed.status == 0)
+        #expect(followed.output.contains("\"url\": \"\(servers.httpbin("get").absoluteString)\""))
+        let limited = try SluiceProcess.run(["send", "-L", "--max-redirs", "1", url])
+        #expect(limited.status == 1)
+        #expect(limited.error.contains("too many redirects"))
+    }
+
+    @Test("a 1 GiB multipart file upload streams from disk: peak memory stays within a few MiB of a tiny upload's")
+    func largeUploadMemory() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let large = directory.file("large.bin")
+        let small = directory.file("small.bin")
+        #expect(FileManager.default.createFile(atPath: large.path, contents: nil))
+        try FileHandle(forWritingTo: large).truncate(atOffset: 1 << 30)
+        try Data("x".utf8).write(to: small)
+        func upload(_ file: URL) throws -> (sent: Int, peakKiB: Int) {
+            let result = try SluiceProcess.run(["send", "--metrics", "-F", "file=@\(file.path)", servers.nginx("upload").absoluteString])
+            #expect(result.status == 0, "\(result.error)")
+            func number(after label: String) -> Int {
+                let line = result.error.split(separator: "\n").first { $0.hasPrefix(label) } ?? ""
+                return Int(line.dropFirst(label.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? -1
+            }
+            return (number(after: "sent"), number(after: "peak memory"))
+        }
+        let baseline = try upload(small)
+        let measured = try upload(large)
+        #expect(measured.sent > 1 << 30, "the whole file went out")
+        #expect(baseline.peakKiB > 0)
+        #expect(measured.peakKiB - baseline.peakKiB < 8 * 1024, "peak \(measured.peakKiB) KiB against \(baseline.peakKiB) KiB for a 1-byte file")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import Sluice
 
@@ -66,4 +67,17 @@ final class TemporaryDirectory {
     var contents: [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     }
+}
+
+/// The `SluiceError` an async call throws, or a recorded issue when it throws none or another type.
+func sluiceError(_ body: () async throws -> some Any) async -> SluiceError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a SluiceError, got success")
+    } catch let error as SluiceError {
+        return error
+    } catch {
+        Issue.record("expected a SluiceError, got \(error)")
+    }
+    return nil
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Sluice
+import Testing
+
+/// Redirects followed by the redirect stage, hop by hop over real sockets.
+@Suite("Redirects against httpbin and nginx")
+struct RedirectTests {
+    @Test("/redirect/n, /relative-redirect/n and /absolute-redirect/n end at /get, each hop a transfer")
+    func chains() async throws {
+        let servers = try TestServers.load()
+        for path in ["redirect/3", "relative-redirect/3", "absolute-redirect/3"] {
+            let handle = servers.manager().task(Request(url: servers.httpbin(path)))
+            let response = try await handle.value
+            #expect(response.status == 200, "\(path)")
+            #expect(response.url?.path == "/get", "\(path)")
+            #expect(handle.context.metrics.transfers.count == 4, "\(path): the request and three hops")
+        }
+    }
+
+    @Test("more than ten hops is tooManyRedirects; the limit is configurable")
+    func limit() async throws {
+        let servers = try TestServers.load()
+        let error = await sluiceError { try await servers.manager().send(Request(url: servers.httpbin("redirect/11"))) }
+        #expect(error?.kind == .tooManyRedirects)
+        #expect(error?.stage == "redirects")
+        #expect(try await servers.manager(redirects: Redirection(maximumHops: 11)).send(Request(url: servers.httpbin("redirect/11"))).status == 200)
+        let one = await sluiceError { try await servers.manager(redirects: Redirection(maximumHops: 1)).send(Request(url: servers.httpbin("redirect/2"))) }
+        #expect(one?.kind == .tooManyRedirects)
+    }
+
+    @Test("303 turns POST into GET without body; 307 and 308 keep method and body")
+    func methods() async throws {
+        let servers = try TestServers.load()
+        let manager = servers.manager()
+        func post(_ status: Int) async throws -> Response {
+            let target = "anything/target".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            return try await manager.send(Request(
+                method: .post, url: servers.httpbin("redirect-to?url=/\(target)&status_code=\(status)"),
+                headers: ["Content-Type": "text/plain"], body: .data(Data("payload".utf8))
+            ))
+        }
+        let seeOther = try JSONSerialization.jsonObject(with: try await post(303).body) as? [String: Any]
+        #expect(seeOther?["method"] as? String == "GET")
+        #expect(seeOther?["data"] as? String == "")
+        for status in [307, 308] {
+            let kept = try JSONSerialization.jsonObject(with: try await post(status).body) as? [String: Any]
+            #expect(kept?["method"] as? String == "POST", "\(status)")
+            #expect(kept?["data"] as? String == "payload", "\(status)")
+        }
+    }
+
+    @Test("Authorization and Cookie are dropped when the host changes, kept on the same host")
+    func credentials() async throws {
+        let servers = try TestServers.load()
+        let manager = servers.manager()
+        let headers: HTTPHeaders = ["Authorization": "Bearer secret", "Cookie": "session=1"]
+        let port = servers.httpbin.port!
+        func headersAfterRedirect(to host: String) async throws -> [String: Any]? {
+            let target = "http://\(host):\(port)/headers".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let response = try await manager.send(Request(url: servers.httpbin("redirect-to?url=\(target)"), headers: headers))
+            return (try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["headers"] as? [String: Any]
+        }
+        let same = try await headersAfterRedirect(to: "127.0.0.1")
+        #expect(same?["Authorization"] as? String == "Bearer secret")
+        #expect(same?["Cookie"] as? String == "session=1")
+        let other = try await headersAfterRedirect(to: "localhost")
+        #expect(other != nil)
+        #expect(other?["Authorization"] == nil)
+        #expect(other?["Cookie"] == nil)
+    }
+
+    @Test("https to http is refused by default; http to https is followed")
+    func downgrade() async throws {
+        let servers = try TestServers.load()
+        let refused = await sluiceError { try await servers.manager().send(Request(url: servers.nginxTLS("to-http"))) }
+        #expect(refused?.kind == .insecureRedirect)
+        #expect(refused?.response?.status == 302)
+        let allowed = try await servers.manager(redirects: Redirection(allowsInsecureRedirects: true)).send(Request(url: servers.nginxTLS("to-http")))
+        #expect(String(decoding: allowed.body, as: UTF8.self) == "hello from nginx\n")
+        let upgraded = try await servers.manager().send(Request(url: servers.nginx("to-https")))
+        #expect(upgraded.url?.scheme == "https")
+        #expect(String(decoding: upgraded.body, as: UTF8.self) == "hello from nginx\n")
+    }
+
+    @Test("every hop passes the task's trust evaluator")
+    func trustOnEveryHop() async throws {
+        let servers = try TestServers.load()
+        let evaluator = RecordingTrustEvaluator(decision: .proceed)
+        let manager = servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        _ = try await manager.send(Request(url: servers.nginx("to-https")))
+        #expect(evaluator.calls.map(\.scheme) == ["http", "https"], "the plain request and the TLS hop")
+        #expect(evaluator.calls.last?.hasTLSSession == true)
+    }
+}
