@@ -26,3 +26,24 @@ struct ReadmeExampleTests {
         #expect(stamp.hasPrefix("task-"))
     }
 }
+
+extension ReadmeExampleTests {
+    @Test("the 'Built-in stages' example runs against the local httpbin")
+    func builtInStages() async throws {
+        let servers = try TestServers.load()
+        let pipeline = try Pipeline(transport: servers.trustingTransport()) {
+            try URLResolution(baseURL: servers.httpbin)
+            HeaderInjection(headers: ["Accept": "application/json"], authorization: .bearer("token-123"))
+            Serialization(format: .json)
+            ResponseDecoding(format: .json)
+        }
+        let manager = SessionManager(pipeline: pipeline)
+        let request = Request(method: .post, "anything/users/{id}", pathParameters: ["id": "42"],
+                              parameters: ["login": "zoe", "admin": false])!
+        let response = try await manager.send(request)
+        print(response.decoded?.value?["json"] ?? "no body")
+        #expect(response.decoded?.value?["json"] == ["login": "zoe", "admin": false])
+        #expect(response.decoded?.value?["json"]?.description == #"{"admin":false,"login":"zoe"}"#)
+        #expect(response.decoded?.value?["headers"]?["Authorization"] == "Bearer token-123")
+    }
+}
