@@ -87,7 +87,7 @@ struct BuiltInStagesTests {
         #expect(try decodedJSON(basic)["authenticated"] == true)
         let bearer = try await manager(servers, authorization: .bearer("token-123")).send(Request("bearer")!)
         #expect(try decodedJSON(bearer)["token"] == "token-123")
-        let refused = await sluiceError { try await manager(servers).send(Request("bearer")!) }
+        let refused = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("bearer")!) }
         #expect(refused?.kind == .unacceptableStatus)
         #expect(refused?.response?.status == 401)
     }
@@ -96,7 +96,7 @@ struct BuiltInStagesTests {
     func statuses() async throws {
         let servers = try TestServers.load()
         let anyType = try manager(servers, decoding: ResponseDecoding(format: .string, acceptableContentTypes: .any))
-        let failure = await sluiceError { try await anyType.send(Request("status/418")!) }
+        let failure = await #expect(throws: SluiceError.self) { try await anyType.send(Request("status/418")!) }
         #expect(failure?.kind == .unacceptableStatus)
         #expect(failure?.stage == "response-decoding")
         #expect(failure?.response?.status == 418)
@@ -106,7 +106,7 @@ struct BuiltInStagesTests {
             return
         }
         #expect(teapot.contains("teapot"), "a status failure still decodes the body")
-        let json = await sluiceError { try await manager(servers).send(Request("status/500")!) }
+        let json = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("status/500")!) }
         #expect(json?.kind == .unacceptableStatus, "an empty body skips the content-type check")
         let empty = try await manager(servers).send(Request("status/204")!)
         #expect(empty.status == 204)
@@ -118,7 +118,7 @@ struct BuiltInStagesTests {
     @Test("/html, /json, /xml, /bytes: content types checked and bodies decoded by format")
     func formats() async throws {
         let servers = try TestServers.load()
-        let html = await sluiceError { try await manager(servers).send(Request("html")!) }
+        let html = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("html")!) }
         #expect(html?.kind == .unacceptableContentType)
         #expect(html?.response?.decoded == nil)
         #expect(html?.message.contains("text/html") == true)

@@ -20,11 +20,11 @@ struct RedirectTests {
     @Test("more than ten hops is tooManyRedirects; the limit is configurable")
     func limit() async throws {
         let servers = try TestServers.load()
-        let error = await sluiceError { try await servers.manager().send(Request(url: servers.httpbin("redirect/11"))) }
+        let error = await #expect(throws: SluiceError.self) { try await servers.manager().send(Request(url: servers.httpbin("redirect/11"))) }
         #expect(error?.kind == .tooManyRedirects)
         #expect(error?.stage == "redirects")
         #expect(try await servers.manager(redirects: Redirection(maximumHops: 11)).send(Request(url: servers.httpbin("redirect/11"))).status == 200)
-        let one = await sluiceError { try await servers.manager(redirects: Redirection(maximumHops: 1)).send(Request(url: servers.httpbin("redirect/2"))) }
+        let one = await #expect(throws: SluiceError.self) { try await servers.manager(redirects: Redirection(maximumHops: 1)).send(Request(url: servers.httpbin("redirect/2"))) }
         #expect(one?.kind == .tooManyRedirects)
     }
 
@@ -72,7 +72,7 @@ struct RedirectTests {
     @Test("https to http is refused by default; http to https is followed")
     func downgrade() async throws {
         let servers = try TestServers.load()
-        let refused = await sluiceError { try await servers.manager().send(Request(url: servers.nginxTLS("to-http"))) }
+        let refused = await #expect(throws: SluiceError.self) { try await servers.manager().send(Request(url: servers.nginxTLS("to-http"))) }
         #expect(refused?.kind == .insecureRedirect)
         #expect(refused?.response?.status == 302)
         let allowed = try await servers.manager(redirects: Redirection(allowsInsecureRedirects: true)).send(Request(url: servers.nginxTLS("to-http")))

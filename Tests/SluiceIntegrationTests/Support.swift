@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 @testable import Sluice
 
@@ -67,17 +66,4 @@ final class TemporaryDirectory {
     var contents: [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     }
-}
-
-/// The `SluiceError` an async call throws, or a recorded issue when it throws none or another type.
-func sluiceError(_ body: () async throws -> some Any) async -> SluiceError? {
-    do {
-        _ = try await body()
-        Issue.record("expected a SluiceError, got success")
-    } catch let error as SluiceError {
-        return error
-    } catch {
-        Issue.record("expected a SluiceError, got \(error)")
-    }
-    return nil
 }

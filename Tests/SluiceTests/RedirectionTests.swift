@@ -70,7 +70,7 @@ struct RedirectionTests {
     @Test("https to http is refused unless allowed; other schemes always")
     func downgrade() async throws {
         let (recorder, pipeline) = chain(["https://a.test/": (302, "http://a.test/plain")])
-        let error = await sluiceError { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "https://a.test/")!)) }
+        let error = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "https://a.test/")!)) }
         #expect(error?.kind == .insecureRedirect)
         #expect(error?.stage == "redirects")
         #expect(error?.response?.status == 302)
@@ -78,7 +78,7 @@ struct RedirectionTests {
         let allowing = Pipeline(transport: pipeline.transport, redirects: Redirection(allowsInsecureRedirects: true))
         #expect(try await SessionManager(pipeline: allowing).send(Request(url: URL(string: "https://a.test/")!)).url?.absoluteString == "http://a.test/plain")
         let (_, ftp) = chain(["http://a.test/": (302, "ftp://a.test/file")])
-        #expect(await sluiceError { try await SessionManager(pipeline: ftp).send(Request(url: URL(string: "http://a.test/")!)) }?.kind == .insecureRedirect)
+        #expect(await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: ftp).send(Request(url: URL(string: "http://a.test/")!)) }?.kind == .insecureRedirect)
     }
 
     @Test("more than the hop limit is tooManyRedirects; a loop is found at once")
@@ -86,16 +86,16 @@ struct RedirectionTests {
         var table: [String: (Int, String)] = [:]
         for index in 0..<12 { table["http://a.test/\(index)"] = (302, "/\(index + 1)") }
         let (recorder, pipeline) = chain(table)
-        let error = await sluiceError { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/0")!)) }
+        let error = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/0")!)) }
         #expect(error?.kind == .tooManyRedirects)
         #expect(recorder.all.count == 11, "the request and ten hops")
         let three = Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 3))
         #expect(try await SessionManager(pipeline: Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 12)))
             .send(Request(url: URL(string: "http://a.test/0")!)).url?.absoluteString == "http://a.test/12")
-        #expect(await sluiceError { try await SessionManager(pipeline: three).send(Request(url: URL(string: "http://a.test/0")!)) }?.kind == .tooManyRedirects)
+        #expect(await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: three).send(Request(url: URL(string: "http://a.test/0")!)) }?.kind == .tooManyRedirects)
 
         let (loopRecorder, loop) = chain(["http://a.test/a": (302, "/b"), "http://a.test/b": (307, "/a")])
-        let loopError = await sluiceError { try await SessionManager(pipeline: loop).send(Request(url: URL(string: "http://a.test/a")!)) }
+        let loopError = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: loop).send(Request(url: URL(string: "http://a.test/a")!)) }
         #expect(loopError?.kind == .redirectLoop)
         #expect(loopRecorder.all.count == 2)
     }

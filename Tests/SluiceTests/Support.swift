@@ -99,16 +99,3 @@ func send(_ request: Request, through stages: [any Stage], respond: @escaping @S
     let response = try await manager.send(request)
     return (try #require(recorder.all.last), response)
 }
-
-/// The `SluiceError` an async call throws, or a recorded issue when it throws none or another type.
-func sluiceError(_ body: () async throws -> some Any) async -> SluiceError? {
-    do {
-        _ = try await body()
-        Issue.record("expected a SluiceError, got success")
-    } catch let error as SluiceError {
-        return error
-    } catch {
-        Issue.record("expected a SluiceError, got \(error)")
-    }
-    return nil
-}

@@ -56,11 +56,11 @@ struct URLResolutionTests {
     @Test("a template without a value, or a value without a template, is a typed error")
     func missingValues() async throws {
         let stage = try URLResolution(baseURL: "http://h/")
-        let missing = await sluiceError { try await send(Request("users/{id}")!, through: [stage]) }
+        let missing = await #expect(throws: SluiceError.self) { try await send(Request("users/{id}")!, through: [stage]) }
         #expect(missing?.kind == .invalidRequest)
         #expect(missing?.stage == "url-resolution")
         #expect(missing?.message.contains("{id}") == true)
-        let unused = await sluiceError { try await send(Request("users", pathParameters: ["id": "1"])!, through: [stage]) }
+        let unused = await #expect(throws: SluiceError.self) { try await send(Request("users", pathParameters: ["id": "1"])!, through: [stage]) }
         #expect(unused?.kind == .invalidRequest)
         #expect(unused?.message.contains("{id}") == true)
     }
