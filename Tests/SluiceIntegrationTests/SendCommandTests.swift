@@ -64,7 +64,7 @@ struct SendCommandTests {
         let servers = try TestServers.load()
         let url = servers.nginxTLS("hello.txt").absoluteString
         let trusted = try SluiceProcess.run(["send", "--ca-bundle", servers.caBundle, "--include", url])
-        #expect(trusted.status == 0)
+        #expect(trusted.status == 0, "\(trusted.error)")
         #expect(trusted.output.hasPrefix("HTTP/2 200"))
         let refused = try SluiceProcess.run(["send", url])
         #expect(refused.status == 1)
