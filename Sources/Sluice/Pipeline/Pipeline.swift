@@ -5,8 +5,9 @@ import Foundation
 /// A request flows through the stages top to bottom, then the transport; the response flows back
 /// bottom to top. Redirects are followed by a ``Redirection`` stage, which the pipeline adds at the
 /// bottom of the chain unless `redirects` is `nil` or the stages already hold one. The chain is
-/// folded into nested handlers once, when the pipeline is built, so sending a request walks no list. Each stage is timed as it runs (time inside the stage only,
-/// not the stages below it), and an error escaping a stage is stamped with the stage's name.
+/// folded into nested handlers once, when the pipeline is built, so sending a request walks no
+/// list. Each stage is timed as it runs (time inside the stage only, not the stages below it), and
+/// an error escaping a stage is stamped with the stage's name.
 ///
 /// ```swift
 /// let pipeline = Pipeline(transport: CurlTransport()) {
