@@ -18,6 +18,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
@@ -26,6 +31,7 @@ let package = Package(
             name: "Sluice",
             dependencies: [
                 "CCurl",
+                "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

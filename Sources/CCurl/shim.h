@@ -44,6 +44,12 @@ static inline CURLcode sluice_easy_setopt_pointer(CURL *handle, CURLoption optio
     return curl_easy_setopt(handle, option, value);
 }
 
+/* A blob option (CURLOPT_CAINFO_BLOB and the like); libcurl copies the bytes. */
+static inline CURLcode sluice_easy_setopt_blob(CURL *handle, CURLoption option, void *data, size_t length) {
+    struct curl_blob blob = { data, length, CURL_BLOB_COPY };
+    return curl_easy_setopt(handle, option, &blob);
+}
+
 static inline CURLcode sluice_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
     return curl_easy_setopt(handle, option, value);
 }

@@ -90,7 +90,7 @@ struct SendCommand: AsyncParsableCommand {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
         ))
-        let manager = SessionManager(pipeline: Pipeline(
+        let manager = SessionManager(pipeline: try Pipeline(
             stages: form.isEmpty ? [] : [Serialization(format: .multipart)],
             transport: transport,
             redirects: location ? Redirection(maximumHops: maxRedirects) : nil

@@ -8,7 +8,7 @@ struct ConcurrencyTests {
     @Test("200 concurrent tasks against nginx and httpbin all complete")
     func twoHundredConcurrentTasks() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handles = (0..<200).map { index in
             manager.task(Request(url: index % 4 == 0 ? servers.httpbin("get?i=\(index)") : servers.nginx("data.json")))
         }
@@ -23,7 +23,7 @@ struct ConcurrencyTests {
     @Test("1,000 tasks with random cancellations: the cancelled end cancelled, every other one completes")
     func randomCancellations() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         var generator = SystemRandomNumberGenerator()
         let handles = (0..<1000).map { index in
             manager.task(Request(url: index % 2 == 0 ? servers.nginx("hello.txt") : servers.nginxTLS("data.json")))
@@ -54,7 +54,7 @@ struct ConcurrencyTests {
     @Test("invalidate while tasks run: in-flight tasks end, new ones are refused")
     func invalidateWhileRunning() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handles = (0..<100).map { _ in manager.task(Request(url: servers.nginx("data.json"))) }
         await manager.invalidate(cancelingTasks: true)
         for handle in handles {
@@ -73,7 +73,7 @@ struct ConcurrencyTests {
     func connectionsPerHostLimit() async throws {
         let servers = try TestServers.load()
         let transport = servers.trustingTransport(CurlTransport.Configuration(maxConnectionsPerHost: 2))
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport))
         let handles = (0..<40).map { _ in manager.task(Request(url: servers.nginx("data.json"))) }
         var ports = Set<Int>()
         for handle in handles {
@@ -90,7 +90,7 @@ struct ConcurrencyTests {
     @Test("cancelAll under load leaves no task behind")
     func cancelAllUnderLoad() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handles = (0..<300).map { _ in manager.task(Request(url: servers.nginxTLS("data.json"))) }
         try await Task.sleep(for: .milliseconds(20))
         manager.cancelAll()

@@ -7,7 +7,7 @@ struct ConnectionTests {
     @Test("keep-alive: the second request reuses the first one's connection, visible in metrics")
     func keepAliveReuse() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let first = try await manager.send(Request(url: servers.nginx("hello.txt")))
         let second = try await manager.send(Request(url: servers.nginx("hello.txt")))
         let firstMetrics = try #require(first.metrics)
@@ -39,7 +39,7 @@ struct ConnectionTests {
     func eventsOverSocket() async throws {
         let servers = try TestServers.load()
         let recorder = EventRecorder()
-        let manager = servers.manager(monitors: [recorder], redirects: nil)
+        let manager = try servers.manager(monitors: [recorder], redirects: nil)
         let handle = manager.task(Request(method: .post, url: servers.httpbin("post"), body: .data(Data("x".utf8))))
         _ = try await handle.value
         let kinds = recorder.kinds(for: handle.id)
@@ -62,7 +62,7 @@ struct ConnectionTests {
         let port = try LoopbackSocket.unusedPort()
         let url = URL(string: "http://127.0.0.1:\(port)/")!
         let error = await #expect(throws: SluiceError.self) {
-            try await SessionManager(pipeline: Pipeline()).send(Request(url: url))
+            try await SessionManager(pipeline: try Pipeline()).send(Request(url: url))
         }
         #expect(error?.kind == .connect)
         #expect(error?.stage == "transport")
@@ -74,7 +74,7 @@ struct ConnectionTests {
     ])
     func invalidRequests(url: String) async throws {
         let error = await #expect(throws: SluiceError.self) {
-            try await SessionManager(pipeline: Pipeline()).send(Request(url: URL(string: url)!))
+            try await SessionManager(pipeline: try Pipeline()).send(Request(url: URL(string: url)!))
         }
         #expect(error?.kind == .invalidRequest)
     }

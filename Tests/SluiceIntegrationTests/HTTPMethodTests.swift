@@ -7,7 +7,7 @@ struct HTTPMethodTests {
     @Test("GET returns httpbin's echo, with status, ordered headers and the final URL")
     func get() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let url = servers.httpbin("get?q=swift&page=2")
         let response = try await manager.send(Request(url: url, headers: ["X-Custom": "yes"]))
         #expect(response.status == 200)
@@ -22,7 +22,7 @@ struct HTTPMethodTests {
     @Test("POST, PUT and DELETE send their method and body; no body type is invented", arguments: [HTTPMethod.post, .put, .delete])
     func methodsWithBody(method: HTTPMethod) async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let body = Data("name=sluice&kind=engine".utf8)
         let response = try await manager.send(Request(
             method: method,
@@ -45,7 +45,7 @@ struct HTTPMethodTests {
     @Test("POST and PUT without a body send Content-Length: 0; DELETE and HEAD send none")
     func emptyBodies() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         for method in [HTTPMethod.post, .put] {
             let json = try await manager.send(Request(method: method, url: servers.httpbin("anything"))).jsonObject()
             #expect((json["headers"] as? [String: String])?["Content-Length"] == "0", "\(method)")

@@ -17,7 +17,7 @@ struct ReadmeExampleTests {
     @Test("the 'Using the library' example runs against the local httpbin")
     func usingTheLibrary() async throws {
         let servers = try TestServers.load()
-        let manager = SessionManager(pipeline: Pipeline { Stamp() })
+        let manager = SessionManager(pipeline: try Pipeline { Stamp() })
         let response = try await manager.send(Request(url: servers.httpbin("get")))
         print(response.status, response.httpVersion, response.metrics?.timeToFirstByte ?? .zero)
         #expect(response.status == 200)

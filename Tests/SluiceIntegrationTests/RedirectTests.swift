@@ -9,7 +9,7 @@ struct RedirectTests {
     func chains() async throws {
         let servers = try TestServers.load()
         for path in ["redirect/3", "relative-redirect/3", "absolute-redirect/3"] {
-            let handle = servers.manager().task(Request(url: servers.httpbin(path)))
+            let handle = try servers.manager().task(Request(url: servers.httpbin(path)))
             let response = try await handle.value
             #expect(response.status == 200, "\(path)")
             #expect(response.url?.path == "/get", "\(path)")
@@ -31,7 +31,7 @@ struct RedirectTests {
     @Test("303 turns POST into GET without body; 307 and 308 keep method and body")
     func methods() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         func post(_ status: Int) async throws -> Response {
             let target = "anything/target".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             return try await manager.send(Request(
@@ -52,7 +52,7 @@ struct RedirectTests {
     @Test("Authorization and Cookie are dropped when the host changes, kept on the same host")
     func credentials() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let headers: HTTPHeaders = ["Authorization": "Bearer secret", "Cookie": "session=1"]
         let port = servers.httpbin.port!
         func headersAfterRedirect(to host: String) async throws -> [String: Any]? {
@@ -86,7 +86,7 @@ struct RedirectTests {
     func trustOnEveryHop() async throws {
         let servers = try TestServers.load()
         let evaluator = RecordingTrustEvaluator(decision: .proceed)
-        let manager = servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
         _ = try await manager.send(Request(url: servers.nginx("to-https")))
         #expect(evaluator.calls.map(\.scheme) == ["http", "https"], "the plain request and the TLS hop")
         #expect(evaluator.calls.last?.hasTLSSession == true)

@@ -19,7 +19,7 @@ struct TLSTests {
     @Test("concurrent HTTPS requests share one multiplexed HTTP/2 connection")
     func multiplexing() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let responses = try await withThrowingTaskGroup(of: Response.self) { group in
             for _ in 0..<20 {
                 group.addTask { try await manager.send(Request(url: servers.nginxTLS("data.json"))) }
@@ -33,7 +33,7 @@ struct TLSTests {
     @Test("secure by default: the system trust store rejects the test CA")
     func defaultRejectsPrivateCA() async throws {
         let servers = try TestServers.load()
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: CurlTransport()))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: CurlTransport()))
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
         }
@@ -65,7 +65,7 @@ struct TLSTests {
     func trustHookRejects() async throws {
         let servers = try TestServers.load()
         let evaluator = RecordingTrustEvaluator(decision: .reject(reason: "pin mismatch for localhost"))
-        let manager = servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
         let marker = "never-sent-\(UUID().uuidString).txt"
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: servers.nginxTLS(marker)))
@@ -85,7 +85,7 @@ struct TLSTests {
     func trustHookOnReusedConnection() async throws {
         let servers = try TestServers.load()
         let evaluator = RecordingTrustEvaluator(decision: .proceed)
-        let manager = servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
         let first = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
         let second = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
         #expect(first.metrics?.connectionReused == false)

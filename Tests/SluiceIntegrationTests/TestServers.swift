@@ -57,9 +57,9 @@ struct TestServers: Decodable {
     func manager(
         stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection()
-    ) -> SessionManager {
+    ) throws -> SessionManager {
         SessionManager(
-            pipeline: Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts, redirects: redirects),
+            pipeline: try Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts, redirects: redirects),
             monitors: monitors
         )
     }

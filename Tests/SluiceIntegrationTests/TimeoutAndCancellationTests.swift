@@ -13,7 +13,7 @@ struct TimeoutAndCancellationTests {
         let stalled = try LoopbackSocket.stalledListener()
         defer { stalled.descriptors.forEach { close($0) } }
         let url = URL(string: "http://127.0.0.1:\(stalled.port)/")!
-        let manager = SessionManager(pipeline: Pipeline(stages: [], timeouts: Timeouts(connect: .milliseconds(500))))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], timeouts: Timeouts(connect: .milliseconds(500))))
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: url))
         }
@@ -24,7 +24,7 @@ struct TimeoutAndCancellationTests {
     @Test("a response slower than the total timeout ends in a timeout (httpbin /delay)")
     func totalTimeout() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: servers.httpbin("delay/5"), timeouts: Timeouts(total: .seconds(1))))
         }
@@ -36,7 +36,7 @@ struct TimeoutAndCancellationTests {
     func cancelMidDownload() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handle = manager.task(Request(url: servers.nginx("slow/large.bin"), destination: .file(directory.file("large.bin"))))
         for await progress in handle.progress.updates() where progress.download.completed > 256 << 10 {
             handle.cancel()
@@ -51,7 +51,7 @@ struct TimeoutAndCancellationTests {
     @Test("a suspended transfer stops moving bytes and finishes once resumed")
     func suspendAndResume() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         // The body takes three seconds at 1 MiB/s. On a starved machine the suspension may land
         // only after the last byte; such a try proves nothing, so it is made again, up to three times.
         for attempt in 1...3 {
@@ -75,7 +75,7 @@ struct TimeoutAndCancellationTests {
     @Test("cancelAll ends every task in flight at once, whatever it is waiting on")
     func cancelAllInFlight() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let slow = (0..<5).map { _ in manager.task(Request(url: servers.httpbin("delay/10"))) }
         let downloads = (0..<5).map { _ in manager.task(Request(url: servers.nginx("slow/large.bin"))) }
         // Once every download moves bytes, every exchange is under way.
@@ -99,7 +99,7 @@ struct TransportShutdownTests {
     func shutdown() async throws {
         let servers = try TestServers.load()
         let transport = servers.trustingTransport()
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport))
         let download = manager.task(Request(url: servers.nginx("slow/large.bin")))
         for await progress in download.progress.updates() where progress.download.completed > 0 { break }
         await transport.shutdown()

@@ -12,7 +12,7 @@ struct TransferTests {
         let file = directory.file("upload.txt")
         let content = String(repeating: "0123456789abcdef", count: 65536)
         try Data(content.utf8).write(to: file)
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handle = manager.task(Request(method: .put, url: servers.httpbin("put"), headers: ["Content-Type": "text/plain"], body: .file(file)))
         let response = try await handle.value
         #expect(response.status == 200)
@@ -39,7 +39,7 @@ struct TransferTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let destination = directory.file("large.bin")
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handle = manager.task(Request(url: servers.nginx("large.bin"), destination: .file(destination)))
         let updates = Locked<[TaskProgress]>([])
         handle.progress.onChange { progress in updates.withLock { $0.append(progress) } }
@@ -59,7 +59,7 @@ struct TransferTests {
     @Test("progress works without Content-Length (a chunked response)")
     func progressWithoutContentLength() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let handle = manager.task(Request(url: servers.httpbin("stream-bytes/100000?chunk_size=10000")))
         let updates = handle.progress.updates()
         let response = try await handle.value
@@ -74,7 +74,7 @@ struct TransferTests {
     @Test("upload(_:from:) sends Data, download(_:to:) streams the body to a file")
     func convenienceCalls() async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let uploaded = try await manager.upload(Request(method: .post, url: servers.httpbin("post")), from: Data("payload".utf8))
         #expect(try uploaded.jsonObject()["data"] as? String == "payload")
 
@@ -96,7 +96,7 @@ struct TransferTests {
     @Test("a gzip response is decoded transparently", arguments: ["httpbin", "nginx"])
     func gzipDecoded(server: String) async throws {
         let servers = try TestServers.load()
-        let manager = servers.manager()
+        let manager = try servers.manager()
         let url = server == "httpbin" ? servers.httpbin("gzip") : servers.nginx("data.json")
         let response = try await manager.send(Request(url: url))
         #expect(response.headers["Content-Encoding"] == "gzip")

@@ -7,7 +7,7 @@ struct ChainTests {
     @Test("requests flow top to bottom and responses bottom to top")
     func order() async throws {
         let log = Log()
-        let pipeline = Pipeline(stages: [Tracer(name: "A", log: log), Tracer(name: "B", log: log), Tracer(name: "C", log: log)], transport: echoTransport())
+        let pipeline = try Pipeline(stages: [Tracer(name: "A", log: log), Tracer(name: "B", log: log), Tracer(name: "C", log: log)], transport: echoTransport())
         let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
         #expect(log.all == ["A", "B", "C", "C'", "B'", "A'"])
         #expect(String(decoding: response.body, as: UTF8.self) == "A,B,C")
@@ -23,7 +23,7 @@ struct ChainTests {
         }
         let calls = Counter()
         let log = Log()
-        let pipeline = Pipeline(stages: [Tracer(name: "A", log: log), Cached(), Tracer(name: "B", log: log)], transport: echoTransport(calls: calls))
+        let pipeline = try Pipeline(stages: [Tracer(name: "A", log: log), Cached(), Tracer(name: "B", log: log)], transport: echoTransport(calls: calls))
         let response = try await SessionManager(pipeline: pipeline).send(Request(url: exampleURL))
         #expect(response.status == 203)
         #expect(calls.count == 0)
@@ -44,7 +44,7 @@ struct ChainTests {
             Response(status: calls.increment() == 1 ? 503 : 200)
         }
         let log = Log()
-        let manager = SessionManager(pipeline: Pipeline(stages: [RetryOnce(), Tracer(name: "B", log: log)], transport: transport))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [RetryOnce(), Tracer(name: "B", log: log)], transport: transport))
         let handle = manager.task(Request(url: exampleURL))
         let response = try await handle.value
         #expect(response.status == 200)
@@ -64,7 +64,7 @@ struct ChainTests {
         }
         let calls = Counter()
         let log = Log()
-        let manager = SessionManager(pipeline: Pipeline(stages: [Tracer(name: "A", log: log), Refuse()], transport: echoTransport(calls: calls)))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Tracer(name: "A", log: log), Refuse()], transport: echoTransport(calls: calls)))
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: exampleURL))
         }
@@ -81,7 +81,7 @@ struct ChainTests {
         let transport = InMemoryTransport { request in
             throw SluiceError(kind: .connect, url: request.url, message: "refused")
         }
-        let manager = SessionManager(pipeline: Pipeline(stages: [Tracer(name: "A", log: Log())], transport: transport))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Tracer(name: "A", log: Log())], transport: transport))
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: exampleURL))
         }
@@ -101,7 +101,7 @@ struct ChainTests {
         }
         // The outer stage has no suspension point of its own, so its time is synchronous code only
         // and stays far below the inner stage's sleep however loaded the machine is.
-        let manager = SessionManager(pipeline: Pipeline(
+        let manager = SessionManager(pipeline: try Pipeline(
             stages: [Tracer(name: "outer", log: Log()), Sleep(name: "inner", duration: .milliseconds(300))],
             transport: echoTransport(),
             redirects: nil
@@ -131,7 +131,7 @@ struct ChainTests {
                 return response
             }
         }
-        let manager = SessionManager(pipeline: Pipeline(stages: [Uppercase(), AddHeader()], transport: echoTransport()))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Uppercase(), AddHeader()], transport: echoTransport()))
         let response = try await manager.send(Request(url: exampleURL))
         #expect(String(decoding: response.body, as: UTF8.self) == "ADDED")
     }
@@ -141,7 +141,7 @@ struct ChainTests {
         let log = Log()
         let verbose = true
         let quiet = false
-        let pipeline = Pipeline(transport: echoTransport()) {
+        let pipeline = try Pipeline(transport: echoTransport()) {
             Tracer(name: "first", log: log)
             if verbose { Tracer(name: "verbose", log: log) }
             if quiet { Tracer(name: "quiet", log: log) }
@@ -160,7 +160,7 @@ struct ChainTests {
             seen.append("\(request.timeouts.connect.map { "\($0)" } ?? "nil") \(request.timeouts.total.map { "\($0)" } ?? "nil")")
             return Response(status: 200)
         }
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: transport, timeouts: Timeouts(total: .seconds(5))))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport, timeouts: Timeouts(total: .seconds(5))))
         _ = try await manager.send(Request(url: exampleURL))
         _ = try await manager.send(Request(url: exampleURL, timeouts: Timeouts(connect: .seconds(1), total: .seconds(2))))
         #expect(seen.all == ["10.0 seconds 5.0 seconds", "1.0 seconds 2.0 seconds"])

@@ -5,14 +5,14 @@ import Testing
 @Suite("redirects")
 struct RedirectionTests {
     /// A transport that answers each URL path from a table of `(status, Location)`, 200 otherwise.
-    private func chain(_ table: [String: (Int, String)]) -> (RequestRecorder, Pipeline) {
+    private func chain(_ table: [String: (Int, String)]) throws -> (RequestRecorder, Pipeline) {
         let recorder = RequestRecorder()
         let transport = recorder.transport { request in
             let key = request.url.absoluteString
             guard let (status, location) = table[key] else { return Response(status: 200, url: request.url) }
             return Response(status: status, headers: ["Location": location], url: request.url)
         }
-        return (recorder, Pipeline(transport: transport))
+        return (recorder, try Pipeline(transport: transport))
     }
 
     static let methodRules: [(Int, HTTPMethod, HTTPMethod, Bool)] = [
@@ -23,7 +23,7 @@ struct RedirectionTests {
 
     @Test("303, and 301/302 for POST, become GET without body; 307 and 308 keep method and body", arguments: methodRules)
     func methods(status: Int, method: HTTPMethod, expected: HTTPMethod, keepsBody: Bool) async throws {
-        let (recorder, pipeline) = chain(["http://a.test/start": (status, "/next")])
+        let (recorder, pipeline) = try chain(["http://a.test/start": (status, "/next")])
         let body: RequestBody = method == .head || method == .get || method == .delete ? .none : .data(Data("payload".utf8))
         let request = Request(method: method, url: URL(string: "http://a.test/start")!, headers: ["Content-Type": "text/plain"], body: body)
         let response = try await SessionManager(pipeline: pipeline).send(request)
@@ -43,7 +43,7 @@ struct RedirectionTests {
 
     @Test("Location resolves against the current URL; the fragment carries over")
     func relativeLocations() async throws {
-        let (recorder, pipeline) = chain([
+        let (recorder, pipeline) = try chain([
             "http://a.test/x/y#top": (302, "../z?q=1"),
             "http://a.test/z?q=1#top": (301, "//b.test/w"),
         ])
@@ -57,7 +57,7 @@ struct RedirectionTests {
         let headers: HTTPHeaders = ["Authorization": "Bearer t", "Cookie": "c=1", "Proxy-Authorization": "Basic x", "X-Other": "kept"]
         for (target, kept) in [("http://a.test/same", true), ("http://b.test/", false), ("http://a.test:8080/", false),
                                ("https://a.test/", false), ("http://A.TEST:80/case", true)] {
-            let (recorder, pipeline) = chain(["http://a.test/start": (302, target)])
+            let (recorder, pipeline) = try chain(["http://a.test/start": (302, target)])
             _ = try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/start")!, headers: headers))
             let hop = try #require(recorder.all.last)
             #expect(hop.headers["Authorization"] == (kept ? "Bearer t" : nil), "\(target)")
@@ -69,15 +69,15 @@ struct RedirectionTests {
 
     @Test("https to http is refused unless allowed; other schemes always")
     func downgrade() async throws {
-        let (recorder, pipeline) = chain(["https://a.test/": (302, "http://a.test/plain")])
+        let (recorder, pipeline) = try chain(["https://a.test/": (302, "http://a.test/plain")])
         let error = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "https://a.test/")!)) }
         #expect(error?.kind == .insecureRedirect)
         #expect(error?.stage == "redirects")
         #expect(error?.response?.status == 302)
         #expect(recorder.all.count == 1)
-        let allowing = Pipeline(transport: pipeline.transport, redirects: Redirection(allowsInsecureRedirects: true))
+        let allowing = try Pipeline(transport: pipeline.transport, redirects: Redirection(allowsInsecureRedirects: true))
         #expect(try await SessionManager(pipeline: allowing).send(Request(url: URL(string: "https://a.test/")!)).url?.absoluteString == "http://a.test/plain")
-        let (_, ftp) = chain(["http://a.test/": (302, "ftp://a.test/file")])
+        let (_, ftp) = try chain(["http://a.test/": (302, "ftp://a.test/file")])
         #expect(await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: ftp).send(Request(url: URL(string: "http://a.test/")!)) }?.kind == .insecureRedirect)
     }
 
@@ -85,16 +85,16 @@ struct RedirectionTests {
     func limits() async throws {
         var table: [String: (Int, String)] = [:]
         for index in 0..<12 { table["http://a.test/\(index)"] = (302, "/\(index + 1)") }
-        let (recorder, pipeline) = chain(table)
+        let (recorder, pipeline) = try chain(table)
         let error = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/0")!)) }
         #expect(error?.kind == .tooManyRedirects)
         #expect(recorder.all.count == 11, "the request and ten hops")
-        let three = Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 3))
-        #expect(try await SessionManager(pipeline: Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 12)))
+        let three = try Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 3))
+        #expect(try await SessionManager(pipeline: try Pipeline(transport: pipeline.transport, redirects: Redirection(maximumHops: 12)))
             .send(Request(url: URL(string: "http://a.test/0")!)).url?.absoluteString == "http://a.test/12")
         #expect(await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: three).send(Request(url: URL(string: "http://a.test/0")!)) }?.kind == .tooManyRedirects)
 
-        let (loopRecorder, loop) = chain(["http://a.test/a": (302, "/b"), "http://a.test/b": (307, "/a")])
+        let (loopRecorder, loop) = try chain(["http://a.test/a": (302, "/b"), "http://a.test/b": (307, "/a")])
         let loopError = await #expect(throws: SluiceError.self) { try await SessionManager(pipeline: loop).send(Request(url: URL(string: "http://a.test/a")!)) }
         #expect(loopError?.kind == .redirectLoop)
         #expect(loopRecorder.all.count == 2)
@@ -104,17 +104,17 @@ struct RedirectionTests {
     func notRedirects() async throws {
         let recorder = RequestRecorder()
         let transport = recorder.transport { Response(status: $0.url.path == "/304" ? 304 : 302, url: $0.url) }
-        #expect(try await SessionManager(pipeline: Pipeline(transport: transport)).send(Request(url: URL(string: "http://a.test/")!)).status == 302)
-        let (_, pipeline) = chain(["http://a.test/": (302, "/next")])
-        let off = Pipeline(transport: pipeline.transport, redirects: nil)
+        #expect(try await SessionManager(pipeline: try Pipeline(transport: transport)).send(Request(url: URL(string: "http://a.test/")!)).status == 302)
+        let (_, pipeline) = try chain(["http://a.test/": (302, "/next")])
+        let off = try Pipeline(transport: pipeline.transport, redirects: nil)
         #expect(try await SessionManager(pipeline: off).send(Request(url: URL(string: "http://a.test/")!)).status == 302)
     }
 
     @Test("placed higher in the chain, the stages below it see every hop")
     func placement() async throws {
-        let (_, pipeline) = chain(["http://a.test/1": (302, "/2"), "http://a.test/2": (302, "/3")])
+        let (_, pipeline) = try chain(["http://a.test/1": (302, "/2"), "http://a.test/2": (302, "/3")])
         let log = Log()
-        let placed = Pipeline(stages: [Redirection(), Tracer(name: "below", log: log)], transport: pipeline.transport)
+        let placed = try Pipeline(stages: [Redirection(), Tracer(name: "below", log: log)], transport: pipeline.transport)
         #expect(placed.stageNames == ["redirects", "below"])
         _ = try await SessionManager(pipeline: placed).send(Request(url: URL(string: "http://a.test/1")!))
         #expect(log.all == ["below", "below'", "below", "below'", "below", "below'"])

@@ -20,7 +20,7 @@ struct SessionManagerTests {
 
     @Test("every task gets a fresh id and its own context")
     func uniqueIDs() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: echoTransport()))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: echoTransport()))
         let handles = (0..<50).map { _ in manager.task(Request(url: exampleURL)) }
         #expect(Set(handles.map(\.id)).count == 50)
         #expect(Set(handles.map { ObjectIdentifier($0.context) }).count == 50)
@@ -29,7 +29,7 @@ struct SessionManagerTests {
 
     @Test("the task table holds tasks in flight and drops them however they end")
     func tableEntriesRemoved() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: Self.hanging))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: Self.hanging))
         let first = manager.task(Request(url: exampleURL))
         let second = manager.task(Request(url: exampleURL))
         #expect(manager.tasks.map(\.id) == [first.id, second.id])
@@ -39,9 +39,9 @@ struct SessionManagerTests {
         second.cancel()
         _ = try? await second.value
 
-        let failing = SessionManager(pipeline: Pipeline(stages: [], transport: InMemoryTransport { _ in throw URLError(.badServerResponse) }))
+        let failing = SessionManager(pipeline: try Pipeline(stages: [], transport: InMemoryTransport { _ in throw URLError(.badServerResponse) }))
         _ = try? await failing.send(Request(url: exampleURL))
-        let succeeding = SessionManager(pipeline: Pipeline(stages: [], transport: echoTransport()))
+        let succeeding = SessionManager(pipeline: try Pipeline(stages: [], transport: echoTransport()))
         _ = try await succeeding.send(Request(url: exampleURL))
         #expect(manager.tasks.isEmpty)
         #expect(failing.tasks.isEmpty)
@@ -53,7 +53,7 @@ struct SessionManagerTests {
         let recorder = EventRecorder()
         let log = Log()
         let manager = SessionManager(
-            pipeline: Pipeline(stages: [Tracer(name: "A", log: log), Tracer(name: "B", log: log)], transport: echoTransport()),
+            pipeline: try Pipeline(stages: [Tracer(name: "A", log: log), Tracer(name: "B", log: log)], transport: echoTransport()),
             monitors: [recorder]
         )
         let handle = manager.task(Request(url: exampleURL))
@@ -68,14 +68,14 @@ struct SessionManagerTests {
     func failureAndCancellationEvents() async throws {
         let recorder = EventRecorder()
         let failing = SessionManager(
-            pipeline: Pipeline(stages: [], transport: InMemoryTransport { _ in throw SluiceError(kind: .connect, message: "refused") }),
+            pipeline: try Pipeline(stages: [], transport: InMemoryTransport { _ in throw SluiceError(kind: .connect, message: "refused") }),
             monitors: [recorder]
         )
         let failed = failing.task(Request(url: exampleURL))
         _ = try? await failed.value
         #expect(recorder.names(for: failed.id).last == "failed")
 
-        let hanging = SessionManager(pipeline: Pipeline(stages: [], transport: Self.hanging), monitors: [recorder])
+        let hanging = SessionManager(pipeline: try Pipeline(stages: [], transport: Self.hanging), monitors: [recorder])
         let cancelled = hanging.task(Request(url: exampleURL))
         cancelled.cancel()
         let error = await #expect(throws: SluiceError.self) { try await cancelled.value }
@@ -85,7 +85,7 @@ struct SessionManagerTests {
 
     @Test("cancelAll ends every task in flight with .cancelled")
     func cancelAll() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: Self.hanging))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: Self.hanging))
         let handles = (0..<20).map { _ in manager.task(Request(url: exampleURL)) }
         manager.cancelAll()
         for handle in handles {
@@ -97,7 +97,7 @@ struct SessionManagerTests {
 
     @Test("cancelling the caller of send cancels the request")
     func sendFollowsCallerCancellation() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: Self.hanging))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: Self.hanging))
         let caller = Task { try await manager.send(Request(url: exampleURL)) }
         while manager.tasks.isEmpty { await Task.yield() }
         caller.cancel()
@@ -107,7 +107,7 @@ struct SessionManagerTests {
 
     @Test("invalidate refuses new tasks and waits for the ones in flight")
     func invalidateWaits() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: InMemoryTransport { _ in
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: InMemoryTransport { _ in
             try await Task.sleep(for: .milliseconds(200))
             return Response(status: 200)
         }))
@@ -122,7 +122,7 @@ struct SessionManagerTests {
 
     @Test("invalidate(cancelingTasks: true) cancels what runs")
     func invalidateCancels() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: Self.hanging))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: Self.hanging))
         let running = (0..<5).map { _ in manager.task(Request(url: exampleURL)) }
         await manager.invalidate(cancelingTasks: true)
         for handle in running {
@@ -133,7 +133,7 @@ struct SessionManagerTests {
     @Test("a task suspended before its exchange waits, then goes on when resumed")
     func suspendBeforeTransfer() async throws {
         let calls = Counter()
-        let manager = SessionManager(pipeline: Pipeline(stages: [SuspendFirst()], transport: echoTransport(calls: calls)))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [SuspendFirst()], transport: echoTransport(calls: calls)))
         let handle = manager.task(Request(url: exampleURL))
         while !handle.context.isSuspended { await Task.yield() }
         try await Task.sleep(for: .milliseconds(50))
@@ -145,7 +145,7 @@ struct SessionManagerTests {
 
     @Test("a suspended task can still be cancelled")
     func cancelWhileSuspended() async throws {
-        let manager = SessionManager(pipeline: Pipeline(stages: [SuspendFirst()], transport: echoTransport()))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [SuspendFirst()], transport: echoTransport()))
         let handle = manager.task(Request(url: exampleURL))
         while !handle.context.isSuspended { await Task.yield() }
         handle.cancel()
@@ -163,7 +163,7 @@ struct SessionManagerTests {
                 return try await next(request, context)
             }
         }
-        let manager = SessionManager(pipeline: Pipeline(stages: [Remember(label: "a"), Remember(label: "b")], transport: echoTransport()))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Remember(label: "a"), Remember(label: "b")], transport: echoTransport()))
         let one = manager.task(Request(url: exampleURL))
         let two = manager.task(Request(url: exampleURL))
         _ = try await (one.value, two.value)
@@ -176,7 +176,7 @@ struct SessionManagerTests {
     @Test("progress streams report and finish when the task ends")
     func progressStream() async throws {
         let body = Data(repeating: 7, count: 1000)
-        let manager = SessionManager(pipeline: Pipeline(stages: [], transport: InMemoryTransport { _ in Response(status: 200, body: body) }))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: InMemoryTransport { _ in Response(status: 200, body: body) }))
         let handle = manager.task(Request(url: exampleURL))
         let updates = handle.progress.updates()
         _ = try await handle.value

@@ -95,7 +95,7 @@ final class RequestRecorder: Sendable {
 /// The request as it reaches the transport after `stages`, and the response the chain returns.
 func send(_ request: Request, through stages: [any Stage], respond: @escaping @Sendable (Request) -> Response = { Response(status: 200, url: $0.url) }) async throws -> (sent: Request, response: Response) {
     let recorder = RequestRecorder()
-    let manager = SessionManager(pipeline: Pipeline(stages: stages, transport: recorder.transport(respond)))
+    let manager = SessionManager(pipeline: try Pipeline(stages: stages, transport: recorder.transport(respond)))
     let response = try await manager.send(request)
     return (try #require(recorder.all.last), response)
 }

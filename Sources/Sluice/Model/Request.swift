@@ -26,6 +26,9 @@ public struct Request: Sendable {
     public var parameters: JSONValue?
     /// Fields and files for a multipart body, written by ``Serialization`` in its `multipart` format.
     public var parts: [MultipartPart]
+    /// How the TLS peer is trusted, set by a ``TrustEvaluation`` stage; `nil` for the default:
+    /// full validation against the system trust store, host name checked.
+    public var trustPolicy: TrustPolicy?
 
     /// Creates a request.
     public init(

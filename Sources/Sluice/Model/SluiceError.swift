@@ -22,6 +22,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case cancelled = "cancelled"
             case invalidated = "invalidated"
             case stage = "stage failure"
+            case configuration = "invalid configuration"
             case serialization = "serialization failure"
             case unacceptableStatus = "unacceptable status"
             case unacceptableContentType = "unacceptable content type"
@@ -65,6 +66,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         public static let invalidated = Kind(.invalidated)
         /// A stage failed with an error of its own (kept in `underlying`).
         public static let stage = Kind(.stage)
+        /// A stage or pipeline was configured in a way that cannot work (pinning with no pins, an
+        /// unreadable pin file): raised when the pipeline is built, never when a request is sent.
+        public static let configuration = Kind(.configuration)
         /// The request's parameters or parts cannot be written in the serialization stage's format
         /// (the message names the value's key path), or a part's file cannot be read.
         public static let serialization = Kind(.serialization)

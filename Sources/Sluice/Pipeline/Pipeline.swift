@@ -10,7 +10,7 @@ import Foundation
 /// an error escaping a stage is stamped with the stage's name.
 ///
 /// ```swift
-/// let pipeline = Pipeline(transport: CurlTransport()) {
+/// let pipeline = try Pipeline(transport: CurlTransport()) {
 ///     Stamp()
 ///     Logging()
 /// }
@@ -38,15 +38,19 @@ public struct Pipeline: Sendable {
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
     ///   - redirects: the redirect stage added at the bottom when `stages` holds none; `nil`
     ///     follows no redirects. Ten hops, no `https` to `http`, by default.
+    /// - Throws: `.configuration` when a ``ChainValidating`` stage cannot work in this chain.
     public init(
         stages: [any Stage] = [],
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection()
-    ) {
+    ) throws(SluiceError) {
         var stages = stages
         if let redirects, !stages.contains(where: { $0 is Redirection }) {
             stages.append(redirects)
+        }
+        for case let stage as any ChainValidating in stages {
+            try stage.validate(in: stages)
         }
         self.stages = stages
         self.transport = transport
@@ -57,13 +61,14 @@ public struct Pipeline: Sendable {
 
     /// Creates a pipeline from a block of stages, which may throw (a stage whose configuration
     /// is invalid, such as ``URLResolution`` with a bad base URL).
+    /// - Throws: what the block throws, and `.configuration` as the list form does.
     public init(
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection(),
         @StageBuilder _ stages: () throws -> [any Stage]
-    ) rethrows {
-        self.init(stages: try stages(), transport: transport, timeouts: timeouts, redirects: redirects)
+    ) throws {
+        try self.init(stages: stages(), transport: transport, timeouts: timeouts, redirects: redirects)
     }
 
     /// The bottom of the chain: wait while the task is suspended, then let the transport send.

@@ -2,7 +2,7 @@
 /// builder:
 ///
 /// ```swift
-/// let pipeline = Pipeline {
+/// let pipeline = try Pipeline {
 ///     Stamp()
 ///     if verbose { Logging() }
 ///     for header in extraHeaders { AddHeader(header) }

@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// One libcurl easy handle with its error buffer, reused from transfer to transfer.
 ///
@@ -54,6 +55,12 @@ final class CurlEasyHandle: @unchecked Sendable {
 
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws(SluiceError) {
         try check(sluice_easy_setopt_pointer(raw, option, value), option)
+    }
+
+    func set(_ option: CURLoption, blob value: Data) throws(SluiceError) {
+        var bytes = value
+        let code = bytes.withUnsafeMutableBytes { sluice_easy_setopt_blob(raw, option, $0.baseAddress, $0.count) }
+        try check(code, option)
     }
 
     func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>?) throws(SluiceError) {

@@ -25,7 +25,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var body = Data()
     private var head = ResponseHeadParser()
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var trustRejection: String?
+    private var trustRejection: (reason: String, stage: String)?
     private var ioFailure: SluiceError?
     private var requestSentReported = false
     private var lastProgress = TaskProgress()
@@ -137,6 +137,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let caBundle = configuration.caBundle {
             try easy.set(CURLOPT_CAINFO, caBundle)
         }
+        if let policy = governingTrustPolicy {
+            try configureTrust(policy)
+        }
         if let connect = request.timeouts.connect {
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds)
         }
@@ -145,6 +148,30 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         try configureMethodAndBody()
         try configureHeaders(decodesContent: configuration.decodesContent)
+    }
+
+    /// The request's trust policy, when it governs the request's host.
+    private var governingTrustPolicy: TrustPolicy? {
+        guard let policy = request.trustPolicy, policy.applies(to: request.url.host ?? "") else { return nil }
+        return policy
+    }
+
+    /// libcurl's side of a trust policy: what the handshake validates, against which anchors.
+    /// Pinned connections keep no TLS session cache, so a resumed session (which may show no
+    /// chain) never meets a pin; libcurl reuses a connection only for a task whose TLS settings
+    /// match the ones it was made with.
+    private func configureTrust(_ policy: TrustPolicy) throws(SluiceError) {
+        try easy.set(CURLOPT_SSL_VERIFYPEER, policy.allowsInvalidCertificates ? 0 : 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, policy.validatesDomainName ? 2 : 0)
+        if let caBundle = policy.caBundle {
+            try easy.set(CURLOPT_CAINFO, caBundle)
+        }
+        if let anchors = policy.anchorsPEM {
+            try easy.set(CURLOPT_CAINFO_BLOB, blob: anchors)
+        }
+        if policy.pinning != .none {
+            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
     }
 
     private func configureMethodAndBody() throws(SluiceError) {
@@ -294,14 +321,31 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             remotePort: remotePort,
             tlsSession: scheme == "https" ? openSSLSession() : nil
         )
+        if case .reject(let reason) = evaluatePolicy(connection) {
+            trustRejection = (reason, "trust-evaluation")
+            return Int32(CURL_PREREQFUNC_ABORT)
+        }
         switch events.evaluateTrust(task, connection: connection) {
         case .proceed:
             if upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
-            trustRejection = reason
+            trustRejection = (reason, "transport")
             return Int32(CURL_PREREQFUNC_ABORT)
         }
+    }
+
+    /// The request's trust policy on this connection: pins checked against the chain OpenSSL
+    /// holds for it, on new and reused connections alike; a pinned host over plain HTTP refused.
+    private func evaluatePolicy(_ connection: ConnectionInfo) -> TrustDecision {
+        guard let policy = governingTrustPolicy, policy.pinning != .none else { return .proceed }
+        guard connection.scheme == "https" else {
+            return .reject(reason: "\(connection.host) is pinned (\(policy.pinning.rawValue)), but the request is plain http")
+        }
+        guard let session = connection.tlsSession else {
+            return .reject(reason: "the TLS library does not show the certificate chain of \(connection.host), so its pins cannot be checked")
+        }
+        return policy.evaluate(chain: X509Certificate.chain(ofOpenSSLSession: session), host: connection.host)
     }
 
     private func reportRequestSent() {
@@ -375,8 +419,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private func failure(for code: CURLcode) -> SluiceError {
         if let trustRejection, code == CURLE_ABORTED_BY_CALLBACK {
             return SluiceError(
-                kind: .trustEvaluation, stage: "transport", url: request.url,
-                message: trustRejection, curlCode: Int(code.rawValue)
+                kind: .trustEvaluation, stage: trustRejection.stage, url: request.url,
+                message: trustRejection.reason, curlCode: Int(code.rawValue)
             )
         }
         if var ioFailure {

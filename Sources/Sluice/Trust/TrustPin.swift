@@ -1,0 +1,53 @@
+import Foundation
+
+/// One pin of a trust policy: the SHA-256 of a public key, or a certificate.
+public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
+    /// A `sha256//BASE64` pin: the SHA-256 of a SubjectPublicKeyInfo.
+    case publicKeySHA256([UInt8])
+    /// A certificate, read from a PEM or DER file.
+    case certificate(X509Certificate)
+
+    /// The public key hash this pin names.
+    public var publicKeySHA256: [UInt8] {
+        switch self {
+        case .publicKeySHA256(let hash): hash
+        case .certificate(let certificate): certificate.publicKeySHA256
+        }
+    }
+
+    /// `sha256//BASE64`, with the subject for a certificate.
+    public var description: String {
+        switch self {
+        case .publicKeySHA256(let hash): "sha256//" + Data(hash).base64EncodedString()
+        case .certificate(let certificate): certificate.description
+        }
+    }
+
+    /// Reads a pin as a pipeline writes it: `sha256//BASE64`, or the path of a PEM or DER
+    /// certificate file (relative paths from `directory`), which may hold several certificates.
+    /// - Throws: `.configuration` for a malformed hash or an unreadable or malformed file.
+    public static func pins(from text: String, relativeTo directory: URL? = nil) throws(SluiceError) -> [TrustPin] {
+        if text.hasPrefix("sha256//") {
+            guard let hash = Data(base64Encoded: String(text.dropFirst(8))), hash.count == 32 else {
+                throw failure("pin \(text) is not sha256// followed by the base64 of 32 bytes")
+            }
+            return [.publicKeySHA256(Array(hash))]
+        }
+        let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: text, relativeTo: directory)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw failure("cannot read pin file \(url.path): \((error as NSError).localizedDescription)")
+        }
+        do {
+            return try X509Certificate.certificates(in: data).map(TrustPin.certificate)
+        } catch {
+            throw failure("pin file \(url.path) is not a PEM or DER certificate: \(error.reason)")
+        }
+    }
+
+    static func failure(_ message: String) -> SluiceError {
+        SluiceError(kind: .configuration, stage: "trust-evaluation", message: message)
+    }
+}

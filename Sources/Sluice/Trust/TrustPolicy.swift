@@ -1,0 +1,143 @@
+import Foundation
+
+/// How the TLS peers of a pipeline's requests are trusted: AFSecurityPolicy's semantics, enforced
+/// by the transport after the TLS handshake and before any byte of a request is written.
+///
+/// - `pinning: .none` validates the server's chain against the system trust store (or
+///   `caBundle`) and its name against the host.
+/// - `.publicKey` also requires that some certificate of the chain (the ones the server sent and
+///   the anchor it chained to) has a SubjectPublicKeyInfo whose SHA-256 is pinned.
+/// - `.certificate` requires that some certificate of the chain is byte for byte a pinned one; the
+///   pinned certificates are trust anchors as well, so a pinned self-signed certificate passes.
+///
+/// A configuration that cannot work is refused when the policy is made: pinning without pins,
+/// `sha256//` pins for certificate pinning, `allowsInvalidCertificates` with `validatesDomainName`
+/// and no pinning (a name cannot be validated for a certificate nobody vouches for), and an
+/// unreadable CA bundle.
+public struct TrustPolicy: Sendable, Hashable {
+    /// What must match besides the chain's validity.
+    public enum Pinning: String, Sendable, Hashable, CaseIterable {
+        /// Nothing: validation alone.
+        case none
+        /// A pinned public key somewhere in the chain.
+        case publicKey = "public-key"
+        /// A pinned certificate somewhere in the chain.
+        case certificate
+    }
+
+    /// What must match besides the chain's validity.
+    public let pinning: Pinning
+    /// The pins; backup pins welcome.
+    public let pins: [TrustPin]
+    /// A PEM file of trust anchors used instead of the system store.
+    public let caBundle: String?
+    /// Whether an invalid chain (expired, unknown issuer, self-signed) is accepted. Pins still apply.
+    public let allowsInvalidCertificates: Bool
+    /// Whether the certificate must name the host.
+    public let validatesDomainName: Bool
+    /// The hosts the policy applies to (`*.example.com` matches subdomains); `nil` for every host.
+    /// Other hosts get the default: full validation against the system store.
+    public let hosts: [String]?
+    /// The trust anchors for certificate pinning, as PEM: the pinned certificates and the CA bundle.
+    let anchorsPEM: Data?
+
+    /// Creates a policy.
+    /// - Throws: `.configuration` when the combination cannot work.
+    public init(
+        pinning: Pinning = .none,
+        pins: [TrustPin] = [],
+        caBundle: String? = nil,
+        allowsInvalidCertificates: Bool = false,
+        validatesDomainName: Bool = true,
+        hosts: [String]? = nil
+    ) throws(SluiceError) {
+        if pinning != .none && pins.isEmpty {
+            throw TrustPin.failure("\(pinning.rawValue) pinning needs at least one pin")
+        }
+        if pinning == .certificate, let hash = pins.first(where: { if case .publicKeySHA256 = $0 { true } else { false } }) {
+            throw TrustPin.failure("certificate pinning needs certificate files; \(hash) is a public-key pin")
+        }
+        if allowsInvalidCertificates && validatesDomainName && pinning == .none {
+            throw TrustPin.failure(
+                "allow-invalid-certificates with validates-domain-name needs pinning: a domain name cannot be validated for a certificate nobody vouches for"
+            )
+        }
+        var bundle: Data?
+        if let caBundle {
+            do {
+                bundle = try Data(contentsOf: URL(fileURLWithPath: caBundle))
+                _ = try X509Certificate.certificates(in: bundle!)
+            } catch let error as X509Certificate.InvalidCertificate {
+                throw TrustPin.failure("ca-bundle \(caBundle) is not a PEM file of certificates: \(error.reason)")
+            } catch {
+                throw TrustPin.failure("cannot read ca-bundle \(caBundle): \((error as NSError).localizedDescription)")
+            }
+        }
+        if let hosts, hosts.isEmpty {
+            throw TrustPin.failure("hosts is empty; leave it out to apply the policy to every host")
+        }
+        self.pinning = pinning
+        self.pins = pins
+        self.caBundle = caBundle
+        self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.validatesDomainName = validatesDomainName
+        self.hosts = hosts?.map { $0.lowercased() }
+        if pinning == .certificate {
+            var anchors = Data(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.pem } else { nil } }.joined().utf8)
+            if let bundle { anchors.append(bundle) }
+            anchorsPEM = anchors
+        } else {
+            anchorsPEM = nil
+        }
+    }
+
+    /// Whether the policy governs requests to this host.
+    public func applies(to host: String) -> Bool {
+        guard let hosts else { return true }
+        let host = host.lowercased()
+        return hosts.contains { pattern in
+            pattern == host || (pattern.hasPrefix("*.") && host.hasSuffix(pattern.dropFirst(1)) && host.count > pattern.count - 1)
+        }
+    }
+
+    /// What the runner should warn about: `allowsInvalidCertificates`, which turns validation off.
+    public var warnings: [String] {
+        allowsInvalidCertificates
+            ? ["allow-invalid-certificates is on: expired, self-signed and unknown certificates are accepted\(pinning == .none ? "" : " (pins still apply)")"]
+            : []
+    }
+
+    /// Judges the certificates a TLS connection to `host` showed against the pins (and the host
+    /// name, when `allowsInvalidCertificates` turns the transport's validation off). Without
+    /// pinning there is nothing to judge here: the transport validated the chain. An empty chain
+    /// never passes a pin.
+    public func evaluate(chain: [X509Certificate], host: String) -> TrustDecision {
+        guard applies(to: host), pinning != .none else { return .proceed }
+        guard let leaf = chain.first else {
+            return .reject(reason: "no certificate is visible on the connection to \(host), so \(pinning.rawValue) pinning cannot pass")
+        }
+        if allowsInvalidCertificates && validatesDomainName && !leaf.matches(host: host) {
+            return .reject(reason: "the certificate \(leaf.subject) does not name \(host)")
+        }
+        let presented = chain.map(\.description).joined(separator: ", ")
+        switch pinning {
+        case .none:
+            return .proceed
+        case .publicKey:
+            let pinned = Set(pins.map(\.publicKeySHA256))
+            if chain.contains(where: { pinned.contains($0.publicKeySHA256) }) { return .proceed }
+            return .reject(
+                reason: "public-key pinning failed for \(host): no certificate the server presented has a pinned key. "
+                    + "Pins expected: \(pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }.joined(separator: ", ")). "
+                    + "The server presented: \(presented)."
+            )
+        case .certificate:
+            let pinned = Set(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.der } else { nil } })
+            if chain.contains(where: { pinned.contains($0.der) }) { return .proceed }
+            return .reject(
+                reason: "certificate pinning failed for \(host): no certificate the server presented is a pinned one. "
+                    + "Pinned: \(pins.map(\.description).joined(separator: ", ")). The server presented: \(presented)."
+            )
+        }
+    }
+}
