@@ -10,10 +10,23 @@ struct TestServers: Decodable {
     let nginxHTTPS: URL
     let nginxHTTPSWrongHost: URL
     let nginxHTTPSSelfSigned: URL
+    let nginxHTTPSExpired: URL
     let caBundle: String
     let selfSignedCertificate: String
+    /// The directory of the generated certificates (`ca.pem`, `localhost.pem`, ...).
+    let certificates: String
+    /// Each certificate's public key pin, as openssl computes it.
+    let pins: Pins
     let wwwRoot: String
     let nginxAccessLog: String
+
+    struct Pins: Decodable {
+        let ca: String
+        let localhost: String
+        let wrongHost: String
+        let selfSigned: String
+        let expired: String
+    }
 
     struct NotRunning: Error, CustomStringConvertible {
         let path: String
