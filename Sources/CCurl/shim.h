@@ -44,6 +44,17 @@ static inline CURLcode sluice_easy_setopt_pointer(CURL *handle, CURLoption optio
     return curl_easy_setopt(handle, option, value);
 }
 
+/* A share object that holds a connection cache of its own: easy handles attached to it reuse only
+ * each other's connections. Used from one thread only, so no lock callbacks. */
+static inline CURLSH *sluice_share_connections(void) {
+    CURLSH *share = curl_share_init();
+    if (share != NULL && curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK) {
+        curl_share_cleanup(share);
+        return NULL;
+    }
+    return share;
+}
+
 /* A blob option (CURLOPT_CAINFO_BLOB and the like); libcurl copies the bytes. */
 static inline CURLcode sluice_easy_setopt_blob(CURL *handle, CURLoption option, void *data, size_t length) {
     struct curl_blob blob = { data, length, CURL_BLOB_COPY };

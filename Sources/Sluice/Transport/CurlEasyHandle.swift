@@ -30,6 +30,8 @@ final class CurlEasyHandle: @unchecked Sendable {
     /// the error buffer at this handle's buffer again.
     func reset() {
         curl_easy_reset(raw)
+        // curl_easy_reset keeps a share object attached; the next transfer must not inherit it.
+        _ = sluice_easy_setopt_pointer(raw, CURLOPT_SHARE, nil)
         errorBuffer[0] = 0
         _ = sluice_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer)
     }

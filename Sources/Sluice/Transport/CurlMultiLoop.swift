@@ -35,6 +35,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// One connection cache (a libcurl share object) per trust policy in use. I/O thread only.
+    private var connectionCaches: [TrustPolicy: UnsafeMutableRawPointer] = [:]
 
     init(configuration: CurlTransport.Configuration) throws(SluiceError) {
         try CurlGlobal.initialize()
@@ -100,6 +102,16 @@ final class CurlMultiLoop: @unchecked Sendable {
                 transfer.abort(with: .cancelled(url: transfer.request.url, stage: "transport"))
                 return
             }
+            if let policy = transfer.governingTrustPolicy {
+                guard let share = connectionCache(for: policy) else {
+                    transfer.abort(with: SluiceError(
+                        kind: .transport, stage: "transport", url: transfer.request.url,
+                        message: "libcurl could not make a connection cache for the task's trust policy"
+                    ))
+                    return
+                }
+                _ = sluice_easy_setopt_pointer(transfer.easy.raw, CURLOPT_SHARE, share)
+            }
             let code = curl_multi_add_handle(multi, transfer.easy.raw)
             guard code == CURLM_OK else {
                 transfer.abort(with: SluiceError(
@@ -136,6 +148,16 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// The connection cache of one trust policy, made on first use. Connections made under a
+    /// policy are reused only by tasks under the same policy; requests without one use the multi
+    /// handle's own cache.
+    private func connectionCache(for policy: TrustPolicy) -> UnsafeMutableRawPointer? {
+        if let share = connectionCaches[policy] { return share }
+        guard let share = sluice_share_connections() else { return nil }
+        connectionCaches[policy] = share
+        return share
+    }
+
     /// Whether this very transfer, not another on the same pooled handle, is under way.
     private func isActive(_ transfer: CurlTransfer) -> Bool {
         active[transfer.easy.raw] === transfer
@@ -149,8 +171,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         return transfer
     }
 
-    /// Ends every transfer under way with `.cancelled`, then frees the multi handle, which closes
-    /// every connection. Nothing is left in the inbox: `.stop` closed it and is its last command,
+    /// Ends every transfer under way with `.cancelled`, then frees the policies' connection caches
+    /// and the multi handle, which closes every connection. Nothing is left in the inbox: `.stop` closed it and is its last command,
     /// and the drain that found `.stop` came after the poster's wake-up returned.
     private func shutDown() {
         for easy in Array(active.keys) {
@@ -159,6 +181,10 @@ final class CurlMultiLoop: @unchecked Sendable {
                 kind: .cancelled, stage: "transport", url: transfer.request.url, message: "the transport was shut down"
             ))
         }
+        for share in connectionCaches.values {
+            curl_share_cleanup(share)
+        }
+        connectionCaches = [:]
         curl_multi_cleanup(multi)
     }
 }

@@ -150,16 +150,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try configureHeaders(decodesContent: configuration.decodesContent)
     }
 
-    /// The request's trust policy, when it governs the request's host.
-    private var governingTrustPolicy: TrustPolicy? {
+    /// The request's trust policy, when it governs the request's host. Transfers under one policy
+    /// share connections only with each other (the loop gives each policy its own connection cache).
+    var governingTrustPolicy: TrustPolicy? {
         guard let policy = request.trustPolicy, policy.applies(to: request.url.host ?? "") else { return nil }
         return policy
     }
 
     /// libcurl's side of a trust policy: what the handshake validates, against which anchors.
     /// Pinned connections keep no TLS session cache, so a resumed session (which may show no
-    /// chain) never meets a pin; libcurl reuses a connection only for a task whose TLS settings
-    /// match the ones it was made with.
+    /// chain) never meets a pin.
     private func configureTrust(_ policy: TrustPolicy) throws(SluiceError) {
         try easy.set(CURLOPT_SSL_VERIFYPEER, policy.allowsInvalidCertificates ? 0 : 1)
         try easy.set(CURLOPT_SSL_VERIFYHOST, policy.validatesDomainName ? 2 : 0)

@@ -1,0 +1,180 @@
+import Foundation
+import Sluice
+import Testing
+
+/// Trust policies enforced over real TLS, against nginx with the certificates the test setup made.
+@Suite("Trust evaluation over real TLS")
+struct TrustEvaluationTests {
+    /// A manager whose pipeline puts `policy` on every request, over `transport` (which trusts
+    /// only the system store: the test CA comes from the policy).
+    private func manager(_ policy: TrustPolicy?, _ transport: CurlTransport = CurlTransport(), monitors: [any EventMonitor] = []) throws -> SessionManager {
+        try SessionManager(pipeline: Pipeline(stages: policy.map { [TrustEvaluation(policy: $0)] } ?? [], transport: transport), monitors: monitors)
+    }
+
+    private func publicKey(_ pins: String..., servers: TestServers, caBundle: Bool = true) throws -> TrustPolicy {
+        try TrustPolicy(pinning: .publicKey, pins: pins.flatMap { try TrustPin.pins(from: $0) }, caBundle: caBundle ? servers.caBundle : nil)
+    }
+
+    private func body(_ response: Response) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    @Test("with no policy the private CA is refused; ca-bundle accepts it")
+    func caBundle() async throws {
+        let servers = try TestServers.load()
+        let refused = await #expect(throws: SluiceError.self) { try await manager(nil).send(Request(url: servers.nginxTLS("hello.txt"))) }
+        #expect(refused?.kind == .tls)
+        let accepted = try await manager(TrustPolicy(caBundle: servers.caBundle)).send(Request(url: servers.nginxTLS("hello.txt")))
+        #expect(body(accepted) == "hello from nginx\n")
+    }
+
+    @Test("a pin of the leaf's key, or of the CA's (any certificate of the chain), passes; backup pins too")
+    func keyPins() async throws {
+        let servers = try TestServers.load()
+        for pins in [[servers.pins.localhost], [servers.pins.ca], [servers.pins.selfSigned, servers.pins.localhost]] {
+            let policy = try TrustPolicy(pinning: .publicKey, pins: pins.flatMap { try TrustPin.pins(from: $0) }, caBundle: servers.caBundle)
+            let response = try await manager(policy).send(Request(url: servers.nginxTLS("hello.txt")))
+            #expect(body(response) == "hello from nginx\n", "\(pins)")
+        }
+        let fromFile = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.certificates + "/ca.pem"), caBundle: servers.caBundle)
+        #expect(try await manager(fromFile).send(Request(url: servers.nginxTLS("hello.txt"))).status == 200)
+    }
+
+    @Test("a wrong pin fails before the request is sent, naming host, mode, pins and the server's keys")
+    func wrongPin() async throws {
+        let servers = try TestServers.load()
+        let probe = "pin-probe-\(UUID().uuidString)"
+        let logStart = (try? FileManager.default.attributesOfItem(atPath: servers.nginxAccessLog)[.size] as? Int) ?? 0
+        let policy = try publicKey(servers.pins.selfSigned, servers: servers)
+        let error = await #expect(throws: SluiceError.self) {
+            try await manager(policy).send(Request(url: servers.nginxTLS("hello.txt?\(probe)")))
+        }
+        #expect(error?.kind == .trustEvaluation)
+        #expect(error?.stage == "trust-evaluation")
+        let message = error?.message ?? ""
+        for expected in ["localhost", "public-key", servers.pins.selfSigned, servers.pins.localhost, servers.pins.ca] {
+            #expect(message.contains(expected), "\(expected) missing from: \(message)")
+        }
+        // A request that passes, logged after the refused one would have been.
+        let marker = "pin-marker-\(UUID().uuidString)"
+        _ = try await manager(TrustPolicy(caBundle: servers.caBundle)).send(Request(url: servers.nginxTLS("hello.txt?\(marker)")))
+        var log = ""
+        for _ in 0..<100 {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: servers.nginxAccessLog))
+            try handle.seek(toOffset: UInt64(logStart))
+            log = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+            try handle.close()
+            if log.contains(marker) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(log.contains(marker))
+        #expect(!log.contains(probe), "the server saw no request from the refused task")
+    }
+
+    @Test("certificate pinning: a pinned self-signed certificate is its own anchor; a pinned CA or leaf passes")
+    func certificatePins() async throws {
+        let servers = try TestServers.load()
+        let selfSigned = try TrustPolicy(pinning: .certificate, pins: TrustPin.pins(from: servers.selfSignedCertificate))
+        let response = try await manager(selfSigned).send(Request(url: servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt")))
+        #expect(body(response) == "hello from nginx\n")
+        for file in ["ca.pem", "localhost.pem"] {
+            let policy = try TrustPolicy(pinning: .certificate, pins: TrustPin.pins(from: "\(servers.certificates)/\(file)"))
+            #expect(try await manager(policy).send(Request(url: servers.nginxTLS("hello.txt"))).status == 200, "\(file)")
+        }
+        let wrong = await #expect(throws: SluiceError.self) {
+            try await manager(selfSigned).send(Request(url: servers.nginxTLS("hello.txt")))
+        }
+        #expect(wrong?.kind == .tls || wrong?.kind == .trustEvaluation)
+        let noPolicy = await #expect(throws: SluiceError.self) {
+            try await manager(nil).send(Request(url: servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt")))
+        }
+        #expect(noPolicy?.kind == .tls)
+    }
+
+    @Test("a certificate for another name fails unless validates-domain-name is off")
+    func hostName() async throws {
+        let servers = try TestServers.load()
+        let url = servers.nginxHTTPSWrongHost.appendingPathComponent("hello.txt")
+        let error = await #expect(throws: SluiceError.self) { try await manager(TrustPolicy(caBundle: servers.caBundle)).send(Request(url: url)) }
+        #expect(error?.kind == .tls)
+        let lenient = try TrustPolicy(caBundle: servers.caBundle, validatesDomainName: false)
+        #expect(try await manager(lenient).send(Request(url: url)).status == 200)
+        let pinnedButInvalid = try TrustPolicy(
+            pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.wrongHost), caBundle: servers.caBundle, allowsInvalidCertificates: true
+        )
+        let stillChecked = await #expect(throws: SluiceError.self) { try await manager(pinnedButInvalid).send(Request(url: url)) }
+        #expect(stillChecked?.kind == .tls || stillChecked?.kind == .trustEvaluation, "the name is checked even with validation off")
+    }
+
+    @Test("an expired certificate fails unless allow-invalid-certificates")
+    func expired() async throws {
+        let servers = try TestServers.load()
+        let url = servers.nginxHTTPSExpired.appendingPathComponent("hello.txt")
+        let error = await #expect(throws: SluiceError.self) { try await manager(TrustPolicy(caBundle: servers.caBundle)).send(Request(url: url)) }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.contains("expired") == true, "\(error?.message ?? "")")
+        let allowed = try TrustPolicy(caBundle: servers.caBundle, allowsInvalidCertificates: true, validatesDomainName: false)
+        #expect(try await manager(allowed).send(Request(url: url)).status == 200)
+        let pinned = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.expired), allowsInvalidCertificates: true)
+        #expect(try await manager(pinned).send(Request(url: url)).status == 200)
+        let wrongPin = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.localhost), allowsInvalidCertificates: true)
+        let rejected = await #expect(throws: SluiceError.self) { try await manager(wrongPin).send(Request(url: url)) }
+        #expect(rejected?.kind == .trustEvaluation, "pins still apply when validation is off")
+    }
+
+    @Test("tasks under different policies on one transport never share a connection, nor a verdict")
+    func policiesDoNotShareConnections() async throws {
+        let servers = try TestServers.load()
+        let transport = CurlTransport()
+        let leaf = try manager(publicKey(servers.pins.localhost, servers: servers), transport)
+        let wrong = try manager(publicKey(servers.pins.selfSigned, servers: servers), transport)
+        let ca = try manager(publicKey(servers.pins.ca, servers: servers), transport)
+        #expect(try await leaf.send(Request(url: servers.nginxTLS("hello.txt"))).status == 200)
+        let handle = wrong.task(Request(url: servers.nginxTLS("hello.txt")))
+        let error = await #expect(throws: SluiceError.self) { try await handle.value }
+        #expect(error?.kind == .trustEvaluation)
+        #expect(handle.context.metrics.transfers.last?.connectionReused == false, "its own connection, not the first policy's")
+        let other = try await ca.send(Request(url: servers.nginxTLS("hello.txt")))
+        #expect(other.status == 200)
+        #expect(other.metrics?.connectionReused == false)
+        let unpinned = try await manager(TrustPolicy(caBundle: servers.caBundle), transport).send(Request(url: servers.nginxTLS("hello.txt")))
+        #expect(unpinned.metrics?.connectionReused == false)
+        let sameAsFirst = try await leaf.send(Request(url: servers.nginxTLS("hello.txt")))
+        #expect(sameAsFirst.metrics?.connectionReused == true, "the first policy's own connection is still there for it")
+        await transport.shutdown()
+    }
+
+    @Test("a reused connection is checked again before each request")
+    func reusedConnectionChecked() async throws {
+        let servers = try TestServers.load()
+        let recorder = RecordingTrustEvaluator(decision: .proceed)
+        let transport = CurlTransport()
+        let pipeline = try Pipeline(
+            stages: [TrustEvaluation(policy: publicKey(servers.pins.localhost, servers: servers)), InstallTrust(evaluator: recorder)],
+            transport: transport
+        )
+        let manager = SessionManager(pipeline: pipeline)
+        let first = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
+        let second = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
+        #expect(first.metrics?.connectionReused == false)
+        #expect(second.metrics?.connectionReused == true)
+        #expect(recorder.calls.count == 2, "checked on the new connection and again on the reused one")
+        #expect(recorder.calls.allSatisfy { $0.hasTLSSession })
+        await transport.shutdown()
+    }
+
+    @Test("a pinned host is refused over plain http; hosts limits the policy to its hosts")
+    func hostsAndPlainHTTP() async throws {
+        let servers = try TestServers.load()
+        let pinnedEverywhere = try publicKey(servers.pins.localhost, servers: servers)
+        let plain = await #expect(throws: SluiceError.self) { try await manager(pinnedEverywhere).send(Request(url: servers.nginx("hello.txt"))) }
+        #expect(plain?.kind == .trustEvaluation)
+        #expect(plain?.message.contains("plain http") == true)
+        let elsewhere = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.selfSigned), hosts: ["api.example"])
+        #expect(try await manager(elsewhere).send(Request(url: servers.nginx("hello.txt"))).status == 200)
+        let wrongPinOtherHost = await #expect(throws: SluiceError.self) {
+            try await manager(elsewhere).send(Request(url: servers.nginxTLS("hello.txt")))
+        }
+        #expect(wrongPinOtherHost?.kind == .tls, "other hosts get the default policy: the private CA is unknown")
+    }
+}
