@@ -47,3 +47,18 @@ extension ReadmeExampleTests {
         #expect(response.decoded?.value?["headers"]?["Authorization"] == "Bearer token-123")
     }
 }
+
+extension ReadmeExampleTests {
+    @Test("the 'Trust evaluation and pinning' example pins the local nginx")
+    func pinning() async throws {
+        let servers = try TestServers.load()
+        let pins = try TrustPin.pins(from: servers.pins.localhost)
+            + TrustPin.pins(from: "ca.pem", relativeTo: URL(fileURLWithPath: servers.certificates, isDirectory: true))
+        let pipeline = try Pipeline(transport: CurlTransport()) {
+            try URLResolution(baseURL: servers.nginxHTTPS)
+            TrustEvaluation(policy: try TrustPolicy(pinning: .publicKey, pins: pins, caBundle: servers.caBundle))
+        }
+        let response = try await SessionManager(pipeline: pipeline).send(Request("hello.txt")!)
+        #expect(String(decoding: response.body, as: UTF8.self) == "hello from nginx\n")
+    }
+}
