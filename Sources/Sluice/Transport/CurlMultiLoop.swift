@@ -172,8 +172,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// Ends every transfer under way with `.cancelled`, then frees the policies' connection caches
-    /// and the multi handle, which closes every connection. Nothing is left in the inbox: `.stop` closed it and is its last command,
-    /// and the drain that found `.stop` came after the poster's wake-up returned.
+    /// and the multi handle, which closes every connection. Nothing is left in the inbox: `.stop`
+    /// closed it and is its last command, and the drain that found `.stop` came after the
+    /// poster's wake-up returned.
     private func shutDown() {
         for easy in Array(active.keys) {
             guard let transfer = detach(easy) else { continue }
