@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "COpenSSL",
+                "CYAML",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
