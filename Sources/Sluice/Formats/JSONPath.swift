@@ -1,0 +1,310 @@
+/// A JSONPath query (RFC 9535) over a ``JSONValue``, for pipeline expectations and captures.
+///
+/// Supported: the root `$`; child segments `.name`, `.*` and `[...]`; descendant segments
+/// `..name`, `..*` and `..[...]`; inside brackets, comma-separated name selectors (`'a'` or
+/// `"a"`, with RFC 9535's escapes), index selectors (`0`, `-1`), the wildcard `*`, and slices
+/// (`1:3`, `::2`, `-2:`). Filter selectors (`?`) and functions are not supported: parsing them is
+/// an error with its position, never a query that silently selects nothing.
+///
+/// ```swift
+/// let query = try JSONPath("$.items[-1].name")
+/// query.select(in: document)   // the nodes, in document order
+/// ```
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    /// One selector inside a segment.
+    public enum Selector: Sendable, Hashable {
+        /// A member by name.
+        case name(String)
+        /// Every member or element.
+        case wildcard
+        /// An element by index; negative counts from the end.
+        case index(Int)
+        /// Elements from `start` up to `end` (exclusive) every `step`, as RFC 9535 section 2.3.4 says.
+        case slice(start: Int?, end: Int?, step: Int?)
+    }
+
+    /// One segment: selectors applied to the current nodes, or to them and all their descendants.
+    public struct Segment: Sendable, Hashable {
+        /// The selectors, in order.
+        public var selectors: [Selector]
+        /// Whether the segment is a descendant segment (`..`).
+        public var descendant: Bool
+    }
+
+    /// Why a text is not a supported JSONPath, and where.
+    public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong.
+        public var message: String
+        /// The offset in the expression, in characters from 0.
+        public var offset: Int
+
+        /// `MESSAGE (at character N)`.
+        public var description: String { "\(message) (at character \(offset + 1))" }
+    }
+
+    /// The query as written.
+    public let text: String
+    /// The segments after `$`.
+    public let segments: [Segment]
+
+    /// Parses a query.
+    /// - Throws: `SyntaxError` for anything that is not a supported JSONPath.
+    public init(_ text: String) throws(SyntaxError) {
+        self.text = text
+        var parser = Parser(characters: Array(text))
+        segments = try parser.query()
+    }
+
+    /// The query as written.
+    public var description: String { text }
+
+    /// Whether the query selects at most one node (names and indexes only, no descendants).
+    public var isSingular: Bool {
+        segments.allSatisfy { segment in
+            !segment.descendant && segment.selectors.count == 1
+                && { if case .name = segment.selectors[0] { true } else if case .index = segment.selectors[0] { true } else { false } }()
+        }
+    }
+
+    /// The nodes the query selects in `value`, in document order.
+    public func select(in value: JSONValue) -> [JSONValue] {
+        var nodes = [value]
+        for segment in segments {
+            var next: [JSONValue] = []
+            for node in nodes {
+                let targets = segment.descendant ? JSONPath.descendants(of: node) : [node]
+                for target in targets {
+                    for selector in segment.selectors {
+                        JSONPath.apply(selector, to: target, into: &next)
+                    }
+                }
+            }
+            nodes = next
+        }
+        return nodes
+    }
+
+    private static func descendants(of value: JSONValue) -> [JSONValue] {
+        var result = [value]
+        switch value {
+        case .array(let elements): for element in elements { result += descendants(of: element) }
+        case .object(let object): for member in object { result += descendants(of: member.value) }
+        default: break
+        }
+        return result
+    }
+
+    private static func apply(_ selector: Selector, to value: JSONValue, into nodes: inout [JSONValue]) {
+        switch (selector, value) {
+        case (.name(let name), .object(let object)):
+            if let member = object[name] { nodes.append(member) }
+        case (.wildcard, .object(let object)):
+            nodes += object.members.map(\.value)
+        case (.wildcard, .array(let elements)):
+            nodes += elements
+        case (.index(let index), .array(let elements)):
+            let position = index < 0 ? elements.count + index : index
+            if elements.indices.contains(position) { nodes.append(elements[position]) }
+        case (.slice(let start, let end, let step), .array(let elements)):
+            nodes += slice(elements, start: start, end: end, step: step ?? 1)
+        default:
+            break
+        }
+    }
+
+    /// RFC 9535 section 2.3.4.2.2.
+    private static func slice(_ elements: [JSONValue], start: Int?, end: Int?, step: Int) -> [JSONValue] {
+        let count = elements.count
+        guard step != 0, count > 0 else { return [] }
+        func normalize(_ index: Int) -> Int { index >= 0 ? index : count + index }
+        var result: [JSONValue] = []
+        if step > 0 {
+            let lower = min(max(normalize(start ?? 0), 0), count)
+            let upper = min(max(normalize(end ?? count), 0), count)
+            var index = lower
+            while index < upper {
+                result.append(elements[index])
+                index += step
+            }
+        } else {
+            let upper = min(max(normalize(start ?? count - 1), -1), count - 1)
+            let lower = min(max(end.map(normalize) ?? -1, -1), count - 1)
+            var index = upper
+            while lower < index {
+                result.append(elements[index])
+                index += step
+            }
+        }
+        return result
+    }
+}
+
+private struct Parser {
+    let characters: [Character]
+    var position = 0
+
+    init(characters: [Character]) {
+        self.characters = characters
+    }
+
+    private var current: Character? { position < characters.count ? characters[position] : nil }
+
+    private func failure(_ message: String, at offset: Int? = nil) -> JSONPath.SyntaxError {
+        JSONPath.SyntaxError(message: message, offset: offset ?? position)
+    }
+
+    mutating func query() throws(JSONPath.SyntaxError) -> [JSONPath.Segment] {
+        guard current == "$" else { throw failure("a JSONPath starts with $") }
+        position += 1
+        var segments: [JSONPath.Segment] = []
+        while let character = current {
+            switch character {
+            case ".":
+                position += 1
+                if current == "." {
+                    position += 1
+                    segments.append(JSONPath.Segment(selectors: try dottedOrBracketed(), descendant: true))
+                } else {
+                    segments.append(JSONPath.Segment(selectors: [try dotted()], descendant: false))
+                }
+            case "[":
+                segments.append(JSONPath.Segment(selectors: try bracketed(), descendant: false))
+            default:
+                throw failure("unexpected '\(character)'; expected '.', '..' or '['")
+            }
+        }
+        return segments
+    }
+
+    private mutating func dottedOrBracketed() throws(JSONPath.SyntaxError) -> [JSONPath.Selector] {
+        current == "[" ? try bracketed() : [try dotted()]
+    }
+
+    /// `*` or a member name shorthand after `.`.
+    private mutating func dotted() throws(JSONPath.SyntaxError) -> JSONPath.Selector {
+        if current == "*" {
+            position += 1
+            return .wildcard
+        }
+        let start = position
+        while let character = current, Parser.isNameCharacter(character, first: position == start) { position += 1 }
+        guard position > start else { throw failure("expected a member name or '*'") }
+        return .name(String(characters[start..<position]))
+    }
+
+    /// RFC 9535 name-first and name-char: letters, `_`, non-ASCII, and digits after the first.
+    private static func isNameCharacter(_ character: Character, first: Bool) -> Bool {
+        if character == "_" || !character.isASCII { return true }
+        if character.isASCII && character.isLetter { return true }
+        return !first && character.isASCII && character.isNumber
+    }
+
+    private mutating func skipBlanks() {
+        while let character = current, character == " " || character == "\t" || character == "\n" || character == "\r" { position += 1 }
+    }
+
+    private mutating func bracketed() throws(JSONPath.SyntaxError) -> [JSONPath.Selector] {
+        position += 1
+        var selectors: [JSONPath.Selector] = []
+        while true {
+            skipBlanks()
+            selectors.append(try selector())
+            skipBlanks()
+            switch current {
+            case ",": position += 1
+            case "]":
+                position += 1
+                return selectors
+            default: throw failure("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func selector() throws(JSONPath.SyntaxError) -> JSONPath.Selector {
+        switch current {
+        case "*":
+            position += 1
+            return .wildcard
+        case "'", "\"":
+            return .name(try quoted())
+        case "?":
+            throw failure("filter selectors (?...) are not supported")
+        case let character? where character == "-" || character == ":" || character.isASCII && character.isNumber:
+            return try indexOrSlice()
+        case let character?:
+            throw failure("unexpected '\(character)' in a bracketed selector")
+        case nil:
+            throw failure("unexpected end; expected a selector")
+        }
+    }
+
+    private mutating func integer() throws(JSONPath.SyntaxError) -> Int? {
+        let start = position
+        if current == "-" { position += 1 }
+        let digitsStart = position
+        while let character = current, character.isASCII && character.isNumber { position += 1 }
+        guard position > digitsStart else {
+            if position > start { throw failure("expected digits after '-'") }
+            return nil
+        }
+        let text = String(characters[start..<position])
+        if text.count > 1 && (text.hasPrefix("0") || text.hasPrefix("-0")) { throw failure("an integer cannot have a leading zero", at: start) }
+        guard let value = Int(text), abs(value) <= 9_007_199_254_740_991 else { throw failure("integer \(text) is out of range", at: start) }
+        return value
+    }
+
+    private mutating func indexOrSlice() throws(JSONPath.SyntaxError) -> JSONPath.Selector {
+        let first = try integer()
+        skipBlanks()
+        guard current == ":" else {
+            guard let first else { throw failure("expected an index") }
+            return .index(first)
+        }
+        position += 1
+        skipBlanks()
+        let end = try integer()
+        skipBlanks()
+        var step: Int?
+        if current == ":" {
+            position += 1
+            skipBlanks()
+            step = try integer()
+        }
+        return .slice(start: first, end: end, step: step)
+    }
+
+    /// A quoted name with RFC 9535's escapes.
+    private mutating func quoted() throws(JSONPath.SyntaxError) -> String {
+        let quote = characters[position]
+        let start = position
+        position += 1
+        var text = ""
+        while let character = current {
+            position += 1
+            if character == quote { return text }
+            guard character == "\\" else {
+                text.append(character)
+                continue
+            }
+            guard let escape = current else { break }
+            position += 1
+            switch escape {
+            case "b": text.append("\u{08}")
+            case "f": text.append("\u{0C}")
+            case "n": text.append("\n")
+            case "r": text.append("\r")
+            case "t": text.append("\t")
+            case "/", "\\", "'", "\"": text.append(escape)
+            case "u":
+                guard position + 4 <= characters.count, let code = UInt32(String(characters[position..<position + 4]), radix: 16),
+                    let scalar = Unicode.Scalar(code)
+                else { throw failure("invalid \\u escape", at: position - 2) }
+                position += 4
+                text.unicodeScalars.append(scalar)
+            default:
+                throw failure("invalid escape \\\(escape)", at: position - 2)
+            }
+        }
+        throw failure("unterminated quoted name", at: start)
+    }
+}

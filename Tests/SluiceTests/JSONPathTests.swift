@@ -1,0 +1,73 @@
+import Testing
+@testable import Sluice
+
+@Suite("JSONPath (RFC 9535)")
+struct JSONPathTests {
+    /// RFC 9535 section 1.5's example document.
+    static let store = try! JSONReader().value(from: """
+        { "store": {
+            "book": [
+              { "category": "reference", "author": "Nigel Rees", "title": "Sayings of the Century", "price": 8.95 },
+              { "category": "fiction", "author": "Evelyn Waugh", "title": "Sword of Honour", "price": 12.99 },
+              { "category": "fiction", "author": "Herman Melville", "title": "Moby Dick", "isbn": "0-553-21311-3", "price": 8.99 },
+              { "category": "fiction", "author": "J. R. R. Tolkien", "title": "The Lord of the Rings", "isbn": "0-395-19395-8", "price": 22.99 }
+            ],
+            "bicycle": { "color": "red", "price": 399 }
+          }
+        }
+        """)
+
+    static let queries: [(String, [JSONValue])] = [
+        ("$", [store]),
+        ("$.store.book[*].author", ["Nigel Rees", "Evelyn Waugh", "Herman Melville", "J. R. R. Tolkien"]),
+        ("$..author", ["Nigel Rees", "Evelyn Waugh", "Herman Melville", "J. R. R. Tolkien"]),
+        ("$.store.*", [store["store"]!["book"]!, store["store"]!["bicycle"]!]),
+        ("$.store..price", [.double(8.95), .double(12.99), .double(8.99), .double(22.99), .int(399)]),
+        ("$..book[2]", [store["store"]!["book"]![2]!]),
+        ("$..book[-1].title", ["The Lord of the Rings"]),
+        ("$..book[0,1].title", ["Sayings of the Century", "Sword of Honour"]),
+        ("$..book[:2].title", ["Sayings of the Century", "Sword of Honour"]),
+        ("$.store.book[::-2].title", ["The Lord of the Rings", "Sword of Honour"]),
+        ("$['store']['bicycle'][\"color\"]", ["red"]),
+        ("$.store.book[9]", []),
+        ("$.nothing.here", []),
+        ("$..isbn", ["0-553-21311-3", "0-395-19395-8"]),
+    ]
+
+    @Test("RFC 9535's bookstore queries", arguments: queries)
+    func select(path: String, expected: [JSONValue]) throws {
+        #expect(try JSONPath(path).select(in: Self.store) == expected)
+    }
+
+    @Test("names with escapes, and singular queries")
+    func names() throws {
+        let value: JSONValue = ["a b": ["it's": 1], "é": 2, "k\n": 3]
+        #expect(try JSONPath("$['a b']['it\\'s']").select(in: value) == [1])
+        #expect(try JSONPath("$.é").select(in: value) == [2])
+        #expect(try JSONPath(#"$["k\n"]"#).select(in: value) == [3])
+        #expect(try JSONPath("$.a[0]['b']").isSingular)
+        #expect(try !JSONPath("$..a").isSingular)
+        #expect(try !JSONPath("$.a[*]").isSingular)
+    }
+
+    static let invalid: [(String, String, Int)] = [
+        ("store", "starts with $", 0),
+        ("$.store[?@.price < 10]", "filter selectors", 8),
+        ("$.", "expected a member name", 2),
+        ("$[01]", "leading zero", 2),
+        ("$['open", "unterminated", 2),
+        ("$[1", "expected ',' or ']'", 3),
+        ("$.a b", "unexpected ' '", 3),
+        ("$.1a", "expected a member name", 2),
+    ]
+
+    @Test("anything unsupported or malformed is an error with its position", arguments: invalid)
+    func errors(path: String, message: String, offset: Int) {
+        #expect {
+            try JSONPath(path)
+        } throws: { error in
+            guard let error = error as? JSONPath.SyntaxError else { return false }
+            return error.message.contains(message) && error.offset == offset
+        }
+    }
+}
