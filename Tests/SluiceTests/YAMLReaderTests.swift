@@ -85,3 +85,36 @@ struct YAMLReaderTests {
         #expect(try YAMLReader().documents(from: "a: 1\n---\nb: 2\n").count == 2)
     }
 }
+
+extension YAMLReaderTests {
+    static let scalars: [(String, JSONValue)] = [
+        ("~", .null), ("null", .null), ("", .null), ("true", true), ("False", false), ("TRUE", true),
+        ("42", 42), ("-7", -7), ("+3", 3), ("0x1F", 31), ("0o17", 15), ("2.5", 2.5), ("1e3", .double(1000)),
+        (".5", 0.5), ("-.inf", .double(-.infinity)), ("yes", "yes"), ("1.2.3", "1.2.3"), ("0x", "0x"),
+        ("12abc", "12abc"), ("swift linux", "swift linux"), ("e5", "e5"), (".", "."),
+    ]
+
+    @Test("plain scalars become JSON by the YAML 1.2 core schema", arguments: scalars)
+    func coreSchema(text: String, expected: JSONValue) {
+        #expect(YAMLNode.coreSchemaValue(text) == expected)
+    }
+
+    @Test("parameters become JSON values: quoted scalars stay strings, order kept")
+    func parameters() throws {
+        let root = try document("""
+            parameters:
+              q: swift
+              page: 2
+              exact: "2"
+              tags: [a, b]
+              draft: ~
+              nested: { z: 1, a: false }
+              text: !!str 10
+            """)
+        let value = try #require(root["parameters"]).jsonValue()
+        #expect(value == ["q": "swift", "page": 2, "exact": "2", "tags": ["a", "b"], "draft": nil, "nested": ["z": 1, "a": false], "text": "10"])
+        guard case .object(let object) = value else { return }
+        #expect(object.keys == ["q", "page", "exact", "tags", "draft", "nested", "text"])
+        #expect(throws: YAMLReader.SyntaxError.self) { try document("? [a]\n: 1\n").jsonValue() }
+    }
+}
