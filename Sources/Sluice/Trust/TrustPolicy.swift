@@ -119,25 +119,32 @@ public struct TrustPolicy: Sendable, Hashable {
         if allowsInvalidCertificates && validatesDomainName && !leaf.matches(host: host) {
             return .reject(reason: "the certificate \(leaf.subject) does not name \(host)")
         }
-        let presented = chain.map(\.description).joined(separator: ", ")
         switch pinning {
         case .none:
             return .proceed
         case .publicKey:
-            let pinned = Set(pins.map(\.publicKeySHA256))
-            if chain.contains(where: { pinned.contains($0.publicKeySHA256) }) { return .proceed }
+            if chain.contains(where: { certificate in pins.contains { $0.publicKeySHA256 == certificate.publicKeySHA256 } }) {
+                return .proceed
+            }
             return .reject(
                 reason: "public-key pinning failed for \(host): no certificate the server presented has a pinned key. "
                     + "Pins expected: \(pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }.joined(separator: ", ")). "
-                    + "The server presented: \(presented)."
+                    + "The server presented: \(TrustPolicy.describe(chain))."
             )
         case .certificate:
-            let pinned = Set(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.der } else { nil } })
-            if chain.contains(where: { pinned.contains($0.der) }) { return .proceed }
+            let isPinned = { (certificate: X509Certificate) in
+                pins.contains { if case .certificate(let pinned) = $0 { pinned.der == certificate.der } else { false } }
+            }
+            if chain.contains(where: isPinned) { return .proceed }
             return .reject(
                 reason: "certificate pinning failed for \(host): no certificate the server presented is a pinned one. "
-                    + "Pinned: \(pins.map(\.description).joined(separator: ", ")). The server presented: \(presented)."
+                    + "Pinned: \(pins.map(\.description).joined(separator: ", ")). The server presented: \(TrustPolicy.describe(chain))."
             )
         }
+    }
+
+    /// Every certificate as `SUBJECT (sha256//...)`, for a rejection's message.
+    private static func describe(_ chain: [X509Certificate]) -> String {
+        chain.map(\.description).joined(separator: ", ")
     }
 }
