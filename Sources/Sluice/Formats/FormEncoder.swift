@@ -137,31 +137,8 @@ public struct FormEncoder: Sendable, Hashable {
     /// The text with every byte escaped except `A-Z a-z 0-9 - . _ ~ / ?` (and a space as `+`
     /// with ``SpaceEncoding/plus``).
     public func escape(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if FormEncoder.isUnescaped(byte) {
-                output.append(byte)
-            } else if byte == 0x20 && spaceEncoding == .plus {
-                output.append(UInt8(ascii: "+"))
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(FormEncoder.hexDigits[Int(byte >> 4)])
-                output.append(FormEncoder.hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func isUnescaped(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "?"):
-            true
-        default:
-            false
+        PercentEncoding.encode(text, spaceAsPlus: spaceEncoding == .plus) { byte in
+            PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
         }
     }
 }

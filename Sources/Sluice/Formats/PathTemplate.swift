@@ -67,23 +67,8 @@ enum PathTemplate {
     static func encodeSegment(_ value: String) -> String {
         if value == "." { return "%2E" }
         if value == ".." { return "%2E%2E" }
-        var output = ""
-        for byte in value.utf8 {
-            if isSegmentCharacter(byte) {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                output += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return output
-    }
-
-    private static func isSegmentCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "-._~!$&'()*+,;=:@".utf8.contains(byte)
+        return PercentEncoding.encode(value) { byte in
+            PercentEncoding.isUnreserved(byte) || "!$&'()*+,;=:@".utf8.contains(byte)
         }
     }
 }
