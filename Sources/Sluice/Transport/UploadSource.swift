@@ -71,9 +71,14 @@ final class UploadSource {
         defer { if descriptor >= 0 { close(descriptor) } }
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-            throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+            throw UploadSource.readFailure(path, url: url)
         }
         return Int64(status.st_size)
+    }
+
+    /// `.fileIO` for a body file that cannot be read, with the system's reason (`errno`).
+    private static func readFailure(_ path: String, url: URL) -> SluiceError {
+        SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
     }
 
     /// The descriptor of a file segment, opening it (and closing the one before) when needed.
@@ -83,7 +88,7 @@ final class UploadSource {
         openFile = nil
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+            throw UploadSource.readFailure(path, url: url)
         }
         openFile = (index, descriptor)
         return descriptor
@@ -124,7 +129,7 @@ final class UploadSource {
                 let descriptor = try descriptor(for: index, path: path)
                 let count = pread(descriptor, target, wanted, off_t(within))
                 guard count >= 0 else {
-                    throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): \(String(cString: strerror(errno)))")
+                    throw UploadSource.readFailure(path, url: url)
                 }
                 guard count > 0 else {
                     throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "upload file \(path) ended early: it shrank while being sent")
