@@ -9,10 +9,10 @@ struct SluiceCommand: AsyncParsableCommand {
         commandName: "sluice",
         abstract: "Sends HTTP requests through Sluice's stage chain over libcurl.",
         discussion: """
-            Exit status: 0 when every request completed, 1 when a request failed, 2 when the command line is invalid.
+            Exit status: 0 when every request passed, 1 when a request failed or an expectation was not met, 2 when a pipeline or the command line is invalid.
             """,
         version: SluiceVersion.current,
-        subcommands: [SendCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, StagesCommand.self, CurlCommand.self, SendCommand.self]
     )
 
     /// Runs the command, mapping errors to the exit statuses the pipeline format names:
@@ -25,6 +25,12 @@ struct SluiceCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as PipelineFileError {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Foundation.exit(2)
+        } catch let error as SluiceError where error.kind == .configuration {
+            FileHandle.standardError.write(Data("sluice: error: \(error.message)\n".utf8))
+            Foundation.exit(2)
         } catch let failure as RequestFailure {
             FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8))
             Foundation.exit(1)

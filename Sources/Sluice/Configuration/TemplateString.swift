@@ -72,7 +72,7 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         self.parts = parts
     }
 
-    private static func isValidName(_ name: String) -> Bool {
+    static func isValidName(_ name: String) -> Bool {
         let bare = name.hasPrefix("env.") ? String(name.dropFirst(4)) : name
         guard let first = bare.first, first.isLetter || first == "_" else { return false }
         return bare.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }

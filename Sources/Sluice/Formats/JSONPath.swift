@@ -169,11 +169,23 @@ private struct Parser {
                 }
             case "[":
                 segments.append(JSONPath.Segment(selectors: try bracketed(), descendant: false))
+            case "-" where segments.last.map({ if case .name = $0.selectors.first { !$0.descendant } else { false } }) == true:
+                throw failure(hyphenatedNameHint())
             default:
                 throw failure("unexpected '\(character)'; expected '.', '..' or '['")
             }
         }
         return segments
+    }
+
+    /// The advice for `$.a.b-c`: RFC 9535's dotted names cannot hold `-`, brackets can.
+    private func hyphenatedNameHint() -> String {
+        var start = position
+        while start > 0, characters[start - 1] != "." { start -= 1 }
+        var end = position
+        while end < characters.count, characters[end] != ".", characters[end] != "[" { end += 1 }
+        let name = String(characters[start..<end])
+        return "unexpected '-': a name with '-' is written in brackets, as ['\(name)'] (RFC 9535)"
     }
 
     private mutating func dottedOrBracketed() throws(JSONPath.SyntaxError) -> [JSONPath.Selector] {

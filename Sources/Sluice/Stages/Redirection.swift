@@ -16,20 +16,39 @@ import Foundation
 ///
 /// A ``Pipeline`` adds this stage at the bottom of its chain unless told otherwise or given one
 /// explicitly; placed higher, the stages below it see every hop. It must sit below
-/// ``Serialization``: a hop reuses the serialized body, not the parameters.
-public struct Redirection: Stage {
+/// ``Serialization``: a hop reuses the serialized body, not the parameters (checked when the
+/// pipeline is built).
+///
+/// `follows: false` keeps the stage in the chain but hands every redirect response back as it
+/// is, so the pipeline adds no other.
+public struct Redirection: Stage, ChainValidating {
     /// The most redirects followed for one request; 10 by default.
     public let maximumHops: Int
     /// Whether a redirect from `https` to `http` is followed; `false` by default.
     public let allowsInsecureRedirects: Bool
+    /// Whether redirects are followed at all; `true` by default.
+    public let follows: Bool
 
     /// `redirects`.
     public var name: String { "redirects" }
 
     /// Creates the stage.
-    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false) {
+    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true) {
         self.maximumHops = max(0, maximumHops)
         self.allowsInsecureRedirects = allowsInsecureRedirects
+        self.follows = follows
+    }
+
+    /// Refuses a chain with a ``Serialization`` stage below this one: hops would resend the
+    /// request before its parameters were written.
+    public func validate(in chain: [any Stage]) throws(SluiceError) {
+        guard follows, let index = chain.firstIndex(where: { $0 is Redirection }),
+            chain[index...].contains(where: { $0 is Serialization })
+        else { return }
+        throw SluiceError(
+            kind: .configuration, stage: name,
+            message: "redirects must come after serialization: a redirect resends the serialized request"
+        )
     }
 
     /// Sends the request, then each redirect it leads to, and returns the first response that
@@ -39,6 +58,7 @@ public struct Redirection: Stage {
         context: TaskContext,
         next: (Request, TaskContext) async throws -> Response
     ) async throws -> Response {
+        guard follows else { return try await next(request, context) }
         var current = request
         var visited: Set<String> = [Redirection.visitKey(request)]
         var hops = 0

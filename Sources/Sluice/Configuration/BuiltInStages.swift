@@ -1,0 +1,179 @@
+import Foundation
+
+/// The descriptors of Sluice's own stages: their names, options and factories, as the pipeline
+/// format names them.
+enum BuiltInStages {
+    static let descriptors: [StageDescriptor] = [
+        urlResolution, headerInjection, serialization, trustEvaluation, responseDecoding, redirects,
+    ]
+
+    static let urlResolution = StageDescriptor(
+        name: "url-resolution",
+        summary: "Resolves each request's path against a base URL (RFC 3986) and fills its {name} templates.",
+        options: [
+            OptionDescriptor("base-url", .string, required: true, summary: "An absolute http or https URL; a path not ending in '/' gets one."),
+        ]
+    ) { options in
+        try URLResolution(baseURL: options.string("base-url")!)
+    }
+
+    static let headerInjection = StageDescriptor(
+        name: "header-injection",
+        summary: "Adds headers to every request, never over a header the request sets itself.",
+        options: [
+            OptionDescriptor("headers", .map(.string), summary: "Headers for every request."),
+            OptionDescriptor("user-agent", .string, default: "default", summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
+            OptionDescriptor("accept-language", .string, default: "default", summary: "default (from LANGUAGE, LC_ALL, LANG), none, or any string."),
+            OptionDescriptor(
+                "authorization",
+                .object([
+                    OptionDescriptor(
+                        "basic",
+                        .object([
+                            OptionDescriptor("username", .string, required: true, secret: true, summary: "The user name."),
+                            OptionDescriptor("password", .string, required: true, secret: true, summary: "The password."),
+                        ]),
+                        secret: true,
+                        summary: "Basic credentials (RFC 7617)."
+                    ),
+                    OptionDescriptor("bearer", .string, secret: true, summary: "A bearer token (RFC 6750)."),
+                ]),
+                secret: true,
+                summary: "basic: {username, password} or bearer: TOKEN; redacted in every output."
+            ),
+        ]
+    ) { options in
+        HeaderInjection(
+            headers: HTTPHeaders(options.pairs("headers") ?? []),
+            userAgent: defaulted(options.string("user-agent")),
+            acceptLanguage: defaulted(options.string("accept-language")),
+            authorization: try authorization(options.options("authorization")),
+            environment: options.environment
+        )
+    }
+
+    private static func defaulted(_ text: String?) -> HeaderInjection.DefaultedValue {
+        switch text {
+        case nil, "default": .default
+        case "none": .none
+        case let value?: .custom(value)
+        }
+    }
+
+    private static func authorization(_ options: StageOptions?) throws(StageOptions.Invalid) -> HeaderInjection.Authorization? {
+        guard let options else { return nil }
+        switch (options.options("basic"), options.string("bearer")) {
+        case (let basic?, nil):
+            return .basic(username: basic.string("username")!, password: basic.string("password")!)
+        case (nil, let token?):
+            return .bearer(token)
+        default:
+            throw StageOptions.Invalid(option: "authorization", message: "authorization takes one of basic: {username, password} and bearer: TOKEN")
+        }
+    }
+
+    static let serialization = StageDescriptor(
+        name: "serialization",
+        summary: "Writes each request's parameters into the query or the body, or its parts into a multipart body.",
+        options: [
+            OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: "form", summary: "How parameters are written."),
+            OptionDescriptor(
+                "array-encoding", .choice(FormEncoder.ArrayEncoding.allCases.map(\.rawValue)), default: "brackets",
+                summary: "Form arrays as a[]=1 (brackets), a[0]=1 (indices) or a=1 (repeat)."
+            ),
+            OptionDescriptor("bool-encoding", .choice(FormEncoder.BoolEncoding.allCases.map(\.rawValue)), default: "numeric", summary: "Form Booleans as 1/0 (numeric) or true/false (literal)."),
+            OptionDescriptor("space", .choice(FormEncoder.SpaceEncoding.allCases.map(\.rawValue)), default: "percent", summary: "A space in a form as %20 (percent) or + (plus)."),
+            OptionDescriptor("parameters-in-uri", .list(.string), default: "[GET, HEAD, DELETE]", summary: "Methods whose parameters go in the query; others send them as the body."),
+        ]
+    ) { options in
+        Serialization(
+            format: options.string("format").flatMap(Serialization.Format.init(rawValue:)) ?? .form,
+            formEncoder: FormEncoder(
+                arrayEncoding: options.string("array-encoding").flatMap(FormEncoder.ArrayEncoding.init(rawValue:)) ?? .brackets,
+                boolEncoding: options.string("bool-encoding").flatMap(FormEncoder.BoolEncoding.init(rawValue:)) ?? .numeric,
+                spaceEncoding: options.string("space").flatMap(FormEncoder.SpaceEncoding.init(rawValue:)) ?? .percent
+            ),
+            parametersInURI: options.strings("parameters-in-uri").map { Set($0.map { HTTPMethod($0.uppercased()) }) } ?? [.get, .head, .delete]
+        )
+    }
+
+    static let trustEvaluation = StageDescriptor(
+        name: "trust-evaluation",
+        summary: "Checks the server's certificate chain after the TLS handshake, before any request byte: pinning, CA bundle, validation switches.",
+        options: [
+            OptionDescriptor("pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: "none", summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."),
+            OptionDescriptor("pins", .list(.string), summary: "sha256//BASE64 hashes, or PEM/DER certificate files relative to the pipeline file."),
+            OptionDescriptor("ca-bundle", .string, summary: "A PEM file of trust anchors used instead of the system store."),
+            OptionDescriptor("allow-invalid-certificates", .boolean, default: "false", summary: "Accept certificates that do not validate (expired, unknown issuer)."),
+            OptionDescriptor("validates-domain-name", .boolean, default: "true", summary: "Check the certificate's name against the host."),
+            OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com allowed); others get the default."),
+        ]
+    ) { options in
+        var pins: [TrustPin] = []
+        for text in options.strings("pins") ?? [] {
+            pins += try TrustPin.pins(from: text, relativeTo: options.directory)
+        }
+        return TrustEvaluation(policy: try TrustPolicy(
+            pinning: options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none,
+            pins: pins,
+            caBundle: options.path("ca-bundle"),
+            allowsInvalidCertificates: options.bool("allow-invalid-certificates") ?? false,
+            validatesDomainName: options.bool("validates-domain-name") ?? true,
+            hosts: options.strings("hosts")
+        ))
+    }
+
+    static let responseDecoding = StageDescriptor(
+        name: "response-decoding",
+        summary: "Checks each response's status and content type, then decodes its body.",
+        options: [
+            OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: "json", summary: "How the body is decoded; auto goes by Content-Type."),
+            OptionDescriptor("acceptable-status", .list(.statusCode), default: "[200-299]", summary: "Statuses that pass; others are an unacceptable-status error."),
+            OptionDescriptor(
+                "acceptable-content-types", .list(.string), default: "the format's own",
+                summary: "Media types that pass (type/* allowed), or any to turn the check off."
+            ),
+            OptionDescriptor("removes-keys-with-null-values", .boolean, default: "false", summary: "Drop null-valued keys and null array elements, recursively."),
+        ]
+    ) { options in
+        let contentTypes: ResponseDecoding.AcceptableContentTypes
+        switch options.strings("acceptable-content-types") {
+        case nil: contentTypes = .default
+        case ["any"]?: contentTypes = .any
+        case let texts?:
+            var types: [MediaType] = []
+            for text in texts {
+                guard let type = MediaType(parsing: text) else {
+                    throw StageOptions.Invalid(option: "acceptable-content-types", message: "'\(text)' is not a media type such as application/json")
+                }
+                types.append(type)
+            }
+            contentTypes = .only(types)
+        }
+        return ResponseDecoding(
+            format: options.string("format").flatMap(ResponseDecoding.Format.init(rawValue:)) ?? .json,
+            acceptableStatus: options.statusCodes("acceptable-status") ?? .successful,
+            acceptableContentTypes: contentTypes,
+            removesKeysWithNullValues: options.bool("removes-keys-with-null-values") ?? false
+        )
+    }
+
+    static let redirects = StageDescriptor(
+        name: "redirects",
+        summary: "Follows redirects through the stages below it and trust evaluation; added at the bottom of every pipeline that lists none.",
+        options: [
+            OptionDescriptor("follow", .boolean, default: "true", summary: "false hands redirect responses back as they are."),
+            OptionDescriptor("max-hops", .integer, default: "10", summary: "The most redirects followed for one request."),
+            OptionDescriptor("allow-insecure", .boolean, default: "false", summary: "Follow a redirect from https to http."),
+        ]
+    ) { options in
+        if let hops = options.integer("max-hops"), hops < 0 {
+            throw StageOptions.Invalid(option: "max-hops", message: "max-hops must be 0 or more")
+        }
+        return Redirection(
+            maximumHops: options.integer("max-hops") ?? 10,
+            allowsInsecureRedirects: options.bool("allow-insecure") ?? false,
+            follows: options.bool("follow") ?? true
+        )
+    }
+}

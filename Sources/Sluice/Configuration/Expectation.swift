@@ -1,0 +1,79 @@
+/// One check of a request's `expect:`, with the line it was written on.
+public struct Expectation: Sendable {
+    /// An operator of a body predicate, `{JSONPATH: {OP: value}}`.
+    public enum Operator: String, Sendable, CaseIterable {
+        /// The selected value equals the expected one (numbers by value: `1` equals `1.0`).
+        case equals
+        /// The selected value does not equal the expected one.
+        case not
+        /// A string holds the expected text; an array holds the expected element; an object has
+        /// the expected key.
+        case contains
+        /// A string matches the expected regular expression (anywhere in it).
+        case matches
+        /// `true`: the path selects something; `false`: it selects nothing.
+        case exists
+        /// The selected number is less than the expected one.
+        case lt
+        /// The selected number is less than or equal to the expected one.
+        case le
+        /// The selected number is greater than the expected one.
+        case gt
+        /// The selected number is greater than or equal to the expected one.
+        case ge
+        /// The selected value's JSON type: `string`, `number`, `integer`, `boolean`, `array`,
+        /// `object` or `null`.
+        case type
+        /// An array's elements, an object's members, a string's characters, or the nodes a
+        /// non-singular path selects, number the expected count.
+        case count
+    }
+
+    /// What is checked.
+    public enum Check: Sendable {
+        /// The status is in the set (`200`, `[200, 201]`, `2xx`).
+        case status(StatusCodeSet)
+        /// A header has the value; `/regex/` values are matched as regular expressions.
+        case header(name: String, value: YAMLNode)
+        /// The value at a JSONPath satisfies an operator.
+        case body(path: JSONPath, operator: Operator, expected: YAMLNode)
+        /// The exchange took no longer than this.
+        case maxDuration(Duration)
+    }
+
+    /// What is checked.
+    public var check: Check
+    /// Where the check is written.
+    public var mark: YAMLNode.Mark
+    /// The check as written, for reports: `status`, `headers.Content-Type`, `body $.args.q equals`.
+    public var label: String
+
+    /// The node whose scalars may hold `${...}`.
+    var templatedValue: YAMLNode? {
+        switch check {
+        case .header(_, let value), .body(_, _, let value): value
+        case .status, .maxDuration: nil
+        }
+    }
+}
+
+/// One entry of a request's `capture:`: a value taken from the response for `${NAME}` in later
+/// requests.
+public struct Capture: Sendable {
+    /// Where the value comes from.
+    public enum Source: Sendable {
+        /// The value at a JSONPath of the decoded body (a string as it is, another value as JSON).
+        case jsonPath(JSONPath)
+        /// A response header's value.
+        case header(String)
+        /// The first match of a regular expression in the body text: its first group when it has one.
+        case regex(String)
+    }
+
+    /// The variable's name.
+    public var name: String
+    /// Where the value comes from.
+    public var source: Source
+    /// Where the capture is written.
+    public var mark: YAMLNode.Mark
+}

@@ -1,0 +1,322 @@
+import Foundation
+
+/// Decodes a pipeline document's node tree into a ``PipelineSpec``, collecting every problem of
+/// shape (unknown keys, wrong types, bad JSONPath, bad durations) instead of stopping at the first.
+struct PipelineDecoder {
+    private static let topLevelKeys = ["name", "variables", "stages", "requests"]
+    private static let requestKeys = [
+        "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
+        "expect", "capture",
+    ]
+    private static let expectKeys = ["status", "headers", "body", "max-duration"]
+
+    /// The problems found so far.
+    private(set) var problems: [(mark: YAMLNode.Mark, message: String)] = []
+
+    private mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
+        problems.append((mark, message))
+    }
+
+    /// The spec, as much of it as could be read; `problems` says what could not.
+    mutating func decode(_ root: YAMLNode, defaultName: String) -> PipelineSpec {
+        var spec = PipelineSpec(name: defaultName, variables: [], stages: [], requests: [])
+        guard let pairs = root.pairs else {
+            fail(root.mark, "a pipeline is a mapping with stages: and requests:")
+            return spec
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.topLevelKeys, in: "a pipeline")
+        if let name = root["name"] {
+            spec.name = scalar(name, "name") ?? defaultName
+        }
+        if let variables = root["variables"], !variables.isNull {
+            spec.variables = mapping(variables, "variables") ?? []
+            for pair in spec.variables {
+                if let key = pair.key.scalar, !TemplateString.isValidName(key) || key.hasPrefix("env.") {
+                    fail(pair.key.mark, "'\(key)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
+                }
+                if pair.value.scalar == nil { fail(pair.value.mark, "variable '\(pair.key.scalar ?? "")' must be a scalar") }
+            }
+        }
+        if let stages = root["stages"], !stages.isNull {
+            if let elements = stages.elements {
+                spec.stages = elements.compactMap { stage($0) }
+            } else {
+                fail(stages.mark, "stages: must be a list of '- NAME: {options}' entries")
+            }
+        }
+        if let requests = root["requests"], !requests.isNull {
+            if let elements = requests.elements {
+                spec.requests = elements.compactMap { request($0) }
+            } else {
+                fail(requests.mark, "requests: must be a list")
+            }
+        }
+        var seen: [String: YAMLNode.Mark] = [:]
+        for request in spec.requests {
+            if let first = seen[request.name] {
+                fail(request.mark, "a request named '\(request.name)' is already defined at line \(first.line); names must be unique")
+            } else {
+                seen[request.name] = request.mark
+            }
+        }
+        return spec
+    }
+
+    // MARK: Stages
+
+    private mutating func stage(_ node: YAMLNode) -> StageSpec? {
+        if let name = node.scalar, !node.isNull {
+            return StageSpec(name: name, mark: node.mark, options: [])
+        }
+        guard let pairs = node.pairs, pairs.count == 1, let name = pairs[0].key.scalar else {
+            fail(node.mark, "a stage entry is '- NAME' or '- NAME: {options}' (one key)")
+            return nil
+        }
+        let options = pairs[0].value
+        if options.isNull { return StageSpec(name: name, mark: node.mark, options: []) }
+        guard let optionPairs = options.pairs else {
+            fail(options.mark, "the options of stage '\(name)' must be a mapping")
+            return nil
+        }
+        return StageSpec(name: name, mark: node.mark, options: optionPairs)
+    }
+
+    // MARK: Requests
+
+    private mutating func request(_ node: YAMLNode) -> RequestSpec? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "a request is a mapping with at least path:")
+            return nil
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.requestKeys, in: "a request")
+        var method = HTTPMethod.get
+        if let node = node["method"], let text = scalar(node, "method") {
+            method = HTTPMethod(text.uppercased())
+            if !method.isValidToken { fail(node.mark, "'\(text)' is not an HTTP method") }
+        }
+        guard let path = node["path"] else {
+            fail(node.mark, "a request needs path: (resolved against url-resolution's base-url)")
+            return nil
+        }
+        if path.scalar == nil { fail(path.mark, "path must be a string") }
+        let name = node["name"].flatMap { scalar($0, "name") } ?? "\(method) \(path.scalar ?? "")"
+        var request = RequestSpec(
+            name: name, mark: node.mark, method: method, path: path,
+            pathParameters: node["path-parameters"].flatMap { scalarMapping($0, "path-parameters") } ?? [],
+            parameters: node["parameters"],
+            headers: node["headers"].flatMap { scalarMapping($0, "headers") } ?? [],
+            body: node["body"], bodyFile: node["body-file"], parts: [],
+            timeout: node["timeout"].flatMap { duration($0, "timeout") },
+            expectations: [], captures: []
+        )
+        if let body = request.body, body.scalar == nil {
+            fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
+        }
+        if let file = request.bodyFile, file.scalar == nil { fail(file.mark, "body-file must be a path") }
+        if request.body != nil && request.bodyFile != nil {
+            fail(node.mark, "give body or body-file, not both")
+        }
+        if let parts = node["parts"] {
+            request.parts = (parts.elements ?? []).compactMap { part($0) }
+            if parts.elements == nil { fail(parts.mark, "parts must be a list of {name, value} or {name, file}") }
+        }
+        if let expect = node["expect"] {
+            request.expectations = expectations(expect)
+        }
+        if let capture = node["capture"] {
+            request.captures = captures(capture)
+        }
+        return request
+    }
+
+    private mutating func part(_ node: YAMLNode) -> RequestSpec.Part? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "a part is {name, value} or {name, file, filename?, content-type?}")
+            return nil
+        }
+        checkKeys(pairs, allowed: ["name", "value", "file", "filename", "content-type"], in: "a part")
+        guard let name = node["name"] else {
+            fail(node.mark, "a part needs name:")
+            return nil
+        }
+        let part = RequestSpec.Part(name: name, value: node["value"], file: node["file"], filename: node["filename"], contentType: node["content-type"])
+        if (part.value == nil) == (part.file == nil) {
+            fail(node.mark, "a part has either value: or file:")
+        }
+        for value in [part.name, part.value, part.file, part.filename, part.contentType].compactMap({ $0 }) where value.scalar == nil {
+            fail(value.mark, "part entries are strings")
+        }
+        return part
+    }
+
+    // MARK: Expectations and captures
+
+    private mutating func expectations(_ node: YAMLNode) -> [Expectation] {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "expect: is a mapping of status, headers, body and max-duration")
+            return []
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.expectKeys, in: "expect")
+        var expectations: [Expectation] = []
+        if let status = node["status"] {
+            let texts = status.elements?.compactMap(\.scalar) ?? status.scalar.map { [$0] } ?? []
+            let sets = texts.compactMap(StatusCodeSet.init(parsing:))
+            if texts.isEmpty || sets.count != texts.count {
+                fail(status.mark, "status is a code (200), a class (2xx), a range (200-299) or a list of them")
+            } else {
+                expectations.append(Expectation(check: .status(sets.reduce(StatusCodeSet([])) { $0.union($1) }), mark: status.mark, label: "status"))
+            }
+        }
+        for pair in node["headers"].flatMap({ scalarMapping($0, "expect.headers") }) ?? [] {
+            let name = pair.key.scalar ?? ""
+            if let pattern = PipelineDecoder.regexLiteral(pair.value.scalar), !pattern.contains("${") { checkRegex(pattern, at: pair.value.mark) }
+            expectations.append(Expectation(check: .header(name: name, value: pair.value), mark: pair.key.mark, label: "headers.\(name)"))
+        }
+        if let body = node["body"] {
+            for pair in mapping(body, "expect.body") ?? [] {
+                expectations += bodyExpectations(pair)
+            }
+        }
+        if let maxDuration = node["max-duration"], let duration = duration(maxDuration, "max-duration") {
+            expectations.append(Expectation(check: .maxDuration(duration), mark: maxDuration.mark, label: "max-duration"))
+        }
+        return expectations
+    }
+
+    private mutating func bodyExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
+        guard let text = pair.key.scalar, let path = jsonPath(text, at: pair.key.mark) else { return [] }
+        let operators = pair.value.pairs?.compactMap { $0.key.scalar.flatMap(Expectation.Operator.init(rawValue:)) } ?? []
+        guard let predicates = pair.value.pairs, !operators.isEmpty else {
+            return [Expectation(check: .body(path: path, operator: .equals, expected: pair.value), mark: pair.key.mark, label: "body \(text)")]
+        }
+        guard operators.count == predicates.count else {
+            fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ") + ", or {equals: {...}} to compare an object")
+            return []
+        }
+        return zip(predicates, operators).map { predicate, op in
+            check(op, predicate.value, for: text)
+            return Expectation(check: .body(path: path, operator: op, expected: predicate.value), mark: predicate.key.mark, label: "body \(text) \(op.rawValue)")
+        }
+    }
+
+    /// Checks what can be checked of an operator's expected value before it is rendered.
+    private mutating func check(_ op: Expectation.Operator, _ value: YAMLNode, for path: String) {
+        guard let text = value.scalar, !text.contains("${") else {
+            if [.matches, .exists, .lt, .le, .gt, .ge, .type, .count].contains(op) {
+                fail(value.mark, "\(op.rawValue) under \(path) takes a single value")
+            }
+            return
+        }
+        let json = YAMLNode.coreSchemaValue(text)
+        switch op {
+        case .matches:
+            checkRegex(text, at: value.mark)
+        case .exists:
+            if json.boolValue == nil { fail(value.mark, "exists takes true or false, not '\(text)'") }
+        case .lt, .le, .gt, .ge:
+            if json.doubleValue == nil { fail(value.mark, "\(op.rawValue) takes a number, not '\(text)'") }
+        case .count:
+            if json.intValue == nil || json.intValue! < 0 { fail(value.mark, "count takes a whole number, not '\(text)'") }
+        case .type:
+            if !["string", "number", "integer", "boolean", "array", "object", "null"].contains(text) {
+                fail(value.mark, "type takes string, number, integer, boolean, array, object or null, not '\(text)'")
+            }
+        case .equals, .not, .contains:
+            break
+        }
+    }
+
+    private mutating func captures(_ node: YAMLNode) -> [Capture] {
+        var captures: [Capture] = []
+        for pair in mapping(node, "capture") ?? [] {
+            guard let name = pair.key.scalar else { continue }
+            if !TemplateString.isValidName(name) || name.hasPrefix("env.") {
+                fail(pair.key.mark, "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
+            }
+            if let text = pair.value.scalar {
+                if let path = jsonPath(text, at: pair.value.mark) {
+                    captures.append(Capture(name: name, source: .jsonPath(path), mark: pair.key.mark))
+                }
+            } else if let header = pair.value["header"]?.scalar, pair.value.pairs?.count == 1 {
+                captures.append(Capture(name: name, source: .header(header), mark: pair.key.mark))
+            } else if let pattern = pair.value["regex"]?.scalar, pair.value.pairs?.count == 1 {
+                checkRegex(pattern, at: pair.value.mark)
+                captures.append(Capture(name: name, source: .regex(pattern), mark: pair.key.mark))
+            } else {
+                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME} or {regex: PATTERN}")
+            }
+        }
+        return captures
+    }
+
+    /// The pattern of a `/regex/` header value, or `nil` for a plain value.
+    static func regexLiteral(_ text: String?) -> String? {
+        guard let text, text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") else { return nil }
+        return String(text.dropFirst().dropLast())
+    }
+
+    // MARK: Values
+
+    private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed: [String], in owner: String) {
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                fail(pair.key.mark, "keys of \(owner) must be names")
+                continue
+            }
+            guard !allowed.contains(key) else { continue }
+            var message = "unknown key '\(key)' in \(owner)"
+            if let near = OptionDescriptor.nearest(to: key, in: allowed) { message += "; did you mean '\(near)'?" }
+            fail(pair.key.mark, message + " (keys: " + allowed.joined(separator: ", ") + ")")
+        }
+    }
+
+    private mutating func scalar(_ node: YAMLNode, _ name: String) -> String? {
+        guard let text = node.scalar, !node.isNull else {
+            fail(node.mark, "\(name) must be a string")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func mapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "\(name) must be a mapping")
+            return nil
+        }
+        return pairs
+    }
+
+    /// A mapping of names to scalars.
+    private mutating func scalarMapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+        guard let pairs = mapping(node, name) else { return nil }
+        for pair in pairs where pair.key.scalar == nil || pair.value.scalar == nil {
+            fail(pair.value.mark, "\(name) maps names to strings")
+        }
+        return pairs.filter { $0.key.scalar != nil && $0.value.scalar != nil }
+    }
+
+    private mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
+        guard let text = node.scalar, let duration = DurationText.parse(text) else {
+            fail(node.mark, "\(name) must be a duration such as 500ms, 30s or 2m")
+            return nil
+        }
+        return duration
+    }
+
+    private mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {
+        do {
+            return try JSONPath(text)
+        } catch {
+            fail(mark, "unsupported JSONPath '\(text)': \(error)")
+            return nil
+        }
+    }
+
+    private mutating func checkRegex(_ pattern: String, at mark: YAMLNode.Mark) {
+        do {
+            _ = try Regex(pattern)
+        } catch {
+            fail(mark, "'\(pattern)' is not a regular expression: \(error)")
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+
+/// A pipeline file loaded and checked: its spec, its stages made through a ``StageRegistry``,
+/// its variables resolved, and the secrets to redact.
+///
+/// Loading finds every problem of the file before anything is sent: YAML syntax, unknown stages
+/// and options, wrong types, missing required options, invalid stage configurations (a trust
+/// policy that cannot work), `${NAME}` that nothing supplies, unsupported JSONPath, parameters
+/// with no serialization stage. All of them are reported at once, as ``PipelineFileError``.
+///
+/// ```swift
+/// let file = try PipelineFile.load(path: "pipelines/demo.yaml", variables: ["base": "http://127.0.0.1:8080"])
+/// let pipeline = try file.makePipeline()
+/// ```
+public struct PipelineFile: Sendable {
+    /// The file's name as given.
+    public let path: String
+    /// The decoded spec.
+    public let spec: PipelineSpec
+    /// The stages made from `spec.stages`, top to bottom.
+    public let stages: [any Stage]
+    /// The variables from `variables:` and `--var`, and the environment.
+    public let scope: VariableScope
+    /// Every secret value: environment values the file reads, values under secret options.
+    public let secrets: [String]
+    /// Warnings about a configuration that works but weakens security (a trust policy that
+    /// accepts invalid certificates).
+    public let warnings: [String]
+
+    /// Reads and checks a pipeline file.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - variables: `--var` values, which take precedence over `variables:`.
+    ///   - environment: what `${env.NAME}` reads and `accept-language` defaults from.
+    ///   - registry: the stages the file may name.
+    /// - Throws: ``PipelineFileError`` with every problem found.
+    public static func load(
+        path: String,
+        variables: [String: String] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: StageRegistry = .builtIn
+    ) throws(PipelineFileError) -> PipelineFile {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the file: \((error as NSError).localizedDescription)")])
+        }
+        let url = URL(fileURLWithPath: path)
+        return try load(
+            text: text, path: path, directory: url.deletingLastPathComponent(),
+            variables: variables, environment: environment, registry: registry
+        )
+    }
+
+    /// Checks a pipeline given as text.
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - path: the name diagnostics use; its stem is the pipeline's default name.
+    ///   - directory: the folder relative paths (pins, files) are resolved against.
+    /// - Throws: ``PipelineFileError`` with every problem found.
+    public static func load(
+        text: String,
+        path: String,
+        directory: URL? = nil,
+        variables: [String: String] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: StageRegistry = .builtIn
+    ) throws(PipelineFileError) -> PipelineFile {
+        func error(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
+            PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
+        }
+        let documents: [YAMLNode]
+        do {
+            documents = try YAMLReader().documents(from: text)
+        } catch {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: error.mark, message: error.message)])
+        }
+        guard let root = documents.first else { throw error(YAMLNode.Mark(line: 1, column: 1), "the file is empty; a pipeline has stages: and requests:") }
+        if documents.count > 1 {
+            throw error(documents[1].mark, "a pipeline file holds one YAML document; this is a second")
+        }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        var loader = Loader(path: path, directory: directory, environment: environment, registry: registry)
+        let spec = loader.load(root, defaultName: stem, overrides: variables)
+        guard loader.diagnostics.isEmpty else { throw PipelineFileError(loader.diagnostics) }
+        return PipelineFile(
+            path: path, spec: spec, stages: loader.stages, scope: loader.scope,
+            secrets: loader.secrets, warnings: loader.warnings
+        )
+    }
+
+    /// A pipeline of this file's stages over a transport, with the default redirect stage at the
+    /// bottom unless the file lists `redirects`.
+    /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:)`` does.
+    public func makePipeline(transport: any Transport = CurlTransport.shared, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        var stages = self.stages
+        if !stages.contains(where: { $0 is Redirection }) { stages.append(Redirection()) }
+        return try Pipeline(stages: stages + bottom, transport: transport, redirects: nil)
+    }
+
+    /// Whether the file has a stage of this name.
+    public func hasStage(named name: String) -> Bool {
+        spec.stages.contains { $0.name == name }
+    }
+}
+
+/// The checks of one load, collecting diagnostics as it goes.
+private struct Loader {
+    let path: String
+    let directory: URL?
+    let environment: [String: String]
+    let registry: StageRegistry
+    var diagnostics: [PipelineDiagnostic] = []
+    var stages: [any Stage] = []
+    var scope = VariableScope()
+    var secrets: [String] = []
+    var warnings: [String] = []
+
+    init(path: String, directory: URL?, environment: [String: String], registry: StageRegistry) {
+        self.path = path
+        self.directory = directory
+        self.environment = environment
+        self.registry = registry
+        scope.environment = environment
+    }
+
+    mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
+        diagnostics.append(PipelineDiagnostic(file: path, mark: mark, message: message))
+    }
+
+    mutating func load(_ root: YAMLNode, defaultName: String, overrides: [String: String]) -> PipelineSpec {
+        var decoder = PipelineDecoder()
+        let spec = decoder.decode(root, defaultName: defaultName)
+        for problem in decoder.problems { fail(problem.mark, problem.message) }
+        var capturedBy: [String: String] = [:]
+        for request in spec.requests {
+            for capture in request.captures where capturedBy[capture.name] == nil {
+                capturedBy[capture.name] = request.name
+            }
+        }
+        resolveVariables(spec.variables, overrides: overrides, capturedBy: capturedBy)
+        makeStages(spec.stages, capturedBy: capturedBy)
+        checkRequests(spec, capturedBy: capturedBy)
+        return spec
+    }
+
+    /// Fills `scope` from `--var` and `variables:` (which may read the environment and the
+    /// variables above them).
+    private mutating func resolveVariables(_ entries: [YAMLNode.Pair], overrides: [String: String], capturedBy: [String: String]) {
+        scope.values = overrides
+        for entry in entries {
+            guard let name = entry.key.scalar, let text = entry.value.scalar, overrides[name] == nil else { continue }
+            guard checkReferences(in: entry.value, known: Set(scope.values.keys), captures: capturedBy, context: "variables") else { continue }
+            guard let template = try? TemplateString(parsing: text), let value = try? scope.render(text) else { continue }
+            if scope.isSecret(template) {
+                scope.secretNames.insert(name)
+                secrets.append(value)
+            }
+            secrets += scope.secrets(in: template)
+            scope.values[name] = value
+        }
+    }
+
+    private mutating func makeStages(_ entries: [StageSpec], capturedBy: [String: String]) {
+        for entry in entries {
+            guard let descriptor = registry[entry.name] else {
+                var message = "unknown stage '\(entry.name)'"
+                if let near = OptionDescriptor.nearest(to: entry.name, in: registry.descriptors.map(\.name)) { message += "; did you mean '\(near)'?" }
+                fail(entry.mark, message + " (stages: " + registry.descriptors.map(\.name).joined(separator: ", ") + "; `sluice stages` lists them)")
+                continue
+            }
+            let mapping = YAMLNode(.mapping(entry.options), mark: entry.mark)
+            guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else { continue }
+            let rendered: YAMLNode
+            do {
+                rendered = try scope.render(mapping)
+            } catch {
+                fail(error.mark, error.message)
+                continue
+            }
+            let problems = OptionDescriptor.problems(in: rendered.pairs ?? [], at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+            for problem in problems { fail(problem.mark, problem.message) }
+            guard problems.isEmpty else { continue }
+            collectSecrets(in: entry.options, rendered: rendered.pairs ?? [], options: descriptor.options, secret: false)
+            let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: directory, environment: environment)
+            do {
+                let stage = try descriptor.make(options)
+                if let injection = stage as? HeaderInjection, options.node("authorization") != nil,
+                    let credentials = injection.injectedHeaders["Authorization"]?.split(separator: " ", maxSplits: 1).last
+                {
+                    secrets.append(String(credentials))
+                }
+                if let trust = stage as? TrustEvaluation {
+                    warnings += trust.policy.warnings.map { "\(path):\(entry.mark): warning: \($0)" }
+                }
+                stages.append(stage)
+            } catch let invalid as StageOptions.Invalid {
+                fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
+            } catch let error as SluiceError {
+                fail(entry.mark, "stage '\(entry.name)': \(error.message)")
+            } catch {
+                fail(entry.mark, "stage '\(entry.name)': \(error)")
+            }
+        }
+        do {
+            _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
+        } catch {
+            let mark = entries.first { $0.name == error.stage }?.mark ?? entries.first?.mark ?? YAMLNode.Mark(line: 1, column: 1)
+            fail(mark, error.message)
+        }
+    }
+
+    /// Adds the rendered values of secret options (and everything inside them) to `secrets`.
+    private mutating func collectSecrets(in written: [YAMLNode.Pair], rendered: [YAMLNode.Pair], options: [OptionDescriptor], secret: Bool) {
+        for (original, value) in zip(written, rendered) {
+            let descriptor = options.first { $0.name == original.key.scalar }
+            let isSecret = secret || descriptor?.isSecret == true
+            if case .object(let nested)? = descriptor?.type, let pairs = original.value.pairs, let renderedPairs = value.value.pairs {
+                collectSecrets(in: pairs, rendered: renderedPairs, options: nested, secret: isSecret)
+            } else if isSecret {
+                secrets += Loader.scalars(in: value.value)
+            }
+            if let text = original.value.scalar, let template = try? TemplateString(parsing: text) {
+                secrets += scope.secrets(in: template)
+            }
+        }
+    }
+
+    private static func scalars(in node: YAMLNode) -> [String] {
+        switch node.content {
+        case .scalar(let text, _): [text]
+        case .sequence(let elements): elements.flatMap(scalars)
+        case .mapping(let pairs): pairs.flatMap { scalars(in: $0.value) }
+        }
+    }
+
+    /// The checks across requests: references, parameters without serialization, paths without
+    /// a base URL.
+    private mutating func checkRequests(_ spec: PipelineSpec, capturedBy: [String: String]) {
+        let hasSerialization = spec.stages.contains { $0.name == "serialization" }
+        let hasResolution = spec.stages.contains { $0.name == "url-resolution" }
+        var captured: [String: String] = [:]
+        for request in spec.requests {
+            if let parameters = request.parameters, !hasSerialization {
+                fail(parameters.mark, "parameters need a serialization stage to write them; add '- serialization' to stages:")
+            }
+            if !request.parts.isEmpty && !hasSerialization {
+                fail(request.mark, "parts need a serialization stage with format: multipart")
+            }
+            if request.parameters != nil && (request.body != nil || request.bodyFile != nil) {
+                fail(request.mark, "give parameters or a raw body (body, body-file), not both")
+            }
+            if !hasResolution, let path = request.path.scalar, !path.contains("${"),
+                !["http", "https"].contains(URL(string: path)?.scheme?.lowercased())
+            {
+                fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
+            }
+            for node in request.templatedNodes {
+                _ = checkReferences(in: node, known: Set(scope.values.keys).union(captured.keys), captures: capturedBy, context: "request '\(request.name)'")
+                if let text = node.scalar, let template = try? TemplateString(parsing: text) {
+                    secrets += scope.secrets(in: template)
+                }
+            }
+            for capture in request.captures { captured[capture.name] = request.name }
+        }
+    }
+
+    /// Reports malformed templates and references nothing supplies; `false` when there was one.
+    private mutating func checkReferences(in node: YAMLNode, known: Set<String>, captures: [String: String], context: String) -> Bool {
+        let (references, problems) = node.references()
+        for problem in problems { fail(problem.mark, problem.message) }
+        var ok = problems.isEmpty
+        for reference in references {
+            if reference.isEnvironment {
+                guard environment[reference.name] == nil else { continue }
+                fail(reference.mark, "undefined variable ${env.\(reference.name)}: the environment variable \(reference.name) is not set")
+            } else {
+                guard !known.contains(reference.name) else { continue }
+                var message = "undefined variable ${\(reference.name)}"
+                if let request = captures[reference.name] {
+                    message += context == "stage options" || context == "variables"
+                        ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
+                        : ": it is captured by request '\(request)', which does not run before this point"
+                } else {
+                    message += " (define it under variables: or pass --var \(reference.name)=VALUE)"
+                }
+                fail(reference.mark, message)
+            }
+            ok = false
+        }
+        return ok
+    }
+}

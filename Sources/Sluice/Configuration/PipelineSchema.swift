@@ -1,0 +1,134 @@
+/// The JSON Schema (draft-07) of the pipeline format, generated from a ``StageRegistry`` so that
+/// editors (yaml-language-server) complete and check stage names and options, plugins included.
+///
+/// `sluice stages --schema` prints it; `pipelines/schema.json` is its output for the built-in
+/// stages, kept in sync by a test.
+public enum PipelineSchema {
+    /// The schema as a JSON value.
+    public static func schema(for registry: StageRegistry) -> JSONValue {
+        let stageEntries: [JSONValue] = [["enum": .array(registry.descriptors.map { .string($0.name) })]]
+            + registry.descriptors.map(stageSchema)
+        return [
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": "Sluice pipeline",
+            "description": "A chain of stages and the requests sent through it (PIPELINE-FORMAT.md, version 1).",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": [
+                "name": ["type": "string", "description": "The pipeline's name; the file's stem by default."],
+                "variables": [
+                    "type": "object", "description": "Defaults for ${NAME}; --var NAME=VALUE overrides them.",
+                    "additionalProperties": scalar,
+                ],
+                "stages": [
+                    "type": "array", "description": "The stages, top to bottom: '- NAME' or '- NAME: {options}'.",
+                    "items": ["anyOf": .array(stageEntries)],
+                ],
+                "requests": ["type": "array", "items": request],
+            ],
+        ]
+    }
+
+    private static func stageSchema(_ descriptor: StageDescriptor) -> JSONValue {
+        let options = object(descriptor.options, description: descriptor.summary)
+        return [
+            "type": "object",
+            "description": .string(descriptor.summary),
+            "properties": .object(JSONObject([(descriptor.name, ["anyOf": [["type": "null"], options] as JSONValue] as JSONValue)])),
+            "required": [.string(descriptor.name)],
+            "additionalProperties": false,
+        ]
+    }
+
+    private static func object(_ options: [OptionDescriptor], description: String) -> JSONValue {
+        var result: JSONObject = [
+            "type": "object",
+            "description": .string(description),
+            "properties": .object(JSONObject(options.map { ($0.name, schema(of: $0)) })),
+            "additionalProperties": false,
+        ]
+        let required = options.filter(\.isRequired).map { JSONValue.string($0.name) }
+        if !required.isEmpty { result["required"] = .array(required) }
+        return .object(result)
+    }
+
+    private static func schema(of option: OptionDescriptor) -> JSONValue {
+        var description = option.summary
+        if let value = option.defaultValue { description += " Default: \(value)." }
+        if option.isSecret { description += " Redacted in all output." }
+        guard case .object(var schema) = type(option.type, description: description) else { return .null }
+        schema["description"] = .string(description)
+        return .object(schema)
+    }
+
+    private static func type(_ type: OptionDescriptor.ValueType, description: String) -> JSONValue {
+        switch type {
+        case .string: return scalar
+        case .boolean: return ["type": "boolean"]
+        case .integer: return ["type": "integer"]
+        case .duration: return duration
+        case .choice(let words): return ["enum": .array(words.map { .string($0) })]
+        case .statusCode: return statusCode
+        case .list(let element):
+            let item = self.type(element, description: description)
+            return ["anyOf": [item, ["type": "array", "items": item]]]
+        case .map(let value): return ["type": "object", "additionalProperties": self.type(value, description: description)]
+        case .object(let options): return object(options, description: description)
+        case .any: return [:]
+        }
+    }
+
+    private static let scalar: JSONValue = ["type": ["string", "number", "boolean"]]
+    private static let duration: JSONValue = ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(ms|us|s|m|h)$"]
+    private static let statusCode: JSONValue = [
+        "anyOf": [["type": "integer"], ["type": "string", "pattern": "^([1-5]xx|[0-9]{3}(-[0-9]{3})?)$"]],
+    ]
+    private static let scalarMap: JSONValue = ["type": "object", "additionalProperties": scalar]
+
+    private static let request: JSONValue = [
+        "type": "object",
+        "required": ["path"],
+        "additionalProperties": false,
+        "properties": [
+            "name": ["type": "string", "description": "Unique in the file; METHOD path by default."],
+            "method": ["type": "string", "description": "GET by default."],
+            "path": ["type": "string", "description": "A URL reference, resolved against url-resolution's base-url (RFC 3986)."],
+            "path-parameters": scalarMap,
+            "parameters": ["description": "Any value, written by the serialization stage into the query or the body."],
+            "headers": scalarMap,
+            "body": ["type": "string", "description": "A raw body, instead of parameters."],
+            "body-file": ["type": "string", "description": "A file sent as the raw body, relative to the pipeline file."],
+            "parts": [
+                "type": "array",
+                "items": [
+                    "type": "object", "required": ["name"], "additionalProperties": false,
+                    "properties": [
+                        "name": scalar, "value": scalar, "file": ["type": "string"], "filename": ["type": "string"],
+                        "content-type": ["type": "string"],
+                    ],
+                ],
+            ],
+            "timeout": duration,
+            "expect": [
+                "type": "object",
+                "additionalProperties": false,
+                "properties": [
+                    "status": ["anyOf": [statusCode, ["type": "array", "items": statusCode]]],
+                    "headers": ["type": "object", "description": "Values; /regex/ is matched as a regular expression.", "additionalProperties": scalar],
+                    "body": ["type": "object", "description": "{JSONPATH: value} or {JSONPATH: {OP: value}}."],
+                    "max-duration": duration,
+                ],
+            ],
+            "capture": [
+                "type": "object",
+                "additionalProperties": [
+                    "anyOf": [
+                        ["type": "string", "description": "A JSONPath into the body."],
+                        ["type": "object", "required": ["header"], "additionalProperties": false, "properties": ["header": ["type": "string"]]],
+                        ["type": "object", "required": ["regex"], "additionalProperties": false, "properties": ["regex": ["type": "string"]]],
+                    ],
+                ],
+            ],
+        ],
+    ]
+}

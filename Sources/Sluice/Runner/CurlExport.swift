@@ -1,0 +1,99 @@
+import Foundation
+
+/// A curl command line that sends the same request: method, URL, headers and body as the
+/// request-side stages left them, plus the transport settings curl has flags for (redirects,
+/// timeouts, CA bundle, public-key pins, `-k`).
+///
+/// Multipart bodies are given as `-F` parts, so curl streams the same files (with its own
+/// boundary); other bodies are given byte for byte.
+public enum CurlExport {
+    /// The command for a prepared request.
+    /// - Parameters:
+    ///   - request: the request as it reached the transport.
+    ///   - redirects: the pipeline's redirect stage, when it follows redirects.
+    ///   - redactor: hides secrets; ``Redactor/none`` shows them.
+    public static func command(for request: Request, redirects: Redirection?, redactor: Redactor) -> String {
+        var lines: [String] = []
+        var arguments = ["curl"]
+        var prefix = ""
+        switch request.method {
+        case .get: break
+        case .head: arguments.append("--head")
+        default: arguments += ["-X", request.method.rawValue]
+        }
+        arguments.append(quote(redactor.redact(request.url.absoluteString)))
+        let multipart = request.parts.isEmpty ? false : { if case .segments = request.body { true } else { false } }()
+        for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
+            arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
+        }
+        if multipart {
+            for part in request.parts {
+                switch part.content {
+                case .value(let value):
+                    arguments += ["--form-string", quote(redactor.redact("\(part.name)=\(value)"))]
+                case .data(let data):
+                    lines.append("# part \(part.name) holds \(data.count) bytes from memory, which curl cannot be given inline")
+                case .file(let url):
+                    var text = "\(part.name)=@\(url.path)"
+                    if let type = part.contentType { text += ";type=\(type)" }
+                    if let filename = part.filename { text += ";filename=\(filename)" }
+                    arguments += ["-F", quote(text)]
+                }
+            }
+        } else {
+            switch request.body {
+            case .none: break
+            case .data(let data):
+                if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+                    arguments += ["--data-binary", quote(redactor.redact(text))]
+                } else {
+                    prefix = "echo \(data.base64EncodedString()) | base64 -d | "
+                    arguments += ["--data-binary", "@-"]
+                }
+            case .file(let url):
+                arguments += ["--data-binary", quote("@" + url.path)]
+            case .segments:
+                lines.append("# the body is several pieces (memory and files); curl cannot send it as one")
+            }
+        }
+        if let redirects, redirects.follows {
+            arguments += ["--location", "--max-redirs", "\(redirects.maximumHops)"]
+        }
+        if let total = request.timeouts.total {
+            arguments += ["--max-time", seconds(total)]
+        }
+        if let connect = request.timeouts.connect {
+            arguments += ["--connect-timeout", seconds(connect)]
+        }
+        if let policy = request.trustPolicy {
+            arguments += trustArguments(policy, lines: &lines)
+        }
+        return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
+    }
+
+    private static func trustArguments(_ policy: TrustPolicy, lines: inout [String]) -> [String] {
+        var arguments: [String] = []
+        if let bundle = policy.caBundle { arguments += ["--cacert", quote(bundle)] }
+        if policy.pinning != .none {
+            let pins = policy.pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }
+            arguments += ["--pinnedpubkey", quote(pins.joined(separator: ";"))]
+            if policy.pinning == .certificate {
+                lines.append("# certificate pinning is shown as pins of the certificates' public keys, which curl can check")
+            }
+        }
+        if policy.allowsInvalidCertificates || !policy.validatesDomainName { arguments.append("--insecure") }
+        if policy.hosts != nil { lines.append("# the trust policy applies to hosts \(policy.hosts!.joined(separator: ", ")) only") }
+        return arguments
+    }
+
+    /// A shell word: the text in single quotes, or bare when it is plainly safe.
+    static func quote(_ text: String) -> String {
+        let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
+        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = DurationText.milliseconds(duration) / 1000
+        return value.formatted(.number.precision(.fractionLength(0...3)).grouping(.never))
+    }
+}

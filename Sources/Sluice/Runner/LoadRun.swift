@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+
+/// The load mode of `sluice run --repeat N --concurrency C`: each selected request N times, C in
+/// flight at once, every response checked against the request's expectations.
+///
+/// Requests are prepared once (variables filled in) and then sent through the pipeline's stages
+/// each time, so the figures measure the engine: stages, libcurl, connection reuse.
+public struct LoadRun: Sendable {
+    /// Live counts, readable from any thread while the run goes on (for a progress bar).
+    public final class Progress: Sendable {
+        private let doneCount = Atomic<Int>(0)
+        private let errorCount = Atomic<Int>(0)
+        /// When the run started.
+        public let start = ContinuousClock.now
+
+        /// Creates counters at zero.
+        public init() {}
+
+        /// Requests finished so far.
+        public var done: Int { doneCount.load(ordering: .relaxed) }
+        /// Requests that failed or missed an expectation so far.
+        public var errors: Int { errorCount.load(ordering: .relaxed) }
+
+        func record(ok: Bool) {
+            doneCount.add(1, ordering: .relaxed)
+            if !ok { errorCount.add(1, ordering: .relaxed) }
+        }
+    }
+
+    /// What a load run measured.
+    public struct Summary: Sendable, Hashable {
+        /// Requests sent.
+        public var requests: Int
+        /// Requests that completed and met their expectations.
+        public var ok: Int
+        /// Requests that failed or missed an expectation.
+        public var errors: Int
+        /// Wall-clock time of the whole run.
+        public var seconds: Double
+        /// Requests per second.
+        public var rps: Double
+        /// Latency percentiles and maximum, in milliseconds, over every request.
+        public var latency: Latency
+        /// The first failure seen, to say why errors happened.
+        public var firstFailure: String?
+    }
+
+    /// Latency figures in milliseconds.
+    public struct Latency: Sendable, Hashable {
+        /// The median.
+        public var p50: Double
+        /// The 90th percentile.
+        public var p90: Double
+        /// The 99th percentile.
+        public var p99: Double
+        /// The slowest.
+        public var max: Double
+
+        /// Nearest-rank percentiles of latencies in milliseconds.
+        public init(milliseconds: [Double]) {
+            let sorted = milliseconds.sorted()
+            func rank(_ percentile: Double) -> Double {
+                guard !sorted.isEmpty else { return 0 }
+                let index = Int((percentile / 100 * Double(sorted.count)).rounded(.up)) - 1
+                return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
+            }
+            p50 = rank(50)
+            p90 = rank(90)
+            p99 = rank(99)
+            max = sorted.last ?? 0
+        }
+    }
+
+    /// Hands out job numbers 0, 1, 2, ... to the workers.
+    private final class Tickets: Sendable {
+        private let counter = Atomic<Int>(0)
+
+        func next() -> Int {
+            counter.add(1, ordering: .relaxed).oldValue
+        }
+    }
+
+    /// The runner whose file and transport are used.
+    public let runner: PipelineRunner
+    /// How many times each request is sent.
+    public let repetitions: Int
+    /// How many requests are in flight at once.
+    public let concurrency: Int
+
+    /// Creates a load run.
+    public init(runner: PipelineRunner, repetitions: Int, concurrency: Int) {
+        self.runner = runner
+        self.repetitions = max(1, repetitions)
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Sends the requests and measures.
+    /// - Parameters:
+    ///   - only: names of the requests to send; all when empty.
+    ///   - progress: counters to update as requests finish.
+    /// - Throws: `.configuration` for a selection the runner refuses, or a request that uses a
+    ///   capture (requests run concurrently here, so captures have no value: pass `--var`).
+    public func run(only: [String] = [], progress: Progress = Progress()) async throws(SluiceError) -> Summary {
+        let specs = try runner.requests(only: only)
+        let file = runner.file
+        var prepared: [(RequestSpec, Request)] = []
+        for spec in specs {
+            if let name = spec.variableNames.sorted().first(where: { file.scope.values[$0] == nil }) {
+                throw SluiceError(
+                    kind: .configuration,
+                    message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
+                )
+            }
+            prepared.append((spec, try spec.makeRequest(scope: file.scope, directory: runner.directory)))
+        }
+        let manager = SessionManager(pipeline: try file.makePipeline(transport: runner.transport))
+        let total = prepared.count * repetitions
+        let tickets = Tickets()
+        let jobs = prepared
+        let scope = file.scope
+        let workers = min(concurrency, max(total, 1))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let measured = await withTaskGroup(of: (latencies: [Double], failure: String?).self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    var latencies: [Double] = []
+                    latencies.reserveCapacity(total / workers + 1)
+                    var failure: String?
+                    while true {
+                        let index = tickets.next()
+                        guard index < total else { break }
+                        let (spec, request) = jobs[index % jobs.count]
+                        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
+                        latencies.append(DurationText.milliseconds(outcome.duration))
+                        let ok = outcome.error == nil && outcome.failures.isEmpty
+                        if !ok, failure == nil {
+                            failure = "\(spec.name): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
+                        }
+                        progress.record(ok: ok)
+                    }
+                    return (latencies, failure)
+                }
+            }
+            var all: [(latencies: [Double], failure: String?)] = []
+            for await part in group { all.append(part) }
+            return all
+        }
+        let seconds = DurationText.milliseconds(clock.now - start) / 1000
+        let latencies = measured.flatMap(\.latencies)
+        return Summary(
+            requests: latencies.count,
+            ok: latencies.count - progress.errors,
+            errors: progress.errors,
+            seconds: seconds,
+            rps: seconds > 0 ? Double(latencies.count) / seconds : 0,
+            latency: Latency(milliseconds: latencies),
+            firstFailure: measured.compactMap(\.failure).first
+        )
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Runs a pipeline file's requests: in file order, each through the file's stages, captures
+/// flowing forward, expectations checked.
+///
+/// ```swift
+/// let file = try PipelineFile.load(path: "pipelines/demo.yaml")
+/// let results = try await PipelineRunner(file: file).run()
+/// ```
+public struct PipelineRunner: Sendable {
+    /// The file.
+    public let file: PipelineFile
+    /// The transport requests go through.
+    public let transport: any Transport
+
+    /// Creates a runner.
+    public init(file: PipelineFile, transport: any Transport = CurlTransport.shared) {
+        self.file = file
+        self.transport = transport
+    }
+
+    /// The folder of the pipeline file, for relative paths.
+    var directory: URL { URL(fileURLWithPath: file.path).deletingLastPathComponent() }
+
+    /// The requests `--only` selects (all of them when `only` is empty), in file order.
+    /// - Throws: `.configuration` for a name no request has, or a selected request that uses a
+    ///   capture of a request left out.
+    public func requests(only: [String]) throws(SluiceError) -> [RequestSpec] {
+        guard !only.isEmpty else { return file.spec.requests }
+        let names = Set(file.spec.requests.map(\.name))
+        for name in only where !names.contains(name) {
+            throw SluiceError(kind: .configuration, message: "--only \(name): \(file.path) has no request of that name (requests: \(file.spec.requests.map(\.name).joined(separator: ", ")))")
+        }
+        let selected = file.spec.requests.filter { only.contains($0.name) }
+        let chosen = Set(only)
+        for request in selected {
+            for earlier in file.spec.requests where !chosen.contains(earlier.name) {
+                if let capture = earlier.captures.first(where: { request.variableNames.contains($0.name) && file.scope.values[$0.name] == nil }) {
+                    throw SluiceError(
+                        kind: .configuration,
+                        message: "--only leaves out request '\(earlier.name)', which captures ${\(capture.name)} for '\(request.name)'; select it too, or pass --var \(capture.name)=VALUE"
+                    )
+                }
+            }
+        }
+        return selected
+    }
+
+    /// A redactor for this file's secrets.
+    public var redactor: Redactor { Redactor(secrets: file.secrets) }
+
+    /// Sends the requests one after another.
+    /// - Parameters:
+    ///   - only: names of the requests to run; all when empty.
+    ///   - failFast: stop after the first request that fails.
+    ///   - onResult: called with each result as it is known, for live output.
+    /// - Returns: the results, in order.
+    /// - Throws: `.configuration` for a selection ``requests(only:)`` refuses or stages that cannot
+    ///   form a pipeline.
+    public func run(
+        only: [String] = [],
+        failFast: Bool = false,
+        onResult: (RequestResult) -> Void = { _ in }
+    ) async throws(SluiceError) -> [RequestResult] {
+        let selected = try requests(only: only)
+        let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: false)]))
+        var scope = file.scope
+        var missing: [String: String] = [:]
+        var results: [RequestResult] = []
+        for spec in selected {
+            let result = await send(spec, manager: manager, scope: scope, missing: missing)
+            for capture in spec.captures {
+                if let value = result.captured[capture.name] {
+                    scope.values[capture.name] = value
+                    missing[capture.name] = nil
+                } else {
+                    missing[capture.name] = spec.name
+                }
+            }
+            results.append(result)
+            onResult(result)
+            if failFast && !result.ok { break }
+        }
+        return results
+    }
+
+    /// Runs each request through the request half of the chain without sending it.
+    /// - Returns: for each selected request, the request as it would be sent, or why it could
+    ///   not be prepared. Captures have no value in a dry run and show as `${NAME}`.
+    public func prepare(only: [String] = []) async throws(SluiceError) -> [(spec: RequestSpec, request: Result<Request, SluiceError>)] {
+        let selected = try requests(only: only)
+        let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: true)]))
+        var scope = file.scope
+        for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
+            scope.values[capture.name] = "${\(capture.name)}"
+        }
+        var prepared: [(spec: RequestSpec, request: Result<Request, SluiceError>)] = []
+        for spec in selected {
+            do {
+                let handle = manager.task(try spec.makeRequest(scope: scope, directory: directory))
+                do {
+                    _ = try await handle.value
+                } catch let error as SluiceError where !(error.underlying is SentRequestRecorder.Stop) {
+                    throw error
+                } catch {}
+                guard let request = handle.context.storage[SentRequestRecorder.Key.self] else {
+                    throw SluiceError(kind: .invalidRequest, message: "the request did not reach the transport")
+                }
+                prepared.append((spec, .success(request)))
+            } catch {
+                prepared.append((spec, .failure(SluiceError.wrapping(error, stage: nil, url: nil))))
+            }
+        }
+        return prepared
+    }
+
+    /// Sends one request and checks it.
+    private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String]) async -> RequestResult {
+        var result = RequestResult(
+            name: spec.name, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
+            duration: .zero, error: nil, failures: [], captured: [:]
+        )
+        if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
+            let source = missing[name].map { "request '\($0)' did not capture it" } ?? "nothing supplied it"
+            result.error = RequestResult.Failure(stage: nil, kind: "skipped", message: "${\(name)} has no value: \(source)")
+            return result
+        }
+        let request: Request
+        do {
+            request = try spec.makeRequest(scope: scope, directory: directory)
+        } catch {
+            result.error = RequestResult.Failure(error)
+            return result
+        }
+        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
+        result.sent = outcome.sent
+        result.url = outcome.sent?.url.absoluteString ?? request.url.absoluteString
+        result.response = outcome.response
+        result.duration = outcome.duration
+        result.error = outcome.error
+        result.failures = outcome.failures
+        if let response = outcome.response, outcome.error == nil {
+            let body = response.jsonBody
+            for capture in spec.captures {
+                if let value = capture.value(from: response, body: body) {
+                    result.captured[capture.name] = value
+                } else {
+                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
+                }
+            }
+        }
+        return result
+    }
+
+    /// What one exchange gave: the request as sent, the response, the time, and what failed.
+    struct Outcome {
+        var sent: Request?
+        var response: Response?
+        var duration: Duration
+        var error: RequestResult.Failure?
+        var failures: [ExpectationFailure]
+    }
+
+    /// Sends a prepared request through `manager` and checks the expectations. A response
+    /// decoding status failure yields to the request's own `expect.status`, which then decides.
+    static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope) async -> Outcome {
+        let handle = manager.task(request)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outcome = Outcome(duration: .zero, failures: [])
+        do {
+            outcome.response = try await handle.value
+        } catch let error as SluiceError {
+            if error.kind == .unacceptableStatus, spec.expectsStatus, let response = error.response {
+                outcome.response = response
+            } else {
+                outcome.error = RequestResult.Failure(error)
+            }
+        } catch {
+            outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
+        }
+        outcome.duration = clock.now - start
+        outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
+        if let response = outcome.response, outcome.error == nil {
+            let body = response.jsonBody
+            outcome.failures = spec.expectations.compactMap {
+                $0.evaluate(response: response, body: body, duration: outcome.duration, scope: scope)
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension RequestSpec {
+    /// The `${NAME}` names (not `env.`) the request refers to.
+    public var variableNames: Set<String> {
+        Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
+    }
+
+    /// Whether the request has an `expect.status`, which then decides on the status instead of
+    /// response decoding's `acceptable-status`.
+    public var expectsStatus: Bool {
+        expectations.contains { if case .status = $0.check { true } else { false } }
+    }
+
+    /// The request with every `${...}` filled in from `scope`.
+    /// - Parameter directory: the pipeline file's folder, for `body-file` and part files.
+    /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
+    ///   cannot be filled in.
+    public func makeRequest(scope: VariableScope, directory: URL?) throws(SluiceError) -> Request {
+        func text(_ node: YAMLNode) throws(SluiceError) -> String {
+            try rendered(node).scalar ?? ""
+        }
+        func rendered(_ node: YAMLNode) throws(SluiceError) -> YAMLNode {
+            do {
+                return try scope.render(node)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "line \(error.mark.line): \(error.message)")
+            }
+        }
+        let path = try text(self.path)
+        guard var request = Request(method: method, path) else {
+            throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
+        }
+        for pair in pathParameters {
+            request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
+        }
+        if let parameters {
+            let node = try rendered(parameters)
+            do {
+                request.parameters = try node.jsonValue()
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "parameters at line \(error.mark.line): \(error.message)")
+            }
+        }
+        for pair in headers {
+            request.headers.add(name: pair.key.scalar ?? "", value: try text(pair.value))
+        }
+        if let body {
+            request.body = .data(Data(try text(body).utf8))
+        } else if let bodyFile {
+            request.body = .file(URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory)))
+        }
+        for part in parts {
+            let name = try text(part.name)
+            if let value = part.value {
+                request.parts.append(.field(name, try text(value)))
+            } else if let file = part.file {
+                request.parts.append(.file(
+                    name, URL(fileURLWithPath: StageOptions.resolve(try text(file), against: directory)),
+                    filename: try part.filename.map(text), contentType: try part.contentType.map(text)
+                ))
+            }
+        }
+        if let timeout {
+            request.timeouts.total = timeout
+        }
+        return request
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What became of one request of a pipeline run.
+public struct RequestResult: Sendable {
+    /// Why a request has no usable response: a `SluiceError`'s stage, kind and message, or the
+    /// runner's own reason (a capture an earlier request did not provide).
+    public struct Failure: Sendable, Hashable {
+        /// The stage that failed, `transport`, or `nil`.
+        public var stage: String?
+        /// The kind, for example `connection failed` or `unacceptable status`.
+        public var kind: String
+        /// What happened.
+        public var message: String
+
+        /// Creates a failure.
+        public init(stage: String?, kind: String, message: String) {
+            self.stage = stage
+            self.kind = kind
+            self.message = message
+        }
+
+        /// The failure of a `SluiceError`.
+        public init(_ error: SluiceError) {
+            self.init(stage: error.stage, kind: error.kind.description, message: error.message)
+        }
+    }
+
+    /// The request's name.
+    public var name: String
+    /// Where the request is written.
+    public var mark: YAMLNode.Mark
+    /// The method.
+    public var method: HTTPMethod
+    /// The URL as sent (after every request-side stage), or as written when it was not sent.
+    public var url: String
+    /// The request as it reached the transport, when it did.
+    public var sent: Request?
+    /// The response, when there was one.
+    public var response: Response?
+    /// How long the request took, through the whole chain.
+    public var duration: Duration
+    /// Why the request failed, if it did.
+    public var error: Failure?
+    /// The expectations that were not met.
+    public var failures: [ExpectationFailure]
+    /// The values captured for later requests.
+    public var captured: [String: String]
+
+    /// Whether the request completed and met every expectation.
+    public var ok: Bool { error == nil && failures.isEmpty }
+    /// The response status, when there was a response.
+    public var status: Int? { response?.status }
+    /// The size of the response body in bytes.
+    public var size: Int { response?.body.count ?? 0 }
+    /// The decoded body, when response decoding produced one.
+    public var decoded: JSONValue? { response?.decoded?.value }
+}
+
+/// An expectation that was not met.
+public struct ExpectationFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The expectation as written: `status`, `body $.args.q equals`.
+    public var label: String
+    /// Where it is written.
+    public var mark: YAMLNode.Mark
+    /// What was expected, in words.
+    public var expected: String
+    /// What was found, in words.
+    public var actual: String
+
+    /// `LABEL: expected EXPECTED, actual ACTUAL`.
+    public var description: String { "\(label): expected \(expected), actual \(actual)" }
+}

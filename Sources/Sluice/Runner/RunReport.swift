@@ -1,0 +1,192 @@
+import Foundation
+
+/// The machine-readable documents of a run, as the pipeline format specifies them: the
+/// `--format json` result and dry-run documents, and JUnit XML for `--report junit:PATH`. Every
+/// string passes through the redactor.
+public enum RunReport {
+    /// `{"pipeline", "results": [...], "summary": {"passed", "failed"}}`.
+    public static func json(pipeline: String, results: [RequestResult], redactor: Redactor) -> JSONValue {
+        let passed = results.filter(\.ok).count
+        return [
+            "pipeline": .string(pipeline),
+            "results": .array(results.map { result(json: $0, redactor: redactor) }),
+            "summary": ["passed": .int(passed), "failed": .int(results.count - passed)],
+        ]
+    }
+
+    /// `{"pipeline", "load": {"requests", "ok", "errors", "seconds", "rps", "latency-ms": {"p50", "p90", "p99", "max"}}}`.
+    public static func json(pipeline: String, load: LoadRun.Summary, redactor: Redactor) -> JSONValue {
+        var summary: JSONObject = [
+            "requests": .int(load.requests), "ok": .int(load.ok), "errors": .int(load.errors),
+            "seconds": .double(rounded(load.seconds)), "rps": .double(rounded(load.rps)),
+            "latency-ms": [
+                "p50": .double(rounded(load.latency.p50)), "p90": .double(rounded(load.latency.p90)),
+                "p99": .double(rounded(load.latency.p99)), "max": .double(rounded(load.latency.max)),
+            ],
+        ]
+        summary["first-error"] = load.firstFailure.map { .string(redactor.redact($0)) } ?? .null
+        return ["pipeline": .string(pipeline), "load": .object(summary)]
+    }
+
+    /// `{"pipeline", "requests": [{"name", "method", "url", "headers": [[NAME, VALUE]], "body", "body-base64"}]}`.
+    /// A request that could not be prepared has `"error"` instead of its headers and body.
+    public static func dryRunJSON(pipeline: String, prepared: [(spec: RequestSpec, request: Result<Request, SluiceError>)], redactor: Redactor) -> JSONValue {
+        let requests: [JSONValue] = prepared.map { entry in
+            switch entry.request {
+            case .success(let request):
+                let body = bodyBytes(request.body)
+                let text = body.flatMap { String(data: $0, encoding: .utf8) }
+                return [
+                    "name": .string(entry.spec.name),
+                    "method": .string(request.method.rawValue),
+                    "url": .string(redactor.redact(request.url.absoluteString)),
+                    "headers": .array(request.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] }),
+                    "body": text.map { .string(redactor.redact($0)) } ?? .null,
+                    "body-base64": body.flatMap { text == nil ? .string($0.base64EncodedString()) : nil } ?? .null,
+                ]
+            case .failure(let error):
+                return [
+                    "name": .string(entry.spec.name),
+                    "method": .string(entry.spec.method.rawValue),
+                    "url": .string(redactor.redact(entry.spec.path.scalar ?? "")),
+                    "error": failure(json: RequestResult.Failure(error), redactor: redactor),
+                ]
+            }
+        }
+        return ["pipeline": .string(pipeline), "requests": .array(requests)]
+    }
+
+    /// The bytes a body sends: memory as it is, files read; `nil` for no body.
+    public static func bodyBytes(_ body: RequestBody) -> Data? {
+        func read(_ url: URL) -> Data { (try? Data(contentsOf: url)) ?? Data() }
+        switch body {
+        case .none: return nil
+        case .data(let data): return data
+        case .file(let url): return read(url)
+        case .segments(let segments):
+            return segments.reduce(into: Data()) { bytes, segment in
+                switch segment {
+                case .data(let data): bytes += data
+                case .file(let url): bytes += read(url)
+                }
+            }
+        }
+    }
+
+    /// JUnit XML: one `<testsuite>` per pipeline file, one `<testcase>` per request; unmet
+    /// expectations are `<failure>`s, errors `<error>`s, requests skipped for a missing capture
+    /// `<skipped>`.
+    public static func junit(_ suites: [(file: String, pipeline: String, results: [RequestResult])], redactor: Redactor) -> String {
+        func attribute(_ text: String) -> String { xmlEscaped(redactor.redact(text)) }
+        var suitesXML: [String] = []
+        var totals = (tests: 0, failures: 0, errors: 0, skipped: 0, time: 0.0)
+        for suite in suites {
+            var cases: [String] = []
+            var counts = (failures: 0, errors: 0, skipped: 0, time: 0.0)
+            for result in suite.results {
+                let time = DurationText.milliseconds(result.duration) / 1000
+                counts.time += time
+                var body = ""
+                if let error = result.error, error.kind == "skipped" {
+                    counts.skipped += 1
+                    body = "<skipped message=\"\(attribute(error.message))\"/>"
+                } else if let error = result.error {
+                    counts.errors += 1
+                    let where_ = "\(suite.file):\(result.mark.line):\(result.mark.column)"
+                    body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)"))</error>"
+                } else if !result.failures.isEmpty {
+                    counts.failures += 1
+                    let details = result.failures.map { "\(suite.file):\($0.mark.line):\($0.mark.column): \($0)" }.joined(separator: "\n")
+                    body = "<failure message=\"\(attribute(result.failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
+                }
+                let open = "    <testcase name=\"\(attribute(result.name))\" classname=\"\(attribute(suite.pipeline))\" time=\"\(seconds(time))\""
+                cases.append(body.isEmpty ? open + "/>" : open + ">\n      " + body + "\n    </testcase>")
+            }
+            suitesXML.append(
+                "  <testsuite name=\"\(attribute(suite.pipeline))\" tests=\"\(suite.results.count)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(seconds(counts.time))\" file=\"\(attribute(suite.file))\">\n"
+                    + cases.map { $0 + "\n" }.joined() + "  </testsuite>"
+            )
+            totals.tests += suite.results.count
+            totals.failures += counts.failures
+            totals.errors += counts.errors
+            totals.skipped += counts.skipped
+            totals.time += counts.time
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="sluice" tests="\(totals.tests)" failures="\(totals.failures)" errors="\(totals.errors)" skipped="\(totals.skipped)" time="\(seconds(totals.time))">
+            \(suitesXML.joined(separator: "\n"))
+            </testsuites>
+
+            """
+    }
+
+    /// Text safe inside an XML attribute or element: the five special characters escaped,
+    /// characters XML 1.0 cannot hold dropped.
+    static func xmlEscaped(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\n": output += "&#10;"
+            case "\t", "\r": output.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20 && !(0xFFFE...0xFFFF).contains(scalar.value) { output.unicodeScalars.append(scalar) }
+            }
+        }
+        return output
+    }
+
+    private static func result(json result: RequestResult, redactor: Redactor) -> JSONValue {
+        [
+            "name": .string(result.name),
+            "method": .string(result.method.rawValue),
+            "url": .string(redactor.redact(result.url)),
+            "status": result.status.map { .int($0) } ?? .null,
+            "duration-ms": .double(rounded(DurationText.milliseconds(result.duration))),
+            "ok": .bool(result.ok),
+            "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
+            "failures": .array(result.failures.map { failure in
+                [
+                    "expectation": .string(failure.label),
+                    "line": .int(failure.mark.line),
+                    "column": .int(failure.mark.column),
+                    "expected": .string(redactor.redact(failure.expected)),
+                    "actual": .string(redactor.redact(failure.actual)),
+                ]
+            }),
+            "decoded": result.decoded.map { redacted($0, redactor) } ?? .null,
+        ]
+    }
+
+    private static func failure(json failure: RequestResult.Failure, redactor: Redactor) -> JSONValue {
+        [
+            "stage": failure.stage.map { .string($0) } ?? .null,
+            "kind": .string(failure.kind),
+            "message": .string(redactor.redact(failure.message)),
+        ]
+    }
+
+    /// A value with the secrets in its strings replaced.
+    static func redacted(_ value: JSONValue, _ redactor: Redactor) -> JSONValue {
+        guard !redactor.secrets.isEmpty else { return value }
+        switch value {
+        case .string(let text): return .string(redactor.redact(text))
+        case .array(let elements): return .array(elements.map { redacted($0, redactor) })
+        case .object(let object): return .object(JSONObject(object.map { ($0.key, redacted($0.value, redactor)) }))
+        default: return value
+        }
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+/// `sluice curl`: a curl command per request of a pipeline file.
+struct CurlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "curl",
+        abstract: "Prints a curl command that reproduces each request of a pipeline file.",
+        discussion: """
+            Each request runs through the request half of the chain (nothing is sent), and the command carries the method, URL, headers and body as the stages left them, with curl flags for redirects, timeouts, the CA bundle and public-key pins. Secrets print as *** unless --show-secrets. Captures have no value without a run and print as ${NAME}.
+            """
+    )
+
+    @OptionGroup var pipeline: PipelineArguments
+
+    @Option(help: ArgumentHelp("Only this request (repeatable).", valueName: "NAME"))
+    var only: [String] = []
+
+    @Flag(help: "Print secrets (tokens, passwords, environment values) as they are.")
+    var showSecrets = false
+
+    func run() async throws {
+        var failed = false
+        for file in try pipeline.load() {
+            let runner = PipelineRunner(file: file)
+            let redactor = showSecrets ? Redactor.none : runner.redactor
+            let redirects = file.stages.compactMap { $0 as? Redirection }.first ?? Redirection()
+            for (spec, result) in try await runner.prepare(only: only) {
+                switch result {
+                case .success(let request):
+                    Terminal.write("# \(spec.name)\n" + CurlExport.command(for: request, redirects: redirects, redactor: redactor) + "\n")
+                case .failure(let error):
+                    failed = true
+                    Terminal.writeError("\(file.path):\(spec.mark.line):\(spec.mark.column): error: \(redactor.redact(error.description))\n")
+                }
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}

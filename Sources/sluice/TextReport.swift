@@ -1,0 +1,95 @@
+import Foundation
+import Sluice
+
+/// The text output of `sluice run`: a line per request, what failed and where, a summary.
+struct TextReport {
+    let file: PipelineFile
+    let terminal: Terminal
+    let redactor: Redactor
+
+    /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, then one line per failure with the
+    /// pipeline line it comes from.
+    func lines(for result: RequestResult) -> String {
+        let mark = result.ok ? terminal.green("✔") : terminal.red("✘")
+        let status = result.status.map(String.init) ?? "---"
+        var text = "\(mark) \(terminal.bold(result.name))  \(result.method) \(redactor.redact(result.url))  \(status)  "
+            + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))\n"
+        if let error = result.error {
+            let stage = error.stage.map { " in \($0)" } ?? ""
+            text += "    \(file.path):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
+        }
+        for failure in result.failures {
+            text += "    \(file.path):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
+            text += "        expected: \(redactor.redact(failure.expected))\n"
+            text += "        actual:   \(redactor.redact(failure.actual))\n"
+        }
+        return text
+    }
+
+    /// `> ` request and `< ` response lines with headers, for `--verbose`.
+    func verbose(for result: RequestResult) -> String {
+        var text = ""
+        if let sent = result.sent {
+            text += "> \(sent.method) \(redactor.redact(sent.url.absoluteString))\n"
+            for field in sent.headers { text += "> \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+        }
+        if let response = result.response {
+            text += "< \(response.httpVersion) \(response.status)\n"
+            for field in response.headers { text += "< \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+        }
+        return text
+    }
+
+    /// `N requests: P passed, F failed in S s`.
+    func summary(_ results: [RequestResult], elapsed: Duration) -> String {
+        let passed = results.filter(\.ok).count
+        let failed = results.count - passed
+        let counts = "\(terminal.green("\(passed) passed")), " + (failed > 0 ? terminal.red("\(failed) failed") : "0 failed")
+        return "\(file.spec.name): \(results.count) request\(results.count == 1 ? "" : "s"): \(counts) in \(TextReport.milliseconds(elapsed))\n"
+    }
+
+    /// The load mode's summary.
+    func load(_ summary: LoadRun.Summary) -> String {
+        func ms(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2)).grouping(.never)) }
+        var text = "\(file.spec.name): load\n"
+        text += "  requests  \(summary.requests)  ok \(summary.ok)  errors \(summary.errors > 0 ? terminal.red("\(summary.errors)") : "0")\n"
+        text += "  seconds   \(summary.seconds.formatted(.number.precision(.fractionLength(3)).grouping(.never)))\n"
+        text += "  rps       \(summary.rps.formatted(.number.precision(.fractionLength(1)).grouping(.never)))\n"
+        text += "  latency   p50 \(ms(summary.latency.p50)) ms  p90 \(ms(summary.latency.p90)) ms  p99 \(ms(summary.latency.p99)) ms  max \(ms(summary.latency.max)) ms\n"
+        if let failure = summary.firstFailure {
+            text += "  first error: \(redactor.redact(failure))\n"
+        }
+        return text
+    }
+
+    /// A dry run's request: its request line, headers and body as they would be sent.
+    func dryRun(_ spec: RequestSpec, _ request: Result<Request, SluiceError>) -> String {
+        var text = "# \(spec.name)\n"
+        switch request {
+        case .failure(let error):
+            return text + "\(file.path):\(spec.mark.line):\(spec.mark.column): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"
+        case .success(let request):
+            text += "\(request.method) \(redactor.redact(request.url.absoluteString))\n"
+            for field in request.headers { text += "\(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+            if let body = RunReport.bodyBytes(request.body) {
+                if let string = String(data: body, encoding: .utf8) {
+                    text += "\n" + redactor.redact(string) + (string.hasSuffix("\n") ? "" : "\n")
+                } else {
+                    text += "\n[\(body.count) bytes of binary body; --format json shows them as body-base64]\n"
+                }
+            }
+            return text + "\n"
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = DurationText.milliseconds(duration)
+        return value < 1000
+            ? value.formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " ms"
+            : (value / 1000).formatted(.number.precision(.fractionLength(2)).grouping(.never)) + " s"
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 1024 ? "\(bytes) B" : (Double(bytes) / 1024).formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " KiB"
+    }
+}
