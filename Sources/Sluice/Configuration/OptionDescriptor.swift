@@ -101,17 +101,18 @@ extension OptionDescriptor.ValueType {
             }
             return OptionDescriptor.problems(in: pairs, at: node.mark, options: options, owner: option)
         case .string, .boolean, .integer, .duration, .choice, .statusCode:
-            guard let text = node.scalar else { return [(node.mark, "\(option) must be \(article) \(summary), not a \(node.elements == nil ? "mapping" : "list")")] }
+            guard let text = node.scalar else { return [(node.mark, "\(option) must be \(withArticle), not a \(node.elements == nil ? "mapping" : "list")")] }
             guard !node.isNull else { return [(node.mark, "\(option) needs a value: \(summary)")] }
-            return accepts(text) ? [] : [(node.mark, "\(option) must be \(article) \(summary), not '\(text)'")]
+            return accepts(text) ? [] : [(node.mark, "\(option) must be \(withArticle), not '\(text)'")]
         }
     }
 
-    private var article: String {
+    /// The summary with an article: `a string`, `an integer`, `one of a | b`.
+    private var withArticle: String {
         switch self {
-        case .integer, .any: "an"
-        case .choice: ""
-        default: "a"
+        case .integer, .any: "an " + summary
+        case .choice: summary
+        default: "a " + summary
         }
     }
 

@@ -171,7 +171,14 @@ private struct Loader {
                 continue
             }
             let mapping = YAMLNode(.mapping(entry.options), mark: entry.mark)
-            guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else { continue }
+            guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else {
+                let templated = Set(mapping.references().references.map(\.mark))
+                for problem in OptionDescriptor.problems(in: entry.options, at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+                where !templated.contains(problem.mark) {
+                    fail(problem.mark, problem.message)
+                }
+                continue
+            }
             let rendered: YAMLNode
             do {
                 rendered = try scope.render(mapping)
@@ -282,6 +289,8 @@ private struct Loader {
                     message += context == "stage options" || context == "variables"
                         ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
                         : ": it is captured by request '\(request)', which does not run before this point"
+                } else if let near = OptionDescriptor.nearest(to: reference.name, in: Array(known) + Array(captures.keys)) {
+                    message += "; did you mean ${\(near)}?"
                 } else {
                     message += " (define it under variables: or pass --var \(reference.name)=VALUE)"
                 }
