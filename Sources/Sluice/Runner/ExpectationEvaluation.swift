@@ -74,7 +74,7 @@ extension Expectation {
             default: return actual >= limit
             }
         case .type:
-            guard let type = expected.stringValue else { return false }
+            guard let type = expected.isNull ? "null" : expected.stringValue else { return false }
             return type == typeName(of: value) || (type == "number" && value.doubleValue != nil)
         case .count:
             let count: Int?
@@ -124,7 +124,7 @@ extension Expectation {
         case .le: "<= \(text(expected))"
         case .gt: "> \(text(expected))"
         case .ge: ">= \(text(expected))"
-        case .type: "a value of type \(expected.stringValue ?? text(expected))"
+        case .type: "a value of type \(expected.stringValue ?? "null")"
         case .count: "\(text(expected)) items"
         case .exists: "a value"
         }
