@@ -86,13 +86,13 @@ public struct PipelineRunner: Sendable {
 
     /// Runs each request through the request half of the chain without sending it.
     /// - Returns: for each selected request, the request as it would be sent, or why it could
-    ///   not be prepared. Captures have no value in a dry run and show as `${NAME}`.
+    ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
     public func prepare(only: [String] = []) async throws(SluiceError) -> [(spec: RequestSpec, request: Result<Request, SluiceError>)] {
         let selected = try requests(only: only)
         let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
-            scope.values[capture.name] = "${\(capture.name)}"
+            scope.values[capture.name] = "<\(capture.name)>"
         }
         var prepared: [(spec: RequestSpec, request: Result<Request, SluiceError>)] = []
         for spec in selected {
