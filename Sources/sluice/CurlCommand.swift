@@ -26,10 +26,12 @@ struct CurlCommand: AsyncParsableCommand {
             let runner = PipelineRunner(file: file)
             let redactor = showSecrets ? Redactor.none : runner.redactor
             let redirects = file.stages.compactMap { $0 as? Redirection }.first ?? Redirection()
-            for (spec, result) in try await runner.prepare(only: only) {
-                switch result {
+            for prepared in try await runner.prepare(only: only) {
+                let spec = prepared.spec
+                switch prepared.result {
                 case .success(let request):
-                    Terminal.write("# \(spec.name)\n" + CurlExport.command(for: request, redirects: redirects, redactor: redactor) + "\n")
+                    let command = CurlExport.command(for: request, parts: prepared.written?.parts ?? [], redirects: redirects, redactor: redactor)
+                    Terminal.write("# \(spec.name)\n\(command)\n")
                 case .failure(let error):
                     failed = true
                     Terminal.writeError("\(file.path):\(spec.mark.line):\(spec.mark.column): error: \(redactor.redact(error.description))\n")

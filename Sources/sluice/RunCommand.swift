@@ -75,9 +75,9 @@ struct RunCommand: AsyncParsableCommand {
                 if format == .json {
                     documents.append(RunReport.dryRunJSON(pipeline: file.spec.name, prepared: prepared, redactor: runner.redactor))
                 } else {
-                    Terminal.write(prepared.map { text.dryRun($0.spec, $0.request) }.joined())
+                    Terminal.write(prepared.map { text.dryRun($0.spec, $0.result) }.joined())
                 }
-                failed = failed || prepared.contains { if case .failure = $0.request { true } else { false } }
+                failed = failed || prepared.contains { if case .failure = $0.result { true } else { false } }
             } else if let repetitions {
                 let load = LoadRun(runner: runner, repetitions: repetitions, concurrency: concurrency)
                 let summary = try await runLoad(load, requests: try runner.requests(only: only).count * repetitions)

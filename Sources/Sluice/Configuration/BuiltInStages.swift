@@ -22,8 +22,8 @@ enum BuiltInStages {
         summary: "Adds headers to every request, never over a header the request sets itself.",
         options: [
             OptionDescriptor("headers", .map(.string), summary: "Headers for every request."),
-            OptionDescriptor("user-agent", .string, default: "default", summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
-            OptionDescriptor("accept-language", .string, default: "default", summary: "default (from LANGUAGE, LC_ALL, LANG), none, or any string."),
+            OptionDescriptor("user-agent", .string, summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
+            OptionDescriptor("accept-language", .string, summary: "default (from LANGUAGE, LC_ALL, LANG), none, or any string."),
             OptionDescriptor(
                 "authorization",
                 .object([

@@ -10,9 +10,11 @@ public enum CurlExport {
     /// The command for a prepared request.
     /// - Parameters:
     ///   - request: the request as it reached the transport.
+    ///   - parts: the multipart parts the request was written with (serialization turns them
+    ///     into the body), sent as `-F`.
     ///   - redirects: the pipeline's redirect stage, when it follows redirects.
     ///   - redactor: hides secrets; ``Redactor/none`` shows them.
-    public static func command(for request: Request, redirects: Redirection?, redactor: Redactor) -> String {
+    public static func command(for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, redactor: Redactor) -> String {
         var lines: [String] = []
         var arguments = ["curl"]
         var prefix = ""
@@ -22,12 +24,12 @@ public enum CurlExport {
         default: arguments += ["-X", request.method.rawValue]
         }
         arguments.append(quote(redactor.redact(request.url.absoluteString)))
-        let multipart = request.parts.isEmpty ? false : { if case .segments = request.body { true } else { false } }()
+        let multipart = !parts.isEmpty && request.headers["Content-Type"]?.hasPrefix("multipart/form-data") == true
         for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
             arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
         }
         if multipart {
-            for part in request.parts {
+            for part in parts {
                 switch part.content {
                 case .value(let value):
                     arguments += ["--form-string", quote(redactor.redact("\(part.name)=\(value)"))]

@@ -1,5 +1,15 @@
 import Foundation
 
+/// A request of a dry run: as the file writes it, and as the request-side stages leave it.
+public struct PreparedRequest: Sendable {
+    /// The request's entry in the file.
+    public var spec: RequestSpec
+    /// The request with its variables filled in, before any stage; `nil` when that failed.
+    public var written: Request?
+    /// The request as it would reach the transport, or why it cannot be prepared.
+    public var result: Result<Request, SluiceError>
+}
+
 /// Runs a pipeline file's requests: in file order, each through the file's stages, captures
 /// flowing forward, expectations checked.
 ///
@@ -87,17 +97,19 @@ public struct PipelineRunner: Sendable {
     /// Runs each request through the request half of the chain without sending it.
     /// - Returns: for each selected request, the request as it would be sent, or why it could
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
-    public func prepare(only: [String] = []) async throws(SluiceError) -> [(spec: RequestSpec, request: Result<Request, SluiceError>)] {
+    public func prepare(only: [String] = []) async throws(SluiceError) -> [PreparedRequest] {
         let selected = try requests(only: only)
         let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
             scope.values[capture.name] = "<\(capture.name)>"
         }
-        var prepared: [(spec: RequestSpec, request: Result<Request, SluiceError>)] = []
+        var prepared: [PreparedRequest] = []
         for spec in selected {
+            var written: Request?
             do {
-                let handle = manager.task(try spec.makeRequest(scope: scope, directory: directory))
+                written = try spec.makeRequest(scope: scope, directory: directory)
+                let handle = manager.task(written!)
                 do {
                     _ = try await handle.value
                 } catch let error as SluiceError where !(error.underlying is SentRequestRecorder.Stop) {
@@ -106,9 +118,9 @@ public struct PipelineRunner: Sendable {
                 guard let request = handle.context.storage[SentRequestRecorder.Key.self] else {
                     throw SluiceError(kind: .invalidRequest, message: "the request did not reach the transport")
                 }
-                prepared.append((spec, .success(request)))
+                prepared.append(PreparedRequest(spec: spec, written: written, result: .success(request)))
             } catch {
-                prepared.append((spec, .failure(SluiceError.wrapping(error, stage: nil, url: nil))))
+                prepared.append(PreparedRequest(spec: spec, written: written, result: .failure(SluiceError.wrapping(error, stage: nil, url: nil))))
             }
         }
         return prepared

@@ -30,9 +30,9 @@ public enum RunReport {
 
     /// `{"pipeline", "requests": [{"name", "method", "url", "headers": [[NAME, VALUE]], "body", "body-base64"}]}`.
     /// A request that could not be prepared has `"error"` instead of its headers and body.
-    public static func dryRunJSON(pipeline: String, prepared: [(spec: RequestSpec, request: Result<Request, SluiceError>)], redactor: Redactor) -> JSONValue {
+    public static func dryRunJSON(pipeline: String, prepared: [PreparedRequest], redactor: Redactor) -> JSONValue {
         let requests: [JSONValue] = prepared.map { entry in
-            switch entry.request {
+            switch entry.result {
             case .success(let request):
                 let body = bodyBytes(request.body)
                 let text = body.flatMap { String(data: $0, encoding: .utf8) }
