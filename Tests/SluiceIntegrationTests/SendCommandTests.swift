@@ -9,13 +9,14 @@ struct SluiceProcess {
         let error: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let executable = directory.appendingPathComponent("sluice")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no sluice executable at \(executable.path); run `swift build` first")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -38,12 +38,12 @@ struct RunOutputTests {
         request.trustPolicy = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="), caBundle: nil)
         let command = CurlExport.command(for: request, redirects: Redirection(maximumHops: 5), redactor: Redactor(secrets: ["tok"]))
         #expect(command == """
-            curl -X POST 'https://api.test/items?q=a%20b' -H 'Authorization: Bearer ***' -H 'X-Note: it'\\''s' --data-binary '{"k":"***"}' --location --max-redirs 5 --max-time 1.5 --connect-timeout 10 --pinnedpubkey sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=
+            curl -X POST 'https://api.test/items?q=a%20b' -H 'Authorization: Bearer ***' -H 'X-Note: it'\\''s' -H User-Agent: --compressed --data-binary '{"k":"***"}' --location --max-redirs 5 --max-time 1.5 --connect-timeout 10 --pinnedpubkey sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=
             """)
         let shown = CurlExport.command(for: request, redirects: nil, redactor: .none)
         #expect(shown.contains("'Authorization: Bearer tok'") && shown.contains(#"'{"k":"tok"}'"#))
         let head = CurlExport.command(for: Request(method: .head, url: URL(string: "http://h/")!, body: .data(Data([0, 1]))), redirects: nil, redactor: .none)
-        #expect(head == "echo AAE= | base64 -d | curl --head http://h/ --data-binary @-")
+        #expect(head == "echo AAE= | base64 -d | curl --head http://h/ -H User-Agent: --compressed --data-binary @-")
     }
 
     @Test("multipart bodies become -F parts so curl streams the same files")
@@ -54,7 +54,7 @@ struct RunOutputTests {
         let request = Request(method: .post, url: URL(string: "http://h/up")!, parts: [.field("caption", "sea"), .file("photo", file, filename: "a.jpg", contentType: "image/jpeg")])
         let (sent, _) = try await send(request, through: [Serialization(format: .multipart)])
         let command = CurlExport.command(for: sent, parts: request.parts, redirects: nil, redactor: .none)
-        #expect(command == "curl -X POST http://h/up --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
+        #expect(command == "curl -X POST http://h/up -H User-Agent: --compressed --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
     }
 
     @Test("the redactor hides secrets longest first and credential headers whole")

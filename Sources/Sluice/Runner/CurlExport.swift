@@ -5,7 +5,10 @@ import Foundation
 /// timeouts, CA bundle, public-key pins, `-k`).
 ///
 /// Multipart bodies are given as `-F` parts, so curl streams the same files (with its own
-/// boundary); other bodies are given byte for byte.
+/// boundary); other bodies are given byte for byte. curl's own defaults are matched to the
+/// libcurl transport's: `--compressed` (the transport asks for and decodes every encoding
+/// libcurl has) unless the request names its encodings, and no `User-Agent` unless the request
+/// sets one.
 public enum CurlExport {
     /// The command for a prepared request.
     /// - Parameters:
@@ -28,6 +31,8 @@ public enum CurlExport {
         for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
             arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
         }
+        if !request.headers.contains("User-Agent") { arguments += ["-H", quote("User-Agent:")] }
+        if !request.headers.contains("Accept-Encoding") { arguments.append("--compressed") }
         if multipart {
             for part in parts {
                 switch part.content {

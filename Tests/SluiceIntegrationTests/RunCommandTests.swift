@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `sluice run`, `validate`, `stages` and `curl`, run as the executable against httpbin and nginx.
+@Suite("The pipeline runner over real sockets")
+struct RunCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let pipelines = root.appendingPathComponent("pipelines")
+
+    /// The `--var`s that point each example at the local servers, and the environment it reads.
+    static func exampleArguments(_ name: String, _ servers: TestServers) -> (variables: [String], environment: [String: String])? {
+        switch name {
+        case "pinned-tls.yaml": (["--var", "base=\(servers.nginxHTTPS.absoluteString)", "--var", "ca=\(servers.caBundle)"], [:])
+        case "serialization-json.yaml": (["--var", "base=\(servers.httpbin.absoluteString)"], ["API_TOKEN": "tok-5f2b9c"])
+        case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml":
+            (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
+        default: nil
+        }
+    }
+
+    static func examples() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: pipelines.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    private func write(_ text: String, in directory: TemporaryDirectory, name: String = "p.yaml") throws -> String {
+        let url = directory.file(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test("every example pipeline passes against the local servers, and validates against pipelines/schema.json")
+    func examplesPass() throws {
+        let servers = try TestServers.load()
+        let names = try RunCommandTests.examples()
+        #expect(names.count >= 6)
+        for name in names {
+            let arguments = try #require(RunCommandTests.exampleArguments(name, servers), "pipelines/\(name) has no arguments in RunCommandTests; add them")
+            let result = try SluiceProcess.run(["run", "--no-color"] + arguments.variables + [RunCommandTests.pipelines.appendingPathComponent(name).path], environment: arguments.environment)
+            #expect(result.status == 0, "\(name):\n\(result.output)\(result.error)")
+            #expect(result.output.contains(" 0 failed in "), "\(name):\n\(result.output)")
+        }
+        let check = Process()
+        check.executableURL = RunCommandTests.root.appendingPathComponent(".venv/bin/python")
+        check.arguments = [RunCommandTests.root.appendingPathComponent("scripts/check-schema.py").path, RunCommandTests.pipelines.appendingPathComponent("schema.json").path]
+            + names.map { RunCommandTests.pipelines.appendingPathComponent($0).path }
+        try check.run()
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 0)
+    }
+
+    @Test("text output: a line per request, each failure with expected, actual and its pipeline line; exit 1")
+    func textOutput() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+              - response-decoding
+            requests:
+              - name: fine
+                path: get
+              - name: broken
+                path: status/500
+                expect:
+                  status: 200
+              - name: wrong
+                path: json
+                expect:
+                  body:
+                    $.slideshow.author: { equals: Nobody }
+            """, in: directory)
+        let result = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("✔ fine  GET \(servers.httpbin.absoluteString)/get  200  "))
+        #expect(lines[0].hasSuffix(" B"))
+        #expect(lines[1].hasPrefix("✘ broken  GET \(servers.httpbin.absoluteString)/status/500  500  "))
+        #expect(lines[2] == "    \(path):10:15: failed: status")
+        #expect(lines[3] == "        expected: 200")
+        #expect(lines[4] == "        actual:   500")
+        #expect(lines.contains("    \(path):15:31: failed: body $.slideshow.author equals"))
+        #expect(lines.contains("        actual:   \"Yours Truly\""))
+        #expect(lines.last?.hasPrefix("p: 3 requests: 1 passed, 2 failed in ") == true)
+        #expect(!result.output.contains("\u{1B}["))
+        let fast = try SluiceProcess.run(["run", "--no-color", "--fail-fast", path])
+        #expect(fast.output.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.count == 2)
+        let only = try SluiceProcess.run(["run", "--no-color", "--only", "fine", path])
+        #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
+    }
+
+    @Test("a transport failure is an error line with its stage and kind; exit 1")
+    func transportFailure() throws {
+        let port = try LoopbackSocket.unusedPort()
+        let directory = try TemporaryDirectory()
+        let path = try write("requests:\n  - name: refused\n    path: http://127.0.0.1:\(port)/\n", in: directory)
+        let result = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("\(path):2:5: error: connection failed in transport: "), "\(result.output)")
+    }
+
+    @Test("validate: every error of every file as FILE:LINE:COLUMN: error: MESSAGE, exit 2; valid files print ok")
+    func validate() throws {
+        let directory = try TemporaryDirectory()
+        let bad = try write("""
+            stages:
+              - url-resolution:
+                  base-url: ${missing}
+              - serialization: { format: yaml }
+            requests:
+              - path: x
+                expect: { body: { "$[?@.a]": 1 } }
+            """, in: directory)
+        let empty = try write("stages: [\n", in: directory, name: "broken.yaml")
+        let result = try SluiceProcess.run(["validate", bad, empty])
+        #expect(result.status == 2)
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(result.error)")
+        #expect(lines.contains { $0.hasPrefix("\(bad):3:17: error: undefined variable ${missing}") })
+        #expect(lines.contains { $0.hasPrefix("\(bad):4:30: error: format must be one of form | json | plist | multipart, not 'yaml'") })
+        #expect(lines.contains { $0.hasPrefix("\(bad):7:23: error: unsupported JSONPath '$[?@.a]'") })
+        #expect(lines.contains { $0.hasPrefix("\(empty):2:1: error: ") })
+        let run = try SluiceProcess.run(["run", bad])
+        #expect(run.status == 2 && run.output.isEmpty)
+        let good = try SluiceProcess.run(["validate"] + RunCommandTests.examples().filter { $0 != "serialization-json.yaml" }.map { RunCommandTests.pipelines.appendingPathComponent($0).path })
+        #expect(good.status == 0, "\(good.error)")
+        #expect(good.output.contains("demo.yaml: ok (4 stages, 2 requests)"))
+    }
+
+    @Test("--format json: one document with results and summary, as the format page says")
+    func jsonOutput() throws {
+        let servers = try TestServers.load()
+        let result = try SluiceProcess.run(["run", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path])
+        #expect(result.status == 0, "\(result.error)")
+        let document = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(document["pipeline"] as? String == "httpbin-demo")
+        #expect(document["summary"] as? [String: Int] == ["passed": 2, "failed": 0])
+        let results = try #require(document["results"] as? [[String: Any]])
+        #expect(Set(results[0].keys) == ["name", "method", "url", "status", "duration-ms", "ok", "error", "failures", "decoded"])
+        #expect(results[0]["status"] as? Int == 200 && results[0]["ok"] as? Bool == true && results[0]["error"] is NSNull)
+        #expect((results[0]["decoded"] as? [String: Any])?["args"] as? [String: String] == ["q": "swift", "page": "2"])
+    }
+
+    @Test("--dry-run sends nothing and shows every request after the request-side stages")
+    func dryRun() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let marker = UUID().uuidString
+        let path = try write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.nginxHTTP.absoluteString)" }
+              - header-injection: { user-agent: none, accept-language: none, headers: { X-Run: dry } }
+              - serialization: { format: json }
+            requests:
+              - { name: post, method: POST, path: "upload?marker=\(marker)", parameters: { a: [1, true] } }
+              - { name: get, path: "hello.txt?marker=\(marker)" }
+            """, in: directory)
+        let json = try SluiceProcess.run(["run", "--dry-run", "--format", "json", path])
+        #expect(json.status == 0, "\(json.error)")
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let requests = try #require(document["requests"] as? [[String: Any]])
+        #expect(requests[0]["url"] as? String == "\(servers.nginxHTTP.absoluteString)/upload?marker=\(marker)")
+        #expect(requests[0]["headers"] as? [[String]] == [["X-Run", "dry"], ["Content-Type", "application/json"]])
+        #expect(requests[0]["body"] as? String == #"{"a":[1,true]}"#)
+        #expect(requests[0]["body-base64"] is NSNull && requests[1]["body"] is NSNull)
+        let text = try SluiceProcess.run(["run", "--dry-run", "--no-color", path])
+        #expect(text.output.hasPrefix("# post\nPOST \(servers.nginxHTTP.absoluteString)/upload?marker=\(marker)\nX-Run: dry\nContent-Type: application/json\n\n{\"a\":[1,true]}\n"))
+        let log = try String(contentsOfFile: servers.nginxAccessLog, encoding: .utf8)
+        #expect(!log.contains(marker))
+    }
+
+    @Test("--report junit:PATH writes JUnit XML with a testcase per request")
+    func junitReport() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let report = directory.file("report.xml")
+        let result = try SluiceProcess.run([
+            "run", "--report", "junit:\(report.path)", "--var", "base=\(servers.httpbin.absoluteString)",
+            RunCommandTests.pipelines.appendingPathComponent("chain.yaml").path,
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let parser = try #require(XMLParser(contentsOf: report))
+        let names = TestcaseNames()
+        parser.delegate = names
+        #expect(parser.parse())
+        #expect(names.testcases == ["issue-id", "create", "fetch", "title", "use-title", "teapot"])
+    }
+
+    final class TestcaseNames: NSObject, XMLParserDelegate {
+        var testcases: [String] = []
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+            if elementName == "testcase" { testcases.append(attributes["name"] ?? "") }
+        }
+    }
+
+    @Test("load mode: N times each, C in flight; requests, errors, rps and latency percentiles, in text and JSON")
+    func loadMode() throws {
+        let servers = try TestServers.load()
+        let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
+        let json = try SluiceProcess.run(["run", "--repeat", "40", "--concurrency", "4", "--only", "search", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", demo])
+        #expect(json.status == 0, "\(json.error)")
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let load = try #require(document["load"] as? [String: Any])
+        #expect(load["requests"] as? Int == 40 && load["ok"] as? Int == 40 && load["errors"] as? Int == 0)
+        #expect((load["rps"] as? Double ?? 0) > 0 && (load["seconds"] as? Double ?? 0) > 0)
+        let latency = try #require(load["latency-ms"] as? [String: Double])
+        #expect(Set(latency.keys) == ["p50", "p90", "p99", "max"])
+        #expect(latency["p50"]! <= latency["p90"]! && latency["p90"]! <= latency["p99"]! && latency["p99"]! <= latency["max"]!)
+        let text = try SluiceProcess.run(["run", "--repeat", "10", "--no-color", "--var", "base=\(servers.httpbin.absoluteString)", demo, "--only", "search"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("requests  10  ok 10  errors 0") && text.output.contains("latency   p50 "), "\(text.output)")
+        let captures = try SluiceProcess.run(["run", "--repeat", "2", "--var", "base=\(servers.httpbin.absoluteString)", demo])
+        #expect(captures.status == 2 && captures.error.contains("uses ${origin}, a capture; load mode"))
+        let failing = try SluiceProcess.run(["run", "--repeat", "3", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)/status/500#", demo, "--only", "search"])
+        #expect(failing.status == 1)
+        #expect(failing.output.contains(#""errors" : 3"#) || failing.output.contains(#""errors": 3"#), "\(failing.output)")
+    }
+
+    @Test("curl: each printed command, run by curl, sends what sluice sends")
+    func curlExport() throws {
+        let servers = try TestServers.load()
+        let path = RunCommandTests.pipelines.appendingPathComponent("serialization-form.yaml").path
+        let result = try SluiceProcess.run(["curl", "--var", "base=\(servers.httpbin.absoluteString)", path])
+        #expect(result.status == 0, "\(result.error)")
+        let commands = result.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+        #expect(commands.count == 2)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", String(commands[1]) + " --silent"]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        shell.waitUntilExit()
+        let echoed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(echoed["form"] as? [String: String] == ["q": "a&b=c", "empty": ""])
+        let headers = try #require(echoed["headers"] as? [String: String])
+        #expect(headers["User-Agent"] == nil && headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test("secrets never appear: text, verbose, JSON, report, dry run and curl all show ***")
+    func secretsRedacted() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let report = directory.file("report.xml")
+        let secret = "tok-5f2b9c"
+        let path = RunCommandTests.pipelines.appendingPathComponent("serialization-json.yaml").path
+        let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
+        let runs = [
+            ["run", "--verbose", "--report", "junit:\(report.path)"] + base + [path],
+            ["run", "--verbose", "--format", "json"] + base + [path],
+            ["run", "--dry-run"] + base + [path],
+            ["run", "--dry-run", "--format", "json"] + base + [path],
+            ["curl"] + base + [path],
+        ]
+        for arguments in runs {
+            let result = try SluiceProcess.run(arguments, environment: ["API_TOKEN": secret])
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            #expect(!result.output.contains(secret) && !result.error.contains(secret), "\(arguments)")
+            #expect(result.output.contains("***") || result.error.contains("***"), "\(arguments)")
+        }
+        #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
+        let shown = try SluiceProcess.run(["curl", "--show-secrets"] + base + [path], environment: ["API_TOKEN": secret])
+        #expect(shown.output.contains("Authorization: Bearer \(secret)"))
+    }
+
+    @Test("stages lists every stage with its options; --help for every command; shell completion")
+    func commandLine() throws {
+        let stages = try SluiceProcess.run(["stages"])
+        for name in ["url-resolution", "header-injection", "serialization", "trust-evaluation", "response-decoding", "redirects"] {
+            #expect(stages.output.contains("\n\(name)\n") || stages.output.hasPrefix("\(name)\n"), "\(name)")
+        }
+        #expect(stages.output.contains("    base-url: string (required)"))
+        for command in [[], ["run"], ["validate"], ["stages"], ["curl"], ["send"]] {
+            let help = try SluiceProcess.run(command + ["--help"])
+            #expect(help.status == 0 && help.output.contains("USAGE: sluice"), "\(command)")
+        }
+        for shell in ["bash", "zsh", "fish"] {
+            let completion = try SluiceProcess.run(["--generate-completion-script", shell])
+            #expect(completion.status == 0 && completion.output.contains("validate"), "\(shell)")
+        }
+    }
+
+    @Test("command-line mistakes exit 2 with a message")
+    func usageErrors() throws {
+        let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
+        for arguments in [["run"], ["run", "--report", "xml:r", demo], ["run", "--concurrency", "2", demo], ["run", "--var", "novalue", demo], ["run", "--only", "nope", demo], ["bogus"]] {
+            let result = try SluiceProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(!result.error.isEmpty, "\(arguments)")
+        }
+    }
+}
