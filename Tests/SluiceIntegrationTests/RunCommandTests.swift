@@ -90,6 +90,41 @@ struct RunCommandTests {
         #expect(fast.output.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.count == 2)
         let only = try SluiceProcess.run(["run", "--no-color", "--only", "fine", path])
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
+        let verbose = try SluiceProcess.run(["run", "--verbose", "--only", "fine", path])
+        let exchange = verbose.error.split(separator: "\n").map(String.init)
+        #expect(exchange.first == "> GET \(servers.httpbin.absoluteString)/get", "\(verbose.error)")
+        #expect(exchange.contains("< HTTP/1.1 200") && exchange.contains("< Content-Type: application/json"), "\(verbose.error)")
+    }
+
+    @Test("on a terminal: colour (unless --no-color) and the load mode's live progress bar")
+    func terminal() throws {
+        let servers = try TestServers.load()
+        let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
+        /// Runs sluice on a pseudo-terminal (util-linux `script`), standard output and error together.
+        func onTerminal(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            let command = ([SluiceProcess.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            process.arguments = ["-qec", command, "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            var environment = ProcessInfo.processInfo.environment
+            environment["NO_COLOR"] = nil
+            process.environment = environment
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let variables = ["--var", "base=\(servers.httpbin.absoluteString)"]
+        let colored = try onTerminal(["run"] + variables + [demo])
+        #expect(colored.contains("\u{1B}[32m✔\u{1B}[0m"), "\(colored)")
+        let plain = try onTerminal(["run", "--no-color"] + variables + [demo])
+        #expect(plain.contains("✔ search") && !plain.contains("\u{1B}["), "\(plain)")
+        let load = try onTerminal(["run", "--repeat", "1500", "--concurrency", "4", "--only", "search"] + variables + [demo])
+        #expect(load.contains("/1500  rps ") && load.contains("errors 0") && load.contains("[#"), "\(load)")
+        #expect(load.contains("requests  1500  ok 1500  errors 0"))
     }
 
     @Test("a transport failure is an error line with its stage and kind; exit 1")

@@ -9,9 +9,12 @@ struct SluiceProcess {
         let error: String
     }
 
+    /// The `sluice` executable beside the test binary.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sluice")
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let executable = directory.appendingPathComponent("sluice")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no sluice executable at \(executable.path); run `swift build` first")
         let process = Process()
         process.executableURL = executable

@@ -67,6 +67,22 @@ struct PipelineLoaderTests {
         #expect((off.stages[0] as? Redirection)?.follows == false)
     }
 
+    @Test("anchors and aliases share values between entries")
+    func anchors() throws {
+        let file = try load("""
+            requests:
+              - name: a
+                path: http://h/a
+                headers: &common { X-Team: core, X-Trace: "1" }
+              - name: b
+                path: http://h/b
+                headers: *common
+            """)
+        #expect(file.spec.requests[1].headers.map { $0.key.scalar } == ["X-Team", "X-Trace"])
+        // An alias is a copy: inside it, marks point at the anchored definition.
+        #expect(file.spec.requests[1].headers[0].key.mark.line == 4)
+    }
+
     @Test("the file's name is its stem unless name: says otherwise")
     func defaultName() throws {
         #expect(try load("requests: []").spec.name == "p")
