@@ -15,7 +15,6 @@ struct Terminal {
 
     func green(_ text: String) -> String { colors ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
     func red(_ text: String) -> String { colors ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
-    func dim(_ text: String) -> String { colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
     func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
 
     static func write(_ text: String) {

@@ -98,11 +98,6 @@ public struct PipelineFile: Sendable {
         if !stages.contains(where: { $0 is Redirection }) { stages.append(Redirection()) }
         return try Pipeline(stages: stages + bottom, transport: transport, redirects: nil)
     }
-
-    /// Whether the file has a stage of this name.
-    public func hasStage(named name: String) -> Bool {
-        spec.stages.contains { $0.name == name }
-    }
 }
 
 /// The checks of one load, collecting diagnostics as it goes.

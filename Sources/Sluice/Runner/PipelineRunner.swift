@@ -194,7 +194,8 @@ public struct PipelineRunner: Sendable {
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
         if let response = outcome.response, outcome.error == nil {
-            let body = response.jsonBody
+            let readsBody = spec.expectations.contains { if case .body = $0.check { true } else { false } }
+            let body = readsBody ? response.jsonBody : nil
             outcome.failures = spec.expectations.compactMap {
                 $0.evaluate(response: response, body: body, duration: outcome.duration, scope: scope)
             }
