@@ -28,6 +28,31 @@ struct ReadmeExampleTests {
 }
 
 extension ReadmeExampleTests {
+    @Test("the 'From Swift' pipeline example loads with a registered stage and runs the demo")
+    func pipelineFromSwift() async throws {
+        let base = try TestServers.load().httpbin.absoluteString
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("pipelines/demo.yaml").path
+        var registry = StageRegistry.builtIn
+        try registry.register(StageDescriptor(
+            name: "stamp", summary: "Adds an X-Stamp header.",
+            options: [OptionDescriptor("value", .string, required: true, summary: "The header's value.")]
+        ) { options in
+            HeaderInjection(headers: ["X-Stamp": options.string("value")!], userAgent: .none, acceptLanguage: .none)
+        })
+        let file = try PipelineFile.load(path: path, variables: ["base": base], registry: registry)
+        let results = try await PipelineRunner(file: file).run()
+        print(results.map { "\($0.name) \($0.ok)" })
+        #expect(results.map(\.ok) == [true, true])
+        let stamped = try PipelineFile.load(
+            text: "stages:\n  - stamp: { value: s1 }\nrequests:\n  - path: \(base)/headers\n    expect: { body: { \"$.headers['X-Stamp']\": s1 } }\n",
+            path: "stamp.yaml", registry: registry
+        )
+        #expect(try await PipelineRunner(file: stamped).run().map(\.ok) == [true])
+    }
+}
+
+extension ReadmeExampleTests {
     @Test("the 'Built-in stages' example runs against the local httpbin")
     func builtInStages() async throws {
         let servers = try TestServers.load()
