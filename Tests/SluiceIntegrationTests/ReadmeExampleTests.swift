@@ -43,7 +43,7 @@ extension ReadmeExampleTests {
         let file = try PipelineFile.load(path: path, variables: ["base": base], registry: registry)
         let results = try await PipelineRunner(file: file).run()
         print(results.map { "\($0.name) \($0.ok)" })
-        #expect(results.map(\.ok) == [true, true])
+        #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
         let stamped = try PipelineFile.load(
             text: "stages:\n  - stamp: { value: s1 }\nrequests:\n  - path: \(base)/headers\n    expect: { body: { \"$.headers['X-Stamp']\": s1 } }\n",
             path: "stamp.yaml", registry: registry
