@@ -119,4 +119,22 @@ struct RedirectionTests {
         _ = try await SessionManager(pipeline: placed).send(Request(url: URL(string: "http://a.test/1")!))
         #expect(log.all == ["below", "below'", "below", "below'", "below", "below'"])
     }
+
+    @Test("follows: false returns redirect responses as they are, and the pipeline adds no other redirect stage")
+    func notFollowing() async throws {
+        let recorder = RequestRecorder()
+        let transport = recorder.transport { Response(status: 302, headers: ["Location": "/next"], url: $0.url) }
+        let pipeline = try Pipeline(stages: [Redirection(follows: false)], transport: transport)
+        #expect(pipeline.stageNames == ["redirects"])
+        let response = try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/start")!))
+        #expect(response.status == 302)
+        #expect(recorder.all.count == 1)
+    }
+
+    @Test("a redirect stage above serialization is refused when the pipeline is built")
+    func placementAboveSerialization() {
+        let error = #expect(throws: SluiceError.self) { try Pipeline(stages: [Redirection(), Serialization()]) }
+        #expect(error?.kind == .configuration && error?.stage == "redirects")
+        #expect(throws: Never.self) { try Pipeline(stages: [Redirection(follows: false), Serialization()]) }
+    }
 }
