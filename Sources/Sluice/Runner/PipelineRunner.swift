@@ -152,9 +152,8 @@ public struct PipelineRunner: Sendable {
         result.error = outcome.error
         result.failures = outcome.failures
         if let response = outcome.response, outcome.error == nil {
-            let body = response.jsonBody
             for capture in spec.captures {
-                if let value = capture.value(from: response, body: body) {
+                if let value = capture.value(from: response, body: outcome.body) {
                     result.captured[capture.name] = value
                 } else {
                     result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
@@ -171,6 +170,8 @@ public struct PipelineRunner: Sendable {
         var duration: Duration
         var error: RequestResult.Failure?
         var failures: [ExpectationFailure]
+        /// The body as JSON, read once when an expectation or a capture needs it.
+        var body: JSONValue?
     }
 
     /// Sends a prepared request through `manager` and checks the expectations. A response
@@ -194,10 +195,9 @@ public struct PipelineRunner: Sendable {
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
         if let response = outcome.response, outcome.error == nil {
-            let readsBody = spec.expectations.contains { if case .body = $0.check { true } else { false } }
-            let body = readsBody ? response.jsonBody : nil
+            outcome.body = spec.readsJSONBody ? response.jsonBody : nil
             outcome.failures = spec.expectations.compactMap {
-                $0.evaluate(response: response, body: body, duration: outcome.duration, scope: scope)
+                $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope)
             }
         }
         return outcome

@@ -12,6 +12,12 @@ extension RequestSpec {
         expectations.contains { if case .status = $0.check { true } else { false } }
     }
 
+    /// Whether a body predicate or a JSONPath capture reads the response body as JSON.
+    var readsJSONBody: Bool {
+        expectations.contains { if case .body = $0.check { true } else { false } }
+            || captures.contains { if case .jsonPath = $0.source { true } else { false } }
+    }
+
     /// The request with every `${...}` filled in from `scope`.
     /// - Parameter directory: the pipeline file's folder, for `body-file` and part files.
     /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
