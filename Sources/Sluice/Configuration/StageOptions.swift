@@ -96,7 +96,7 @@ public struct StageOptions: Sendable {
 
     /// A `list of statusCode` option as a set of codes.
     public func statusCodes(_ name: String) -> StatusCodeSet? {
-        strings(name)?.compactMap(StatusCodeSet.init(parsing:)).reduce(StatusCodeSet([])) { $0.union($1) }
+        strings(name).flatMap(StatusCodeSet.init(parsingEach:))
     }
 
     /// An option of any type, as JSON.

@@ -44,6 +44,16 @@ public struct StatusCodeSet: Sendable, Hashable, ExpressibleByArrayLiteral, Cust
         }
     }
 
+    /// Parses each text as ``init(parsing:)`` does and merges them; `nil` when any one fails.
+    public init?(parsingEach texts: [String]) {
+        var ranges: [ClosedRange<Int>] = []
+        for text in texts {
+            guard let set = StatusCodeSet(parsing: text) else { return nil }
+            ranges += set.ranges
+        }
+        self.init(ranges)
+    }
+
     /// Whether the code is in the set.
     public func contains(_ code: Int) -> Bool {
         ranges.contains { $0.contains(code) }
