@@ -39,8 +39,6 @@ struct MetricsReport {
     }
 
     private func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return value.formatted(.number.precision(.fractionLength(3))) + " ms"
+        DurationText.milliseconds(duration).formatted(.number.precision(.fractionLength(3))) + " ms"
     }
 }

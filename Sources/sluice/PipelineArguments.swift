@@ -41,7 +41,7 @@ struct PipelineArguments: ParsableArguments {
         }
         if !diagnostics.isEmpty { throw PipelineFileError(diagnostics) }
         for warning in files.flatMap(\.warnings) {
-            FileHandle.standardError.write(Data((warning + "\n").utf8))
+            Terminal.writeError(warning + "\n")
         }
         return files
     }
