@@ -1,12 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The stage modules under `Plugins/`: each its own target, depending only on `Sluice`'s public
+/// API (and on swift-crypto where it signs), linked into the runner and offered as a library.
+let stageModules: [(name: String, folder: String, crypto: Bool)] = [
+    ("SluiceRetry", "Retry", false),
+]
+
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+
 let package = Package(
     name: "Sluice",
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
-    ],
+    ] + stageModules.map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,8 +49,11 @@ let package = Package(
             dependencies: [
                 "Sluice",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/sluice"
+            ] + stageModules.map { .target(name: $0.name) },
+            path: "Sources/sluice",
+            // Stage modules loaded at run time (`plugins:`) bind to the runner's own copy of
+            // Sluice, so the runner exports its symbols to them.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
         ),
         .testTarget(
             name: "SluiceTests",
@@ -52,6 +63,17 @@ let package = Package(
             name: "SluiceIntegrationTests",
             dependencies: ["Sluice"]
         ),
-    ],
+    ] + stageModules.map { module in
+        .target(
+            name: module.name,
+            dependencies: ["Sluice"] + (module.crypto ? [crypto] : []),
+            path: "Plugins/\(module.folder)"
+        )
+    } + stageModules.map { module in
+        .testTarget(
+            name: module.name + "Tests",
+            dependencies: [.target(name: module.name), "Sluice"] + (module.crypto ? [crypto] : [])
+        )
+    },
     swiftLanguageModes: [.v6]
 )

@@ -30,11 +30,12 @@ struct PipelineArguments: ParsableArguments {
     /// Every file loaded, or every problem of every file reported at once.
     func load() throws -> [PipelineFile] {
         let values = try variableValues()
+        let registry = try StageCatalog.registry()
         var files: [PipelineFile] = []
         var diagnostics: [PipelineDiagnostic] = []
         for path in self.files {
             do {
-                files.append(try PipelineFile.load(path: path, variables: values, registry: StageCatalog.registry))
+                files.append(try PipelineFile.load(path: path, variables: values, registry: registry))
             } catch {
                 diagnostics += error.diagnostics
             }
@@ -45,9 +46,4 @@ struct PipelineArguments: ParsableArguments {
         }
         return files
     }
-}
-
-/// The stages the runner knows: the built-in ones (plugin modules register here too).
-enum StageCatalog {
-    static let registry = StageRegistry.builtIn
 }

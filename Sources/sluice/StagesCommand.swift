@@ -13,8 +13,24 @@ struct StagesCommand: ParsableCommand {
     @Flag(help: "Print the JSON Schema of pipeline files.")
     var schema = false
 
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp("A stage module built as a shared library, whose stages to list too (repeatable).", valueName: "PATH"),
+        completion: .file(extensions: ["so"])
+    )
+    var plugins: [String] = []
+
     func run() throws {
-        let registry = StageCatalog.registry
+        var registry = try StageCatalog.registry()
+        for path in plugins {
+            do {
+                for descriptor in try StageModuleLoader.load(path: path) {
+                    try registry.register(descriptor)
+                }
+            } catch let failure as StageModuleLoader.Failure {
+                throw ValidationError("--plugin \(path): \(failure.message)")
+            }
+        }
         if schema {
             Terminal.write(try JSONWriter(prettyPrinted: true).string(from: PipelineSchema.schema(for: registry)) + "\n")
             return

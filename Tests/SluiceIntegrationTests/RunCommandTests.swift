@@ -309,6 +309,9 @@ struct RunCommandTests {
             #expect(stages.output.contains("\n\(name)\n") || stages.output.hasPrefix("\(name)\n"), "\(name)")
         }
         #expect(stages.output.contains("    base-url: string (required)"))
+        for name in ["retry"] {
+            #expect(stages.output.contains("\n\(name)\n"), "the plugin module's stage \(name)")
+        }
         for command in [[], ["run"], ["validate"], ["stages"], ["curl"], ["send"]] {
             let help = try SluiceProcess.run(command + ["--help"])
             #expect(help.status == 0 && help.output.contains("USAGE: sluice"), "\(command)")
@@ -317,6 +320,14 @@ struct RunCommandTests {
             let completion = try SluiceProcess.run(["--generate-completion-script", shell])
             #expect(completion.status == 0 && completion.output.contains("validate"), "\(shell)")
         }
+    }
+
+    @Test("pipelines/schema.json is what `sluice stages --schema` prints (regenerate it with that command)")
+    func schemaInSync() throws {
+        let committed = try String(contentsOf: RunCommandTests.pipelines.appendingPathComponent("schema.json"), encoding: .utf8)
+        let generated = try SluiceProcess.run(["stages", "--schema"])
+        #expect(generated.status == 0)
+        #expect(committed == generated.output, "pipelines/schema.json is stale: run `swift run sluice stages --schema > pipelines/schema.json`")
     }
 
     @Test("command-line mistakes exit 2 with a message")

@@ -28,6 +28,7 @@ extension TaskEvent.Kind {
         case .requestSent: "requestSent"
         case .firstByte: "firstByte"
         case .transferFinished: "transferFinished"
+        case .note(let note): "note(\(note.stage).\(note.name))"
         case .completed: "completed"
         case .failed: "failed"
         case .cancelled: "cancelled"

@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a pipeline document's node tree into a ``PipelineSpec``, collecting every problem of
 /// shape (unknown keys, wrong types, bad JSONPath, bad durations) instead of stopping at the first.
 struct PipelineDecoder {
-    private static let topLevelKeys = ["name", "variables", "stages", "requests"]
+    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
         "expect", "capture",
@@ -19,7 +19,7 @@ struct PipelineDecoder {
 
     /// The spec, as much of it as could be read; `problems` says what could not.
     mutating func decode(_ root: YAMLNode, defaultName: String) -> PipelineSpec {
-        var spec = PipelineSpec(name: defaultName, variables: [], stages: [], requests: [])
+        var spec = PipelineSpec(name: defaultName, plugins: [], variables: [], stages: [], requests: [])
         guard let pairs = root.pairs else {
             fail(root.mark, "a pipeline is a mapping with stages: and requests:")
             return spec
@@ -27,6 +27,16 @@ struct PipelineDecoder {
         checkKeys(pairs, allowed: PipelineDecoder.topLevelKeys, in: "a pipeline")
         if let name = root["name"] {
             spec.name = scalar(name, "name") ?? defaultName
+        }
+        if let plugins = root["plugins"], !plugins.isNull {
+            let entries = plugins.elements ?? [plugins]
+            for entry in entries {
+                if entry.scalar == nil || entry.isNull {
+                    fail(entry.mark, "plugins: lists paths of stage modules built as shared libraries (.so)")
+                } else {
+                    spec.plugins.append(entry)
+                }
+            }
         }
         if let variables = root["variables"], !variables.isNull {
             spec.variables = mapping(variables, "variables") ?? []

@@ -92,11 +92,18 @@ public struct PipelineFile: Sendable {
 
     /// A pipeline of this file's stages over a transport, with the default redirect stage at the
     /// bottom unless the file lists `redirects`.
+    /// - Parameters:
+    ///   - top: stages to put above the file's.
+    ///   - bottom: stages to put below the file's (and the redirect stage).
     /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:)`` does.
-    public func makePipeline(transport: any Transport = CurlTransport.shared, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
+    public func makePipeline(
+        transport: any Transport = CurlTransport.shared,
+        top: [any Stage] = [],
+        bottom: [any Stage] = []
+    ) throws(SluiceError) -> Pipeline {
         var stages = self.stages
         if !stages.contains(where: { $0 is Redirection }) { stages.append(Redirection()) }
-        return try Pipeline(stages: stages + bottom, transport: transport, redirects: nil)
+        return try Pipeline(stages: top + stages + bottom, transport: transport, redirects: nil)
     }
 }
 
@@ -105,7 +112,7 @@ private struct Loader {
     let path: String
     let directory: URL?
     let environment: [String: String]
-    let registry: StageRegistry
+    var registry: StageRegistry
     var diagnostics: [PipelineDiagnostic] = []
     var stages: [any Stage] = []
     var scope = VariableScope()
@@ -135,6 +142,7 @@ private struct Loader {
             }
         }
         resolveVariables(spec.variables, overrides: overrides, capturedBy: capturedBy)
+        loadPlugins(spec.plugins, capturedBy: capturedBy)
         makeStages(spec.stages, capturedBy: capturedBy)
         checkRequests(spec, capturedBy: capturedBy)
         return spec
@@ -154,6 +162,26 @@ private struct Loader {
             }
             secrets += scope.secrets(in: template)
             scope.values[name] = value
+        }
+    }
+
+    /// Loads the `plugins:` modules and registers their stages.
+    private mutating func loadPlugins(_ entries: [YAMLNode], capturedBy: [String: String]) {
+        for entry in entries {
+            guard checkReferences(in: entry, known: Set(scope.values.keys), captures: capturedBy, context: "plugins"),
+                let text = entry.scalar, let path = try? scope.render(text)
+            else { continue }
+            do {
+                for descriptor in try StageModuleLoader.load(path: StageOptions.resolve(path, against: directory)) {
+                    do {
+                        try registry.register(descriptor)
+                    } catch {
+                        fail(entry.mark, "plugin '\(path)': \(error.message)")
+                    }
+                }
+            } catch {
+                fail(entry.mark, "plugin '\(path)': \(error.message)")
+            }
         }
     }
 
@@ -281,7 +309,7 @@ private struct Loader {
                 guard !known.contains(reference.name) else { continue }
                 var message = "undefined variable ${\(reference.name)}"
                 if let request = captures[reference.name] {
-                    message += context == "stage options" || context == "variables"
+                    message += ["stage options", "variables", "plugins"].contains(context)
                         ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
                         : ": it is captured by request '\(request)', which does not run before this point"
                 } else if let near = OptionDescriptor.nearest(to: reference.name, in: Array(known) + Array(captures.keys)) {

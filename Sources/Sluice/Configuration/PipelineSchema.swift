@@ -16,6 +16,10 @@ public enum PipelineSchema {
             "additionalProperties": false,
             "properties": [
                 "name": ["type": "string", "description": "The pipeline's name; the file's stem by default."],
+                "plugins": [
+                    "type": "array", "items": ["type": "string"],
+                    "description": "Stage modules built as shared libraries (.so) to load, relative to the file; `sluice stages --schema --plugin PATH` writes a schema with their stages.",
+                ],
                 "variables": [
                     "type": "object", "description": "Defaults for ${NAME}; --var NAME=VALUE overrides them.",
                     "additionalProperties": scalar,

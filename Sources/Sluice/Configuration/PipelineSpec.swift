@@ -6,6 +6,8 @@ import Foundation
 public struct PipelineSpec: Sendable {
     /// The pipeline's name: `name:`, or the file's stem.
     public var name: String
+    /// The `plugins:` entries: paths of stage modules to load, relative to the file.
+    public var plugins: [YAMLNode]
     /// The `variables:` entries, in order.
     public var variables: [YAMLNode.Pair]
     /// The stage entries, top to bottom.

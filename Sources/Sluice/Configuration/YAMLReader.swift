@@ -1,4 +1,4 @@
-import CYAML
+internal import CYAML
 
 /// Reads YAML with libyaml into ``YAMLNode`` trees that keep every node's line and column.
 ///

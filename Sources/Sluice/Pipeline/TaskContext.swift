@@ -61,6 +61,18 @@ public final class TaskContext: Sendable {
         state.withLock { $0.metrics }
     }
 
+    /// Records something a stage wants seen about this task: it is kept in ``metrics`` and sent
+    /// to event monitors.
+    /// - Parameters:
+    ///   - name: a short name for what happened, the same for every note of its kind (`attempt`).
+    ///   - detail: a sentence for people.
+    ///   - stage: the reporting stage's name.
+    public func note(_ name: String, _ detail: String, stage: String) {
+        let note = StageNote(stage: stage, name: name, detail: detail)
+        state.withLock { $0.metrics.notes.append(note) }
+        emit(.note(note))
+    }
+
     // MARK: Trust
 
     /// The trust policy the transport consults before writing each request of this task; `nil`

@@ -21,6 +21,8 @@ public struct TaskEvent: Sendable {
         case firstByte(status: Int)
         /// The transport ended an exchange, with its metrics when it measured them.
         case transferFinished(TransferMetrics?)
+        /// A stage reported something about the task (a retry, a token refresh).
+        case note(StageNote)
         /// The task ended with a response.
         case completed(status: Int)
         /// The task ended with an error.

@@ -21,6 +21,8 @@ public struct TaskMetrics: Sendable {
     public var stages: [StageTiming]
     /// The wire metrics of every exchange the transport made for the task, in order.
     public var transfers: [TransferMetrics]
+    /// What the stages reported about the task (each retry, each token refresh), in order.
+    public var notes: [StageNote]
     /// When the task was created.
     public var created: ContinuousClock.Instant
     /// When the task ended, if it has.
@@ -30,6 +32,7 @@ public struct TaskMetrics: Sendable {
     public init(stageNames: [String], created: ContinuousClock.Instant = .now) {
         stages = stageNames.map { StageTiming(name: $0) }
         transfers = []
+        notes = []
         self.created = created
         finished = nil
     }

@@ -114,7 +114,7 @@ public struct LoadRun: Sendable {
             }
             prepared.append((spec, try spec.makeRequest(scope: file.scope, directory: runner.directory)))
         }
-        let manager = SessionManager(pipeline: try file.makePipeline(transport: runner.transport))
+        let manager = SessionManager(pipeline: try runner.pipeline(dryRun: false))
         let total = prepared.count * repetitions
         let tickets = Tickets()
         let jobs = prepared

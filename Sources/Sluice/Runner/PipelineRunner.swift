@@ -59,6 +59,12 @@ public struct PipelineRunner: Sendable {
     /// A redactor for this file's secrets.
     public var redactor: Redactor { Redactor(secrets: file.secrets) }
 
+    /// The file's pipeline as the runner sends through it: the run's ``RunInfo`` put in each
+    /// task's storage on top, the file's stages, then `bottom`.
+    func pipeline(dryRun: Bool, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        try file.makePipeline(transport: transport, top: [RunInfoStage(info: RunInfo(isDryRun: dryRun, redactor: redactor))], bottom: bottom)
+    }
+
     /// Sends the requests one after another.
     /// - Parameters:
     ///   - only: names of the requests to run; all when empty.
@@ -73,7 +79,7 @@ public struct PipelineRunner: Sendable {
         onResult: (RequestResult) -> Void = { _ in }
     ) async throws(SluiceError) -> [RequestResult] {
         let selected = try requests(only: only)
-        let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: false)]))
+        let manager = SessionManager(pipeline: try pipeline(dryRun: false, bottom: [SentRequestRecorder(stops: false)]))
         var scope = file.scope
         var missing: [String: String] = [:]
         var results: [RequestResult] = []
@@ -99,7 +105,7 @@ public struct PipelineRunner: Sendable {
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
     public func prepare(only: [String] = []) async throws(SluiceError) -> [PreparedRequest] {
         let selected = try requests(only: only)
-        let manager = SessionManager(pipeline: try file.makePipeline(transport: transport, bottom: [SentRequestRecorder(stops: true)]))
+        let manager = SessionManager(pipeline: try pipeline(dryRun: true, bottom: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
             scope.values[capture.name] = "<\(capture.name)>"

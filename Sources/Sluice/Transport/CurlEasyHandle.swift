@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// One libcurl easy handle with its error buffer, reused from transfer to transfer.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 /// One libcurl multi handle driven by one I/O thread.

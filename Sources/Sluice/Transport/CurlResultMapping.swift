@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import Foundation
 
 extension SluiceError.Kind {

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 extension CurlTransport {
     /// How a libcurl transport connects, what it trusts, and how many connections it keeps.

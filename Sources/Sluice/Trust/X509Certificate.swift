@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import Foundation
 
 /// An X.509 certificate as trust evaluation compares it: its DER bytes, the SHA-256 of its

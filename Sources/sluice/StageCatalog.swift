@@ -1,0 +1,23 @@
+import Sluice
+import SluiceRetry
+
+/// The stages the runner knows: the built-in ones and those of every module under `Plugins/`.
+/// (A pipeline's `plugins:` adds more while it loads.)
+enum StageCatalog {
+    /// The modules under `Plugins/`, in the order `sluice stages` lists them.
+    static var modules: [any StageModule.Type] {
+        [
+            RetryModule.self,
+        ]
+    }
+
+    /// The built-in stages and the modules' stages.
+    /// - Throws: `.configuration` if two modules name a stage alike.
+    static func registry() throws(SluiceError) -> StageRegistry {
+        var registry = StageRegistry.builtIn
+        for module in modules {
+            try registry.register(module)
+        }
+        return registry
+    }
+}
