@@ -5,6 +5,8 @@ import PackageDescription
 /// API (and on swift-crypto where it signs), linked into the runner and offered as a library.
 let stageModules: [(name: String, folder: String, crypto: Bool)] = [
     ("SluiceRetry", "Retry", false),
+    ("SluiceAWSSigV4", "AWSSigV4", true),
+    ("SluiceHMACSignature", "HMACSignature", true),
 ]
 
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
@@ -18,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(

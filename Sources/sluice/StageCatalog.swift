@@ -1,4 +1,6 @@
 import Sluice
+import SluiceAWSSigV4
+import SluiceHMACSignature
 import SluiceRetry
 
 /// The stages the runner knows: the built-in ones and those of every module under `Plugins/`.
@@ -8,6 +10,8 @@ enum StageCatalog {
     static var modules: [any StageModule.Type] {
         [
             RetryModule.self,
+            AWSSigV4Module.self,
+            HMACSignatureModule.self,
         ]
     }
 

@@ -42,13 +42,8 @@ public struct Redirection: Stage, ChainValidating {
     /// Refuses a chain with a ``Serialization`` stage below this one: hops would resend the
     /// request before its parameters were written.
     public func validate(in chain: [any Stage]) throws(SluiceError) {
-        guard follows, let index = chain.firstIndex(where: { $0 is Redirection }),
-            chain[index...].contains(where: { $0 is Serialization })
-        else { return }
-        throw SluiceError(
-            kind: .configuration, stage: name,
-            message: "redirects must come after serialization: a redirect resends the serialized request"
-        )
+        guard follows else { return }
+        try requireSerializationAbove(in: chain, "a redirect resends the serialized request")
     }
 
     /// Sends the request, then each redirect it leads to, and returns the first response that

@@ -1,0 +1,17 @@
+import Foundation
+
+extension RequestBody {
+    /// Hands the body's bytes to `consume` in order, in pieces of at most 64 KiB, reading files
+    /// from disk as it goes and never whole: for a stage that hashes or signs a body.
+    /// - Parameter url: the request's URL, named in errors.
+    /// - Throws: `.fileIO` when a body file cannot be read, and what `consume` throws.
+    public func forEachChunk(url: URL, _ consume: (Data) throws -> Void) throws {
+        guard let source = try UploadSource(self, url: url) else { return }
+        var buffer = Data(count: 64 * 1024)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            guard count > 0 else { return }
+            try consume(count == buffer.count ? buffer : buffer.prefix(count))
+        }
+    }
+}
