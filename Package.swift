@@ -7,6 +7,7 @@ let stageModules: [(name: String, folder: String, crypto: Bool)] = [
     ("SluiceRetry", "Retry", false),
     ("SluiceAWSSigV4", "AWSSigV4", true),
     ("SluiceHMACSignature", "HMACSignature", true),
+    ("SluiceOAuth2", "OAuth2ClientCredentials", false),
 ]
 
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")

@@ -1,6 +1,7 @@
 import Sluice
 import SluiceAWSSigV4
 import SluiceHMACSignature
+import SluiceOAuth2
 import SluiceRetry
 
 /// The stages the runner knows: the built-in ones and those of every module under `Plugins/`.
@@ -12,6 +13,7 @@ enum StageCatalog {
             RetryModule.self,
             AWSSigV4Module.self,
             HMACSignatureModule.self,
+            OAuth2Module.self,
         ]
     }
 
