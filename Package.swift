@@ -8,6 +8,7 @@ let stageModules: [(name: String, folder: String, crypto: Bool)] = [
     ("SluiceAWSSigV4", "AWSSigV4", true),
     ("SluiceHMACSignature", "HMACSignature", true),
     ("SluiceOAuth2", "OAuth2ClientCredentials", false),
+    ("SluiceHAR", "HARRecorder", false),
 ]
 
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")

@@ -1,4 +1,5 @@
-"""Checks YAML pipeline files against a JSON Schema, as yaml-language-server would.
+"""Checks YAML (or JSON) documents against a JSON Schema, as yaml-language-server would: pipeline
+files against pipelines/schema.json, HAR files against Tests/Fixtures/har-1.2.schema.json.
 
     .venv/bin/python scripts/check-schema.py pipelines/schema.json pipelines/*.yaml
 

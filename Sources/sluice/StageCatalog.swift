@@ -1,5 +1,6 @@
 import Sluice
 import SluiceAWSSigV4
+import SluiceHAR
 import SluiceHMACSignature
 import SluiceOAuth2
 import SluiceRetry
@@ -14,6 +15,7 @@ enum StageCatalog {
             AWSSigV4Module.self,
             HMACSignatureModule.self,
             OAuth2Module.self,
+            HARModule.self,
         ]
     }
 
