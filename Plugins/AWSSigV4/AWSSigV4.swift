@@ -9,7 +9,8 @@ import Sluice
 /// query, `Host` and every header already on the request but those that proxies and the
 /// transport change (`User-Agent`, `Expect`, `Connection`, `Content-Length`, `Transfer-Encoding`,
 /// `X-Amzn-Trace-Id`), and the SHA-256 of the body, read in pieces (files are not read into
-/// memory). It must come after serialization, so the body it hashes is the body sent.
+/// memory). The query is sent encoded as SigV4 encodes it (`x/y` as `x%2Fy`), so signer and
+/// server agree on it. It must come after serialization, so the body it hashes is the body sent.
 public struct AWSSigV4: RequestStage, ChainValidating {
     /// Headers never signed.
     public static let unsignedHeaders: Set<String> = [
@@ -56,6 +57,7 @@ public struct AWSSigV4: RequestStage, ChainValidating {
 
     public func prepare(_ request: Request, context: TaskContext) async throws -> Request {
         var request = request
+        request.url = AWSSigV4.canonicallyEncodingQuery(of: request.url)
         let timestamp = AWSSigV4.format(clock())
         request.headers.remove(name: "Authorization")
         request.headers["X-Amz-Date"] = timestamp
@@ -87,17 +89,30 @@ public struct AWSSigV4: RequestStage, ChainValidating {
         for field in request.headers where !unsignedHeaders.contains(field.name.lowercased()) {
             headers.append((field.name, field.value))
         }
-        let query = (parts?.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let (name, value) = pair.firstIndex(of: "=").map { (pair[..<$0], pair[pair.index(after: $0)...]) } ?? (pair[...], "")
-            return (name: String(name).removingPercentEncoding ?? String(name), value: String(value).removingPercentEncoding ?? String(value))
-        }
         return SigV4Signer.Message(
             method: request.method.rawValue,
             path: parts?.percentEncodedPath ?? "/",
-            query: query,
+            query: queryPairs(parts?.percentEncodedQuery ?? ""),
             headers: headers,
             payloadHash: payloadHash
         )
+    }
+
+    /// A query's names and values, percent-decoded, in order; a name without `=` has an empty value.
+    static func queryPairs(_ query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let (name, value) = pair.firstIndex(of: "=").map { (pair[..<$0], pair[pair.index(after: $0)...]) } ?? (pair[...], "")
+            return (name: String(name).removingPercentEncoding ?? String(name), value: String(value).removingPercentEncoding ?? String(value))
+        }
+    }
+
+    /// The URL with its query written as SigV4 encodes it (every byte but `A-Z a-z 0-9 - . _ ~`
+    /// escaped, `name=value` for every pair), order kept, so the query sent and the query signed
+    /// are the same text however a server canonicalizes it.
+    static func canonicallyEncodingQuery(of url: URL) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = parts.percentEncodedQuery, !query.isEmpty else { return url }
+        parts.percentEncodedQuery = queryPairs(query).map { SigV4Signer.encode($0.name) + "=" + SigV4Signer.encode($0.value) }.joined(separator: "&")
+        return parts.url ?? url
     }
 
     /// A time as SigV4 writes it: `20150830T123600Z`.

@@ -26,9 +26,11 @@ struct TextReport {
         return text
     }
 
-    /// `> ` request and `< ` response lines with headers, for `--verbose`.
+    /// `* ` lines for what the stages reported, then `> ` request and `< ` response lines with
+    /// headers, for `--verbose`.
     func verbose(for result: RequestResult) -> String {
         var text = ""
+        for note in result.notes { text += "* \(note.stage): \(redactor.redact(note.detail))\n" }
         if let sent = result.sent {
             text += "> \(sent.method) \(redactor.redact(sent.url.absoluteString))\n"
             for field in sent.headers { text += "> \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }

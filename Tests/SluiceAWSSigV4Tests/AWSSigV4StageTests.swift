@@ -131,3 +131,13 @@ final class SentRequests: @unchecked Sendable {
     func append(_ request: Request) { lock.withLock { requests.append(request) } }
     var first: Request? { lock.withLock { requests.first } }
 }
+
+@Suite("aws-sigv4: the query as sent")
+struct AWSSigV4QueryTests {
+    @Test("the query is sent encoded as it is signed, order kept")
+    func encodedQuery() {
+        let url = AWSSigV4.canonicallyEncodingQuery(of: URL(string: "http://h/p?prefix=x/y&b=1+2&flag&c=%7E")!)
+        #expect(url.absoluteString == "http://h/p?prefix=x%2Fy&b=1%2B2&flag=&c=~")
+        #expect(AWSSigV4.canonicallyEncodingQuery(of: URL(string: "http://h/p")!).absoluteString == "http://h/p")
+    }
+}

@@ -16,6 +16,8 @@ struct RunCommandTests {
         switch name {
         case "pinned-tls.yaml": (["--var", "base=\(servers.nginxHTTPS.absoluteString)", "--var", "ca=\(servers.caBundle)"], [:])
         case "serialization-json.yaml": (["--var", "base=\(servers.httpbin.absoluteString)"], ["API_TOKEN": "tok-5f2b9c"])
+        case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
+        case "signing.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
         case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
         default: nil
@@ -160,7 +162,10 @@ struct RunCommandTests {
         #expect(lines.contains { $0.hasPrefix("\(empty):2:1: error: ") })
         let run = try SluiceProcess.run(["run", bad])
         #expect(run.status == 2 && run.output.isEmpty)
-        let good = try SluiceProcess.run(["validate"] + RunCommandTests.examples().filter { $0 != "serialization-json.yaml" }.map { RunCommandTests.pipelines.appendingPathComponent($0).path })
+        let good = try SluiceProcess.run(
+            ["validate"] + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
+            environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
+        )
         #expect(good.status == 0, "\(good.error)")
         #expect(good.output.contains("demo.yaml: ok (4 stages, 2 requests)"))
     }
@@ -309,7 +314,7 @@ struct RunCommandTests {
             #expect(stages.output.contains("\n\(name)\n") || stages.output.hasPrefix("\(name)\n"), "\(name)")
         }
         #expect(stages.output.contains("    base-url: string (required)"))
-        for name in ["retry"] {
+        for name in ["retry", "aws-sigv4", "hmac-signature", "oauth2-client-credentials", "har-recorder"] {
             #expect(stages.output.contains("\n\(name)\n"), "the plugin module's stage \(name)")
         }
         for command in [[], ["run"], ["validate"], ["stages"], ["curl"], ["send"]] {

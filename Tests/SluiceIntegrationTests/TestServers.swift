@@ -6,6 +6,9 @@ import Testing
 /// (or the file named by SLUICE_TEST_SERVERS).
 struct TestServers: Decodable {
     let httpbin: URL
+    /// The scenario server (Tests/Servers/scenario_server.py): flaky endpoints, an OAuth 2.0 token
+    /// endpoint, SigV4 and HMAC verifiers.
+    let scenario: URL
     let nginxHTTP: URL
     let nginxHTTPS: URL
     let nginxHTTPSWrongHost: URL

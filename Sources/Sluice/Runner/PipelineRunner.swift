@@ -157,6 +157,7 @@ public struct PipelineRunner: Sendable {
         result.duration = outcome.duration
         result.error = outcome.error
         result.failures = outcome.failures
+        result.notes = outcome.notes
         if let response = outcome.response, outcome.error == nil {
             for capture in spec.captures {
                 if let value = capture.value(from: response, body: outcome.body) {
@@ -178,6 +179,8 @@ public struct PipelineRunner: Sendable {
         var failures: [ExpectationFailure]
         /// The body as JSON, read once when an expectation or a capture needs it.
         var body: JSONValue?
+        /// What the stages reported (retries, token refreshes).
+        var notes: [StageNote] = []
     }
 
     /// Sends a prepared request through `manager` and checks the expectations. A response
@@ -200,6 +203,7 @@ public struct PipelineRunner: Sendable {
         }
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
+        outcome.notes = handle.context.metrics.notes
         if let response = outcome.response, outcome.error == nil {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
             outcome.failures = spec.expectations.compactMap {

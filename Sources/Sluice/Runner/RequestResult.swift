@@ -45,6 +45,8 @@ public struct RequestResult: Sendable {
     public var failures: [ExpectationFailure]
     /// The values captured for later requests.
     public var captured: [String: String]
+    /// What the stages reported about the request: each retry, each token refresh.
+    public var notes: [StageNote] = []
 
     /// Whether the request completed and met every expectation.
     public var ok: Bool { error == nil && failures.isEmpty }

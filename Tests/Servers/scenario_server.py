@@ -1,0 +1,183 @@
+"""A small HTTP server with state, for the scenarios httpbin and nginx cannot play.
+
+Started on loopback by scripts/test-servers (its port goes into servers.json as "scenario").
+
+  /flaky/KEY?failures=N&status=S&retry-after=V   of every N+1 requests for KEY, the first N answer S
+                                                  (503 by default) with Retry-After V if given, the
+                                                  last 200: a retry with N+1 attempts always passes
+  /reset/KEY?failures=N                           the same, the failures being connection resets
+  /count/KEY                                      {"count": requests seen for KEY}
+  /oauth/REALM/token                              OAuth 2.0 client credentials (RFC 6749, 4.4): client
+                                                  sluice-client / s3cr3t-value, by Basic or in the body
+  /oauth/REALM/resource                           200 with the current token, 401 without it
+  /oauth/REALM/revoke                             the current token stops working
+  /oauth/REALM/config  {"expires_in": N, "delay": S}   tokens' lifetime, and how long issuing one takes
+  /oauth/REALM/stats                              {"token_requests", "resource_requests", "unauthorized"}
+  /aws/SERVICE/...                                checks AWS SigV4 with botocore's own signer (key
+                                                  AKIDEXAMPLE, region us-east-1): 200 or 403
+  /hmac/...                                       checks an X-Signature HMAC-SHA256 over method, path,
+                                                  query and body digest with key hmac-test-secret
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+CLIENT_ID = "sluice-client"
+CLIENT_SECRET = "s3cr3t-value"
+AWS_KEY = ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
+HMAC_KEY = b"hmac-test-secret"
+
+lock = threading.Lock()
+counts = {}
+realms = {}
+
+
+def realm(name):
+    return realms.setdefault(name, {"serial": 0, "token": None, "expires_in": 3600, "delay": 0.0,
+                                    "token_requests": 0, "resource_requests": 0, "unauthorized": 0})
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        pass
+
+    def answer(self, status, document, headers=()):
+        body = json.dumps(document).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def handle_any(self):
+        url = urlsplit(self.path)
+        parts = url.path.strip("/").split("/")
+        query = {name: values[-1] for name, values in parse_qs(url.query, keep_blank_values=True).items()}
+        body = self.body()
+        if parts[0] in ("flaky", "reset", "count") and len(parts) >= 2:
+            key = parts[1]
+            with lock:
+                if parts[0] != "count":
+                    counts[key] = counts.get(key, 0) + 1
+                seen = counts.get(key, 0)
+            if parts[0] == "count":
+                return self.answer(200, {"count": seen})
+            failures = int(query.get("failures", "0"))
+            if seen % (failures + 1) != 0:
+                if parts[0] == "reset":
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                headers = [("Retry-After", query["retry-after"])] if "retry-after" in query else []
+                return self.answer(int(query.get("status", "503")), {"attempt": seen}, headers)
+            return self.answer(200, {"attempt": seen})
+        if parts[0] == "oauth" and len(parts) == 3:
+            return self.oauth(parts[1], parts[2], body)
+        if parts[0] == "aws" and len(parts) >= 2:
+            return self.aws(parts[1], body)
+        if parts[0] == "hmac":
+            return self.hmac(url, body)
+        self.answer(404, {"error": "no such scenario"})
+
+    def oauth(self, name, action, body):
+        with lock:
+            state = realm(name)
+        if action == "config":
+            with lock:
+                state.update(json.loads(body or b"{}"))
+            return self.answer(200, state)
+        if action == "stats":
+            with lock:
+                return self.answer(200, {key: state[key] for key in ("token_requests", "resource_requests", "unauthorized")})
+        if action == "revoke":
+            with lock:
+                state["token"] = None
+            return self.answer(200, {"revoked": True})
+        if action == "token":
+            form = {name: values[-1] for name, values in parse_qs(body.decode(), keep_blank_values=True).items()}
+            client = (form.get("client_id"), form.get("client_secret"))
+            authorization = self.headers.get("Authorization", "")
+            if authorization.startswith("Basic "):
+                user, _, password = base64.b64decode(authorization[6:]).decode().partition(":")
+                client = (user, password)
+            if self.command != "POST" or form.get("grant_type") != "client_credentials":
+                return self.answer(400, {"error": "unsupported_grant_type"})
+            if client != (CLIENT_ID, CLIENT_SECRET):
+                return self.answer(401, {"error": "invalid_client", "error_description": "unknown client or wrong secret"},
+                                   [("WWW-Authenticate", 'Basic realm="token"')])
+            time.sleep(state["delay"])
+            with lock:
+                state["token_requests"] += 1
+                state["serial"] += 1
+                state["token"] = "tok-%s-%d" % (name, state["serial"])
+                document = {"access_token": state["token"], "token_type": "Bearer", "expires_in": state["expires_in"]}
+                if "scope" in form:
+                    document["scope"] = form["scope"]
+            return self.answer(200, document, [("Cache-Control", "no-store")])
+        if action == "resource":
+            presented = self.headers.get("Authorization", "")
+            with lock:
+                state["resource_requests"] += 1
+                valid = state["token"] is not None and presented == "Bearer " + state["token"]
+                if not valid:
+                    state["unauthorized"] += 1
+            if not valid:
+                return self.answer(401, {"error": "invalid_token"}, [("WWW-Authenticate", 'Bearer error="invalid_token"')])
+            return self.answer(200, {"ok": True, "token": presented[7:], "body": body.decode()})
+        self.answer(404, {"error": "no such action"})
+
+    def aws(self, service, body):
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+
+        authorization = self.headers.get("Authorization", "")
+        try:
+            signed = authorization.split("SignedHeaders=")[1].split(",")[0].split(";")
+        except IndexError:
+            return self.answer(403, {"message": "MissingAuthenticationToken"})
+        headers = {name: ",".join(v.strip() for v in self.headers.get_all(name, [])) for name in signed}
+        request = AWSRequest(method=self.command, url="http://%s%s" % (self.headers["Host"], self.path), headers=headers, data=body)
+        request.context["timestamp"] = self.headers.get("X-Amz-Date", "")
+        auth = SigV4Auth(Credentials(*AWS_KEY, token=self.headers.get("X-Amz-Security-Token")), service, "us-east-1")
+        canonical = auth.canonical_request(request)
+        expected = auth.signature(auth.string_to_sign(request, canonical), request)
+        if not authorization.endswith("Signature=" + expected):
+            return self.answer(403, {"message": "SignatureDoesNotMatch", "canonical": canonical})
+        self.answer(200, {"verified": True, "canonical": canonical})
+
+    def hmac(self, url, body):
+        text = "\n".join([self.command, url.path or "/", url.query, hashlib.sha256(body).hexdigest()])
+        expected = hmac.new(HMAC_KEY, text.encode(), hashlib.sha256).hexdigest()
+        if self.headers.get("X-Signature") != expected:
+            return self.answer(401, {"verified": False, "signed": text})
+        self.answer(200, {"verified": True, "signed": text})
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+
+
+if __name__ == "__main__":
+    Server(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
