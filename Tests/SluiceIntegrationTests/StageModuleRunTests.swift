@@ -193,9 +193,14 @@ struct StageModuleRunTests {
         #expect(stages.output.contains("    prefix: string (default \"\")"))
         let validate = try SluiceProcess.run(["validate", path])
         #expect(validate.status == 0, "\(validate.output)\(validate.error)")
+
+        let twice = try write("plugins: [libExampleRequestID.so, \(library)]\nstages: [request-id]\nrequests: []\n", in: directory, name: "twice.yaml")
+        let duplicate = try SluiceProcess.run(["validate", twice])
+        #expect(duplicate.status == 2)
+        #expect(duplicate.error == "\(twice):1:35: error: plugin '\(library)': a stage named 'request-id' is already registered\n")
     }
 
-    @Test("loading errors name the plugins: entry's line and column: missing file, not a module, another Sluice, a version mismatch, a stage twice")
+    @Test("loading errors name the plugins: entry's line and column: missing file, no entry point, a version mismatch, another Sluice, not a library")
     func runtimeModuleErrors() throws {
         let directory = try TemporaryDirectory()
         func compile(_ source: String, _ name: String) throws -> String {
@@ -214,6 +219,8 @@ struct StageModuleRunTests {
         let foreign = try compile(
             #"extern void $s6Sluice9NoSuchAPIyyF(void); const char *sluice_stage_module_version(void) { $s6Sluice9NoSuchAPIyyF(); return "x"; }"#, "foreign")
         let empty = try compile(#"int nothing_here(void) { return 0; }"#, "empty")
+        let text = directory.file("text.so").path
+        try "not a library".write(toFile: text, atomically: true, encoding: .utf8)
         let path = try write(
             """
             plugins:
@@ -222,18 +229,20 @@ struct StageModuleRunTests {
               - \(old)
               - \(foreign)
               - /lib/x86_64-linux-gnu/libz.so.1
+              - text.so
             stages: []
             requests: []
             """, in: directory)
         let result = try SluiceProcess.run(["validate", path])
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5, "\(result.error)")
+        #expect(lines.count == 6, "\(result.error)")
         #expect(lines[0] == "\(path):2:5: error: plugin 'missing.so': no such file")
         #expect(lines[1] == "\(path):3:5: error: plugin '\(empty)': it is not a Sluice stage module: it exports no sluice_stage_module_version entry point")
         #expect(lines[2] == "\(path):4:5: error: plugin '\(old)': it was built against Sluice 0.0.1, and this runner is Sluice \(SluiceVersion.current); rebuild the module against this runner")
         #expect(lines[3].hasPrefix("\(path):5:5: error: plugin '\(foreign)': it needs symbols this program does not have, so it was built against a different Sluice"))
         #expect(lines[3].contains("undefined symbol: $s6Sluice9NoSuchAPIyyF"))
         #expect(lines[4] == "\(path):6:5: error: plugin '/lib/x86_64-linux-gnu/libz.so.1': it is not a Sluice stage module: it exports no sluice_stage_module_version entry point")
+        #expect(lines[5].hasPrefix("\(path):7:5: error: plugin 'text.so': cannot load it as a shared library: "))
     }
 }
