@@ -48,8 +48,9 @@ public struct SigV4Signer: Sendable {
     public var region: String
     /// The service, `s3`, `execute-api`.
     public var service: String
-    /// Whether the path is normalized (dot segments and repeated slashes removed) and encoded
-    /// again, as every service but S3 wants; S3 signs the path as it is, encoded once.
+    /// Whether the service is S3, whose paths are signed as they are, each segment encoded once;
+    /// every other service's path is normalized (dot segments and repeated slashes removed) and
+    /// encoded again.
     public var isS3: Bool { service == "s3" }
 
     /// Creates a signer.
