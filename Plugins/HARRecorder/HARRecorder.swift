@@ -85,7 +85,7 @@ public struct HARRecorder: Stage {
             ("headers", headers(request.headers, redactor: redactor)),
             ("queryString", .array(query.map { ["name": .string($0.name), "value": .string(redactor.redact($0.value ?? ""))] })),
             ("headersSize", -1),
-            ("bodySize", .int(HARRecorder.size(of: request.body))),
+            ("bodySize", .int(Int(request.body.byteCount))),
         ]
         if !request.body.isEmpty {
             var postData: [(String, JSONValue)] = [("mimeType", .string(request.headers["Content-Type"] ?? "")), ("params", .array([]))]
@@ -93,7 +93,7 @@ public struct HARRecorder: Stage {
                 postData.append(("text", .string(redactor.redact(text))))
             } else {
                 postData.append(("text", ""))
-                postData.append(("comment", .string("a body of \(HARRecorder.size(of: request.body)) bytes, not recorded (binary, streamed from files, or over the size limit)")))
+                postData.append(("comment", .string("a body of \(Int(request.body.byteCount)) bytes, not recorded (binary, streamed from files, or over the size limit)")))
             }
             fields.append(("postData", .object(JSONObject(postData))))
         }
@@ -142,21 +142,5 @@ public struct HARRecorder: Stage {
     private static func versionText(_ version: HTTPVersion?) -> String {
         guard let version, version != .unknown else { return "" }
         return version.rawValue
-    }
-
-    private static func size(of body: RequestBody) -> Int {
-        func size(_ file: URL) -> Int { ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0 }
-        switch body {
-        case .none: return 0
-        case .data(let data): return data.count
-        case .file(let file): return size(file)
-        case .segments(let segments):
-            return segments.reduce(0) { total, segment in
-                switch segment {
-                case .data(let data): total + data.count
-                case .file(let file): total + size(file)
-                }
-            }
-        }
     }
 }

@@ -110,7 +110,7 @@ public struct HMACSignature: RequestStage, ChainValidating {
         if let timestampHeader { request.headers[timestampHeader] = timestamp }
         let text = try signedText(of: request, timestamp: timestamp)
         let mac = Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key))
-        let written = encoding == .hex ? mac.map { String(format: "%02x", $0) }.joined() : mac.base64EncodedString()
+        let written = encoding == .hex ? HMACSignature.hex(mac) : mac.base64EncodedString()
         request.headers[header] = prefix + written
         return request
     }
@@ -126,10 +126,15 @@ public struct HMACSignature: RequestStage, ChainValidating {
             case .bodyDigest:
                 var hash = SHA256()
                 try request.body.forEachChunk(url: request.url) { hash.update(data: $0) }
-                return hash.finalize().map { String(format: "%02x", $0) }.joined()
+                return HMACSignature.hex(hash.finalize())
             case .timestamp: return timestamp
             case .header(let name): return name.lowercased() + ":" + request.headers.values(for: name).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
             }
         }.joined(separator: "\n")
+    }
+
+    /// Lowercase hex of a digest or MAC.
+    private static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

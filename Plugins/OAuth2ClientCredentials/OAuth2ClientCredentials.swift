@@ -29,7 +29,10 @@ public struct OAuth2ClientCredentials: Stage {
     public let scope: String?
     private let cache: TokenCache
 
-    public var name: String { "oauth2-client-credentials" }
+    /// The stage's name in pipeline files.
+    public static let stageName = "oauth2-client-credentials"
+
+    public var name: String { OAuth2ClientCredentials.stageName }
 
     /// Creates the stage.
     /// - Parameters:
@@ -71,10 +74,9 @@ public struct OAuth2ClientCredentials: Stage {
                 transport: transport
             )
         )
-        let stage = "oauth2-client-credentials"
         cache = TokenCache(now: now) {
             let response = try await manager.send(tokenRequest)
-            return try OAuth2ClientCredentials.token(from: response, url: tokenURL, stage: stage, now: now(), refreshBefore: refreshBefore)
+            return try OAuth2ClientCredentials.token(from: response, url: tokenURL, stage: OAuth2ClientCredentials.stageName, now: now(), refreshBefore: refreshBefore)
         }
     }
 

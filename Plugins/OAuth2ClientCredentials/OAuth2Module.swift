@@ -7,7 +7,7 @@ public enum OAuth2Module: StageModule {
     public static var stages: [StageDescriptor] {
         [
             StageDescriptor(
-                name: "oauth2-client-credentials",
+                name: OAuth2ClientCredentials.stageName,
                 summary: "Sends a Bearer token from an OAuth 2.0 client-credentials token endpoint, cached until shortly before expiry, refreshed once on 401.",
                 options: [
                     OptionDescriptor("token-url", .string, required: true, summary: "The token endpoint, an absolute http(s) URL."),

@@ -108,7 +108,7 @@ public struct Retry: Stage {
 
     /// The wait before retry `retry` (1 for the first): a random time up to the backoff ceiling.
     public func backoff(beforeRetry retry: Int) -> Duration {
-        let ceiling = min(Retry.seconds(maxDelay), Retry.seconds(baseDelay) * pow(2, Double(min(retry - 1, 62))))
+        let ceiling = min(DurationText.milliseconds(maxDelay), DurationText.milliseconds(baseDelay) * pow(2, Double(min(retry - 1, 62)))) / 1000
         return .milliseconds(Int((jitter(ceiling) * 1000).rounded()))
     }
 
@@ -135,11 +135,7 @@ public struct Retry: Stage {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     private static func text(_ duration: Duration) -> String {
-        "\(Int((seconds(duration) * 1000).rounded())) ms"
+        "\(Int(DurationText.milliseconds(duration).rounded())) ms"
     }
 }

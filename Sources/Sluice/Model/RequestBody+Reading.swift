@@ -1,6 +1,13 @@
 import Foundation
 
 extension RequestBody {
+    /// How many bytes the body sends: memory as it is, files by their size on disk; 0 for no
+    /// body. A file that cannot be read counts as 0.
+    public var byteCount: Int64 {
+        // The URL only names the request in errors, which this discards.
+        (try? UploadSource(self, url: URL(fileURLWithPath: "/")))?.size ?? 0
+    }
+
     /// Hands the body's bytes to `consume` in order, in pieces of at most 64 KiB, reading files
     /// from disk as it goes and never whole: for a stage that hashes or signs a body.
     /// - Parameter url: the request's URL, named in errors.
