@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceIntegrationTests",
-            dependencies: ["Sluice"]
+            dependencies: ["Sluice", "SluiceRetry"]
         ),
     ] + stageModules.map { module in
         .target(

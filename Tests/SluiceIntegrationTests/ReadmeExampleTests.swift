@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Sluice
+import SluiceRetry
 
 /// The stage from the README's "Using the library" example, as written there.
 private struct Stamp: Stage {
@@ -34,6 +35,7 @@ extension ReadmeExampleTests {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("pipelines/demo.yaml").path
         var registry = StageRegistry.builtIn
+        try registry.register(RetryModule.self)
         try registry.register(StageDescriptor(
             name: "stamp", summary: "Adds an X-Stamp header.",
             options: [OptionDescriptor("value", .string, required: true, summary: "The header's value.")]

@@ -167,7 +167,7 @@ struct RunCommandTests {
             environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
         )
         #expect(good.status == 0, "\(good.error)")
-        #expect(good.output.contains("demo.yaml: ok (4 stages, 2 requests)"))
+        #expect(good.output.contains("demo.yaml: ok (5 stages, 2 requests)"))
     }
 
     @Test("--format json: one document with results and summary, as the format page says")
