@@ -1,11 +1,14 @@
 import Foundation
+internal import Histogram
 import Synchronization
 
 /// The load mode of `sluice run --repeat N --concurrency C`: each selected request N times, C in
 /// flight at once, every response checked against the request's expectations.
 ///
 /// Requests are prepared once (variables filled in) and then sent through the pipeline's stages
-/// each time, so the figures measure the engine: stages, libcurl, connection reuse.
+/// each time, so the figures measure the engine: stages, libcurl, connection reuse. Latencies go
+/// into one HdrHistogram (microseconds, three significant digits), so memory stays flat however
+/// many requests a run sends.
 public struct LoadRun: Sendable {
     /// Live counts, readable from any thread while the run goes on (for a progress bar).
     public final class Progress: Sendable {
@@ -57,18 +60,13 @@ public struct LoadRun: Sendable {
         /// The slowest.
         public var max: Double
 
-        /// Nearest-rank percentiles of latencies in milliseconds.
-        public init(milliseconds: [Double]) {
-            let sorted = milliseconds.sorted()
-            func rank(_ percentile: Double) -> Double {
-                guard !sorted.isEmpty else { return 0 }
-                let index = Int((percentile / 100 * Double(sorted.count)).rounded(.up)) - 1
-                return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
-            }
-            p50 = rank(50)
-            p90 = rank(90)
-            p99 = rank(99)
-            max = sorted.last ?? 0
+        /// Percentiles of a histogram of latencies in microseconds.
+        init(_ histogram: Histogram<UInt64>) {
+            func milliseconds(_ microseconds: UInt64) -> Double { Double(microseconds) / 1000 }
+            p50 = milliseconds(histogram.valueAtPercentile(50))
+            p90 = milliseconds(histogram.valueAtPercentile(90))
+            p99 = milliseconds(histogram.valueAtPercentile(99))
+            max = milliseconds(histogram.max)
         }
     }
 
@@ -122,41 +120,45 @@ public struct LoadRun: Sendable {
         let workers = min(concurrency, max(total, 1))
         let clock = ContinuousClock()
         let start = clock.now
-        let measured = await withTaskGroup(of: (latencies: [Double], failure: String?).self) { group in
+        let longest: UInt64 = 3_600_000_000
+        let latencies = Locked(Histogram<UInt64>(highestTrackableValue: longest, numberOfSignificantValueDigits: .three))
+        let failures = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<workers {
                 group.addTask {
-                    var latencies: [Double] = []
-                    latencies.reserveCapacity(total / workers + 1)
                     var failure: String?
                     while true {
                         let index = tickets.next()
                         guard index < total else { break }
                         let (spec, request) = jobs[index % jobs.count]
                         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
-                        latencies.append(DurationText.milliseconds(outcome.duration))
+                        let microseconds = min(UInt64(max(0, DurationText.milliseconds(outcome.duration) * 1000)), longest)
+                        latencies.withLock { _ = $0.record(microseconds) }
                         let ok = outcome.error == nil && outcome.failures.isEmpty
                         if !ok, failure == nil {
                             failure = "\(spec.name): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
                         }
                         progress.record(ok: ok)
                     }
-                    return (latencies, failure)
+                    return failure
                 }
             }
-            var all: [(latencies: [Double], failure: String?)] = []
-            for await part in group { all.append(part) }
-            return all
+            var failures: [String] = []
+            for await failure in group {
+                if let failure { failures.append(failure) }
+            }
+            return failures
         }
         let seconds = DurationText.milliseconds(clock.now - start) / 1000
-        let latencies = measured.flatMap(\.latencies)
+        let histogram = latencies.withLock { $0 }
+        let requests = Int(histogram.totalCount)
         return Summary(
-            requests: latencies.count,
-            ok: latencies.count - progress.errors,
+            requests: requests,
+            ok: requests - progress.errors,
             errors: progress.errors,
             seconds: seconds,
-            rps: seconds > 0 ? Double(latencies.count) / seconds : 0,
-            latency: Latency(milliseconds: latencies),
-            firstFailure: measured.compactMap(\.failure).first
+            rps: seconds > 0 ? Double(requests) / seconds : 0,
+            latency: Latency(histogram),
+            firstFailure: failures.first
         )
     }
 }
