@@ -159,5 +159,16 @@ struct ResponseDecodingTests {
         #expect(type?.charset == "utf-8")
         #expect(MediaType(parsing: "text") == nil)
         #expect(MediaType(parsing: "text/ html") == nil)
+        #expect(MediaType(parsing: "text/html/x") == nil)
+        #expect(MediaType(parsing: "/html") == nil)
+        #expect(MediaType(parsing: "text/\u{00A0}html") == nil, "Unicode spaces are refused too")
+        let spaced = MediaType(parsing: " \tapplication/vnd.api+json ;\tcharset = UTF-8 ; title=\"a; \\\"b\\\"\" ")
+        #expect(spaced?.essence == "application/vnd.api+json")
+        #expect(spaced?.isJSON == true)
+        #expect(spaced?.charset == "UTF-8")
+        #expect(spaced?.parameter("title") == #"a; "b""#)
+        #expect(MediaType(parsing: "text/javascript")?.isJSON == true)
+        #expect(MediaType(parsing: "application/x-plist")?.isPropertyList == true)
+        #expect(MediaType(parsing: "application/x-www-form-urlencoded")?.isText == true)
     }
 }

@@ -56,4 +56,25 @@ struct URIReferenceTests {
         #expect(URIReference.removingDotSegments("/a/b/c/./../../g") == "/a/g")
         #expect(URIReference.removingDotSegments("mid/content=5/../6") == "mid/6")
     }
+
+    @Test("dot segments: a path with none comes back as it is; '...' and '.x' are names, not dot segments")
+    func noDotSegments() {
+        for path in ["", "/", "/a/b.json", "/.../x", "/a/.x/..y/", "a..b", "/v1/items/"] {
+            #expect(URIReference.removingDotSegments(path) == path)
+        }
+        #expect(URIReference.removingDotSegments("/a/.") == "/a/")
+        #expect(URIReference.removingDotSegments("/a/b/..") == "/a/")
+        #expect(URIReference.removingDotSegments("./a") == "a")
+        #expect(URIReference.removingDotSegments("/é/./ü") == "/é/ü")
+    }
+
+    @Test("parsing splits on ASCII delimiters only, whatever the text around them")
+    func nonASCII() {
+        let reference = URIReference(parsing: "https://bücher.example/straße/ä?q=ö#ß")
+        #expect(reference.scheme == "https")
+        #expect(reference.authority == "bücher.example")
+        #expect(reference.path == "/straße/ä")
+        #expect(reference.query == "q=ö")
+        #expect(reference.fragment == "ß")
+    }
 }

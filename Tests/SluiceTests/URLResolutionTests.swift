@@ -43,6 +43,15 @@ struct URLResolutionTests {
         #expect(sent.pathParameters.isEmpty)
     }
 
+    @Test("templates written percent-encoded, in either case, are filled; a lone '%7B' or '{' is left as it is")
+    func encodedTemplates() throws {
+        let stage = try URLResolution(baseURL: "https://h/v1")
+        let upper = try stage.resolve(#require(URL(string: "users/%7Bid%7D/%7bpart%7d")), pathParameters: ["id": "7", "part": "x"])
+        #expect(upper.absoluteString == "https://h/v1/users/7/x")
+        let lone = try stage.resolve(#require(URL(string: "a%7B/%7Bb/%25/c")), pathParameters: [:])
+        #expect(lone.absoluteString == "https://h/v1/a%7B/%7Bb/%25/c")
+    }
+
     @Test("a base that is not an absolute http(s) URL with a host is a typed error", arguments: ["ftp://h/x", "/relative", "h/x", "http://", "mailto:a@b"])
     func badBase(base: String) {
         #expect {

@@ -16,11 +16,15 @@ public struct JSONReader: Sendable {
 
     /// Parses one JSON text.
     public func value(from bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        let buffer = Array(bytes)
-        return try buffer.withUnsafeBufferPointer { (input) throws(JSONSyntaxError) -> JSONValue in
+        let parse = { (input: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue in
             var parser = Parser(input: input, maximumDepth: maximumDepth)
             return try parser.document()
         }
+        let contiguous: Result<JSONValue, JSONSyntaxError>? = bytes.withContiguousStorageIfAvailable { input in
+            Result { () throws(JSONSyntaxError) in try parse(input) }
+        }
+        if let contiguous { return try contiguous.get() }
+        return try Array(bytes).withUnsafeBufferPointer { (input) throws(JSONSyntaxError) -> JSONValue in try parse(input) }
     }
 
     /// Parses one JSON text.
@@ -254,9 +258,12 @@ private struct Parser {
             guard let byte = current else { throw failure("unterminated string", at: start) }
             switch byte {
             case UInt8(ascii: "\""):
-                bytes.append(contentsOf: input[runStart..<position])
+                let run = UnsafeBufferPointer(rebasing: input[runStart..<position])
                 position += 1
-                guard let string = String(validating: bytes, as: UTF8.self) else {
+                let string = bytes.isEmpty
+                    ? String(validating: run, as: UTF8.self)
+                    : String(validating: bytes + run, as: UTF8.self)
+                guard let string else {
                     throw failure("invalid UTF-8 in a string", at: start)
                 }
                 return string

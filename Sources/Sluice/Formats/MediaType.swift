@@ -23,45 +23,49 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// `type/subtype`.
     public init?(parsing text: String) {
         var pieces = MediaType.splitParameters(text)
-        let essence = pieces.removeFirst().trimmingCharacters(in: .whitespaces)
-        let halves = essence.split(separator: "/", omittingEmptySubsequences: false)
-        guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty,
-            !halves.contains(where: { $0.contains(where: \.isWhitespace) })
+        let essence = pieces.removeFirst().trimmingHTTPWhitespace()
+        guard let slash = essence.utf8.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = essence[..<slash]
+        let subtype = essence[essence.utf8.index(after: slash)...]
+        guard !type.isEmpty, !subtype.isEmpty, !subtype.utf8.contains(UInt8(ascii: "/")),
+            !essence.utf8.contains(where: { $0 <= UInt8(ascii: " ") || $0 >= 0x80 }) || !essence.contains(where: \.isWhitespace)
         else { return nil }
         var parameters: [(String, String)] = []
         for piece in pieces {
-            guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = piece[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            guard let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = piece[..<equals].trimmingHTTPWhitespace()
+            var value = String(piece[piece.utf8.index(after: equals)...].trimmingHTTPWhitespace())
+            if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
             }
-            if !name.isEmpty { parameters.append((name, value)) }
+            if !name.isEmpty { parameters.append((String(name), value)) }
         }
-        self.init(type: String(halves[0]), subtype: String(halves[1]), parameters: parameters)
+        self.init(type: String(type), subtype: String(subtype), parameters: parameters)
     }
 
-    /// Splits at semicolons outside quoted strings.
-    private static func splitParameters(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
+    /// Splits at semicolons outside quoted strings. The delimiters are ASCII, so the split works
+    /// on UTF-8 bytes.
+    private static func splitParameters(_ text: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.startIndex
         var quoted = false
         var escaped = false
-        for character in text {
+        var index = text.utf8.startIndex
+        while index < text.utf8.endIndex {
+            let byte = text.utf8[index]
             if escaped {
                 escaped = false
-            } else if character == "\\" && quoted {
+            } else if byte == UInt8(ascii: "\\") && quoted {
                 escaped = true
-            } else if character == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if character == ";" && !quoted {
-                pieces.append(current)
-                current = ""
-                continue
+            } else if byte == UInt8(ascii: ";") && !quoted {
+                pieces.append(text[start..<index])
+                start = text.utf8.index(after: index)
             }
-            current.append(character)
+            index = text.utf8.index(after: index)
         }
-        pieces.append(current)
+        pieces.append(text[start...])
         return pieces
     }
 
@@ -84,17 +88,20 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether this is JSON: `application/json`, `text/json`, `text/javascript`, or any `+json` subtype.
     public var isJSON: Bool {
-        essence == "application/json" || essence == "text/json" || essence == "text/javascript" || subtype.hasSuffix("+json")
+        switch (type, subtype) {
+        case ("application", "json"), ("text", "json"), ("text", "javascript"): true
+        default: subtype.hasSuffix("+json")
+        }
     }
 
     /// Whether this is a property list: `application/x-plist`.
     public var isPropertyList: Bool {
-        essence == "application/x-plist"
+        type == "application" && subtype == "x-plist"
     }
 
     /// Whether this is text: any `text/*`, or XML, or a form body.
     public var isText: Bool {
-        type == "text" || subtype == "xml" || subtype.hasSuffix("+xml") || essence == "application/x-www-form-urlencoded"
+        type == "text" || subtype == "xml" || subtype.hasSuffix("+xml") || (type == "application" && subtype == "x-www-form-urlencoded")
     }
 
     /// `type/subtype; name=value`, values quoted where they need it.

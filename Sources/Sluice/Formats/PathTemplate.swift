@@ -6,6 +6,9 @@ enum PathTemplate {
     /// it) replaced by the encoded value of `name`.
     /// - Throws: `.invalidRequest` for a template without a value or a value without a template.
     static func fill(_ path: String, with values: [String: String], url: URL) throws(SluiceError) -> String {
+        if values.isEmpty, !path.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") }) {
+            return path
+        }
         var output = ""
         var used: Set<String> = []
         var rest = Substring(path)
@@ -31,34 +34,41 @@ enum PathTemplate {
         return output
     }
 
-    /// The first `{name}` or `%7Bname%7D` in `text`, with its range and name.
+    /// The first `{name}` or `%7Bname%7D` in `text`, with its range and name. Works on the UTF-8
+    /// bytes: every delimiter is ASCII, so byte positions are valid string indices.
     private static func nextTemplate(in text: Substring) -> (Range<Substring.Index>, String)? {
-        var index = text.startIndex
-        while index < text.endIndex {
-            let openLength: Int
-            if text[index] == "{" {
-                openLength = 1
-            } else if text[index...].prefix(3).uppercased() == "%7B" {
-                openLength = 3
-            } else {
-                index = text.index(after: index)
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard let openLength = delimiterLength(bytes[index...], plain: UInt8(ascii: "{"), encoded: UInt8(ascii: "B")) else {
+                index = bytes.index(after: index)
                 continue
             }
-            let nameStart = text.index(index, offsetBy: openLength)
+            let nameStart = bytes.index(index, offsetBy: openLength)
             var nameEnd = nameStart
-            while nameEnd < text.endIndex, isNameCharacter(text[nameEnd]) { nameEnd = text.index(after: nameEnd) }
-            let close = text[nameEnd...]
-            let closeLength = close.hasPrefix("}") ? 1 : close.prefix(3).uppercased() == "%7D" ? 3 : 0
-            if nameEnd > nameStart, closeLength > 0 {
-                return (index..<text.index(nameEnd, offsetBy: closeLength), String(text[nameStart..<nameEnd]))
+            while nameEnd < bytes.endIndex, isNameByte(bytes[nameEnd]) { nameEnd = bytes.index(after: nameEnd) }
+            if nameEnd > nameStart, let closeLength = delimiterLength(bytes[nameEnd...], plain: UInt8(ascii: "}"), encoded: UInt8(ascii: "D")) {
+                return (index..<bytes.index(nameEnd, offsetBy: closeLength), String(text[nameStart..<nameEnd]))
             }
-            index = text.index(after: index)
+            index = bytes.index(after: index)
         }
         return nil
     }
 
-    private static func isNameCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "_" || character == "-" || character == ".")
+    /// 1 when `bytes` starts with `plain`, 3 when with `%7` and `encoded` (either case), else `nil`.
+    private static func delimiterLength(_ bytes: Substring.UTF8View.SubSequence, plain: UInt8, encoded: UInt8) -> Int? {
+        var iterator = bytes.makeIterator()
+        switch iterator.next() {
+        case plain: return 1
+        case UInt8(ascii: "%"):
+            guard iterator.next() == UInt8(ascii: "7"), let last = iterator.next(), last & 0xDF == encoded else { return nil }
+            return 3
+        default: return nil
+        }
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: "~")
     }
 
     /// A value as one path segment: everything but RFC 3986's unreserved characters, sub-delims,

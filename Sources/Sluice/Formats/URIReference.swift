@@ -27,23 +27,25 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Splits a reference the way RFC 3986 appendix B's regular expression does; any string splits.
+    /// The delimiters are ASCII, so the split works on UTF-8 bytes.
     public init(parsing text: String) {
         var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(rest[rest.utf8.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(rest[rest.utf8.index(after: question)...])
             rest = rest[..<question]
         }
-        if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" }), rest[colon] == ":", colon != rest.startIndex {
+        if let colon = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }),
+            rest.utf8[colon] == UInt8(ascii: ":"), colon != rest.startIndex {
             scheme = String(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+            rest = rest[rest.utf8.index(after: colon)...]
         }
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
-            let end = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
+        if rest.utf8.starts(with: "//".utf8) {
+            let afterSlashes = rest.utf8.index(rest.startIndex, offsetBy: 2)
+            let end = rest.utf8[afterSlashes...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             authority = String(rest[afterSlashes..<end])
             rest = rest[end...]
         }
@@ -94,6 +96,7 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
 
     /// RFC 3986 section 5.2.4: the path with `.` and `..` segments interpreted and removed.
     public static func removingDotSegments(_ path: String) -> String {
+        guard hasDotSegment(path) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
@@ -121,6 +124,23 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return output.joined()
+    }
+
+    /// Whether some `/`-separated segment of `path` is `.` or `..`.
+    private static func hasDotSegment(_ path: String) -> Bool {
+        var segmentLength = 0
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentLength > 0 && segmentLength == dots && dots <= 2 { return true }
+                segmentLength = 0
+                dots = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return segmentLength > 0 && segmentLength == dots && dots <= 2
     }
 
     /// The reference recomposed (RFC 3986 section 5.3).
