@@ -39,6 +39,27 @@ public final class SessionManager: Sendable {
     /// upload, a `.file` destination downloads to disk. Once the manager is invalidated the task
     /// fails at once with `.invalidated`.
     public func task(_ request: Request) -> TaskHandle {
+        start(request, immediately: false)
+    }
+
+    /// Sends `request` and returns its response: a data task, awaited.
+    ///
+    /// The chain starts on the calling thread and runs there until its first suspension (for a
+    /// network transport, the exchange), so a request costs no hop to another thread before it
+    /// reaches the transport. Cancelling the calling Swift task cancels the request.
+    public func send(_ request: Request) async throws -> Response {
+        let handle = start(request, immediately: true)
+        return try await withTaskCancellationHandler {
+            try await handle.value
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Creates the task's context, registers it, and starts the Swift task that runs the chain:
+    /// on the calling thread until it first suspends when `immediately`, on the global executor
+    /// otherwise.
+    private func start(_ request: Request, immediately: Bool) -> TaskHandle {
         var request = request
         request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
         let context = TaskContext(
@@ -50,7 +71,7 @@ public final class SessionManager: Sendable {
             transportEvents: registry
         )
         let accepted = registry.insert(context)
-        let task = Task { [pipeline, registry] in
+        let operation = { @Sendable [pipeline, registry, request] () async throws -> Response in
             guard accepted else {
                 context.finish()
                 throw SluiceError(kind: .invalidated, url: request.url, message: "the session manager was invalidated")
@@ -61,20 +82,9 @@ public final class SessionManager: Sendable {
             }
             return try await SessionManager.run(request, context: context, through: pipeline)
         }
+        let task = immediately ? Task.immediate(operation: operation) : Task(operation: operation)
         context.attach { task.cancel() }
         return TaskHandle(context: context, task: task)
-    }
-
-    /// Sends `request` and returns its response: a data task, awaited.
-    ///
-    /// Cancelling the calling Swift task cancels the request.
-    public func send(_ request: Request) async throws -> Response {
-        let handle = task(request)
-        return try await withTaskCancellationHandler {
-            try await handle.value
-        } onCancel: {
-            handle.cancel()
-        }
     }
 
     /// Uploads `data` as the body of `request` and returns the response.
@@ -130,11 +140,16 @@ public final class SessionManager: Sendable {
 
     private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         context.emit(.created)
-        context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
+        let debug = context.logs(at: .debug)
+        if debug {
+            context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
+        }
         do {
             let response = try await pipeline.handler(request, context)
             context.emit(.completed(status: response.status))
-            context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
+            if debug {
+                context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
+            }
             return response
         } catch {
             var failure = SluiceError.wrapping(error, stage: nil, url: request.url)
@@ -146,7 +161,9 @@ public final class SessionManager: Sendable {
             } else {
                 context.emit(.failed(failure))
             }
-            context.logger.debug("task failed", metadata: ["error": "\(failure)"])
+            if debug {
+                context.logger.debug("task failed", metadata: ["error": "\(failure)"])
+            }
             throw failure
         }
     }

@@ -13,7 +13,11 @@ public final class TaskContext: Sendable {
     /// The request the task was created with (its timeouts filled from the pipeline's).
     public let request: Request
     /// A logger whose metadata carries the task id.
-    public let logger: Logger
+    public var logger: Logger {
+        var logger = managerLogger
+        logger[metadataKey: "task-id"] = "\(id.rawValue)"
+        return logger
+    }
     /// Upload and download progress.
     public let progress: ProgressReporter
     /// Typed per-task storage for stages.
@@ -21,6 +25,8 @@ public final class TaskContext: Sendable {
 
     /// Where the transport's reports for this task go: the manager's task table.
     let transportEvents: any TransportEvents
+    /// The manager's logger; ``logger`` adds the task id to it when asked, not for every task.
+    private let managerLogger: Logger
     private let monitors: [any EventMonitor]
     private let state: Locked<State>
 
@@ -44,9 +50,7 @@ public final class TaskContext: Sendable {
     ) {
         self.id = id
         self.request = request
-        var logger = logger
-        logger[metadataKey: "task-id"] = "\(id.rawValue)"
-        self.logger = logger
+        managerLogger = logger
         self.monitors = monitors
         self.transportEvents = transportEvents
         progress = ProgressReporter()
@@ -83,6 +87,11 @@ public final class TaskContext: Sendable {
     }
 
     // MARK: Cancellation
+
+    /// Whether the task logs at `level`: a check that costs nothing, before building a message.
+    func logs(at level: Logger.Level) -> Bool {
+        managerLogger.logLevel <= level
+    }
 
     /// Whether the task was cancelled.
     public var isCancelled: Bool {
