@@ -111,4 +111,15 @@ struct TransportShutdownTests {
         #expect(manager.tasks.isEmpty)
         await transport.shutdown()
     }
+
+    @Test("a transport shut down before its first exchange never starts; its exchanges fail with .invalidated")
+    func shutdownBeforeUse() async throws {
+        let servers = try TestServers.load()
+        let transport = CurlTransport()
+        await transport.shutdown()
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport))
+        let refused = await #expect(throws: SluiceError.self) { try await manager.send(Request(url: servers.nginx("hello.txt"))) }
+        #expect(refused?.kind == .invalidated)
+        #expect(refused?.message == "the transport was shut down")
+    }
 }

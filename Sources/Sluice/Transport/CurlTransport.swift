@@ -16,22 +16,34 @@ public final class CurlTransport: Transport {
 
     /// How the transport was configured.
     public let configuration: Configuration
-    /// The I/O loop, or why libcurl could not start; then every exchange fails with that error.
-    private let loop: Result<CurlMultiLoop, SluiceError>
+    /// The I/O loop once the first exchange started it, or why libcurl could not start; then
+    /// every exchange fails with that error.
+    private let started = Locked<Result<CurlMultiLoop, SluiceError>?>(nil)
 
-    /// Creates a transport with its own connection pool and I/O thread. Should libcurl fail to
-    /// start, every exchange fails with a `.transport` error that says why.
+    /// Creates a transport with its own connection pool. libcurl and the I/O thread start with
+    /// the first exchange, so a transport that sends nothing (a dry run, a validation) costs
+    /// nothing. Should libcurl fail to start, every exchange fails with a `.transport` error that
+    /// says why.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration) }
-        if case .success(let loop) = loop {
-            loop.start(name: "sluice.curl")
-        }
     }
 
     deinit {
-        if case .success(let loop) = loop {
+        if case .success(let loop) = started.withLock({ $0 }) {
             loop.enqueue(.stop(nil))
+        }
+    }
+
+    /// The I/O loop, started on first use.
+    private var loop: Result<CurlMultiLoop, SluiceError> {
+        started.withLock { started in
+            if let started { return started }
+            let loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration) }
+            if case .success(let loop) = loop {
+                loop.start(name: "sluice.curl")
+            }
+            started = loop
+            return loop
         }
     }
 
@@ -39,7 +51,14 @@ public final class CurlTransport: Transport {
     /// thread; returns when all of that is done. Later exchanges fail with `.invalidated`. Calling
     /// it again does nothing. Without it, a transport shuts down when its last reference goes.
     public func shutdown() async {
-        guard case .success(let loop) = loop else { return }
+        let running = started.withLock { started -> CurlMultiLoop? in
+            guard let started else {
+                started = .failure(SluiceError(kind: .invalidated, stage: "transport", message: "the transport was shut down"))
+                return nil
+            }
+            return try? started.get()
+        }
+        guard let loop = running else { return }
         await withCheckedContinuation { continuation in
             if !loop.enqueue(.stop(continuation)) {
                 continuation.resume()
