@@ -16,7 +16,13 @@ public struct Response: Sendable {
     public var httpVersion: HTTPVersion
     /// How the exchange went on the wire: phases, bytes, connection reuse. `nil` when the
     /// response did not come from a transport that measures.
-    public var metrics: TransferMetrics?
+    public var metrics: TransferMetrics? {
+        get { metricsBox?.value }
+        set { metricsBox = newValue.map(Box.init) }
+    }
+    /// The metrics behind a reference, so that a response, copied through every stage's async
+    /// frame, stays small.
+    private var metricsBox: Box<TransferMetrics>?
     /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
     /// that decodes to no value (empty, or one space).
     public var decoded: DecodedBody?

@@ -110,7 +110,13 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     public var underlying: (any Error)?
     /// The response the error is about, when there was one: its status, headers and raw body
     /// (and the decoded body, where decoding worked), for errors of response decoding.
-    public var response: Response?
+    public var response: Response? {
+        get { responseBox?.value }
+        set { responseBox = newValue.map(Box.init) }
+    }
+    /// The response behind a reference: an error is copied through every stage's async frame,
+    /// and most errors have no response, so it costs one pointer there instead of its full size.
+    private var responseBox: Box<Response>?
 
     /// Creates an error.
     public init(
