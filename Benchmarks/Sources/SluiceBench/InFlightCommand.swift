@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MallocInterposerSwift
 import Sluice
 import Synchronization
 
@@ -24,6 +25,9 @@ struct InFlightCommand: AsyncParsableCommand {
     @Option(help: "The longest to wait for every task to reach the transport, in seconds.")
     var timeout = 60.0
 
+    @Flag(help: "Hold the tasks in an in-memory transport that never answers instead (no URL needed): the Swift side's share.")
+    var inMemory = false
+
     /// Counts the exchanges the transport has started.
     final class StartCounter: EventMonitor {
         let started = Atomic<Int>(0)
@@ -37,17 +41,25 @@ struct InFlightCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
-        let transport = CurlTransport(configuration: .init(maxConnectionsPerHost: connections, maxIdleConnections: tasks))
+        let curl = CurlTransport(configuration: .init(maxConnectionsPerHost: connections, maxIdleConnections: tasks))
+        let never = InMemoryTransport { _ in
+            try await Task.sleep(for: .seconds(86_400))
+            return Response(status: 200)
+        }
         let counter = StartCounter()
-        let manager = SessionManager(pipeline: try Pipeline(transport: transport), monitors: [counter])
+        let manager = SessionManager(pipeline: try Pipeline(transport: inMemory ? never : curl), monitors: [counter])
         let before = ProcessMemory.resident
         let clock = ContinuousClock()
         let start = clock.now
+        MallocInterposerSwift.initialize()
+        MallocInterposerSwift.hook()
         let handles = (0..<tasks).map { _ in manager.task(Request(url: target)) }
         let deadline = start + .seconds(timeout)
         while counter.started.load(ordering: .relaxed) < tasks, clock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
+        MallocInterposerSwift.unhook()
+        let allocated = MallocInterposerSwift.getStatistics()
         let reached = counter.started.load(ordering: .relaxed)
         try await Task.sleep(for: .seconds(1))
         let inFlight = manager.tasks.count
@@ -66,7 +78,7 @@ struct InFlightCommand: AsyncParsableCommand {
                 failed += 1
             }
         }
-        await transport.shutdown()
+        await curl.shutdown()
         report([
             "tasks": tasks,
             "reachedTransport": reached,
@@ -75,6 +87,8 @@ struct InFlightCommand: AsyncParsableCommand {
             "cancelled": cancelled,
             "failed": failed,
             "residentBeforeMiB": before.mebibytes,
+            "allocatedBytesPerTask": (allocated.mallocBytesCount - allocated.freeBytesCount) / tasks,
+            "allocationsPerTask": Double(allocated.mallocCount - allocated.freeCount) / Double(tasks),
             "residentInFlightMiB": resident.mebibytes,
             "peakResidentMiB": ProcessMemory.peakResident.mebibytes,
         ])
