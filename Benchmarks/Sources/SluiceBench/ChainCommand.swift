@@ -77,7 +77,7 @@ struct ChainCommand: AsyncParsableCommand {
             _ = try await manager.send(request)
         }
         let elapsed = clock.now - start
-        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(iterations)
+        let micros = elapsed.seconds * 1e6 / Double(iterations)
 
         let counted = max(1, iterations / 10)
         MallocInterposerSwift.initialize()

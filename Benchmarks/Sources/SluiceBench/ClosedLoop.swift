@@ -58,7 +58,7 @@ struct ClosedLoop: Sendable {
             return (errors, firstError)
         }
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         return Outcome(requests: requests, errors: errors, seconds: seconds, firstError: firstError)
     }
 }

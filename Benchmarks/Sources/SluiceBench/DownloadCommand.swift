@@ -32,7 +32,7 @@ struct DownloadCommand: AsyncParsableCommand {
         report([
             "status": response.status,
             "bytes": bytes,
-            "seconds": Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            "seconds": elapsed.seconds,
             "residentBeforeMiB": before.mebibytes,
             "peakResidentMiB": ProcessMemory.peakResident.mebibytes,
         ])
