@@ -18,6 +18,12 @@ public final class TaskContext: Sendable {
         logger[metadataKey: "task-id"] = "\(id.rawValue)"
         return logger
     }
+
+    /// Whether the task logs at `level`: a check that costs nothing, before building a message.
+    func logs(at level: Logger.Level) -> Bool {
+        managerLogger.logLevel <= level
+    }
+
     /// Upload and download progress.
     public let progress: ProgressReporter
     /// Typed per-task storage for stages.
@@ -87,11 +93,6 @@ public final class TaskContext: Sendable {
     }
 
     // MARK: Cancellation
-
-    /// Whether the task logs at `level`: a check that costs nothing, before building a message.
-    func logs(at level: Logger.Level) -> Bool {
-        managerLogger.logLevel <= level
-    }
 
     /// Whether the task was cancelled.
     public var isCancelled: Bool {
