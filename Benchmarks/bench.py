@@ -356,7 +356,7 @@ def main() -> int:
         bench = Bench(args, servers)
         lines += [
             f"Measured {datetime.date.today().isoformat()} on {machine()}; {versions()}.",
-            f"Every figure is the median of {args.runs} runs.",
+            f"Every figure is the median of {args.runs} run{'s' if args.runs != 1 else ''}.",
             "",
         ]
         if "throughput" in sections:
