@@ -127,20 +127,21 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether some `/`-separated segment of `path` is `.` or `..`.
+    /// One pass over the bytes, no allocation: it runs for every resolved request.
     private static func hasDotSegment(_ path: String) -> Bool {
-        var segmentLength = 0
+        var length = 0
         var dots = 0
+        func endsDotSegment() -> Bool { length > 0 && length == dots && dots <= 2 }
         for byte in path.utf8 {
             if byte == UInt8(ascii: "/") {
-                if segmentLength > 0 && segmentLength == dots && dots <= 2 { return true }
-                segmentLength = 0
-                dots = 0
+                if endsDotSegment() { return true }
+                (length, dots) = (0, 0)
             } else {
-                segmentLength += 1
+                length += 1
                 if byte == UInt8(ascii: ".") { dots += 1 }
             }
         }
-        return segmentLength > 0 && segmentLength == dots && dots <= 2
+        return endsDotSegment()
     }
 
     /// The reference recomposed (RFC 3986 section 5.3).
