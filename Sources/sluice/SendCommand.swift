@@ -62,6 +62,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The total timeout in seconds; none by default.")
     var timeout: Double?
 
+    @Option(
+        name: .customLong("max-filesize"),
+        help: "The most bytes of response body to take (after content decoding), as curl's --max-filesize: 1048576, 512KiB, 10MB."
+    )
+    var maxFileSize: String?
+
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
     var http11 = false
 
@@ -83,6 +89,9 @@ struct SendCommand: AsyncParsableCommand {
         }
         if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
             throw ValidationError("timeouts must be positive")
+        }
+        if let maxFileSize, ByteCountText.parse(maxFileSize) == nil {
+            throw ValidationError("--max-filesize '\(maxFileSize)' is not a size such as 1048576, 512KiB or 10MB")
         }
     }
 
@@ -137,6 +146,7 @@ struct SendCommand: AsyncParsableCommand {
         if let output {
             request.destination = .file(URL(fileURLWithPath: output))
         }
+        request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request
     }

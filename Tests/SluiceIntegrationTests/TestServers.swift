@@ -9,6 +9,10 @@ struct TestServers: Decodable {
     /// The scenario server (Tests/Servers/scenario_server.py): flaky endpoints, an OAuth 2.0 token
     /// endpoint, SigV4 and HMAC verifiers.
     let scenario: URL
+    /// The fault server (Tests/Servers/fault_server.py): one misbehaviour per path.
+    let fault: URL
+    /// The fault server's TLS port, which answers every ClientHello with a handshake-failure alert.
+    let faultTLS: URL
     let nginxHTTP: URL
     let nginxHTTPS: URL
     let nginxHTTPSWrongHost: URL

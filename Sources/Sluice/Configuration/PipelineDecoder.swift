@@ -3,10 +3,10 @@ import Foundation
 /// Decodes a pipeline document's node tree into a ``PipelineSpec``, collecting every problem of
 /// shape (unknown keys, wrong types, bad JSONPath, bad durations) instead of stopping at the first.
 struct PipelineDecoder {
-    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests"]
+    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests", "max-response-size"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
-        "expect", "capture",
+        "max-response-size", "output", "expect", "capture",
     ]
     private static let expectKeys = ["status", "headers", "body", "max-duration"]
 
@@ -28,6 +28,7 @@ struct PipelineDecoder {
         if let name = root["name"] {
             spec.name = scalar(name, "name") ?? defaultName
         }
+        spec.maxResponseSize = root["max-response-size"].flatMap { byteCount($0, "max-response-size") }
         if let plugins = root["plugins"], !plugins.isNull {
             let entries = plugins.elements ?? [plugins]
             for entry in entries {
@@ -117,8 +118,13 @@ struct PipelineDecoder {
             headers: node["headers"].flatMap { scalarMapping($0, "headers") } ?? [],
             body: node["body"], bodyFile: node["body-file"], parts: [],
             timeout: node["timeout"].flatMap { duration($0, "timeout") },
+            maxResponseSize: node["max-response-size"].flatMap { byteCount($0, "max-response-size") },
+            output: node["output"],
             expectations: [], captures: []
         )
+        if let output = request.output, output.scalar == nil || output.isNull {
+            fail(output.mark, "output must be a path: the file the response body is written to")
+        }
         if let body = request.body, body.scalar == nil {
             fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
         }
@@ -310,6 +316,14 @@ struct PipelineDecoder {
             return nil
         }
         return duration
+    }
+
+    private mutating func byteCount(_ node: YAMLNode, _ name: String) -> Int64? {
+        guard let text = node.scalar, let count = ByteCountText.parse(text) else {
+            fail(node.mark, "\(name) must be a size such as 1048576, 512KiB, 10MB or 1GiB")
+            return nil
+        }
+        return count
     }
 
     private mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {

@@ -95,7 +95,8 @@ public struct PipelineFile: Sendable {
     /// - Parameters:
     ///   - top: stages to put above the file's.
     ///   - bottom: stages to put below the file's (and the redirect stage).
-    /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:)`` does.
+    /// The pipeline's `max-response-size:` becomes its response-body limit.
+    /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:)`` does.
     public func makePipeline(
         transport: any Transport = CurlTransport.shared,
         top: [any Stage] = [],
@@ -103,7 +104,9 @@ public struct PipelineFile: Sendable {
     ) throws(SluiceError) -> Pipeline {
         var stages = self.stages
         if !stages.contains(where: { $0 is Redirection }) { stages.append(Redirection()) }
-        return try Pipeline(stages: top + stages + bottom, transport: transport, redirects: nil)
+        return try Pipeline(
+            stages: top + stages + bottom, transport: transport, redirects: nil, maxResponseSize: spec.maxResponseSize
+        )
     }
 }
 

@@ -29,6 +29,7 @@ public enum PipelineSchema {
                     "items": ["anyOf": .array(stageEntries)],
                 ],
                 "requests": ["type": "array", "items": request],
+                "max-response-size": byteCount("The most bytes of response body a request takes (after content decoding) unless it sets its own; no limit by default."),
             ],
         ]
     }
@@ -87,6 +88,12 @@ public enum PipelineSchema {
     private static let statusCode: JSONValue = [
         "anyOf": [["type": "integer"], ["type": "string", "pattern": "^([1-5]xx|[0-9]{3}(-[0-9]{3})?)$"]],
     ]
+    private static func byteCount(_ description: String) -> JSONValue {
+        [
+            "anyOf": [["type": "integer", "minimum": 0], ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(B|KB|MB|GB|KiB|MiB|GiB)?$"]],
+            "description": .string(description),
+        ]
+    }
     private static let scalarMap: JSONValue = ["type": "object", "additionalProperties": scalar]
 
     private static let request: JSONValue = [
@@ -113,6 +120,8 @@ public enum PipelineSchema {
                 ],
             ],
             "timeout": duration,
+            "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'."),
+            "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file; written only when the transfer succeeds."],
             "expect": [
                 "type": "object",
                 "additionalProperties": false,

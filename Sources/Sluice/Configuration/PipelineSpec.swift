@@ -14,6 +14,8 @@ public struct PipelineSpec: Sendable {
     public var stages: [StageSpec]
     /// The requests, in file order.
     public var requests: [RequestSpec]
+    /// `max-response-size:`, the response-body limit of requests that set none.
+    public var maxResponseSize: Int64?
 }
 
 /// One entry of `stages:`: a stage's name and its options as written.
@@ -64,6 +66,10 @@ public struct RequestSpec: Sendable {
     public var parts: [Part]
     /// The total timeout.
     public var timeout: Duration?
+    /// `max-response-size:`, the most bytes of response body to take.
+    public var maxResponseSize: Int64?
+    /// `output:`, a file the response body is streamed to instead of memory.
+    public var output: YAMLNode?
     /// What the response must satisfy.
     public var expectations: [Expectation]
     /// Values taken from the response for later requests.
@@ -72,7 +78,7 @@ public struct RequestSpec: Sendable {
     /// Every node whose scalars may hold `${...}`.
     var templatedNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.map(\.value)
-        nodes += [parameters, body, bodyFile].compactMap { $0 }
+        nodes += [parameters, body, bodyFile, output].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         nodes += expectations.compactMap(\.templatedValue)
         return nodes

@@ -20,6 +20,10 @@ public struct Request: Sendable {
     public var destination: ResponseDestination
     /// Connect and total timeouts; a `nil` field takes the pipeline's value.
     public var timeouts: Timeouts
+    /// The most bytes of response body to take, after content decoding (so a small compressed
+    /// body cannot inflate past it), in memory or into a file; `nil` takes the pipeline's value,
+    /// and a pipeline's `nil` means no limit. Past it the exchange ends with `.responseTooLarge`.
+    public var maxResponseSize: Int64?
     /// Values for the `{name}` templates of a relative `url`, filled in by ``URLResolution``.
     public var pathParameters: [String: String]
     /// Parameters for ``Serialization`` to write into the query or the body; `nil` for none.
@@ -38,6 +42,7 @@ public struct Request: Sendable {
         body: RequestBody = .none,
         destination: ResponseDestination = .memory,
         timeouts: Timeouts = Timeouts(),
+        maxResponseSize: Int64? = nil,
         pathParameters: [String: String] = [:],
         parameters: JSONValue? = nil,
         parts: [MultipartPart] = []
@@ -48,6 +53,7 @@ public struct Request: Sendable {
         self.body = body
         self.destination = destination
         self.timeouts = timeouts
+        self.maxResponseSize = maxResponseSize
         self.pathParameters = pathParameters
         self.parameters = parameters
         self.parts = parts

@@ -29,6 +29,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case decoding = "decoding failure"
             case tooManyRedirects = "too many redirects"
             case redirectLoop = "redirect loop"
+            case responseTooLarge = "response too large"
             case insecureRedirect = "insecure redirect"
             case transport = "transport failure"
         }
@@ -85,6 +86,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         public static let tooManyRedirects = Kind(.tooManyRedirects)
         /// A redirect led back to a request already made in the same chain.
         public static let redirectLoop = Kind(.redirectLoop)
+        /// The response body, decoded, grew past the request's `maxResponseSize`; the transfer was
+        /// stopped there, so no more than the limit was ever kept.
+        public static let responseTooLarge = Kind(.responseTooLarge)
         /// A redirect led from `https` to `http` (refused unless allowed), or to a scheme other
         /// than `http` and `https`.
         public static let insecureRedirect = Kind(.insecureRedirect)
@@ -144,6 +148,14 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         if let stage { text += " in \(stage)" }
         if let url { text += " for \(url.absoluteString)" }
         return text + ": " + message
+    }
+
+    /// The response body passed `limit` bytes (a request's `maxResponseSize`).
+    static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
+        SluiceError(
+            kind: .responseTooLarge, stage: "transport", url: url,
+            message: "the response body passed the limit of \(limit) bytes (max-response-size); the transfer was stopped there"
+        )
     }
 
     /// The task was cancelled, as seen from the given URL.

@@ -26,6 +26,8 @@ public struct Pipeline: Sendable {
     public let transport: any Transport
     /// Timeouts for requests that do not set their own.
     public let timeouts: Timeouts
+    /// The response-body limit for requests that set none; `nil` for no limit.
+    public let maxResponseSize: Int64?
     /// The stages' names, in order.
     public let stageNames: [String]
     /// The chain folded once.
@@ -38,12 +40,14 @@ public struct Pipeline: Sendable {
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
     ///   - redirects: the redirect stage added at the bottom when `stages` holds none; `nil`
     ///     follows no redirects. Ten hops, no `https` to `http`, by default.
+    ///   - maxResponseSize: the response-body limit for requests that set none; none by default.
     /// - Throws: `.configuration` when a ``ChainValidating`` stage cannot work in this chain.
     public init(
         stages: [any Stage] = [],
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
-        redirects: Redirection? = Redirection()
+        redirects: Redirection? = Redirection(),
+        maxResponseSize: Int64? = nil
     ) throws(SluiceError) {
         var stages = stages
         if let redirects, !stages.contains(where: { $0 is Redirection }) {
@@ -55,6 +59,7 @@ public struct Pipeline: Sendable {
         self.stages = stages
         self.transport = transport
         self.timeouts = timeouts.filled(from: .default)
+        self.maxResponseSize = maxResponseSize
         stageNames = stages.map(\.name)
         handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
     }
@@ -66,9 +71,12 @@ public struct Pipeline: Sendable {
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection(),
+        maxResponseSize: Int64? = nil,
         @StageBuilder _ stages: () throws -> [any Stage]
     ) throws {
-        try self.init(stages: stages(), transport: transport, timeouts: timeouts, redirects: redirects)
+        try self.init(
+            stages: stages(), transport: transport, timeouts: timeouts, redirects: redirects, maxResponseSize: maxResponseSize
+        )
     }
 
     /// The bottom of the chain: wait while the task is suspended, then let the transport send.

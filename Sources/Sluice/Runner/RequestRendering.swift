@@ -19,7 +19,7 @@ extension RequestSpec {
     }
 
     /// The request with every `${...}` filled in from `scope`.
-    /// - Parameter directory: the pipeline file's folder, for `body-file` and part files.
+    /// - Parameter directory: the pipeline file's folder, for `body-file`, part files and `output`.
     /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
     ///   cannot be filled in.
     public func makeRequest(scope: VariableScope, directory: URL?) throws(SluiceError) -> Request {
@@ -69,6 +69,10 @@ extension RequestSpec {
         }
         if let timeout {
             request.timeouts.total = timeout
+        }
+        request.maxResponseSize = maxResponseSize
+        if let output {
+            request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
         }
         return request
     }

@@ -9,7 +9,11 @@ extension SluiceError.Kind {
     ///     connect timeout from a timeout later on.
     init(curlCode code: CURLcode, connected: Bool) {
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT:
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // Before connecting: a scheme libcurl will not speak. After: the server's answer is not
+            // HTTP (libcurl says "Unsupported response code" or "Received HTTP/0.9").
+            self = connected ? .protocolError : .invalidRequest
+        case CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT:
             self = .invalidRequest
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             self = .dns
@@ -29,6 +33,8 @@ extension SluiceError.Kind {
             self = .protocolError
         case CURLE_WRITE_ERROR, CURLE_READ_ERROR:
             self = .fileIO
+        case CURLE_FILESIZE_EXCEEDED:
+            self = .responseTooLarge
         default:
             self = .transport
         }

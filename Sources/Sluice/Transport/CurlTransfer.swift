@@ -23,7 +23,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var upload: UploadSource?
     private var downloadFile: DownloadFile?
     private var body = Data()
+    /// Body bytes taken so far, after content decoding, counted against `request.maxResponseSize`.
+    private var bodyBytes: Int64 = 0
     private var head = ResponseHeadParser()
+    /// Bytes of response heads taken so far, interim ones included, counted against `maxHeadSize`.
+    private var headBytes = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var trustRejection: (reason: String, stage: String)?
     private var ioFailure: SluiceError?
@@ -146,6 +150,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let total = request.timeouts.total {
             try easy.set(CURLOPT_TIMEOUT_MS, total.wholeMilliseconds)
         }
+        if let limit = request.maxResponseSize {
+            // Refuses a declared Content-Length over the limit before any body byte arrives;
+            // `receiveBody` counts the decoded bytes of every other body.
+            try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: limit)
+        }
         try configureMethodAndBody()
         try configureHeaders(decodesContent: configuration.decodesContent)
     }
@@ -248,6 +257,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
+        bodyBytes += Int64(bytes.count)
+        if let limit = request.maxResponseSize, bodyBytes > limit {
+            ioFailure = .responseTooLarge(limit: limit, url: request.url)
+            return 0
+        }
         if let downloadFile {
             do {
                 try downloadFile.write(bytes)
@@ -262,6 +276,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        headBytes += line.count
+        if headBytes > CurlTransfer.maxHeadSize {
+            ioFailure = SluiceError(
+                kind: .protocolError, stage: "transport", url: request.url,
+                message: "the response's header fields passed \(CurlTransfer.maxHeadSize / 1024) KiB; the exchange was stopped there"
+            )
+            return 0
+        }
         switch head.consume(line) {
         case .finalStatus(let status):
             events.responseStarted(task, status: status)
@@ -272,6 +294,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         return line.count
     }
+
+    /// The most bytes of response head (status lines and header fields, interim responses
+    /// included) an exchange takes: libcurl 7.88 limits each line to 100 KiB but not their number,
+    /// so a server could otherwise grow the head without end. 300 KiB is later libcurl's own total.
+    static let maxHeadSize = 300 * 1024
 
     /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
     private func reserveBodyCapacity() {
@@ -427,6 +454,18 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             ioFailure.url = request.url
             ioFailure.curlCode = Int(code.rawValue)
             return ioFailure
+        }
+        if code == CURLE_FILESIZE_EXCEEDED, let limit = request.maxResponseSize {
+            var error = SluiceError.responseTooLarge(limit: limit, url: request.url)
+            error.curlCode = Int(code.rawValue)
+            return error
+        }
+        if code == CURLE_OUT_OF_MEMORY, !head.isComplete {
+            // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory".
+            return SluiceError(
+                kind: .protocolError, stage: "transport", url: request.url,
+                message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: Int(code.rawValue)
+            )
         }
         let connected = easy.offset(CURLINFO_CONNECT_TIME_T) > 0
             && (request.url.scheme?.lowercased() != "https" || easy.offset(CURLINFO_APPCONNECT_TIME_T) > 0)

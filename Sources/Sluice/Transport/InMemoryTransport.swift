@@ -4,7 +4,8 @@ import Foundation
 /// pipelines without sockets.
 ///
 /// It reports to the task the same events a network transport does (exchange started, request
-/// sent, first byte, finished), so event monitors, suspension and metrics behave as in production.
+/// sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
+/// and it holds a body to the request's `maxResponseSize` as the libcurl transport does.
 ///
 /// ```swift
 /// let transport = InMemoryTransport { request in
@@ -28,6 +29,9 @@ public struct InMemoryTransport: Transport {
             try Task.checkCancellation()
             events.requestSent(task)
             var response = try await respond(request)
+            if let limit = request.maxResponseSize, response.body.count > limit {
+                throw SluiceError.responseTooLarge(limit: limit, url: request.url)
+            }
             events.responseStarted(task, status: response.status)
             let bytes = Int64(response.body.count)
             events.progressed(task, TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))

@@ -1,0 +1,270 @@
+import Foundation
+import Sluice
+import SluiceRetry
+import Testing
+
+/// One test per way a peer can fail, against the fault server (Tests/Servers/fault_server.py),
+/// nginx and closed ports on loopback. Each ends in its typed error (kind, stage, URL) well within
+/// its time limit; the leak check (`LeakCheckTests`) then repeats them ten thousand times.
+@Suite("Fault injection: every broken peer ends in its typed error", .timeLimit(.minutes(1)))
+struct FaultInjectionTests {
+    let servers: TestServers
+
+    init() throws {
+        servers = try TestServers.load()
+    }
+
+    /// Runs `body` with a manager over a transport of its own, shut down afterwards.
+    private func withManager<T>(
+        stages: [any Stage] = [],
+        timeouts: Timeouts = .default,
+        maxResponseSize: Int64? = nil,
+        _ body: (SessionManager) async throws -> T
+    ) async throws -> T {
+        let transport = servers.trustingTransport()
+        let pipeline = try Pipeline(stages: stages, transport: transport, timeouts: timeouts, maxResponseSize: maxResponseSize)
+        do {
+            let result = try await body(SessionManager(pipeline: pipeline))
+            await transport.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Sends `request` and returns the error it ends in and how long that took; fails the test
+    /// when the request succeeds.
+    private func failure(
+        _ request: Request,
+        stages: [any Stage] = [],
+        timeouts: Timeouts = .default,
+        maxResponseSize: Int64? = nil
+    ) async throws -> (error: SluiceError, elapsed: Duration) {
+        try await withManager(stages: stages, timeouts: timeouts, maxResponseSize: maxResponseSize) { manager async throws in
+            let started = ContinuousClock.now
+            do {
+                let response = try await manager.send(request)
+                Issue.record("expected an error, got status \(response.status)")
+                throw CancellationError()
+            } catch let error as SluiceError {
+                return (error, .now - started)
+            }
+        }
+    }
+
+    private func fault(_ path: String) -> URL {
+        URL(string: path, relativeTo: servers.fault)!.absoluteURL
+    }
+
+    @Test("connection refused: .connect in transport, at once")
+    func connectionRefused() async throws {
+        let url = URL(string: "http://127.0.0.1:\(try LoopbackSocket.unusedPort())/")!
+        let (error, elapsed) = try await failure(Request(url: url))
+        #expect(error.kind == .connect)
+        #expect(error.stage == "transport")
+        #expect(error.url == url)
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test("DNS failure (.invalid, RFC 6761): .dns in transport")
+    func dnsFailure() async throws {
+        let url = URL(string: "http://sluice-fault-test.invalid/")!
+        let (error, _) = try await failure(Request(url: url))
+        #expect(error.kind == .dns)
+        #expect(error.stage == "transport")
+        #expect(error.url == url)
+        #expect(error.message.contains("sluice-fault-test.invalid"))
+    }
+
+    @Test("reset while the request's header fields are still being sent: .connectionLost")
+    func resetWhileSendingHeaders() async throws {
+        // 256 KiB of header fields: the client is still writing when the server resets.
+        var request = Request(url: fault("reset-in-headers"))
+        for index in 0..<64 {
+            request.headers.add(name: "X-Filler-\(index)", value: String(repeating: "a", count: 4096))
+        }
+        let (error, elapsed) = try await failure(request)
+        #expect(error.kind == .connectionLost)
+        #expect(error.stage == "transport")
+        #expect(error.url == request.url)
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test("the connection closes mid-body, short of Content-Length: .connectionLost, nothing kept")
+    func shortBody() async throws {
+        let directory = try TemporaryDirectory()
+        let (error, _) = try await failure(Request(url: fault("short-body")))
+        #expect(error.kind == .connectionLost)
+        #expect(error.stage == "transport")
+        #expect(error.message.contains("99000 bytes remaining"))
+        let (toFile, _) = try await failure(Request(url: fault("short-body"), destination: .file(directory.file("short.bin"))))
+        #expect(toFile.kind == .connectionLost)
+        #expect(directory.contents.isEmpty)
+    }
+
+    @Test("chunked encoding cut off before the last chunk: .connectionLost")
+    func truncatedChunked() async throws {
+        let (error, _) = try await failure(Request(url: fault("truncated-chunked")))
+        #expect(error.kind == .connectionLost)
+        #expect(error.stage == "transport")
+        #expect(error.url == fault("truncated-chunked"))
+    }
+
+    @Test("a status line that is not HTTP: .protocolError")
+    func invalidStatusLine() async throws {
+        let (error, _) = try await failure(Request(url: fault("bad-status")))
+        #expect(error.kind == .protocolError)
+        #expect(error.stage == "transport")
+        #expect(error.url == fault("bad-status"))
+    }
+
+    @Test("a 200 KiB header line: .protocolError that names the limit")
+    func hugeHeaderLine() async throws {
+        let (error, _) = try await failure(Request(url: fault("huge-header")))
+        #expect(error.kind == .protocolError)
+        #expect(error.stage == "transport")
+        #expect(error.message.contains("100 KiB"))
+    }
+
+    @Test("a response head that never ends: .timeout at the total timeout")
+    func endlessHeaders() async throws {
+        let (error, elapsed) = try await failure(Request(url: fault("endless-headers"), timeouts: Timeouts(total: .seconds(1))))
+        #expect(error.kind == .timeout)
+        #expect(error.stage == "transport")
+        #expect(error.url == fault("endless-headers"))
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(10))
+    }
+
+    @Test("a body that drips slower than the timeout: .timeout, the partial file removed")
+    func drippingBody() async throws {
+        let directory = try TemporaryDirectory()
+        let request = Request(
+            url: fault("drip?interval=0.2"), destination: .file(directory.file("drip.bin")), timeouts: Timeouts(total: .seconds(1))
+        )
+        let (error, elapsed) = try await failure(request)
+        #expect(error.kind == .timeout)
+        #expect(error.stage == "transport")
+        #expect(error.message.contains("out of 1000 bytes"))
+        #expect(elapsed < .seconds(10))
+        #expect(directory.contents.isEmpty)
+    }
+
+    @Test("a gzip bomb (128 MiB in 128 KiB) stops at max-response-size, counted after decoding")
+    func gzipBomb() async throws {
+        let limit: Int64 = 1 << 20
+        let (error, _) = try await failure(Request(url: fault("gzip-bomb")), maxResponseSize: limit)
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.stage == "transport")
+        #expect(error.url == fault("gzip-bomb"))
+        #expect(error.message.contains("\(limit) bytes"))
+        // Into a file, the same limit holds and nothing is left behind.
+        let directory = try TemporaryDirectory()
+        var toFile = Request(url: fault("gzip-bomb"), destination: .file(directory.file("bomb.bin")))
+        toFile.maxResponseSize = limit
+        #expect(try await failure(toFile).error.kind == .responseTooLarge)
+        #expect(directory.contents.isEmpty)
+    }
+
+    @Test("a declared Content-Length over max-response-size is refused before the body")
+    func declaredLengthOverLimit() async throws {
+        var request = Request(url: fault("stream?bytes=\(8 << 20)"))
+        request.maxResponseSize = 1 << 20
+        let (error, _) = try await failure(request)
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.curlCode == 63)
+        // A request's own limit is above the pipeline's: this one passes.
+        var allowed = Request(url: fault("stream?bytes=\(2 << 20)"))
+        allowed.maxResponseSize = 4 << 20
+        let received = try await withManager(maxResponseSize: 1024) { try await $0.send(allowed).body.count }
+        #expect(received == 2 << 20)
+    }
+
+    @Test("a redirect loop, and a two-step cycle: .redirectLoop in redirects")
+    func redirectLoop() async throws {
+        let (error, _) = try await failure(Request(url: fault("redirect-loop")), stages: [Redirection()])
+        #expect(error.kind == .redirectLoop)
+        #expect(error.stage == "redirects")
+        let (cycle, _) = try await failure(Request(url: fault("redirect-cycle/a")), stages: [Redirection()])
+        #expect(cycle.kind == .redirectLoop)
+        #expect(cycle.url?.path == "/redirect-cycle/a" || cycle.url?.path == "/redirect-cycle/b")
+    }
+
+    @Test("503 with Retry-After through the retry stage: waits as told, then passes; gives up typed")
+    func retryAfter() async throws {
+        let url = fault("busy/\(UUID().uuidString)?failures=2&retry-after=1")
+        try await withManager(stages: [Retry(attempts: 3, baseDelay: .milliseconds(10)), ResponseDecoding()]) { manager async throws in
+            let started = ContinuousClock.now
+            let handle = manager.task(Request(url: url))
+            #expect(try await handle.value.status == 200)
+            #expect(.now - started >= .seconds(2))
+            #expect(handle.context.metrics.notes.filter { $0.stage == "retry" }.count == 2)
+        }
+
+        let (error, _) = try await failure(
+            Request(url: fault("busy/\(UUID().uuidString)?failures=9&retry-after=0")),
+            stages: [Retry(attempts: 2, baseDelay: .milliseconds(10)), ResponseDecoding()]
+        )
+        #expect(error.kind == .unacceptableStatus)
+        #expect(error.stage == "response-decoding")
+        #expect(error.response?.status == 503)
+    }
+
+    @Test("a TLS handshake the server ends with an alert: .tls")
+    func tlsHandshakeFailure() async throws {
+        let (error, elapsed) = try await failure(Request(url: servers.faultTLS))
+        #expect(error.kind == .tls)
+        #expect(error.stage == "transport")
+        #expect(error.message.contains("handshake failure"))
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test("plain HTTP on a TLS port, and TLS on a plain port")
+    func protocolMismatch() async throws {
+        // nginx answers plain HTTP on its TLS port with a 400 of its own.
+        var components = URLComponents(url: servers.nginxHTTPS, resolvingAgainstBaseURL: false)!
+        components.scheme = "http"
+        let plainToTLS = components.url!.appendingPathComponent("hello.txt")
+        let (error, _) = try await failure(Request(url: plainToTLS), stages: [ResponseDecoding(format: .string)])
+        #expect(error.kind == .unacceptableStatus)
+        #expect(error.response?.status == 400)
+        // A TLS port that speaks no HTTP at all answers with bytes that are not a status line.
+        var alertPort = URLComponents(url: servers.faultTLS, resolvingAgainstBaseURL: false)!
+        alertPort.scheme = "http"
+        #expect(try await failure(Request(url: alertPort.url!)).error.kind == .protocolError)
+        // TLS spoken to a plain port: the handshake fails.
+        var tlsToPlain = URLComponents(url: servers.nginxHTTP, resolvingAgainstBaseURL: false)!
+        tlsToPlain.scheme = "https"
+        let (tls, _) = try await failure(Request(url: tlsToPlain.url!.appendingPathComponent("hello.txt")))
+        #expect(tls.kind == .tls)
+        #expect(tls.stage == "transport")
+    }
+
+    @Test("a server that accepts and never answers: .timeout, and cancel ends it at once")
+    func silentServer() async throws {
+        let (error, elapsed) = try await failure(Request(url: fault("silent"), timeouts: Timeouts(total: .milliseconds(800))))
+        #expect(error.kind == .timeout)
+        #expect(error.stage == "transport")
+        #expect(error.url == fault("silent"))
+        #expect(elapsed < .seconds(10))
+
+        try await withManager { manager async throws in
+            let handle = manager.task(Request(url: fault("silent")))
+            try await Task.sleep(for: .milliseconds(200))
+            handle.cancel()
+            let cancelled = await #expect(throws: SluiceError.self) { try await handle.value }
+            #expect(cancelled?.kind == .cancelled)
+            #expect(manager.tasks.isEmpty)
+        }
+    }
+
+    @Test("after every fault, the same transport still serves a good request")
+    func transportSurvives() async throws {
+        try await withManager(timeouts: Timeouts(total: .milliseconds(500))) { manager async throws in
+            for path in ["short-body", "truncated-chunked", "bad-status", "huge-header", "endless-headers", "silent", "reset-in-headers"] {
+                await #expect(throws: SluiceError.self) { try await manager.send(Request(url: fault(path))) }
+            }
+            #expect(try await manager.send(Request(url: fault("ok"))).status == 200)
+        }
+    }
+}
