@@ -258,6 +258,38 @@ struct FaultInjectionTests {
         }
     }
 
+    @Test("sluice run streams a 256 MiB body to a file (output:) in bounded memory; into memory it stops at max-response-size")
+    func largeResponseToFile() throws {
+        let directory = try TemporaryDirectory()
+        let size = 256 << 20
+        let pipeline = directory.file("large.yaml")
+        try """
+        max-response-size: 16MiB
+        stages:
+          - url-resolution: { base-url: "\(servers.fault.absoluteString)" }
+          - response-decoding: { format: data, acceptable-content-types: any }
+        requests:
+          - name: to-file
+            path: stream?bytes=\(size)
+            max-response-size: 1GiB
+            output: large.bin
+          - name: into-memory
+            path: stream?bytes=\(size)
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = try SluiceProcess.run(["run", "--format", "json", pipeline.path], measuringMemory: true)
+        #expect(result.status == 1)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.first?["ok"] as? Bool == true)
+        let error = try #require(results.last?["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "response too large")
+        #expect(error["stage"] as? String == "transport")
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("large.bin").path)
+        #expect((attributes[.size] as? NSNumber)?.intValue == size)
+        let peak = try #require(result.peakResidentBytes)
+        #expect(peak < 96 << 20, "peak RSS \(peak >> 20) MiB for a \(size >> 20) MiB body")
+    }
+
     @Test("after every fault, the same transport still serves a good request")
     func transportSurvives() async throws {
         try await withManager(timeouts: Timeouts(total: .milliseconds(500))) { manager async throws in

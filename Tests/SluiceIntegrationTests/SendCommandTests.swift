@@ -1,12 +1,16 @@
 import Foundation
 import Testing
 
+@testable import Sluice
+
 /// Runs the `sluice` executable built beside the test binary.
 struct SluiceProcess {
     struct Result {
         let status: Int32
         let output: String
         let error: String
+        /// The process's peak resident set size (VmHWM), last read before it exited, when asked for.
+        var peakResidentBytes: Int?
     }
 
     /// The `sluice` executable beside the test binary.
@@ -14,7 +18,7 @@ struct SluiceProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sluice")
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], measuringMemory: Bool = false) throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no sluice executable at \(executable.path); run `swift build` first")
         let process = Process()
         process.executableURL = executable
@@ -25,13 +29,26 @@ struct SluiceProcess {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let peak = Locked<Int?>(nil)
+        let sampler = measuringMemory ? Thread {
+            // VmHWM is the high-water mark itself; reading it until the process is gone keeps the last value.
+            while let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            {
+                peak.withLock { $0 = kilobytes * 1024 }
+                usleep(10_000)
+            }
+        } : nil
+        sampler?.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
             output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self)
+            error: String(decoding: errorData, as: UTF8.self),
+            peakResidentBytes: peak.withLock { $0 }
         )
     }
 }

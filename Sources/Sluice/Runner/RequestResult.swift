@@ -52,8 +52,12 @@ public struct RequestResult: Sendable {
     public var ok: Bool { error == nil && failures.isEmpty }
     /// The response status, when there was a response.
     public var status: Int? { response?.status }
-    /// The size of the response body in bytes.
-    public var size: Int { response?.body.count ?? 0 }
+    /// The size of the response body in bytes, in memory or in its `output` file.
+    public var size: Int {
+        guard let response else { return 0 }
+        guard let file = response.bodyFile else { return response.body.count }
+        return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    }
     /// The decoded body, when response decoding produced one.
     public var decoded: JSONValue? { response?.decoded?.value }
 }
