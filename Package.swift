@@ -62,9 +62,21 @@ let package = Package(
             // Sluice, so the runner exports its symbols to them.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
         ),
+        // The fuzz targets, replayed over their corpus by SluiceTests and run under libFuzzer by
+        // `sluice-fuzz` as `scripts/fuzz` builds it (SanitizerCoverage, ASan, libFuzzer, -DSLUICE_FUZZING).
+        .target(
+            name: "SluiceFuzzTargets",
+            dependencies: ["Sluice"],
+            path: "Tests/Fuzz/Targets"
+        ),
+        .executableTarget(
+            name: "sluice-fuzz",
+            dependencies: ["SluiceFuzzTargets"],
+            path: "Tests/Fuzz/Driver"
+        ),
         .testTarget(
             name: "SluiceTests",
-            dependencies: ["Sluice", "CYAML"]
+            dependencies: ["Sluice", "CYAML", "SluiceFuzzTargets"]
         ),
         .testTarget(
             name: "SluiceIntegrationTests",

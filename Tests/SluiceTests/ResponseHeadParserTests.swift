@@ -53,6 +53,22 @@ struct ResponseHeadParserTests {
         #expect(parser.headers.fields == [.init(name: "X-Long", value: "one two")])
     }
 
+    @Test("a status of three digits below 100, or with a sign, is no status (found by fuzzing: \"004\" read as 4)")
+    func statusOutOfRange() {
+        for line in ["HTTP/1.1 004 Odd\r\n", "HTTP/1.1 +20 Odd\r\n", "HTTP/1.1 099 Odd\r\n"] {
+            let (parser, events) = parse([line, "A: b\r\n", "\r\n"])
+            #expect(parser.status == nil, "\(line)")
+            #expect(events.isEmpty)
+        }
+        #expect(parse(["HTTP/1.1 999 Custom\r\n", "\r\n"]).0.status == 999)
+    }
+
+    @Test("a continuation line of white space only adds nothing (found by fuzzing: it left a trailing space)")
+    func blankContinuation() {
+        let (parser, _) = parse(["HTTP/1.1 200 OK\r\n", "X-Folded: a\r\n", "  \r\n", "\t\r\n", "\r\n"])
+        #expect(parser.headers.fields == [.init(name: "X-Folded", value: "a")])
+    }
+
     @Test("malformed lines are skipped, never fatal")
     func malformed() {
         let (parser, events) = parse(["HTTP/1.1 20 OK\r\n", "no colon here\r\n", "HTTP/1.1 200 OK\r\n", ": no name\r\n", "no colon\r\n", "Good: yes\r\n", "\r\n"])

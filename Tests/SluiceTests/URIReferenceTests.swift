@@ -36,6 +36,17 @@ struct URIReferenceTests {
         #expect(URIReference(parsing: reference).resolved(against: Self.base).description == expected)
     }
 
+    @Test("a resolved path starting with // and no authority is written /.// so it does not read back as a host (found by fuzzing)")
+    func doubleSlashPathWithoutAuthority() {
+        let resolved = URIReference(parsing: ".//h:80/x").resolved(against: URIReference(parsing: "http:/a"))
+        #expect(resolved.authority == nil)
+        #expect(resolved.path == "//h:80/x")
+        #expect(resolved.description == "http:/.//h:80/x")
+        let reread = URIReference(parsing: resolved.description)
+        #expect(reread.authority == nil)
+        #expect(reread.resolved(against: URIReference(parsing: "http:/a")) == resolved)
+    }
+
     @Test("splitting keeps an empty authority, query and fragment apart from absent ones")
     func components() {
         let full = URIReference(parsing: "https://user@h:8/p/q?x=1&y#frag")

@@ -144,11 +144,17 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
         return endsDotSegment()
     }
 
-    /// The reference recomposed (RFC 3986 section 5.3).
+    /// The reference recomposed (RFC 3986 section 5.3). A path that starts with `//` and has no
+    /// authority before it (resolution can make one: `..//h` against `http:/a`) is written
+    /// `/.//h`, as the WHATWG URL standard does, so that it does not read back as an authority.
     public var description: String {
         var text = ""
         if let scheme { text += scheme + ":" }
-        if let authority { text += "//" + authority }
+        if let authority {
+            text += "//" + authority
+        } else if path.utf8.starts(with: "//".utf8) {
+            text += "/."
+        }
         text += path
         if let query { text += "?" + query }
         if let fragment { text += "#" + fragment }

@@ -44,7 +44,10 @@ struct ResponseHeadParser {
         isComplete = false
         let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
         version = parts.first.map { HTTPVersion(statusLineToken: String(decoding: $0, as: UTF8.self)) } ?? .unknown
-        guard parts.count >= 2, parts[1].count == 3, let code = Int(String(decoding: parts[1], as: UTF8.self)) else {
+        // Three digits, 100 to 999, as libcurl reads them ("004" is not a status; found by fuzzing).
+        guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }),
+            let code = Int(String(decoding: parts[1], as: UTF8.self)), code >= 100
+        else {
             status = nil
             return nil
         }
@@ -61,8 +64,9 @@ struct ResponseHeadParser {
     }
 
     private mutating func continueLastField(_ line: Slice<UnsafeRawBufferPointer>) {
-        guard let last = headers.fields.last else { return }
-        let more = String(decoding: line.trimmingWhiteSpace(), as: UTF8.self)
+        let continuation = line.trimmingWhiteSpace()
+        guard let last = headers.fields.last, !continuation.isEmpty else { return }
+        let more = String(decoding: continuation, as: UTF8.self)
         var fields = headers.fields
         fields[fields.count - 1].value = last.value.isEmpty ? more : last.value + " " + more
         headers = HTTPHeaders(fields)

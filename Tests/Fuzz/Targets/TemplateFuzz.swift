@@ -1,0 +1,30 @@
+import Sluice
+
+/// `${NAME}` templates: parsed or refused with a position inside the text; a parsed template
+/// renders from a scope that defines every name it uses, and its literal text survives.
+enum TemplateFuzz {
+    static func run(_ input: [UInt8]) {
+        let text = String(decoding: input, as: UTF8.self)
+        let template: TemplateString
+        do {
+            template = try TemplateString(parsing: text)
+        } catch {
+            require(error.offset >= 0 && error.offset <= text.utf8.count, "error offset \(error.offset) outside '\(text)'")
+            return
+        }
+        let values = Dictionary(template.variables.map { ($0, "<\($0)>") }, uniquingKeysWith: { first, _ in first })
+        let environment = Dictionary(template.environmentVariables.map { ($0, "[\($0)]") }, uniquingKeysWith: { first, _ in first })
+        let rendered: String
+        do {
+            rendered = try template.render(variables: values, environment: environment)
+        } catch {
+            preconditionFailure("every name was defined, yet rendering '\(text)' failed: \(error)")
+        }
+        if template.isLiteral {
+            require(!rendered.contains("${") || text.contains("$${"), "literal '\(text)' rendered as '\(rendered)'")
+        }
+        for name in template.variables {
+            require(rendered.contains("<\(name)>"), "'\(text)' rendered without ${\(name)}: '\(rendered)'")
+        }
+    }
+}
