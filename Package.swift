@@ -74,6 +74,13 @@ let package = Package(
             dependencies: ["SluiceFuzzTargets"],
             path: "Tests/Fuzz/Driver"
         ),
+        // Ten thousand failing requests in a process of their own; LeakCheckTests reads its figures.
+        .systemLibrary(name: "CMalloc", path: "Tests/LeakCheck/CMalloc"),
+        .executableTarget(
+            name: "sluice-leak-check",
+            dependencies: ["Sluice", "CMalloc"],
+            path: "Tests/LeakCheck/Check"
+        ),
         .testTarget(
             name: "SluiceTests",
             dependencies: ["Sluice", "CYAML", "SluiceFuzzTargets"]

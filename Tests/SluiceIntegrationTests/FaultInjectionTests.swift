@@ -19,10 +19,13 @@ struct FaultInjectionTests {
         stages: [any Stage] = [],
         timeouts: Timeouts = .default,
         maxResponseSize: Int64? = nil,
+        redirects: Redirection? = Redirection(),
         _ body: (SessionManager) async throws -> T
     ) async throws -> T {
         let transport = servers.trustingTransport()
-        let pipeline = try Pipeline(stages: stages, transport: transport, timeouts: timeouts, maxResponseSize: maxResponseSize)
+        let pipeline = try Pipeline(
+            stages: stages, transport: transport, timeouts: timeouts, redirects: redirects, maxResponseSize: maxResponseSize
+        )
         do {
             let result = try await body(SessionManager(pipeline: pipeline))
             await transport.shutdown()
@@ -67,14 +70,19 @@ struct FaultInjectionTests {
         #expect(elapsed < .seconds(5))
     }
 
-    @Test("DNS failure (.invalid, RFC 6761): .dns in transport")
+    /// A `.invalid` name (RFC 6761) whose first label is 64 octets, one more than DNS allows
+    /// (RFC 1035): the resolver refuses it without sending a query, so the test stays on this machine.
+    static let unresolvableHost = String(repeating: "a", count: 64) + ".invalid"
+
+    @Test("DNS failure (.invalid, RFC 6761): .dns in transport, without a query leaving the machine")
     func dnsFailure() async throws {
-        let url = URL(string: "http://sluice-fault-test.invalid/")!
-        let (error, _) = try await failure(Request(url: url))
+        let url = URL(string: "http://\(Self.unresolvableHost)/")!
+        let (error, elapsed) = try await failure(Request(url: url))
         #expect(error.kind == .dns)
         #expect(error.stage == "transport")
         #expect(error.url == url)
-        #expect(error.message.contains("sluice-fault-test.invalid"))
+        #expect(error.message.contains(Self.unresolvableHost))
+        #expect(elapsed < .seconds(5))
     }
 
     @Test("reset while the request's header fields are still being sent: .connectionLost")
@@ -288,6 +296,20 @@ struct FaultInjectionTests {
         #expect((attributes[.size] as? NSNumber)?.intValue == size)
         let peak = try #require(result.peakResidentBytes)
         #expect(peak < 96 << 20, "peak RSS \(peak >> 20) MiB for a \(size >> 20) MiB body")
+    }
+
+    @Test("on a reused connection a bad answer is .protocolError and a stall .timeout, not connect failures")
+    func faultsOnReusedConnections() async throws {
+        try await withManager(timeouts: Timeouts(total: .milliseconds(500)), redirects: nil) { manager async throws in
+            for path in ["bad-status", "endless-headers"] {
+                // A 302 (no redirect stage here) leaves the connection open for the next request.
+                let warm = try await manager.send(Request(url: fault("redirect-loop")))
+                #expect(warm.status == 302)
+                let error = await #expect(throws: SluiceError.self) { try await manager.send(Request(url: fault(path))) }
+                #expect(error?.kind == (path == "bad-status" ? .protocolError : .timeout), "\(path)")
+                #expect(error?.stage == "transport")
+            }
+        }
     }
 
     @Test("after every fault, the same transport still serves a good request")

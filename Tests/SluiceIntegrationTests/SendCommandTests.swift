@@ -18,8 +18,14 @@ struct SluiceProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sluice")
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], measuringMemory: Bool = false) throws -> Result {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no sluice executable at \(executable.path); run `swift build` first")
+    /// Runs `executable` (`sluice` by default) with `arguments` and waits for it.
+    static func run(
+        _ arguments: [String],
+        executable: URL = executable,
+        environment: [String: String] = [:],
+        measuringMemory: Bool = false
+    ) throws -> Result {
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no executable at \(executable.path); run `swift build` first")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

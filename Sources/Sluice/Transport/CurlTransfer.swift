@@ -32,6 +32,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var trustRejection: (reason: String, stage: String)?
     private var ioFailure: SluiceError?
     private var requestSentReported = false
+    /// Whether libcurl had a connection ready for the request, new or reused (its pre-request
+    /// callback ran): a failure after that is the server's, never a connect failure.
+    private var connectionWasReady = false
     private var lastProgress = TaskProgress()
 
     /// Prepares an exchange: validates the request, opens its files and configures an easy handle
@@ -339,6 +342,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     fileprivate func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
+        connectionWasReady = true
         let scheme = request.url.scheme?.lowercased() ?? "http"
         let connection = ConnectionInfo(
             host: request.url.host ?? "",
@@ -467,8 +471,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: Int(code.rawValue)
             )
         }
-        let connected = easy.offset(CURLINFO_CONNECT_TIME_T) > 0
-            && (request.url.scheme?.lowercased() != "https" || easy.offset(CURLINFO_APPCONNECT_TIME_T) > 0)
+        // A reused connection shows no connect time, so the pre-request callback is what tells.
+        let connected = connectionWasReady
+            || (easy.offset(CURLINFO_CONNECT_TIME_T) > 0
+                && (request.url.scheme?.lowercased() != "https" || easy.offset(CURLINFO_APPCONNECT_TIME_T) > 0))
         return SluiceError(
             kind: SluiceError.Kind(curlCode: code, connected: connected),
             stage: "transport",
