@@ -45,6 +45,10 @@ struct JSONPathTests {
         #expect(try JSONPath("$['a b']['it\\'s']").select(in: value) == [1])
         #expect(try JSONPath("$.é").select(in: value) == [2])
         #expect(try JSONPath(#"$["k\n"]"#).select(in: value) == [3])
+        // A surrogate pair is one scalar (RFC 9535 2.3.1.1), as in JSON.
+        let emoji: JSONValue = ["😀": 4, "é": 5]
+        #expect(try JSONPath(#"$['\uD83D\uDE00']"#).select(in: emoji) == [4])
+        #expect(try JSONPath(#"$["\u00e9"]"#).select(in: emoji) == [5])
         #expect(try JSONPath("$.a[0]['b']").isSingular)
         #expect(try !JSONPath("$..a").isSingular)
         #expect(try !JSONPath("$.a[*]").isSingular)
@@ -59,6 +63,14 @@ struct JSONPathTests {
         ("$[1", "expected ',' or ']'", 3),
         ("$.a b", "unexpected ' '", 3),
         ("$.1a", "expected a member name", 2),
+        (#"$['\uD83D']"#, "followed by a low one", 3),
+        (#"$['\uDE00']"#, "must follow a high one", 3),
+        (#"$['\uD83D\u0041']"#, "followed by a low one", 3),
+        (#"$['\u+0FF']"#, "four hex digits", 3),
+        (#"$['\u12']"#, "four hex digits", 3),
+        (#"$['\"']"#, "invalid escape", 3),
+        (#"$["\'"]"#, "invalid escape", 3),
+        ("$['tab\there']", "control character", 6),
     ]
 
     @Test("anything unsupported or malformed is an error with its position", arguments: invalid)

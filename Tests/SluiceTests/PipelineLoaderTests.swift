@@ -109,6 +109,8 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/${bad\n", "2:11: '${' has no closing '}'"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        \"$[?@.a]\": 1\n", "5:9: unsupported JSONPath '$[?@.a]'"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {count: many}\n", "5:22: count takes a whole number, not 'many'"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {not-equals: 1}\n", "5:15: 'not-equals' is not an operator (did you mean 'not'?)"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {contain: x}\n", "5:15: 'contain' is not an operator (did you mean 'contains'?)"),
         ("requests:\n  - path: http://h/\n    expect:\n      status: 2x\n", "4:15: status is a code (200), a class (2xx), a range (200-299) or a list of them"),
         ("requests:\n  - path: http://h/\n    expect:\n      headers: {X: '/[/'}\n", "4:20: '[' is not a regular expression"),
         ("requests:\n  - path: http://h/\n    timeout: soon\n", "3:14: timeout must be a duration such as 500ms, 30s or 2m"),
@@ -119,6 +121,18 @@ struct PipelineLoaderTests {
     func errorPositions(text: String, expected: String) {
         let found = errors(text)
         #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test("a mapping with no operator, and no near miss of one, is a literal object to compare with")
+    func literalObjects() throws {
+        let file = try load("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {id: 1, it: 2, q: swift}\n")
+        #expect(file.spec.requests[0].expectations.count == 1)
+        if case .body(_, let op, let expected) = file.spec.requests[0].expectations[0].check {
+            #expect(op == .equals)
+            #expect(expected.pairs?.count == 3)
+        } else {
+            Issue.record("not a body expectation")
+        }
     }
 
     @Test("every error of a file is reported at once, sorted by line")

@@ -77,3 +77,33 @@ public struct Capture: Sendable {
     /// Where the capture is written.
     public var mark: YAMLNode.Mark
 }
+
+extension Expectation.Operator {
+    /// The operator a mapping key was most likely meant to be, when it is a near miss: one of its
+    /// hyphenated words is an operator (`not-equals`), or it is one edit from an operator of three
+    /// or four letters (`nott`), two from a longer one (`equal`, `contain`). Two-letter operators
+    /// (`lt`, `ge`) are too close to ordinary keys to guess at. A near miss is a load-time error,
+    /// so a typo never turns into a comparison with a literal object.
+    static func nearest(to key: String) -> Self? {
+        let word = key.lowercased()
+        let parts = word.split(separator: "-").map(String.init)
+        if parts.count > 1, let part = parts.lazy.compactMap({ Self(rawValue: $0) }).first { return part }
+        return allCases.filter { $0.rawValue.count >= 3 }.first { candidate in
+            editDistance(word, candidate.rawValue) <= (candidate.rawValue.count >= 5 ? 2 : 1)
+        }
+    }
+
+    /// Levenshtein distance between two short words.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -202,6 +202,11 @@ struct PipelineDecoder {
         guard let text = pair.key.scalar, let path = jsonPath(text, at: pair.key.mark) else { return [] }
         let operators = pair.value.pairs?.compactMap { $0.key.scalar.flatMap(Expectation.Operator.init(rawValue:)) } ?? []
         guard let predicates = pair.value.pairs, !operators.isEmpty else {
+            for key in pair.value.pairs ?? [] {
+                guard let name = key.key.scalar, let meant = Expectation.Operator.nearest(to: name) else { continue }
+                fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ") + ". To compare with an object, write {equals: {...}}")
+                return []
+            }
             return [Expectation(check: .body(path: path, operator: .equals, expected: pair.value), mark: pair.key.mark, label: "body \(text)")]
         }
         guard operators.count == predicates.count else {

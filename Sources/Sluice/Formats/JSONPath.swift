@@ -285,7 +285,9 @@ private struct Parser {
         return .slice(start: first, end: end, step: step)
     }
 
-    /// A quoted name with RFC 9535's escapes.
+    /// A quoted name with RFC 9535's escapes (section 2.3.1.1): `\'` only between single quotes
+    /// and `\"` only between double ones, `\uXXXX` with exactly four hex digits and surrogates
+    /// only in pairs, and no unescaped control character.
     private mutating func quoted() throws(JSONPath.SyntaxError) -> String {
         let quote = characters[position]
         let start = position
@@ -295,6 +297,9 @@ private struct Parser {
             position += 1
             if character == quote { return text }
             guard character == "\\" else {
+                if character.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                    throw failure("a control character must be escaped in a quoted name", at: position - 1)
+                }
                 text.append(character)
                 continue
             }
@@ -306,17 +311,42 @@ private struct Parser {
             case "n": text.append("\n")
             case "r": text.append("\r")
             case "t": text.append("\t")
-            case "/", "\\", "'", "\"": text.append(escape)
-            case "u":
-                guard position + 4 <= characters.count, let code = UInt32(String(characters[position..<position + 4]), radix: 16),
-                    let scalar = Unicode.Scalar(code)
-                else { throw failure("invalid \\u escape", at: position - 2) }
-                position += 4
-                text.unicodeScalars.append(scalar)
+            case "/", "\\": text.append(escape)
+            case quote: text.append(escape)
+            case "u": text.unicodeScalars.append(try unicodeEscape())
             default:
                 throw failure("invalid escape \\\(escape)", at: position - 2)
             }
         }
         throw failure("unterminated quoted name", at: start)
+    }
+
+    /// The scalar of a `\uXXXX` escape whose `\u` was just read, or of a surrogate pair
+    /// `\uD83D\uDE00`; `position` moves past it.
+    private mutating func unicodeEscape() throws(JSONPath.SyntaxError) -> Unicode.Scalar {
+        let escapeStart = position - 2
+        func hex() -> UInt32? {
+            guard position + 4 <= characters.count else { return nil }
+            let digits = characters[position..<position + 4]
+            guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+            position += 4
+            return UInt32(String(digits), radix: 16)
+        }
+        guard let code = hex() else { throw failure("\\u needs four hex digits", at: escapeStart) }
+        switch code {
+        case 0xD800...0xDBFF:
+            guard position + 2 <= characters.count, characters[position] == "\\", characters[position + 1] == "u" else {
+                throw failure("a high surrogate \\u escape must be followed by a low one", at: escapeStart)
+            }
+            position += 2
+            guard let low = hex(), (0xDC00...0xDFFF).contains(low),
+                let scalar = Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
+            else { throw failure("a high surrogate \\u escape must be followed by a low one", at: escapeStart) }
+            return scalar
+        case 0xDC00...0xDFFF:
+            throw failure("a low surrogate \\u escape must follow a high one", at: escapeStart)
+        default:
+            return Unicode.Scalar(code)!
+        }
     }
 }
