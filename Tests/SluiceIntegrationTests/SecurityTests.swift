@@ -1,0 +1,116 @@
+import Foundation
+import Sluice
+import Testing
+
+/// What Sluice must never let through, whatever the output mode or the server: secrets in output,
+/// TLS early data, credentials carried to another host, a downgrade to plain HTTP, and invalid
+/// certificates accepted without a warning.
+@Suite("Security: secrets, early data, redirects, downgrades, invalid certificates", .timeLimit(.minutes(2)))
+struct SecurityTests {
+    let servers: TestServers
+
+    init() throws {
+        servers = try TestServers.load()
+    }
+
+    @Test("a known secret appears in no output mode, successes and failures alike, load mode and validate included")
+    func secretInNoOutput() throws {
+        let secret = "s3cr3t-7d41e0"
+        let directory = try TemporaryDirectory()
+        let pipeline = directory.file("secrets.yaml")
+        // The secret rides in Authorization, a header, a query parameter, a path parameter and a
+        // body; one request succeeds, one fails in the transport (its URL is in the error), and
+        // one fails an expectation (the failure shows what was found).
+        try """
+        stages:
+          - url-resolution: { base-url: "${base}" }
+          - header-injection:
+              headers: { X-Api-Key: "${env.SECRET}" }
+              authorization: { bearer: "${env.SECRET}" }
+          - serialization: { format: json }
+        requests:
+          - name: echoed
+            method: POST
+            path: anything/{key}?token=${env.SECRET}
+            path-parameters: { key: "${env.SECRET}" }
+            parameters: { password: "${env.SECRET}" }
+          - name: broken
+            path: "\(servers.fault.absoluteString)/short-body?token=${env.SECRET}"
+          - name: unmet
+            path: headers
+            expect:
+              body: { "$.headers['X-Api-Key']": "not-the-key" }
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let report = directory.file("report.xml")
+        let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
+        let runs: [[String]] = [
+            ["run"], ["run", "--verbose"], ["run", "--format", "json"], ["run", "--verbose", "--format", "json"],
+            ["run", "--report", "junit:\(report.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
+            ["run", "--repeat", "4", "--concurrency", "2"], ["run", "--repeat", "4", "--concurrency", "2", "--format", "json"],
+            ["curl"], ["validate"],
+        ]
+        for arguments in runs {
+            let result = try SluiceProcess.run(arguments + base + [pipeline.path], environment: ["SECRET": secret])
+            #expect(!result.output.contains(secret), "stdout of \(arguments)")
+            #expect(!result.error.contains(secret), "stderr of \(arguments)")
+        }
+        #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
+        // The check has teeth: the secret was really sent, and --show-secrets does show it.
+        let shown = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: ["SECRET": secret])
+        #expect(shown.output.contains(secret))
+    }
+
+    @Test("no TLS early data: a resumed TLS 1.3 session still sends its request after the handshake")
+    func noEarlyData() async throws {
+        // HTTP/1.1 and `Connection: close`, so that each request needs a new connection, which
+        // resumes the TLS 1.3 session of the one before (nginx has ssl_early_data on, and would
+        // take the request as early data if it were sent so).
+        let transport = servers.trustingTransport(CurlTransport.Configuration(httpVersion: .http1_1))
+        let manager = SessionManager(pipeline: try Pipeline(transport: transport))
+        var bodies: [String] = []
+        for _ in 0..<3 {
+            let response = try await manager.send(Request(url: servers.nginxTLS("early-data"), headers: ["Connection": "close"]))
+            bodies.append(String(decoding: response.body, as: UTF8.self))
+        }
+        await transport.shutdown()
+        #expect(bodies.allSatisfy { $0.hasPrefix("early-data= ") }, "\(bodies)")
+        // The test has teeth only if sessions were resumed: early data needs a resumed session.
+        #expect(bodies.dropFirst().contains { $0.hasSuffix("reused=r\n") }, "no session was resumed: \(bodies)")
+    }
+
+    @Test("Authorization never crosses to another host; https to http is refused unless allowed")
+    func redirects() async throws {
+        let headers: HTTPHeaders = ["Authorization": "Bearer secret", "Proxy-Authorization": "Basic eA=="]
+        // 127.0.0.1 → localhost is another host, though the same machine.
+        let crossing = servers.httpbin("redirect-to?url=" + servers.httpbin.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/headers")
+        let echoed = try await servers.manager().send(Request(url: crossing, headers: headers)).jsonObject()
+        let received = try #require(echoed["headers"] as? [String: String])
+        #expect(received["Authorization"] == nil && received["Proxy-Authorization"] == nil)
+        let refused = await #expect(throws: SluiceError.self) { try await servers.manager().send(Request(url: servers.nginxTLS("to-http"))) }
+        #expect(refused?.kind == .insecureRedirect)
+        #expect(refused?.stage == "redirects")
+    }
+
+    @Test("allow-invalid-certificates warns on every run and validate, naming the file and line")
+    func allowInvalidCertificatesWarns() throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = directory.file("insecure.yaml")
+        try """
+        stages:
+          - url-resolution: { base-url: "\(servers.nginxHTTPSSelfSigned.absoluteString)" }
+          - trust-evaluation:
+              allow-invalid-certificates: true
+              validates-domain-name: false
+              pinning: public-key
+              pins: ["\(servers.pins.selfSigned)"]
+          - response-decoding: { format: string, acceptable-content-types: any }
+        requests:
+          - path: hello.txt
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        for command in [["run"], ["validate"], ["run", "--format", "json"]] {
+            let result = try SluiceProcess.run(command + [pipeline.path])
+            #expect(result.status == 0, "\(command): \(result.error)")
+            #expect(result.error.contains("insecure.yaml:3:5: warning: allow-invalid-certificates is on"), "\(command): \(result.error)")
+        }
+    }
+}
