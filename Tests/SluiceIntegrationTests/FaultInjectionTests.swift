@@ -10,6 +10,11 @@ import Testing
 struct FaultInjectionTests {
     let servers: TestServers
 
+    /// The bound that tells a hang from a slow machine: each fault ends in milliseconds (or at its
+    /// one-second timeout) when the machine is idle, but a loaded 2-core CI machine, or the thread
+    /// sanitizer, stretches that many times over. A hang would run to the suite's time limit.
+    static let noHang = Duration.seconds(30)
+
     init() throws {
         servers = try TestServers.load()
     }
@@ -67,7 +72,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .connect)
         #expect(error.stage == "transport")
         #expect(error.url == url)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < Self.noHang)
     }
 
     /// A `.invalid` name (RFC 6761) whose first label is 64 octets, one more than DNS allows
@@ -82,7 +87,7 @@ struct FaultInjectionTests {
         #expect(error.stage == "transport")
         #expect(error.url == url)
         #expect(error.message.contains(Self.unresolvableHost))
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < Self.noHang)
     }
 
     @Test("reset while the request's header fields are still being sent: .connectionLost")
@@ -96,7 +101,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .connectionLost)
         #expect(error.stage == "transport")
         #expect(error.url == request.url)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < Self.noHang)
     }
 
     @Test("the connection closes mid-body, short of Content-Length: .connectionLost, nothing kept")
@@ -141,7 +146,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .timeout)
         #expect(error.stage == "transport")
         #expect(error.url == fault("endless-headers"))
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(10))
+        #expect(elapsed >= .milliseconds(900) && elapsed < Self.noHang)
     }
 
     @Test("a body that drips slower than the timeout: .timeout, the partial file removed")
@@ -154,7 +159,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .timeout)
         #expect(error.stage == "transport")
         #expect(error.message.contains("out of 1000 bytes"))
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < Self.noHang)
         #expect(directory.contents.isEmpty)
     }
 
@@ -224,7 +229,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .tls)
         #expect(error.stage == "transport")
         #expect(error.message.contains("handshake failure"))
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < Self.noHang)
     }
 
     @Test("plain HTTP on a TLS port, and TLS on a plain port")
@@ -254,7 +259,7 @@ struct FaultInjectionTests {
         #expect(error.kind == .timeout)
         #expect(error.stage == "transport")
         #expect(error.url == fault("silent"))
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < Self.noHang)
 
         try await withManager { manager async throws in
             let handle = manager.task(Request(url: fault("silent")))
