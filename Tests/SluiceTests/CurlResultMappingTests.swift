@@ -21,6 +21,8 @@ struct CurlResultMappingTests {
         (CURLE_BAD_CONTENT_ENCODING, true, .protocolError),
         (CURLE_URL_MALFORMAT, false, .invalidRequest),
         (CURLE_UNSUPPORTED_PROTOCOL, false, .invalidRequest),
+        (CURLE_UNSUPPORTED_PROTOCOL, true, .protocolError),
+        (CURLE_FILESIZE_EXCEEDED, true, .responseTooLarge),
         (CURLE_WRITE_ERROR, true, .fileIO),
         (CURLE_OUT_OF_MEMORY, true, .transport),
     ])

@@ -54,6 +54,16 @@ struct JSONPathTests {
         #expect(try !JSONPath("$.a[*]").isSingular)
     }
 
+    @Test("a query that would select more than 100,000 nodes stops with TooManyNodes (found by fuzzing: it ran for minutes)")
+    func nodeLimit() throws {
+        // Arrays nested 600 deep: `$..*` selects each of the 600 nodes below the root once, and
+        // `$..*..*` every node below each of them again, about 180,000 in all.
+        var document: JSONValue = .int(0)
+        for _ in 0..<600 { document = .array([document]) }
+        #expect(try JSONPath("$..*").select(in: document).count == 600)
+        #expect(throws: JSONPath.TooManyNodes(path: "$..*..*")) { try JSONPath("$..*..*").select(in: document) }
+    }
+
     static let invalid: [(String, String, Int)] = [
         ("store", "starts with $", 0),
         ("$.store[?@.price < 10]", "filter selectors", 8),

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let query = try JSONPath("$.items[-1].name")
-/// query.select(in: document)   // the nodes, in document order
+/// try query.select(in: document)   // the nodes, in document order
 /// ```
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One selector inside a segment.
@@ -67,7 +67,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The nodes the query selects in `value`, in document order.
-    public func select(in value: JSONValue) -> [JSONValue] {
+    public func select(in value: JSONValue) throws(TooManyNodes) -> [JSONValue] {
         var nodes = [value]
         for segment in segments {
             var next: [JSONValue] = []
@@ -77,11 +77,25 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                     for selector in segment.selectors {
                         JSONPath.apply(selector, to: target, into: &next)
                     }
+                    if next.count > JSONPath.maximumNodes { throw TooManyNodes(path: text) }
                 }
             }
             nodes = next
         }
         return nodes
+    }
+
+    /// The most nodes a query may select, at its end or along the way. RFC 9535 keeps duplicates,
+    /// so descendant segments multiply (`$..*..*` selects the square of a document's nodes), and a
+    /// large response would otherwise take minutes and gigabytes (found by fuzzing).
+    public static let maximumNodes = 100_000
+
+    /// A query selected more than ``JSONPath/maximumNodes`` nodes.
+    public struct TooManyNodes: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The query, as written.
+        public var path: String
+        /// Says which query and what the limit is.
+        public var description: String { "\(path) selects more than \(JSONPath.maximumNodes) nodes" }
     }
 
     private static func descendants(of value: JSONValue) -> [JSONValue] {

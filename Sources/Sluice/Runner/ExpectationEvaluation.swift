@@ -33,7 +33,12 @@ extension Expectation {
         case .body(let path, let op, let node):
             guard let body else { return failure("a JSON body", response.body.isEmpty ? "an empty body" : "a body that is not JSON") }
             guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
-            let selected = path.select(in: body)
+            let selected: [JSONValue]
+            do {
+                selected = try path.select(in: body)
+            } catch {
+                return failure(Expectation.describe(op, expected), error.description)
+            }
             if op == .exists {
                 let wanted = expected.boolValue ?? true
                 return selected.isEmpty != wanted ? nil : failure(wanted ? "a value at \(path)" : "nothing at \(path)", selected.isEmpty ? "nothing" : Expectation.text(selected[0]))
@@ -153,7 +158,7 @@ extension Capture {
         case .header(let name):
             return response.headers[name]
         case .jsonPath(let path):
-            guard let body, let node = path.select(in: body).first else { return nil }
+            guard let body, let node = (try? path.select(in: body))?.first else { return nil }
             return node.stringValue ?? (try? JSONWriter().string(from: node))
         case .regex(let pattern):
             guard let regex = try? Regex(pattern), let text = String(data: response.body, encoding: .utf8),
