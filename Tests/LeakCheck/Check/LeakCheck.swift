@@ -46,6 +46,9 @@ enum LeakCheck {
 
     struct Report: Encodable {
         let requests: Int
+        /// Whether AddressSanitizer runs in this process: its quarantine keeps freed memory
+        /// resident, so the resident figures then say nothing about leaks.
+        let addressSanitizer: Bool
         let kinds: [String: Int]
         let beforeTransport: Figures
         let afterWarmUp: Figures
@@ -79,7 +82,7 @@ enum LeakCheck {
         let afterShutdown = Figures.now()
 
         let report = Report(
-            requests: count, kinds: kinds, beforeTransport: beforeTransport,
+            requests: count, addressSanitizer: dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil, kinds: kinds, beforeTransport: beforeTransport,
             afterWarmUp: afterWarmUp, afterRun: afterRun, afterShutdown: afterShutdown
         )
         let encoder = JSONEncoder()
