@@ -2,8 +2,8 @@ import Foundation
 import SluiceFuzzTargets
 
 #if SLUICE_FUZZING
-/// libFuzzer's driver (from `-sanitize=fuzzer`): parses libFuzzer's options from the command line
-/// and calls `callback` with each input it makes.
+/// libFuzzer's driver (from the `libclang_rt.fuzzer_no_main` runtime `scripts/fuzz` links): parses
+/// libFuzzer's options from the command line and calls `callback` with each input it makes.
 @_silgen_name("LLVMFuzzerRunDriver")
 private func runFuzzerDriver(
     _ argc: UnsafeMutablePointer<CInt>,
@@ -11,21 +11,22 @@ private func runFuzzerDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// Under libFuzzer (`scripts/fuzz` builds with `-sanitize=fuzzer,address -DSLUICE_FUZZING`):
+/// The target named by `SLUICE_FUZZ_TARGET`, read once: the callback below cannot capture it.
+private let selectedTarget = ProcessInfo.processInfo.environment["SLUICE_FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:))
+
+/// Under libFuzzer (`scripts/fuzz` builds with SanitizerCoverage, ASan and `-DSLUICE_FUZZING`):
 /// runs the target named by `SLUICE_FUZZ_TARGET` over every input libFuzzer makes.
 @main
 enum SluiceFuzzDriver {
     static func main() {
-        let name = ProcessInfo.processInfo.environment["SLUICE_FUZZ_TARGET"] ?? ""
-        guard FuzzTarget(rawValue: name) != nil else {
+        guard selectedTarget != nil else {
             FileHandle.standardError.write(Data("SLUICE_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
             exit(2)
         }
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         exit(runFuzzerDriver(&argc, &argv) { data, size in
-            let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["SLUICE_FUZZ_TARGET"] ?? "")!
-            target.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+            selectedTarget!.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
             return 0
         })
     }
