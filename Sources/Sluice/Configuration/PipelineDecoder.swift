@@ -9,6 +9,8 @@ struct PipelineDecoder {
         "max-response-size", "output", "expect", "capture",
     ]
     private static let expectKeys = ["status", "headers", "body", "max-duration"]
+    /// The body expectation operators, as error messages list them.
+    private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The problems found so far.
     private(set) var problems: [(mark: YAMLNode.Mark, message: String)] = []
@@ -204,13 +206,13 @@ struct PipelineDecoder {
         guard let predicates = pair.value.pairs, !operators.isEmpty else {
             for key in pair.value.pairs ?? [] {
                 guard let name = key.key.scalar, let meant = Expectation.Operator.nearest(to: name) else { continue }
-                fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ") + ". To compare with an object, write {equals: {...}}")
+                fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + PipelineDecoder.operatorNames + ". To compare with an object, write {equals: {...}}")
                 return []
             }
             return [Expectation(check: .body(path: path, operator: .equals, expected: pair.value), mark: pair.key.mark, label: "body \(text)")]
         }
         guard operators.count == predicates.count else {
-            fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ") + ", or {equals: {...}} to compare an object")
+            fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + PipelineDecoder.operatorNames + ", or {equals: {...}} to compare an object")
             return []
         }
         return zip(predicates, operators).map { predicate, op in

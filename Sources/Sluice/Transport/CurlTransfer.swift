@@ -471,12 +471,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: Int(code.rawValue)
             )
         }
-        // A reused connection shows no connect time, so the pre-request callback is what tells.
-        let connected = connectionWasReady
-            || (easy.offset(CURLINFO_CONNECT_TIME_T) > 0
-                && (request.url.scheme?.lowercased() != "https" || easy.offset(CURLINFO_APPCONNECT_TIME_T) > 0))
+        // The pre-request callback, not libcurl's connect times (zero on a reused connection), tells
+        // whether the connection and its TLS handshake were done.
         return SluiceError(
-            kind: SluiceError.Kind(curlCode: code, connected: connected),
+            kind: SluiceError.Kind(curlCode: code, connected: connectionWasReady),
             stage: "transport",
             url: request.url,
             message: easy.message(for: code),
