@@ -79,6 +79,20 @@ struct URIReferenceTests {
         #expect(URIReference.removingDotSegments("/é/./ü") == "/é/ü")
     }
 
+    @Test("a combining mark after '/' leaves the '/' a delimiter: merging and dot segments work on code points")
+    func combiningMarkAfterSlash() {
+        // U+0301 after '/' makes one grapheme cluster, which a Character-based walk reads as no '/'
+        // at all (the fuzzer's input: base http://a/\u{35D}…, reference …/se.//..././.).
+        let base = URIReference(parsing: "http://a/b/\u{301}c/d")
+        let merged = URIReference(parsing: "../g").resolved(against: base)
+        #expect(merged.path.utf8.elementsEqual("/b/g".utf8))
+        #expect(URIReference.removingDotSegments("/\u{301}x/../y").utf8.elementsEqual("/y".utf8))
+        #expect(URIReference.removingDotSegments("/a/./\u{301}").utf8.elementsEqual("/a/\u{301}".utf8))
+        let absolute = URIReference(parsing: "/\u{301}/./z").resolved(against: base)
+        #expect(absolute.path.utf8.elementsEqual("/\u{301}/z".utf8))
+        #expect(URIReference(parsing: absolute.description).resolved(against: base) == absolute)
+    }
+
     @Test("parsing splits on ASCII delimiters only, whatever the text around them")
     func nonASCII() {
         let reference = URIReference(parsing: "https://bücher.example/straße/ä?q=ö#ß")

@@ -70,7 +70,7 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
                     target.path = base.path
                     target.query = query ?? base.query
                 } else {
-                    if path.hasPrefix("/") {
+                    if path.utf8.first == URIReference.slash {
                         target.path = URIReference.removingDotSegments(path)
                     } else {
                         target.path = URIReference.removingDotSegments(merged(with: base))
@@ -86,45 +86,55 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// RFC 3986 section 5.2.3: this relative path appended to the base path's directory.
+    /// The last `/` is found among the UTF-8 bytes: as a `Character`, a `/` followed by a combining
+    /// mark is one grapheme and no `/` at all (found by fuzzing).
     private func merged(with base: URIReference) -> String {
         if base.authority != nil && base.path.isEmpty {
             return "/" + path
         }
-        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        guard let slash = base.path.utf8.lastIndex(of: URIReference.slash) else { return path }
         return base.path[...slash] + path
     }
 
     /// RFC 3986 section 5.2.4: the path with `.` and `..` segments interpreted and removed.
+    ///
+    /// The algorithm runs on UTF-8 bytes: its delimiters are ASCII, and a `Character` view would
+    /// read `/` and a combining mark after it as one character that is not `/`.
     public static func removingDotSegments(_ path: String) -> String {
         guard hasDotSegment(path) else { return path }
-        var input = Substring(path)
-        var output: [Substring] = []
+        var input = path.utf8[...]
+        var output: [Substring.UTF8View] = []
+        func consume(_ count: Int) { input = input.dropFirst(count) }
         while !input.isEmpty {
-            if input.hasPrefix("../") {
-                input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
-                input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
-                input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") {
-                input = input.dropFirst(3)
+            if input.starts(with: "../".utf8) {
+                consume(3)
+            } else if input.starts(with: "./".utf8) {
+                consume(2)
+            } else if input.starts(with: "/./".utf8) {
+                consume(2)
+            } else if input.elementsEqual("/.".utf8) {
+                input = "/".utf8[...]
+            } else if input.starts(with: "/../".utf8) {
+                consume(3)
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "/.." {
-                input = "/"
+            } else if input.elementsEqual("/..".utf8) {
+                input = "/".utf8[...]
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "." || input == ".." {
-                input = ""
+            } else if input.elementsEqual(".".utf8) || input.elementsEqual("..".utf8) {
+                input = input.dropFirst(input.count)
             } else {
-                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                let searchStart = input.first == slash ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: slash) ?? input.endIndex
                 output.append(input[..<end])
                 input = input[end...]
             }
         }
-        return output.joined()
+        var result: [UInt8] = []
+        for segment in output { result += segment }
+        return String(decoding: result, as: UTF8.self)
     }
+
+    private static let slash = UInt8(ascii: "/")
 
     /// Whether some `/`-separated segment of `path` is `.` or `..`.
     /// One pass over the bytes, no allocation: it runs for every resolved request.
