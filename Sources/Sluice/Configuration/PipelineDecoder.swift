@@ -64,12 +64,12 @@ struct PipelineDecoder {
                 fail(requests.mark, "requests: must be a list")
             }
         }
-        var seen: [String: YAMLNode.Mark] = [:]
+        var seen: [CodePointKey: YAMLNode.Mark] = [:]
         for request in spec.requests {
-            if let first = seen[request.name] {
+            if let first = seen[CodePointKey(request.name)] {
                 fail(request.mark, "a request named '\(request.name)' is already defined at line \(first.line); names must be unique")
             } else {
-                seen[request.name] = request.mark
+                seen[CodePointKey(request.name)] = request.mark
             }
         }
         return spec

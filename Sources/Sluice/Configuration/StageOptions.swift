@@ -49,12 +49,12 @@ public struct StageOptions: Sendable {
 
     /// The value node of an option.
     public func node(_ name: String) -> YAMLNode? {
-        pairs.first { $0.key.scalar == name }?.value
+        pairs.first { $0.key.scalar?.hasSameCodePoints(as: name) == true }?.value
     }
 
     /// Where an option is written; the entry's mark when it is not.
     public func mark(of name: String) -> YAMLNode.Mark {
-        pairs.first { $0.key.scalar == name }?.key.mark ?? mark
+        pairs.first { $0.key.scalar?.hasSameCodePoints(as: name) == true }?.key.mark ?? mark
     }
 
     /// A scalar option's text.

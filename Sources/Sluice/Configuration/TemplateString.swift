@@ -18,7 +18,7 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong.
         public var message: String
-        /// The offset of the `${`, in characters from 0.
+        /// The offset of the `${`, in Unicode code points from 0.
         public var offset: Int
 
         /// The message.
@@ -45,7 +45,8 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         self.text = text
         var parts: [Part] = []
         var literal = ""
-        let characters = Array(text)
+        // Code points, not `Character`s: a combining mark after `}` would otherwise hide the `}`.
+        let characters = Array(text.unicodeScalars)
         var index = 0
         while index < characters.count {
             if characters[index] == "$", index + 2 < characters.count, characters[index + 1] == "$", characters[index + 2] == "{" {
@@ -55,7 +56,8 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
                 guard let close = characters[(index + 2)...].firstIndex(of: "}") else {
                     throw SyntaxError(message: "'${' has no closing '}' (write $${ for a literal ${)", offset: index)
                 }
-                let name = String(characters[(index + 2)..<close])
+                var name = ""
+                name.unicodeScalars.append(contentsOf: characters[(index + 2)..<close])
                 guard TemplateString.isValidName(name) else {
                     throw SyntaxError(message: "'${\(name)}' is not a variable name (letters, digits, '_', '-', '.')", offset: index)
                 }
@@ -64,7 +66,7 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
                 parts.append(name.hasPrefix("env.") ? .environment(String(name.dropFirst(4))) : .variable(name))
                 index = close + 1
             } else {
-                literal.append(characters[index])
+                literal.unicodeScalars.append(characters[index])
                 index += 1
             }
         }

@@ -75,9 +75,10 @@ public struct YAMLNode: Sendable, Hashable {
         return nil
     }
 
-    /// The value of a mapping's key with this text; `nil` when there is none or this is no mapping.
+    /// The value of a mapping's key with this text, matched by code points (YAML compares keys
+    /// without normalization); `nil` when there is none or this is no mapping.
     public subscript(key: String) -> YAMLNode? {
-        pairs?.first { $0.key.scalar == key }?.value
+        pairs?.first { $0.key.scalar?.hasSameCodePoints(as: key) == true }?.value
     }
 
     /// How many nodes this one holds, itself included.

@@ -137,7 +137,7 @@ private struct Builder {
                 pairs.append(YAMLNode.Pair(key: key, value: node))
                 stack.append(.mapping(pairs, pendingKey: nil, mark: mark, tag: tag, anchor: anchor))
             } else {
-                if let text = node.scalar, let first = pairs.first(where: { $0.key.scalar == text }) {
+                if let text = node.scalar, let first = pairs.first(where: { $0.key.scalar?.hasSameCodePoints(as: text) == true }) {
                     throw YAMLReader.SyntaxError(message: "duplicate key '\(text)' (first at \(first.key.mark))", mark: node.mark)
                 }
                 stack.append(.mapping(pairs, pendingKey: node, mark: mark, tag: tag, anchor: anchor))

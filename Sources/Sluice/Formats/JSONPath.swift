@@ -35,7 +35,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong.
         public var message: String
-        /// The offset in the expression, in characters from 0.
+        /// The offset in the expression, in Unicode code points (scalars) from 0: RFC 9535 reads a
+        /// query as code points, so a combining mark is a character of its own here.
         public var offset: Int
 
         /// `MESSAGE (at character N)`.
@@ -51,7 +52,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `SyntaxError` for anything that is not a supported JSONPath.
     public init(_ text: String) throws(SyntaxError) {
         self.text = text
-        var parser = Parser(characters: Array(text))
+        var parser = Parser(characters: Array(text.unicodeScalars))
         segments = try parser.query()
     }
 
@@ -67,7 +68,11 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The nodes the query selects in `value`, in document order.
-    public func select(in value: JSONValue) throws(TooManyNodes) -> [JSONValue] {
+    /// - Parameter maximumNodes: the most nodes the query may select, at its end or along the way;
+    ///   ``JSONPath/maximumNodes`` unless given. The count is checked after every selector, so a
+    ///   query stops as soon as it passes the limit, however many selectors it has.
+    /// - Throws: `TooManyNodes` past that limit.
+    public func select(in value: JSONValue, maximumNodes: Int = JSONPath.maximumNodes) throws(TooManyNodes) -> [JSONValue] {
         var nodes = [value]
         for segment in segments {
             var next: [JSONValue] = []
@@ -76,8 +81,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 for target in targets {
                     for selector in segment.selectors {
                         JSONPath.apply(selector, to: target, into: &next)
+                        if next.count > maximumNodes { throw TooManyNodes(path: text, limit: maximumNodes) }
                     }
-                    if next.count > JSONPath.maximumNodes { throw TooManyNodes(path: text) }
                 }
             }
             nodes = next
@@ -85,17 +90,26 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return nodes
     }
 
-    /// The most nodes a query may select, at its end or along the way. RFC 9535 keeps duplicates,
-    /// so descendant segments multiply (`$..*..*` selects the square of a document's nodes), and a
-    /// large response would otherwise take minutes and gigabytes (found by fuzzing).
+    /// The most nodes a query selects by default, at its end or along the way. RFC 9535 keeps
+    /// duplicates, so descendant segments multiply (`$..*..*` selects the square of a document's
+    /// nodes), and a large response would otherwise take minutes and gigabytes (found by fuzzing).
     public static let maximumNodes = 100_000
 
-    /// A query selected more than ``JSONPath/maximumNodes`` nodes.
+    /// A query selected more nodes than its limit (``JSONPath/maximumNodes`` by default).
     public struct TooManyNodes: Error, Sendable, Hashable, CustomStringConvertible {
         /// The query, as written.
         public var path: String
+        /// The limit it passed.
+        public var limit: Int
+
+        /// Creates the error for a query and the limit it passed.
+        public init(path: String, limit: Int = JSONPath.maximumNodes) {
+            self.path = path
+            self.limit = limit
+        }
+
         /// Says which query and what the limit is.
-        public var description: String { "\(path) selects more than \(JSONPath.maximumNodes) nodes" }
+        public var description: String { "\(path) selects more than \(limit) nodes" }
     }
 
     private static func descendants(of value: JSONValue) -> [JSONValue] {
@@ -154,14 +168,16 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 private struct Parser {
-    let characters: [Character]
+    /// The query's Unicode scalars: RFC 9535's grammar is over code points, and a `Character` view
+    /// would fold a combining mark into the quote or dot before it.
+    let characters: [Unicode.Scalar]
     var position = 0
 
-    init(characters: [Character]) {
+    init(characters: [Unicode.Scalar]) {
         self.characters = characters
     }
 
-    private var current: Character? { position < characters.count ? characters[position] : nil }
+    private var current: Unicode.Scalar? { position < characters.count ? characters[position] : nil }
 
     private func failure(_ message: String, at offset: Int? = nil) -> JSONPath.SyntaxError {
         JSONPath.SyntaxError(message: message, offset: offset ?? position)
@@ -198,7 +214,7 @@ private struct Parser {
         while start > 0, characters[start - 1] != "." { start -= 1 }
         var end = position
         while end < characters.count, characters[end] != ".", characters[end] != "[" { end += 1 }
-        let name = String(characters[start..<end])
+        let name = Parser.string(characters[start..<end])
         return "unexpected '-': a name with '-' is written in brackets, as ['\(name)'] (RFC 9535)"
     }
 
@@ -215,14 +231,29 @@ private struct Parser {
         let start = position
         while let character = current, Parser.isNameCharacter(character, first: position == start) { position += 1 }
         guard position > start else { throw failure("expected a member name or '*'") }
-        return .name(String(characters[start..<position]))
+        return .name(Parser.string(characters[start..<position]))
     }
 
-    /// RFC 9535 name-first and name-char: letters, `_`, non-ASCII, and digits after the first.
-    private static func isNameCharacter(_ character: Character, first: Bool) -> Bool {
+    /// RFC 9535 name-first and name-char: ASCII letters, `_`, any non-ASCII code point, and ASCII
+    /// digits after the first.
+    private static func isNameCharacter(_ character: Unicode.Scalar, first: Bool) -> Bool {
         if character == "_" || !character.isASCII { return true }
-        if character.isASCII && character.isLetter { return true }
-        return !first && character.isASCII && character.isNumber
+        if isLetter(character) { return true }
+        return !first && isDigit(character)
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar)
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
     }
 
     private mutating func skipBlanks() {
@@ -255,7 +286,7 @@ private struct Parser {
             return .name(try quoted())
         case "?":
             throw failure("filter selectors (?...) are not supported")
-        case let character? where character == "-" || character == ":" || character.isASCII && character.isNumber:
+        case let character? where character == "-" || character == ":" || Parser.isDigit(character):
             return try indexOrSlice()
         case let character?:
             throw failure("unexpected '\(character)' in a bracketed selector")
@@ -268,13 +299,13 @@ private struct Parser {
         let start = position
         if current == "-" { position += 1 }
         let digitsStart = position
-        while let character = current, character.isASCII && character.isNumber { position += 1 }
+        while let character = current, Parser.isDigit(character) { position += 1 }
         guard position > digitsStart else {
             if position > start { throw failure("expected digits after '-'") }
             return nil
         }
-        let text = String(characters[start..<position])
-        if text.count > 1 && (text.hasPrefix("0") || text.hasPrefix("-0")) { throw failure("an integer cannot have a leading zero", at: start) }
+        let text = Parser.string(characters[start..<position])
+        if text.utf8.count > 1 && (text.hasPrefix("0") || text.hasPrefix("-0")) { throw failure("an integer cannot have a leading zero", at: start) }
         guard let value = Int(text), abs(value) <= 9_007_199_254_740_991 else { throw failure("integer \(text) is out of range", at: start) }
         return value
     }
@@ -311,22 +342,22 @@ private struct Parser {
             position += 1
             if character == quote { return text }
             guard character == "\\" else {
-                if character.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                if character.value < 0x20 {
                     throw failure("a control character must be escaped in a quoted name", at: position - 1)
                 }
-                text.append(character)
+                text.unicodeScalars.append(character)
                 continue
             }
             guard let escape = current else { break }
             position += 1
             switch escape {
-            case "b": text.append("\u{08}")
-            case "f": text.append("\u{0C}")
-            case "n": text.append("\n")
-            case "r": text.append("\r")
-            case "t": text.append("\t")
-            case "/", "\\": text.append(escape)
-            case quote: text.append(escape)
+            case "b": text.unicodeScalars.append("\u{08}")
+            case "f": text.unicodeScalars.append("\u{0C}")
+            case "n": text.unicodeScalars.append("\n")
+            case "r": text.unicodeScalars.append("\r")
+            case "t": text.unicodeScalars.append("\t")
+            case "/", "\\": text.unicodeScalars.append(escape)
+            case quote: text.unicodeScalars.append(escape)
             case "u": text.unicodeScalars.append(try unicodeEscape())
             default:
                 throw failure("invalid escape \\\(escape)", at: position - 2)
@@ -342,9 +373,9 @@ private struct Parser {
         func hex() -> UInt32? {
             guard position + 4 <= characters.count else { return nil }
             let digits = characters[position..<position + 4]
-            guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+            guard digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
             position += 4
-            return UInt32(String(digits), radix: 16)
+            return UInt32(Parser.string(digits), radix: 16)
         }
         guard let code = hex() else { throw failure("\\u needs four hex digits", at: escapeStart) }
         switch code {

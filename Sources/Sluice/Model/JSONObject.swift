@@ -1,7 +1,8 @@
 /// The members of a JSON object, in order, each key once.
 ///
 /// Setting a key that exists replaces its value in place; a new key goes at the end. Two objects
-/// are equal when they have the same members, in any order.
+/// are equal when they have the same members, in any order. Keys are compared by code points, as
+/// RFC 8259 section 8.3 says: `"e\u{301}"` and `"\u{E9}"` are two members, not one.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: a key and its value.
     public struct Member: Sendable, Hashable {
@@ -9,6 +10,17 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         public var key: String
         /// The value.
         public var value: JSONValue
+
+        /// Whether both have the same key (by code points) and equal values.
+        public static func == (lhs: Member, rhs: Member) -> Bool {
+            lhs.key.hasSameCodePoints(as: rhs.key) && lhs.value == rhs.value
+        }
+
+        /// Hashes the key's code points and the value.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combineCodePoints(of: key)
+            hasher.combine(value)
+        }
     }
 
     /// The members in order.
@@ -23,12 +35,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// position and its last value.
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         members = []
-        var positions: [String: Int] = [:]
+        var positions: [CodePointKey: Int] = [:]
         for (key, value) in pairs {
-            if let position = positions[key] {
+            if let position = positions[CodePointKey(key)] {
                 members[position].value = value
             } else {
-                positions[key] = members.count
+                positions[CodePointKey(key)] = members.count
                 members.append(Member(key: key, value: value))
             }
         }
@@ -48,11 +60,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The keys in order.
     public var keys: [String] { members.map(\.key) }
 
-    /// The value for a key; setting `nil` removes the member.
+    /// The value for a key, matched by code points; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { members.first { $0.key == key }?.value }
+        get { members.first { $0.key.hasSameCodePoints(as: key) }?.value }
         set {
-            let index = members.firstIndex { $0.key == key }
+            let index = members.firstIndex { $0.key.hasSameCodePoints(as: key) }
             switch (index, newValue) {
             case (let index?, let value?): members[index].value = value
             case (let index?, nil): members.remove(at: index)

@@ -2,7 +2,8 @@
 /// bodies decode into.
 ///
 /// Objects keep their members in order (the order written, or the order in the document), while
-/// equality between objects ignores that order, as JSON's does. Integers stay integers: `2` is
+/// equality between objects ignores that order, as JSON's does. Strings and member names are equal
+/// when their code points are (RFC 8259 section 8.3), never merely canonically equivalent. Integers stay integers: `2` is
 /// `.int(2)` and `2.0` is `.double(2.0)`. The literal conformances let parameters read like JSON:
 ///
 /// ```swift
@@ -83,6 +84,36 @@ public enum JSONValue: Sendable, Hashable {
             .object(JSONObject(object.members.filter { !$0.value.isNull }.map { ($0.key, $0.value.removingNullValues()) }))
         default:
             self
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether both are the same value: strings by code points, objects in any member order,
+    /// `.int(2)` and `.double(2.0)` different.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.int(let left), .int(let right)): left == right
+        case (.double(let left), .double(let right)): left == right
+        case (.string(let left), .string(let right)): left.hasSameCodePoints(as: right)
+        case (.array(let left), .array(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        default: false
+        }
+    }
+
+    /// Hashes the value, strings by their code points.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let bool): hasher.combine(1); hasher.combine(bool)
+        case .int(let int): hasher.combine(2); hasher.combine(int)
+        case .double(let double): hasher.combine(3); hasher.combine(double)
+        case .string(let string): hasher.combine(4); hasher.combineCodePoints(of: string)
+        case .array(let elements): hasher.combine(5); hasher.combine(elements)
+        case .object(let object): hasher.combine(6); hasher.combine(object)
         }
     }
 }

@@ -27,7 +27,7 @@ extension Expectation {
             if let pattern = PipelineDecoder.regexLiteral(expected), let regex = try? Regex(pattern) {
                 met = values.contains { (try? regex.firstMatch(in: $0)) != nil }
             } else {
-                met = values.contains(expected)
+                met = values.contains { $0.hasSameCodePoints(as: expected) }
             }
             return met ? nil : failure(expected, values.joined(separator: ", "))
         case .body(let path, let op, let node):
@@ -62,7 +62,7 @@ extension Expectation {
         case .not: return !equal(value, expected)
         case .contains:
             switch value {
-            case .string(let text): return expected.stringValue.map(text.contains) ?? false
+            case .string(let text): return expected.stringValue.map { text.utf8.firstRange(of: $0.utf8) != nil } ?? false
             case .array(let elements): return elements.contains { equal($0, expected) }
             case .object(let object): return expected.stringValue.map { object[$0] != nil } ?? false
             default: return false
@@ -86,7 +86,7 @@ extension Expectation {
             switch value {
             case .array(let elements): count = nodeCount ?? elements.count
             case .object(let object): count = object.count
-            case .string(let text): count = text.count
+            case .string(let text): count = text.unicodeScalars.count
             default: count = nil
             }
             return count != nil && count == expected.intValue

@@ -37,14 +37,14 @@ public struct PipelineRunner: Sendable {
     ///   capture of a request left out.
     public func requests(only: [String]) throws(SluiceError) -> [RequestSpec] {
         guard !only.isEmpty else { return file.spec.requests }
-        let names = Set(file.spec.requests.map(\.name))
-        for name in only where !names.contains(name) {
+        let names = Set(file.spec.requests.map { CodePointKey($0.name) })
+        for name in only where !names.contains(CodePointKey(name)) {
             throw SluiceError(kind: .configuration, message: "--only \(name): \(file.path) has no request of that name (requests: \(file.spec.requests.map(\.name).joined(separator: ", ")))")
         }
-        let selected = file.spec.requests.filter { only.contains($0.name) }
-        let chosen = Set(only)
+        let chosen = Set(only.map(CodePointKey.init))
+        let selected = file.spec.requests.filter { chosen.contains(CodePointKey($0.name)) }
         for request in selected {
-            for earlier in file.spec.requests where !chosen.contains(earlier.name) {
+            for earlier in file.spec.requests where !chosen.contains(CodePointKey(earlier.name)) {
                 if let capture = earlier.captures.first(where: { request.variableNames.contains($0.name) && file.scope.values[$0.name] == nil }) {
                     throw SluiceError(
                         kind: .configuration,
