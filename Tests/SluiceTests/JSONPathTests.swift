@@ -64,6 +64,15 @@ struct JSONPathTests {
         #expect(throws: JSONPath.TooManyNodes(path: "$..*..*")) { try JSONPath("$..*..*").select(in: document) }
     }
 
+    @Test("a caller's lower limit stops a query with thousands of selectors after the limit, not after them all")
+    func callerLimit() throws {
+        let document: JSONValue = ["a": [1, 2, 3, 4]]
+        let query = "$..[" + Array(repeating: "0:4", count: 2_000).joined(separator: ",") + "]"
+        #expect(throws: JSONPath.TooManyNodes(path: query, limit: 10)) { try JSONPath(query).select(in: document, maximumNodes: 10) }
+        #expect(try JSONPath("$.a[*]").select(in: document, maximumNodes: 4).count == 4)
+        #expect(JSONPath.TooManyNodes(path: "$..*", limit: 10).description == "$..* selects more than 10 nodes")
+    }
+
     static let invalid: [(String, String, Int)] = [
         ("store", "starts with $", 0),
         ("$.store[?@.price < 10]", "filter selectors", 8),
