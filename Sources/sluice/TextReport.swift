@@ -5,7 +5,8 @@ import Sluice
 struct TextReport {
     let file: PipelineFile
     let terminal: Terminal
-    let redactor: Redactor
+    /// Hides the file's secrets, and those found in captures as the run goes on.
+    var redactor: Redactor
 
     /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, then one line per failure with the
     /// pipeline line it comes from.
@@ -58,6 +59,9 @@ struct TextReport {
         text += "  seconds   \(summary.seconds.formatted(.number.precision(.fractionLength(3)).grouping(.never)))\n"
         text += "  rps       \(summary.rps.formatted(.number.precision(.fractionLength(1)).grouping(.never)))\n"
         text += "  latency   p50 \(ms(summary.latency.p50)) ms  p90 \(ms(summary.latency.p90)) ms  p99 \(ms(summary.latency.p99)) ms  max \(ms(summary.latency.max)) ms\n"
+        if !summary.statuses.isEmpty {
+            text += "  statuses  " + summary.statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: "  ") + "\n"
+        }
         if let failure = summary.firstFailure {
             text += "  first error: \(redactor.redact(failure))\n"
         }

@@ -20,6 +20,9 @@ fault that never answers holds no other request up.
   /busy/KEY?failures=N&retry-after=S   503 with Retry-After: S (default 1) N times for KEY, then 200
   /silent                    reads the request and never answers; the connection stays open
   /stream?bytes=N            200 with N bytes (Content-Length set), written in 1 MiB blocks
+  /answer?status=N&type=T&body=TEXT   status N (default 200) with that Content-Type (none when
+                             absent) and body: the combinations clients must still judge, such as a
+                             205 that carries a body
 """
 
 import asyncio
@@ -123,6 +126,12 @@ async def answer(path, query, writer):
             writer.write(block[:chunk] if chunk < len(block) else block)
             size -= chunk
             await writer.drain()
+        return True
+    if path == "/answer":
+        status = int(query.get("status", ["200"])[0])
+        body = query.get("body", [""])[0].encode()
+        fields = [("Content-Type", query["type"][0])] if "type" in query else []
+        writer.write(head(f"{status} Answer", fields, len(body)) + body)
         return True
     writer.write(head("404 Not Found", [], 0))
     return True

@@ -75,15 +75,56 @@ struct ResponseDecodingTests {
         }
     }
 
-    @Test("an empty body, one space, HEAD, 204 and 205 decode to no value without error")
+    @Test("an empty body, one space, HEAD, and an empty 204 or 205 decode to no value without error")
     func noValue() throws {
         let stage = ResponseDecoding()
         #expect(try stage.decode(response(200, nil, ""), for: request).decoded == nil)
         #expect(try stage.decode(response(200, "text/html", " "), for: request).decoded == nil)
         #expect(try stage.decode(response(204, nil, ""), for: request).decoded == nil)
-        #expect(try stage.decode(response(205, "application/json", "{}"), for: request).decoded == nil)
+        #expect(try stage.decode(response(205, "text/html", ""), for: request).decoded == nil)
         #expect(try stage.decode(response(200, "application/json", "{}"), for: Request(method: .head, url: exampleURL)).decoded == nil)
         #expect(try ResponseDecoding(format: .string).decode(response(200, "text/plain", " "), for: request).decoded == nil)
+    }
+
+    // The next two tests port AFNetworking's AFHTTPResponseSerializationTests (commit 637ce84c,
+    // MIT): testThatAFHTTPResponseSerialization{SucceedsWith205WithNoResponseContentTypeAndNoResponseData,
+    // FailsWith205WithNoResponseContentTypeAndResponseData, HandlesAll2XXCodes, FailsAll4XX5XXStatusCodes}.
+
+    @Test("a 204 or 205 that carries a body is validated and decoded like any other body")
+    func bodyOnNoContentStatus() throws {
+        let htmlOnly = ResponseDecoding(format: .string, acceptableContentTypes: .only([MediaType(parsing: "text/html")!]))
+        for status in [204, 205] {
+            #expect(try htmlOnly.decode(response(status, nil, ""), for: request).decoded == nil, "no type and no body passes")
+            #expect {
+                try htmlOnly.decode(response(status, nil, "test"), for: request)
+            } throws: { error in
+                (error as? SluiceError)?.kind == .unacceptableContentType && (error as? SluiceError)?.response?.status == status
+            }
+            #expect(try ResponseDecoding().decode(response(status, "application/json", #"{"a": 1}"#), for: request).decoded == .json(["a": 1]))
+        }
+    }
+
+    @Test("every 2xx status is acceptable by default, and every 4xx and 5xx refused")
+    func statusClasses() throws {
+        let anyType = ResponseDecoding(format: .string, acceptableContentTypes: .any)
+        for status in 200...299 {
+            #expect(throws: Never.self) { try anyType.decode(response(status, "text/html", "text"), for: request) }
+        }
+        for status in 400...599 {
+            #expect(throws: SluiceError.self) { try anyType.decode(response(status, "text/html", "text"), for: request) }
+        }
+    }
+
+    @Test("status and content type both wrong: the status failure is the error, the content type its underlying cause")
+    func statusAndContentType() {
+        #expect {
+            try ResponseDecoding().decode(response(404, "text/html", "<h1>Not Found</h1>"), for: request)
+        } throws: { error in
+            guard let error = error as? SluiceError, let underlying = error.underlying as? SluiceError else { return false }
+            return error.kind == .unacceptableStatus && underlying.kind == .unacceptableContentType
+                && error.message == "status 404 is not acceptable (200-299), and content type text/html is not acceptable (application/json, text/json, text/javascript)"
+                && error.response?.status == 404 && error.response?.decoded == nil
+        }
     }
 
     @Test("invalid JSON is a decoding error with its position and the response")

@@ -45,8 +45,12 @@ public struct LoadRun: Sendable {
         public var rps: Double
         /// Latency percentiles and maximum, in milliseconds, over every request.
         public var latency: Latency
-        /// The first failure seen, to say why errors happened.
+        /// The first failure seen, to say why errors happened, with the status of its response
+        /// when one arrived.
         public var firstFailure: String?
+        /// How many responses arrived with each status, whatever a stage or an expectation then
+        /// made of them; requests that got no response are not counted here.
+        public var statuses: [Int: Int] = [:]
     }
 
     /// Latency figures in milliseconds.
@@ -122,10 +126,11 @@ public struct LoadRun: Sendable {
         let start = clock.now
         let longest: UInt64 = 3_600_000_000
         let latencies = Locked(Histogram<UInt64>(highestTrackableValue: longest, numberOfSignificantValueDigits: .three))
-        let failures = await withTaskGroup(of: String?.self) { group in
+        let outcomes = await withTaskGroup(of: (failure: String?, statuses: [Int: Int]).self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     var failure: String?
+                    var statuses: [Int: Int] = [:]
                     while true {
                         let index = tickets.next()
                         guard index < total else { break }
@@ -133,20 +138,24 @@ public struct LoadRun: Sendable {
                         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
                         let microseconds = min(UInt64(max(0, DurationText.milliseconds(outcome.duration) * 1000)), longest)
                         latencies.withLock { _ = $0.record(microseconds) }
+                        if let status = outcome.response?.status { statuses[status, default: 0] += 1 }
                         let ok = outcome.error == nil && outcome.failures.isEmpty
                         if !ok, failure == nil {
-                            failure = "\(spec.name): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
+                            let status = outcome.response.map { " (status \($0.status))" } ?? ""
+                            failure = "\(spec.name)\(status): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
                         }
                         progress.record(ok: ok)
                     }
-                    return failure
+                    return (failure, statuses)
                 }
             }
             var failures: [String] = []
-            for await failure in group {
-                if let failure { failures.append(failure) }
+            var statuses: [Int: Int] = [:]
+            for await outcome in group {
+                if let failure = outcome.failure { failures.append(failure) }
+                statuses.merge(outcome.statuses, uniquingKeysWith: +)
             }
-            return failures
+            return (failures: failures, statuses: statuses)
         }
         let seconds = DurationText.milliseconds(clock.now - start) / 1000
         let histogram = latencies.withLock { $0 }
@@ -158,7 +167,8 @@ public struct LoadRun: Sendable {
             seconds: seconds,
             rps: seconds > 0 ? Double(requests) / seconds : 0,
             latency: Latency(histogram),
-            firstFailure: failures.first
+            firstFailure: outcomes.failures.first,
+            statuses: outcomes.statuses
         )
     }
 }

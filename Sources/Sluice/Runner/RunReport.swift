@@ -14,7 +14,8 @@ public enum RunReport {
         ]
     }
 
-    /// `{"pipeline", "load": {"requests", "ok", "errors", "seconds", "rps", "latency-ms": {"p50", "p90", "p99", "max"}}}`.
+    /// `{"pipeline", "load": {"requests", "ok", "errors", "seconds", "rps", "latency-ms": {"p50", "p90", "p99", "max"},
+    /// "statuses": {"200": N, ...}, "first-error"}}`.
     public static func json(pipeline: String, load: LoadRun.Summary, redactor: Redactor) -> JSONValue {
         var summary: JSONObject = [
             "requests": .int(load.requests), "ok": .int(load.ok), "errors": .int(load.errors),
@@ -24,6 +25,7 @@ public enum RunReport {
                 "p99": .double(rounded(load.latency.p99)), "max": .double(rounded(load.latency.max)),
             ],
         ]
+        summary["statuses"] = .object(JSONObject(load.statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) }))
         summary["first-error"] = load.firstFailure.map { .string(redactor.redact($0)) } ?? .null
         return ["pipeline": .string(pipeline), "load": .object(summary)]
     }
@@ -93,10 +95,12 @@ public enum RunReport {
                 } else if let error = result.error {
                     counts.errors += 1
                     let where_ = "\(suite.file):\(result.mark.line):\(result.mark.column)"
-                    body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)"))</error>"
+                    let answer = responseSummary(result, redactor: redactor).map { "\n" + $0 } ?? ""
+                    body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)\(answer)"))</error>"
                 } else if !result.failures.isEmpty {
                     counts.failures += 1
-                    let details = result.failures.map { "\(suite.file):\($0.mark.line):\($0.mark.column): \($0)" }.joined(separator: "\n")
+                    let details = (result.failures.map { "\(suite.file):\($0.mark.line):\($0.mark.column): \($0)" } + [responseSummary(result, redactor: redactor)].compactMap { $0 })
+                        .joined(separator: "\n")
                     body = "<failure message=\"\(attribute(result.failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
                 }
                 let open = "    <testcase name=\"\(attribute(result.name))\" classname=\"\(attribute(suite.pipeline))\" time=\"\(seconds(time))\""
@@ -119,6 +123,15 @@ public enum RunReport {
             </testsuites>
 
             """
+    }
+
+    /// `response: status 404, 1234 bytes`, then a `< NAME: VALUE` line per header (secrets
+    /// redacted), for a result whose response arrived; `nil` when none did.
+    static func responseSummary(_ result: RequestResult, redactor: Redactor) -> String? {
+        guard let response = result.response else { return nil }
+        return (["response: status \(response.status), \(result.size) bytes"]
+            + response.headers.map { "< \($0.name): \(redactor.redact(header: $0.name, value: $0.value))" })
+            .joined(separator: "\n")
     }
 
     /// Text safe inside an XML attribute or element: the five special characters escaped,
@@ -147,6 +160,10 @@ public enum RunReport {
             "method": .string(result.method.rawValue),
             "url": .string(redactor.redact(result.url)),
             "status": result.status.map { .int($0) } ?? .null,
+            "size": result.response.map { _ in .int(result.size) } ?? .null,
+            "headers": result.response.map { response in
+                .array(response.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] })
+            } ?? .null,
             "duration-ms": .double(rounded(DurationText.milliseconds(result.duration))),
             "ok": .bool(result.ok),
             "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
@@ -177,7 +194,7 @@ public enum RunReport {
         switch value {
         case .string(let text): return .string(redactor.redact(text))
         case .array(let elements): return .array(elements.map { redacted($0, redactor) })
-        case .object(let object): return .object(JSONObject(object.map { ($0.key, redacted($0.value, redactor)) }))
+        case .object(let object): return .object(JSONObject(object.map { (redactor.redact($0.key), redacted($0.value, redactor)) }))
         default: return value
         }
     }

@@ -4,18 +4,23 @@ import Foundation
 /// `Response.decoded`, as AFNetworking's response serializers do.
 ///
 /// - Status: `acceptableStatus` (200–299 by default). An unacceptable status is an
-///   `.unacceptableStatus` error, but the body is still decoded first, so the error's `response`
-///   carries what the server said.
+///   `.unacceptableStatus` error, but a body of an acceptable type is still decoded first, so the
+///   error's `response` carries what the server said.
 /// - Content type: matched on the media type without parameters against `acceptableContentTypes`
 ///   (for `json`: `application/json`, `text/json`, `text/javascript`; for `plist`:
 ///   `application/x-plist`; any for the other formats). An unacceptable or missing type is an
-///   `.unacceptableContentType` error and the body is not decoded. An empty body is not checked.
+///   `.unacceptableContentType` error and the body is not decoded. Only a body with no value (see
+///   below) is not checked, whatever the status: a 204 or 205 that carries a body is validated
+///   like any other (AFNetworking's tests expect the same of a 205).
+/// - Both wrong: the status failure is the error, and the content-type failure its `underlying`
+///   error and the end of its message (`status 404 is not acceptable (200-299), and content type
+///   text/html is not acceptable (…)`), as AFNetworking chains them.
 /// - Body: `json` into a ``JSONValue`` (any value at the top level), `plist`, `string` (charset
 ///   of `Content-Type`, UTF-8 by default), `data`, or `auto` (chosen by `Content-Type`). An empty
-///   body, a body of one space, a `HEAD` request and statuses 204, 205 and 304 decode to no value
-///   without error. A body that does not parse is a `.decoding` error.
+///   body, a body of one space and the answer to a `HEAD` request decode to no value without
+///   error. A body that does not parse is a `.decoding` error.
 /// - `removesKeysWithNullValues` drops `null` object members and `null` array elements at every
-///   depth; AFNetworking kept `null` array elements.
+///   depth, as AFNetworking's `AFJSONObjectByRemovingKeysWithNullValues` does.
 ///
 /// A download (the body went to a file) is validated but not decoded. Every error carries the
 /// response: status, headers and raw body.
@@ -85,32 +90,41 @@ public struct ResponseDecoding: ResponseStage {
     }
 
     /// The response with its body decoded into `decoded`.
-    /// - Throws: `.unacceptableContentType`, `.unacceptableStatus` or `.decoding`, with the response.
+    /// - Throws: `.unacceptableStatus` (with a content-type failure as `underlying` when the type
+    ///   is wrong too), `.unacceptableContentType` or `.decoding`, each with the response.
     public func decode(_ response: Response, for request: Request) throws(SluiceError) -> Response {
         let mediaType = response.headers["Content-Type"].flatMap(MediaType.init(parsing:))
         var response = response
-        let hasBody = response.bodyFile != nil || !isNoValue(response, request)
-        if hasBody, let acceptableContentTypes, !(mediaType.map { type in acceptableContentTypes.contains { type.matches($0) } } ?? false) {
-            let acceptable = acceptableContentTypes.map(\.essence).joined(separator: ", ")
-            let actual = response.headers["Content-Type"].map { "content type \($0) is" } ?? "the response has no Content-Type, which is"
-            throw failure(.unacceptableContentType, "\(actual) not acceptable (\(acceptable))", response)
-        }
+        let contentTypeFailure = contentTypeFailure(response, request, mediaType: mediaType)
         guard acceptableStatus.contains(response.status) else {
-            response.decoded = try? decodedBody(response, request, mediaType: mediaType)
-            throw failure(.unacceptableStatus, "status \(response.status) is not acceptable (\(acceptableStatus))", response)
+            if contentTypeFailure == nil { response.decoded = try? decodedBody(response, request, mediaType: mediaType) }
+            var message = "status \(response.status) is not acceptable (\(acceptableStatus))"
+            if let contentTypeFailure { message += ", and " + contentTypeFailure.message }
+            throw SluiceError(kind: .unacceptableStatus, stage: name, url: response.url, message: message, underlying: contentTypeFailure, response: response)
         }
+        if let contentTypeFailure { throw contentTypeFailure }
         response.decoded = try decodedBody(response, request, mediaType: mediaType)
         return response
+    }
+
+    /// The failure of a response whose body is not of an acceptable type; `nil` when it is, when
+    /// any type is acceptable, or when there is no value to judge (whatever the status).
+    private func contentTypeFailure(_ response: Response, _ request: Request, mediaType: MediaType?) -> SluiceError? {
+        guard let acceptableContentTypes, response.bodyFile != nil || !isNoValue(response, request) else { return nil }
+        if let mediaType, acceptableContentTypes.contains(where: { mediaType.matches($0) }) { return nil }
+        let acceptable = acceptableContentTypes.map(\.essence).joined(separator: ", ")
+        let actual = response.headers["Content-Type"].map { "content type \($0) is" } ?? "the response has no Content-Type, which is"
+        return failure(.unacceptableContentType, "\(actual) not acceptable (\(acceptable))", response)
     }
 
     private func failure(_ kind: SluiceError.Kind, _ message: String, _ response: Response) -> SluiceError {
         SluiceError(kind: kind, stage: name, url: response.url, message: message, response: response)
     }
 
-    /// Whether the response has nothing to decode: no body, one space, or a method or status
-    /// that has none.
+    /// Whether the response has nothing to decode: no body, one space (Rails' `head :ok`), or the
+    /// answer to a `HEAD` request.
     private func isNoValue(_ response: Response, _ request: Request) -> Bool {
-        request.method == .head || [204, 205, 304].contains(response.status) || response.body.isEmpty
+        request.method == .head || response.body.isEmpty
             || (response.body.count == 1 && response.body.first == UInt8(ascii: " "))
     }
 
