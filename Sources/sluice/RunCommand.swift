@@ -69,7 +69,7 @@ struct RunCommand: AsyncParsableCommand {
         var failed = false
         for file in files {
             let runner = PipelineRunner(file: file)
-            let text = TextReport(file: file, terminal: terminal, redactor: runner.redactor)
+            var text = TextReport(file: file, terminal: terminal, redactor: runner.redactor)
             if dryRun {
                 let prepared = try await runner.prepare(only: only)
                 if format == .json {
@@ -91,13 +91,15 @@ struct RunCommand: AsyncParsableCommand {
                 let clock = ContinuousClock()
                 let start = clock.now
                 let results = try await runner.run(only: only, failFast: failFast) { result in
+                    // A captured value that holds a secret is one from here on, in this result too.
+                    text.redactor = text.redactor.adding(result.capturedSecrets)
                     guard format == .text else { return }
                     Terminal.write(text.lines(for: result))
                     if verbose { Terminal.writeError(text.verbose(for: result)) }
                 }
                 if format == .json {
                     if verbose { results.forEach { Terminal.writeError(text.verbose(for: $0)) } }
-                    documents.append(RunReport.json(pipeline: file.spec.name, results: results, redactor: runner.redactor))
+                    documents.append(RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor))
                 } else {
                     Terminal.write(text.summary(results, elapsed: clock.now - start))
                 }
@@ -112,7 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let report {
             let path = String(report.dropFirst(6))
-            let redactor = Redactor(secrets: files.flatMap(\.secrets))
+            let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
             do {
                 try RunReport.junit(suites, redactor: redactor).write(toFile: path, atomically: true, encoding: .utf8)
             } catch {

@@ -60,6 +60,73 @@ struct SecurityTests {
         #expect(shown.output.contains(secret))
     }
 
+    @Test("a secret written only in stage options, a plugin's options or a request, echoed back and captured, appears in no output")
+    func secretsWhereverWritten() throws {
+        // Spaces and a slash: sent in a path, the capture is percent-encoded (k3y%20w/sl4sh), so
+        // hiding the value as written would not be enough.
+        let key = "k3y w/sl4sh-9e2"
+        let keyID = "AKIDEXAMPLE7Q2"
+        let directory = try TemporaryDirectory()
+        let har = directory.file("run.har")
+        let pipeline = directory.file("echo.yaml")
+        // KEY is only in header-injection's `headers` (an option that is not secret), AKID only in
+        // the aws-sigv4 plugin's access-key-id (not secret either), HEADER only in a request's
+        // headers; httpbin /anything echoes all three, a capture takes the key and a later request
+        // sends it in its path and its query.
+        try """
+        stages:
+          - har-recorder: { path: "\(har.path)" }
+          - url-resolution: { base-url: "${base}" }
+          - header-injection:
+              headers: { X-Api-Key: "${env.KEY}" }
+          - aws-sigv4:
+              access-key-id: "${env.AKID}"
+              secret-access-key: not-a-real-secret-key
+              region: us-east-1
+              service: execute-api
+          - response-decoding: { format: json }
+        requests:
+          - name: echo
+            path: anything
+            headers: { X-Other: "${env.HEADER}" }
+            capture:
+              echoed: "$.headers['X-Api-Key']"
+            expect:
+              body: { "$.headers['X-Api-Key']": "not-the-key" }
+          - name: reuse
+            path: anything/${echoed}?again=${echoed}
+            expect:
+              status: 404
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let environment = ["KEY": key, "AKID": keyID, "HEADER": "hdr-secret-31c"]
+        let secrets = [key, keyID, "hdr-secret-31c", "k3y%20w/sl4sh-9e2", "k3y%20w%2Fsl4sh-9e2", "k3y+w%2Fsl4sh-9e2"]
+        let report = directory.file("report.xml")
+        let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
+        let runs: [[String]] = [
+            ["run"], ["run", "--verbose"], ["run", "--format", "json"], ["run", "--verbose", "--format", "json"],
+            ["run", "--report", "junit:\(report.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
+            ["run", "--repeat", "3", "--concurrency", "2", "--only", "echo"],
+            ["run", "--repeat", "3", "--concurrency", "2", "--only", "echo", "--format", "json"],
+            ["curl"], ["validate"],
+        ]
+        for arguments in runs {
+            let result = try SluiceProcess.run(arguments + base + [pipeline.path], environment: environment)
+            for secret in secrets {
+                #expect(!result.output.contains(secret), "\(secret) in stdout of \(arguments):\n\(result.output)")
+                #expect(!result.error.contains(secret), "\(secret) in stderr of \(arguments):\n\(result.error)")
+            }
+        }
+        let written = try String(contentsOf: report, encoding: .utf8) + String(contentsOf: har, encoding: .utf8)
+        for secret in secrets { #expect(!written.contains(secret), "\(secret) in the JUnit report or the HAR file") }
+        // The check has teeth: the server really echoed the key, and the second request sent it.
+        let shown = try SluiceProcess.run(["run", "--format", "json", "--only", "echo"] + base + [pipeline.path], environment: environment)
+        #expect(shown.output.contains("\"X-Api-Key\": \"***\""), "\(shown.output)")
+        let json = try SluiceProcess.run(["run", "--format", "json"] + base + [pipeline.path], environment: environment)
+        #expect(json.output.contains("/anything/***?again=***"), "\(json.output)")
+        let curl = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: environment)
+        #expect(curl.output.contains(key) && curl.output.contains("hdr-secret-31c"))
+    }
+
     @Test("no TLS early data: a resumed TLS 1.3 session still sends its request after the handshake")
     func noEarlyData() async throws {
         // HTTP/1.1 and `Connection: close`, so that each request needs a new connection, which

@@ -60,6 +60,37 @@ struct RunOutputTests {
         #expect(Redactor.none.redact(header: "Authorization", value: "Bearer t") == "Bearer t")
     }
 
+    @Test("the redactor hides a secret in every form it is written in: encoded in a URL or a form, escaped in JSON, before a combining mark")
+    func redactorForms() {
+        let redactor = Redactor(secrets: ["k3y w/sl\"sh é"])
+        for shown in [
+            "k3y w/sl\"sh é",                       // as it is
+            "k3y%20w/sl%22sh%20%C3%A9",               // as a URL writes it (reserved characters kept)
+            "k3y%20w%2Fsl%22sh%20%C3%A9",             // as a parameter
+            "k3y%20w%2fsl%22sh%20%c3%a9",             // lower-case hex, as some servers echo
+            "k3y+w%2Fsl%22sh+%C3%A9",                 // as a form value
+            "k3y w/sl\\\"sh é",                   // inside a JSON string
+        ] {
+            #expect(redactor.redact("<" + shown + ">") == "<***>", "\(shown)")
+            #expect(redactor.reveals(shown))
+        }
+        // A combining mark after the secret makes one character of its last letter and the mark:
+        // `String.contains` finds nothing there, the bytes do.
+        let plain = Redactor(secrets: ["tok3n"])
+        #expect(!"x tok3n\u{301} y".contains("tok3n"))
+        #expect(plain.redact("x tok3n\u{301} y").hasSameCodePoints(as: "x ***\u{301} y"))
+        // A canonically equivalent spelling is other bytes: the value as sent is what is hidden.
+        #expect(Redactor(secrets: ["caf\u{E9}"]).redact("cafe\u{301}").hasSameCodePoints(as: "cafe\u{301}"))
+        #expect(!plain.reveals("tok3"))
+        #expect(plain.adding(["other"]).redact("tok3n other") == "*** ***")
+    }
+
+    @Test("JSON output hides secrets in object keys as well as values")
+    func redactedKeys() {
+        let value: JSONValue = ["s3cret": ["nested": "has s3cret inside"]]
+        #expect(RunReport.redacted(value, Redactor(secrets: ["s3cret"])) == ["***": ["nested": "has *** inside"]])
+    }
+
     @Test("JUnit XML is well formed: a testsuite per file, a testcase per request, failures, errors and skips")
     func junit() throws {
         func result(_ name: String, error: RequestResult.Failure? = nil, failures: [ExpectationFailure] = []) -> RequestResult {

@@ -244,7 +244,9 @@ private struct Loader {
         }
     }
 
-    /// Adds the rendered values of secret options (and everything inside them) to `secrets`.
+    /// Adds the rendered values of secret options (and everything inside them) to `secrets`, and
+    /// the values of the environment variables and secret variables any option refers to, at any
+    /// depth (`headers: {X-Api-Key: "${env.KEY}"}` as much as `token: ${env.KEY}`).
     private mutating func collectSecrets(in written: [YAMLNode.Pair], rendered: [YAMLNode.Pair], options: [OptionDescriptor], secret: Bool) {
         for (original, value) in zip(written, rendered) {
             let descriptor = options.first { $0.name == original.key.scalar }
@@ -254,8 +256,8 @@ private struct Loader {
             } else if isSecret {
                 secrets += Loader.scalars(in: value.value)
             }
-            if let text = original.value.scalar, let template = try? TemplateString(parsing: text) {
-                secrets += scope.secrets(in: template)
+            for text in Loader.texts(in: original) {
+                if let template = try? TemplateString(parsing: text) { secrets += scope.secrets(in: template) }
             }
         }
     }
@@ -266,6 +268,18 @@ private struct Loader {
         case .sequence(let elements): elements.flatMap(scalars)
         case .mapping(let pairs): pairs.flatMap { scalars(in: $0.value) }
         }
+    }
+
+    /// Every scalar of an option as written, its name and mapping keys included.
+    private static func texts(in pair: YAMLNode.Pair) -> [String] {
+        func texts(_ node: YAMLNode) -> [String] {
+            switch node.content {
+            case .scalar(let text, _): [text]
+            case .sequence(let elements): elements.flatMap(texts)
+            case .mapping(let pairs): pairs.flatMap { texts($0.key) + texts($0.value) }
+            }
+        }
+        return texts(pair.key) + texts(pair.value)
     }
 
     /// The checks across requests: references, parameters without serialization, paths without

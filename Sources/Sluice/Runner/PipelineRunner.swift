@@ -60,9 +60,11 @@ public struct PipelineRunner: Sendable {
     public var redactor: Redactor { Redactor(secrets: file.secrets) }
 
     /// The file's pipeline as the runner sends through it: the run's ``RunInfo`` put in each
-    /// task's storage on top, the file's stages, then `bottom`.
-    func pipeline(dryRun: Bool, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
-        try file.makePipeline(transport: transport, top: [RunInfoStage(info: RunInfo(isDryRun: dryRun, redactor: redactor))], bottom: bottom)
+    /// task's storage on top (its redactor read from `redactor` as each task starts), the file's
+    /// stages, then `bottom`.
+    func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
+        return try file.makePipeline(transport: transport, top: [info], bottom: bottom)
     }
 
     /// Sends the requests one after another.
@@ -79,12 +81,14 @@ public struct PipelineRunner: Sendable {
         onResult: (RequestResult) -> Void = { _ in }
     ) async throws(SluiceError) -> [RequestResult] {
         let selected = try requests(only: only)
-        let manager = SessionManager(pipeline: try pipeline(dryRun: false, bottom: [SentRequestRecorder(stops: false)]))
+        let redactor = Locked(self.redactor)
+        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, bottom: [SentRequestRecorder(stops: false)]))
         var scope = file.scope
         var missing: [String: String] = [:]
         var results: [RequestResult] = []
         for spec in selected {
-            let result = await send(spec, manager: manager, scope: scope, missing: missing)
+            let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
+            redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
             for capture in spec.captures {
                 if let value = result.captured[capture.name] {
                     scope.values[capture.name] = value
@@ -132,8 +136,8 @@ public struct PipelineRunner: Sendable {
         return prepared
     }
 
-    /// Sends one request and checks it.
-    private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String]) async -> RequestResult {
+    /// Sends one request and checks it; `redactor` says which captured values hold a secret.
+    private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String], redactor: Redactor) async -> RequestResult {
         var result = RequestResult(
             name: spec.name, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
             duration: .zero, error: nil, failures: [], captured: [:]
@@ -162,6 +166,7 @@ public struct PipelineRunner: Sendable {
             for capture in spec.captures {
                 if let value = capture.value(from: response, body: outcome.body) {
                     result.captured[capture.name] = value
+                    if redactor.reveals(value) { result.capturedSecrets.append(value) }
                 } else {
                     result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
                 }
@@ -183,8 +188,10 @@ public struct PipelineRunner: Sendable {
         var notes: [StageNote] = []
     }
 
-    /// Sends a prepared request through `manager` and checks the expectations. A response
-    /// decoding status failure yields to the request's own `expect.status`, which then decides.
+    /// Sends a prepared request through `manager` and checks the expectations. A response that
+    /// arrived is kept even when a stage refused it, so every output shows its status, headers and
+    /// size. A response decoding status failure yields to the request's own `expect.status`, which
+    /// then decides; a content-type failure behind it still stands.
     static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope) async -> Outcome {
         let handle = manager.task(request)
         let clock = ContinuousClock()
@@ -193,8 +200,9 @@ public struct PipelineRunner: Sendable {
         do {
             outcome.response = try await handle.value
         } catch let error as SluiceError {
-            if error.kind == .unacceptableStatus, spec.expectsStatus, let response = error.response {
-                outcome.response = response
+            outcome.response = error.response
+            if error.kind == .unacceptableStatus, spec.expectsStatus, error.response != nil {
+                outcome.error = (error.underlying as? SluiceError).map(RequestResult.Failure.init)
             } else {
                 outcome.error = RequestResult.Failure(error)
             }

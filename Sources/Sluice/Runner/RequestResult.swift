@@ -35,7 +35,8 @@ public struct RequestResult: Sendable {
     public var url: String
     /// The request as it reached the transport, when it did.
     public var sent: Request?
-    /// The response, when there was one.
+    /// The response, when one arrived: also when a stage then refused it (its status, content
+    /// type or body), so that every output can show what the server answered.
     public var response: Response?
     /// How long the request took, through the whole chain.
     public var duration: Duration
@@ -45,12 +46,15 @@ public struct RequestResult: Sendable {
     public var failures: [ExpectationFailure]
     /// The values captured for later requests.
     public var captured: [String: String]
+    /// The captured values that hold a secret (a server that echoes a key, say): secrets in their
+    /// own right from here on, since a later request may send them transformed.
+    public var capturedSecrets: [String] = []
     /// What the stages reported about the request: each retry, each token refresh.
     public var notes: [StageNote] = []
 
     /// Whether the request completed and met every expectation.
     public var ok: Bool { error == nil && failures.isEmpty }
-    /// The response status, when there was a response.
+    /// The response status, when a response arrived (refused or not).
     public var status: Int? { response?.status }
     /// The size of the response body in bytes, in memory or in its `output` file.
     public var size: Int {

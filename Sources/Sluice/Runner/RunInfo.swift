@@ -26,14 +26,16 @@ public struct RunInfo: Sendable {
     }
 }
 
-/// The top stage of a runner's pipeline: it puts the run's ``RunInfo`` in each task's storage.
+/// The top stage of a runner's pipeline: it puts the run's ``RunInfo`` in each task's storage,
+/// with the redactor as it stands when the task starts (a run adds captured secrets as it goes).
 struct RunInfoStage: RequestStage {
-    let info: RunInfo
+    let isDryRun: Bool
+    let redactor: Locked<Redactor>
 
     var name: String { "runner" }
 
     func prepare(_ request: Request, context: TaskContext) async throws -> Request {
-        context.storage[RunInfo.Key.self] = info
+        context.storage[RunInfo.Key.self] = RunInfo(isDryRun: isDryRun, redactor: redactor.withLock { $0 })
         return request
     }
 }
