@@ -179,6 +179,22 @@ struct FaultInjectionTests {
         #expect(directory.contents.isEmpty)
     }
 
+    @Test("with no limit set, a body held in memory stops at the 64 MiB default (the gzip bomb inflates to 128 MiB); a file has none")
+    func defaultInMemoryLimit() async throws {
+        let (error, _) = try await failure(Request(url: fault("gzip-bomb")))
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.message.contains("\(Pipeline.defaultMaxInMemoryResponseSize) bytes"))
+        #expect(error.message.contains("the default for a body held in memory"))
+        // Just over the default, declared: refused before the body. Streamed to a file: taken whole.
+        let over = Request(url: fault("stream?bytes=\((64 << 20) + 1)"))
+        #expect(try await failure(over).error.kind == .responseTooLarge)
+        let directory = try TemporaryDirectory()
+        let toFile = Request(url: fault("stream?bytes=\((64 << 20) + 1)"), destination: .file(directory.file("big.bin")))
+        let saved = try await withManager { try await $0.send(toFile) }
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.file("big.bin").path)[.size] as? Int == (64 << 20) + 1)
+        #expect(saved.status == 200)
+    }
+
     @Test("a declared Content-Length over max-response-size is refused before the body")
     func declaredLengthOverLimit() async throws {
         var request = Request(url: fault("stream?bytes=\(8 << 20)"))

@@ -129,6 +129,21 @@ struct RunCommandTests {
         #expect(load.contains("requests  1500  ok 1500  errors 0"))
     }
 
+    @Test("a body held in memory stops at 64 MiB unless max-response-size says otherwise; output: streams past it")
+    func defaultResponseSizeLimit() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let url = "\(servers.fault.absoluteString)/stream?bytes=\((64 << 20) + 1)"
+        let limited = try write("requests:\n  - name: big\n    path: \"\(url)\"\n", in: directory, name: "limited.yaml")
+        let refused = try SluiceProcess.run(["run", "--no-color", limited])
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("error: response too large in transport: the response body passed the limit of 67108864 bytes"), "\(refused.output)")
+        let lifted = try write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", in: directory, name: "lifted.yaml")
+        #expect(try SluiceProcess.run(["run", "--no-color", lifted]).status == 0)
+        let streamed = try write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", in: directory, name: "streamed.yaml")
+        #expect(try SluiceProcess.run(["run", "--no-color", streamed]).status == 0)
+    }
+
     @Test("a transport failure is an error line with its stage and kind; exit 1")
     func transportFailure() throws {
         let port = try LoopbackSocket.unusedPort()

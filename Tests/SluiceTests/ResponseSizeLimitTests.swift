@@ -43,6 +43,38 @@ struct ResponseSizeLimitTests {
         #expect(big.destination == .file(URL(fileURLWithPath: "/srv/pipelines/downloads/b.bin")))
     }
 
+    @Test("where a task's limit comes from: the request, the pipeline, else 64 MiB for a body in memory and none for a file")
+    func limitPrecedence() async throws {
+        let seen = Locked<[Int64?]>([])
+        let transport = InMemoryTransport { request in
+            seen.withLock { $0.append(request.maxResponseSize) }
+            return Response(status: 200, url: request.url)
+        }
+        let url = URL(string: "http://example.test/")!
+        var own = Request(url: url)
+        own.maxResponseSize = 5
+        let toFile = Request(url: url, destination: .file(URL(fileURLWithPath: "/tmp/sluice-limit-\(UUID().uuidString)")))
+        let byDefault = SessionManager(pipeline: try Pipeline(transport: transport))
+        for request in [Request(url: url), own, toFile] { _ = try await byDefault.send(request) }
+        let pipelineLimit = SessionManager(pipeline: try Pipeline(transport: transport, maxResponseSize: 7))
+        for request in [Request(url: url), toFile] { _ = try await pipelineLimit.send(request) }
+        let unlimited = SessionManager(pipeline: try Pipeline(transport: transport, maxInMemoryResponseSize: nil))
+        _ = try await unlimited.send(Request(url: url))
+        #expect(seen.withLock { $0 } == [64 << 20, 5, nil, 7, 7, nil])
+    }
+
+    @Test("max-response-size: none lifts every limit, the in-memory default included")
+    func noLimit() throws {
+        let file = try PipelineFile.load(text: """
+            max-response-size: none
+            requests:
+              - path: http://h/
+                max-response-size: none
+            """, path: "p.yaml")
+        #expect(file.spec.maxResponseSize == Int64.max)
+        #expect(file.spec.requests[0].maxResponseSize == Int64.max)
+    }
+
     @Test("a size that is not one, or an output that is not a path, is a load-time error at its line")
     func badValues() {
         do {
@@ -56,8 +88,8 @@ struct ResponseSizeLimitTests {
             Issue.record("the pipeline loaded")
         } catch {
             let messages = error.diagnostics.map { "\($0.mark): \($0.message)" }
-            #expect(messages.contains("1:20: max-response-size must be a size such as 1048576, 512KiB, 10MB or 1GiB"))
-            #expect(messages.contains("4:24: max-response-size must be a size such as 1048576, 512KiB, 10MB or 1GiB"))
+            #expect(messages.contains("1:20: max-response-size must be a size such as 1048576, 512KiB, 10MB or 1GiB, or none"))
+            #expect(messages.contains("4:24: max-response-size must be a size such as 1048576, 512KiB, 10MB or 1GiB, or none"))
             #expect(messages.contains("5:13: output must be a path: the file the response body is written to"))
         }
     }

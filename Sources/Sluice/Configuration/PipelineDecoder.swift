@@ -325,9 +325,12 @@ struct PipelineDecoder {
         return duration
     }
 
+    /// A `max-response-size`: a size, or `none` for no limit at all (`Int64.max`), which also
+    /// lifts the 64 MiB default for bodies held in memory.
     private mutating func byteCount(_ node: YAMLNode, _ name: String) -> Int64? {
+        if let text = node.scalar, text.hasSameCodePoints(as: "none") { return Int64.max }
         guard let text = node.scalar, let count = ByteCountText.parse(text) else {
-            fail(node.mark, "\(name) must be a size such as 1048576, 512KiB, 10MB or 1GiB")
+            fail(node.mark, "\(name) must be a size such as 1048576, 512KiB, 10MB or 1GiB, or none")
             return nil
         }
         return count

@@ -29,7 +29,7 @@ public enum PipelineSchema {
                     "items": ["anyOf": .array(stageEntries)],
                 ],
                 "requests": ["type": "array", "items": request],
-                "max-response-size": byteCount("The most bytes of response body a request takes (after content decoding) unless it sets its own; no limit by default."),
+                "max-response-size": byteCount("The most bytes of response body a request takes (after content decoding) unless it sets its own; none for no limit. By default a body held in memory is limited to 64 MiB, and a body streamed to a file (output) has no limit."),
             ],
         ]
     }
@@ -90,7 +90,10 @@ public enum PipelineSchema {
     ]
     private static func byteCount(_ description: String) -> JSONValue {
         [
-            "anyOf": [["type": "integer", "minimum": 0], ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(B|KB|MB|GB|KiB|MiB|GiB)?$"]],
+            "anyOf": [
+                ["type": "integer", "minimum": 0], ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(B|KB|MB|GB|KiB|MiB|GiB)?$"],
+                ["const": "none"],
+            ],
             "description": .string(description),
         ]
     }
@@ -120,7 +123,7 @@ public enum PipelineSchema {
                 ],
             ],
             "timeout": duration,
-            "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'."),
+            "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."),
             "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file; written only when the transfer succeeds."],
             "expect": [
                 "type": "object",

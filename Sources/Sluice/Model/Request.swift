@@ -22,7 +22,9 @@ public struct Request: Sendable {
     public var timeouts: Timeouts
     /// The most bytes of response body to take, after content decoding (so a small compressed
     /// body cannot inflate past it), in memory or into a file; `nil` takes the pipeline's value,
-    /// and a pipeline's `nil` means no limit. Past it the exchange ends with `.responseTooLarge`.
+    /// and where the pipeline sets none either, a body held in memory gets its
+    /// ``Pipeline/maxInMemoryResponseSize`` (64 MiB by default) and a body streamed to a file none.
+    /// `Int64.max` means no limit at all. Past it the exchange ends with `.responseTooLarge`.
     public var maxResponseSize: Int64?
     /// Values for the `{name}` templates of a relative `url`, filled in by ``URLResolution``.
     public var pathParameters: [String: String]

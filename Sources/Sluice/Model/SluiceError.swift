@@ -152,10 +152,11 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
 
     /// The response body passed `limit` bytes (a request's `maxResponseSize`).
     static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
-        SluiceError(
-            kind: .responseTooLarge, stage: "transport", url: url,
-            message: "the response body passed the limit of \(limit) bytes (max-response-size); the transfer was stopped there"
-        )
+        var message = "the response body passed the limit of \(limit) bytes (max-response-size); the transfer was stopped there"
+        if limit == Pipeline.defaultMaxInMemoryResponseSize {
+            message += ". That is the default for a body held in memory: set max-response-size (none for no limit), or stream the body to a file (output:)"
+        }
+        return SluiceError(kind: .responseTooLarge, stage: "transport", url: url, message: message)
     }
 
     /// The task was cancelled, as seen from the given URL.

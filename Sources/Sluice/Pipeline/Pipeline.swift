@@ -26,8 +26,17 @@ public struct Pipeline: Sendable {
     public let transport: any Transport
     /// Timeouts for requests that do not set their own.
     public let timeouts: Timeouts
-    /// The response-body limit for requests that set none; `nil` for no limit.
+    /// The response-body limit for requests that set none; `nil` for no limit beyond
+    /// ``maxInMemoryResponseSize``.
     public let maxResponseSize: Int64?
+    /// The limit for a body held in memory when neither the request nor ``maxResponseSize`` sets
+    /// one: ``defaultMaxInMemoryResponseSize`` (64 MiB) unless given; `nil` for none. A body
+    /// streamed to a file has no limit unless one is set, since it costs no memory.
+    public let maxInMemoryResponseSize: Int64?
+
+    /// 64 MiB: the default limit for a response body held in memory, so that a hostile or broken
+    /// server cannot grow one without bound (a body streamed to a file has none by default).
+    public static let defaultMaxInMemoryResponseSize: Int64 = 64 << 20
     /// The stages' names, in order.
     public let stageNames: [String]
     /// The chain folded once.
@@ -41,13 +50,16 @@ public struct Pipeline: Sendable {
     ///   - redirects: the redirect stage added at the bottom when `stages` holds none; `nil`
     ///     follows no redirects. Ten hops, no `https` to `http`, by default.
     ///   - maxResponseSize: the response-body limit for requests that set none; none by default.
+    ///   - maxInMemoryResponseSize: the limit for bodies held in memory when neither the request
+    ///     nor `maxResponseSize` sets one; 64 MiB by default, `nil` for none.
     /// - Throws: `.configuration` when a ``ChainValidating`` stage cannot work in this chain.
     public init(
         stages: [any Stage] = [],
         transport: any Transport = CurlTransport.shared,
         timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection(),
-        maxResponseSize: Int64? = nil
+        maxResponseSize: Int64? = nil,
+        maxInMemoryResponseSize: Int64? = Pipeline.defaultMaxInMemoryResponseSize
     ) throws(SluiceError) {
         var stages = stages
         if let redirects, !stages.contains(where: { $0 is Redirection }) {
@@ -60,6 +72,7 @@ public struct Pipeline: Sendable {
         self.transport = transport
         self.timeouts = timeouts.filled(from: .default)
         self.maxResponseSize = maxResponseSize
+        self.maxInMemoryResponseSize = maxInMemoryResponseSize
         stageNames = stages.map(\.name)
         handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
     }
@@ -72,11 +85,19 @@ public struct Pipeline: Sendable {
         timeouts: Timeouts = .default,
         redirects: Redirection? = Redirection(),
         maxResponseSize: Int64? = nil,
+        maxInMemoryResponseSize: Int64? = Pipeline.defaultMaxInMemoryResponseSize,
         @StageBuilder _ stages: () throws -> [any Stage]
     ) throws {
         try self.init(
-            stages: stages(), transport: transport, timeouts: timeouts, redirects: redirects, maxResponseSize: maxResponseSize
+            stages: stages(), transport: transport, timeouts: timeouts, redirects: redirects, maxResponseSize: maxResponseSize,
+            maxInMemoryResponseSize: maxInMemoryResponseSize
         )
+    }
+
+    /// The body limit for `request`: its own, else the pipeline's, else, for a body held in
+    /// memory, ``maxInMemoryResponseSize``.
+    func responseSizeLimit(for request: Request) -> Int64? {
+        request.maxResponseSize ?? maxResponseSize ?? (request.destination == .memory ? maxInMemoryResponseSize : nil)
     }
 
     /// The bottom of the chain: wait while the task is suspended, then let the transport send.

@@ -62,7 +62,7 @@ public final class SessionManager: Sendable {
     private func start(_ request: Request, immediately: Bool) -> TaskHandle {
         var request = request
         request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
-        request.maxResponseSize = request.maxResponseSize ?? pipeline.maxResponseSize
+        request.maxResponseSize = pipeline.responseSizeLimit(for: request)
         let context = TaskContext(
             id: .next(),
             request: request,
