@@ -183,14 +183,6 @@ struct SerializationTests {
         #expect(MultipartFormData().boundary != MultipartFormData().boundary)
     }
 
-    @Test("file parts' content types come from the extension, octet-stream otherwise", arguments: [
-        ("a.json", "application/json"), ("A.JPG", "image/jpeg"), ("x.tar.gz", "application/gzip"), ("noext", "application/octet-stream"),
-        (".hidden", "application/octet-stream"), ("weird.zzz", "application/octet-stream"), ("doc.pdf", "application/pdf"),
-    ])
-    func contentTypes(name: String, expected: String) {
-        #expect(FileMediaTypes.mediaType(forFileName: name) == expected)
-    }
-
     @Test("a part whose file cannot be read is a typed error naming the part")
     func unreadablePart() {
         #expect {
