@@ -11,6 +11,14 @@ struct CodePointComparisonTests {
     private static let decomposed = "e\u{301}"
     private static let composed = "\u{E9}"
 
+    /// The expectations of the first request of `yaml` that `response` does not meet.
+    private func unmet(_ yaml: String, by response: Response) throws -> [ExpectationFailure] {
+        let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
+        return file.spec.requests[0].expectations.compactMap {
+            $0.evaluate(response: response, body: response.jsonBody, duration: .zero, scope: file.scope)
+        }
+    }
+
     @Test("Swift's String == would call the two spellings equal; hasSameCodePoints does not")
     func premise() {
         #expect(Self.decomposed == Self.composed)
@@ -68,12 +76,9 @@ struct CodePointComparisonTests {
                     "$['\\u00e9']": 2
 
             """
-        let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
-        #expect(file.spec.requests[0].expectations.count == 2)
+        #expect(try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:]).spec.requests[0].expectations.count == 2)
         let response = Response(status: 200, headers: ["Content-Type": "application/json"], decoded: .json(.object(JSONObject([(Self.decomposed, JSONValue.int(1)), (Self.composed, JSONValue.int(2))]))))
-        let failures = file.spec.requests[0].expectations.compactMap {
-            $0.evaluate(response: response, body: response.jsonBody, duration: .zero, scope: file.scope)
-        }
+        let failures = try unmet(yaml, by: response)
         #expect(failures.isEmpty, "\(failures)")
 
         let duplicate = yaml.replacingOccurrences(of: #"\u00e9"#, with: #"e\u0301"#)
@@ -100,14 +105,11 @@ struct CodePointComparisonTests {
                     $.short: { count: 2 }
 
             """
-        let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
         let response = Response(
             status: 200, headers: ["Content-Type": "application/json", "X-Name": "caf\(Self.decomposed)"],
             decoded: .json(["name": .string("caf\(Self.decomposed)"), "short": .string(Self.decomposed)])
         )
-        let failures = file.spec.requests[0].expectations.compactMap {
-            $0.evaluate(response: response, body: response.jsonBody, duration: .zero, scope: file.scope)
-        }
+        let failures = try unmet(yaml, by: response)
         #expect(failures.map(\.label).sorted() == ["body $.name contains", "headers.X-Name"], "\(failures)")
     }
 
