@@ -78,6 +78,15 @@ static inline int sluice_certificate_matches_host(X509 *certificate, const char 
     return X509_check_host(certificate, host, 0, 0, NULL);
 }
 
+/* 1 when `issuer` issued `subject`: OpenSSL's issuer check passes (the issuer's subject names the
+ * subject's issuer; key identifiers and key usage, where present, agree) and the issuer's public key
+ * verifies the subject's signature. 0 otherwise. */
+static inline int sluice_certificate_issued_by(X509 *subject, X509 *issuer) {
+    if (X509_check_issued(issuer, subject) != X509_V_OK) return 0;
+    EVP_PKEY *key = X509_get0_pubkey(issuer);
+    return key != NULL && X509_verify(subject, key) == 1;
+}
+
 /* SHA-256 of bytes into out (32 bytes); returns 1 on success. */
 static inline int sluice_sha256(const void *bytes, size_t count, unsigned char *out) {
     unsigned int length = 0;

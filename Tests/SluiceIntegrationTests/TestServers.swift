@@ -18,7 +18,14 @@ struct TestServers: Decodable {
     let nginxHTTPSWrongHost: URL
     let nginxHTTPSSelfSigned: URL
     let nginxHTTPSExpired: URL
+    /// The pinning attacker: a leaf for localhost from a second CA ("interception CA"), sent with
+    /// its CA and then the genuine CA and leaf appended (CVE-2016-2402's chain).
+    let nginxHTTPSInterceptor: URL
+    /// The attacker's own access log: a request that reached it leaves a line there.
+    let interceptorAccessLog: String
     let caBundle: String
+    /// The genuine CA and the interception CA, so that validation alone accepts both servers.
+    let bothCAsBundle: String
     let selfSignedCertificate: String
     /// The directory of the generated certificates (`ca.pem`, `localhost.pem`, ...).
     let certificates: String
@@ -33,6 +40,8 @@ struct TestServers: Decodable {
         let wrongHost: String
         let selfSigned: String
         let expired: String
+        let interceptor: String
+        let interceptorCA: String
     }
 
     struct NotRunning: Error, CustomStringConvertible {

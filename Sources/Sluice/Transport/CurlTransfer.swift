@@ -367,7 +367,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     /// The request's trust policy on this connection: pins checked against the chain OpenSSL
-    /// holds for it, on new and reused connections alike; a pinned host over plain HTTP refused.
+    /// verified for it (`PeerChain`), on new and reused connections alike, never against
+    /// whatever else the server sent; a pinned host over plain HTTP refused.
     private func evaluatePolicy(_ connection: ConnectionInfo) -> TrustDecision {
         guard let policy = governingTrustPolicy, policy.pinning != .none else { return .proceed }
         guard connection.scheme == "https" else {
@@ -376,7 +377,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         guard let session = connection.tlsSession else {
             return .reject(reason: "the TLS library does not show the certificate chain of \(connection.host), so its pins cannot be checked")
         }
-        return policy.evaluate(chain: X509Certificate.chain(ofOpenSSLSession: session), host: connection.host)
+        let presented = PeerChain.presented(session)
+        guard let chain = PeerChain.pinnable(session, under: policy) else {
+            return .reject(reason: "OpenSSL verified no certificate chain for \(connection.host), so its pins cannot be checked. The server presented: \(presented.map(\.description).joined(separator: ", ")).")
+        }
+        return policy.evaluate(chain: chain, presented: presented, host: connection.host)
     }
 
     private func reportRequestSent() {

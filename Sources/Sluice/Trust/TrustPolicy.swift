@@ -5,10 +5,16 @@ import Foundation
 ///
 /// - `pinning: .none` validates the server's chain against the system trust store (or
 ///   `caBundle`) and its name against the host.
-/// - `.publicKey` also requires that some certificate of the chain (the ones the server sent and
-///   the anchor it chained to) has a SubjectPublicKeyInfo whose SHA-256 is pinned.
-/// - `.certificate` requires that some certificate of the chain is byte for byte a pinned one; the
-///   pinned certificates are trust anchors as well, so a pinned self-signed certificate passes.
+/// - `.publicKey` also requires that some certificate of the verified chain (from the leaf to the
+///   trust anchor OpenSSL chained it to) has a SubjectPublicKeyInfo whose SHA-256 is pinned.
+/// - `.certificate` requires that some certificate of the verified chain is byte for byte a pinned
+///   one; the pinned certificates are trust anchors as well, so a pinned self-signed certificate
+///   passes.
+///
+/// Pins never match a certificate the server merely sent: an attacker with a certificate for the
+/// host from another trusted CA could append the (public) pinned ones (CVE-2016-2402). With
+/// `allowsInvalidCertificates`, where nothing is verified, pins match the leaf and the certificates
+/// linked to it by issuer name and signature.
 ///
 /// A configuration that cannot work is refused when the policy is made: pinning without pins,
 /// `sha256//` pins for certificate pinning, `allowsInvalidCertificates` with `validatesDomainName`
@@ -107,15 +113,28 @@ public struct TrustPolicy: Sendable, Hashable {
             : []
     }
 
-    /// Judges the certificates a TLS connection to `host` showed against the pins (and the host
-    /// name, when `allowsInvalidCertificates` turns the transport's validation off). Without
-    /// pinning there is nothing to judge here: the transport validated the chain. An empty chain
-    /// never passes a pin.
-    public func evaluate(chain: [X509Certificate], host: String) -> TrustDecision {
+    /// The certificates of `.certificate` pins.
+    var pinnedCertificates: [X509Certificate] {
+        pins.compactMap { if case .certificate(let certificate) = $0 { certificate } else { nil } }
+    }
+
+    /// Judges a TLS connection to `host` against the pins (and the host name, when
+    /// `allowsInvalidCertificates` turns the transport's validation off). Without pinning there is
+    /// nothing to judge here: the transport validated the chain.
+    /// - Parameters:
+    ///   - chain: the certificates pins may match: the chain that was verified, leaf first, or
+    ///     with validation off the chain linked to the leaf; never simply what the
+    ///     server sent. An empty chain never passes a pin.
+    ///   - presented: what the server sent, named in a rejection's message; `chain` when `nil`.
+    ///   - host: the host the request is for.
+    public func evaluate(chain: [X509Certificate], presented: [X509Certificate]? = nil, host: String) -> TrustDecision {
         guard applies(to: host), pinning != .none else { return .proceed }
         guard let leaf = chain.first else {
-            return .reject(reason: "no certificate is visible on the connection to \(host), so \(pinning.rawValue) pinning cannot pass")
+            return .reject(reason: "no verified certificate chain is visible on the connection to \(host), so \(pinning.rawValue) pinning cannot pass")
         }
+        // With validation off nothing was verified: the chain is the one linked to the leaf.
+        let checked = allowsInvalidCertificates ? "the chain linked to the leaf" : "the verified chain"
+        let shown = "Checked, \(checked): \(TrustPolicy.describe(chain)). The server presented: \(TrustPolicy.describe(presented ?? chain))."
         if allowsInvalidCertificates && validatesDomainName && !leaf.matches(host: host) {
             return .reject(reason: "the certificate \(leaf.subject) does not name \(host)")
         }
@@ -127,9 +146,9 @@ public struct TrustPolicy: Sendable, Hashable {
                 return .proceed
             }
             return .reject(
-                reason: "public-key pinning failed for \(host): no certificate the server presented has a pinned key. "
+                reason: "public-key pinning failed for \(host): no certificate of \(checked) has a pinned key. "
                     + "Pins expected: \(pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }.joined(separator: ", ")). "
-                    + "The server presented: \(TrustPolicy.describe(chain))."
+                    + shown
             )
         case .certificate:
             let isPinned = { (certificate: X509Certificate) in
@@ -137,8 +156,8 @@ public struct TrustPolicy: Sendable, Hashable {
             }
             if chain.contains(where: isPinned) { return .proceed }
             return .reject(
-                reason: "certificate pinning failed for \(host): no certificate the server presented is a pinned one. "
-                    + "Pinned: \(pins.map(\.description).joined(separator: ", ")). The server presented: \(TrustPolicy.describe(chain))."
+                reason: "certificate pinning failed for \(host): no certificate of \(checked) is a pinned one. "
+                    + "Pinned: \(pins.map(\.description).joined(separator: ", ")). " + shown
             )
         }
     }

@@ -74,22 +74,6 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
     }
 
-    /// The certificates of a TLS connection: those the peer sent (its own first), then those of
-    /// the chain OpenSSL verified that the peer did not send (the trust anchor), without repeats.
-    /// Empty when the connection shows none.
-    static func chain(ofOpenSSLSession session: OpaquePointer) -> [X509Certificate] {
-        var certificates: [X509Certificate] = []
-        for stack in [sluice_peer_chain(session), sluice_verified_chain(session)] {
-            guard let stack else { continue }
-            for index in 0..<sluice_chain_count(stack) {
-                guard let certificate = sluice_chain_certificate(stack, index) else { continue }
-                let parsed = X509Certificate(certificate)
-                if !certificates.contains(where: { $0.der == parsed.der }) { certificates.append(parsed) }
-            }
-        }
-        return certificates
-    }
-
     /// Whether the certificate is valid for a host name or IP address (RFC 6125 matching by OpenSSL).
     func matches(host: String) -> Bool {
         der.withUnsafeBufferPointer { bytes in
