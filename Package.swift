@@ -37,6 +37,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CIDN2",
+            pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]
+        ),
+        .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
@@ -45,6 +50,7 @@ let package = Package(
             name: "Sluice",
             dependencies: [
                 "CCurl",
+                "CIDN2",
                 "COpenSSL",
                 "CYAML",
                 .product(name: "Logging", package: "swift-log"),

@@ -101,7 +101,7 @@ struct PinningAttackTests {
         let probe = "probe-\(UUID().uuidString)"
         try """
             stages:
-              - trust-evaluation: { pinning: \(mode.pinning.rawValue), pins: ["\(pin)"] }
+              - trust-evaluation: { pinning: \(mode.pinning.rawValue), pins: ["\(pin)"], hosts: [localhost] }
             requests:
               - name: attacker
                 path: \(servers.nginxHTTPSInterceptor.absoluteString)/\(probe)
@@ -109,6 +109,8 @@ struct PinningAttackTests {
                 path: \(servers.nginxTLS("hello.txt").absoluteString)
               - name: validation-alone-accepts-the-attacker
                 path: \(servers.nginxHTTPSInterceptor.absoluteString)/hello.txt?\(probe)-unpinned
+              - name: another-spelling-of-the-host
+                path: https://LocalHost:\(servers.nginxHTTPSInterceptor.port!)/\(probe)-spelled
 
             """.write(to: pipeline, atomically: true, encoding: .utf8)
         let unpinned = directory.file("unpinned.yaml")
@@ -136,6 +138,9 @@ struct PinningAttackTests {
         #expect((results[0]["error"] as? [String: Any])?["kind"] as? String == refusal, "\(results[0])")
         #expect(results[1]["ok"] as? Bool == true, "\(results[1])")
         #expect((results[2]["error"] as? [String: Any])?["kind"] as? String == refusal, "pins apply to every request of the file")
+        // `LocalHost` is `localhost`: the policy written for it holds. (`localhost.` does not resolve
+        // here; TrustPolicyTests covers the trailing dot and IDNA spellings.)
+        #expect((results[3]["error"] as? [String: Any])?["kind"] as? String == refusal, "\(results[3])")
         let log = (try? String(contentsOfFile: servers.interceptorAccessLog, encoding: .utf8)) ?? ""
         #expect(!log.contains(probe), "the attacker saw a request")
     }

@@ -134,6 +134,26 @@ struct TrustPolicyTests {
         #expect(try TrustPolicy().applies(to: "anything"))
     }
 
+    @Test("hosts compare normalized: case, a trailing dot and IDNA spellings are one host; **. covers the domain too")
+    func normalizedHosts() throws {
+        let policy = try TrustPolicy(hosts: ["api.example.com", "*.cdn.example", "**.bücher.example", "[::1]"])
+        for host in ["api.example.com", "API.Example.COM", "api.example.com.", "a.cdn.example", "x.y.cdn.example.",
+                     "bücher.example", "xn--bcher-kva.example", "BÜCHER.example", "shop.xn--bcher-kva.example", "::1", "[::1]"] {
+            #expect(policy.applies(to: host), "\(host)")
+        }
+        for host in ["api.example.com.evil", "evilapi.example.com", "cdn.example", "xcdn.example", "bucher.example",
+                     "api.example.com..", "", "xn--bcher-kva.example.evil"] {
+            #expect(!policy.applies(to: host), "\(host)")
+        }
+        #expect(policy.hosts == ["api.example.com", "*.cdn.example", "**.xn--bcher-kva.example", "::1"])
+    }
+
+    @Test("a hosts entry that is no host name, or a * anywhere but a leading *. or **., is refused when the policy is made",
+          arguments: ["a*.example", "*", "*.", "api..example", "ex ample.com", "a.*.example"])
+    func badHosts(pattern: String) {
+        #expect(throws: SluiceError.self) { try TrustPolicy(hosts: [pattern]) }
+    }
+
     @Test("evaluation: any pinned key or certificate in the chain passes; an empty chain never does")
     func evaluation() throws {
         let certificate = try #require(X509Certificate.certificates(in: Data(Self.pem.utf8)).first)

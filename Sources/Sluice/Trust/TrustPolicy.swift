@@ -41,8 +41,13 @@ public struct TrustPolicy: Sendable, Hashable {
     public let allowsInvalidCertificates: Bool
     /// Whether the certificate must name the host.
     public let validatesDomainName: Bool
-    /// The hosts the policy applies to (`*.example.com` matches subdomains); `nil` for every host.
-    /// Other hosts get the default: full validation against the system store.
+    /// The hosts the policy applies to; `nil` for every host. Other hosts get the default: full
+    /// validation against the system store. Names are compared normalized (lower case, no trailing
+    /// dot, IDNA A-labels: `API.Example.com.` and `api.example.com` are one host, and so are
+    /// `bücher.example` and `xn--bcher-kva.example`). `*.example.com` covers every name below
+    /// `example.com`, at any depth (wider than OkHttp's one label, so that a deeper host is never
+    /// silently left unpinned); `**.example.com` covers `example.com` itself too, as OkHttp's does.
+    /// Stored normalized.
     public let hosts: [String]?
     /// The trust anchors for certificate pinning, as PEM: the pinned certificates and the CA bundle.
     let anchorsPEM: Data?
@@ -82,12 +87,22 @@ public struct TrustPolicy: Sendable, Hashable {
         if let hosts, hosts.isEmpty {
             throw TrustPin.failure("hosts is empty; leave it out to apply the policy to every host")
         }
+        var patterns: [String]?
+        if let hosts {
+            patterns = []
+            for host in hosts {
+                guard let pattern = HostName.normalizedPattern(host) else {
+                    throw TrustPin.failure("hosts: '\(host)' is not a host name, nor *.NAME or **.NAME")
+                }
+                patterns?.append(pattern)
+            }
+        }
         self.pinning = pinning
         self.pins = pins
         self.caBundle = caBundle
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.validatesDomainName = validatesDomainName
-        self.hosts = hosts?.map { $0.lowercased() }
+        self.hosts = patterns
         if pinning == .certificate {
             var anchors = Data(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.pem } else { nil } }.joined().utf8)
             if let bundle { anchors.append(bundle) }
@@ -97,13 +112,11 @@ public struct TrustPolicy: Sendable, Hashable {
         }
     }
 
-    /// Whether the policy governs requests to this host.
+    /// Whether the policy governs requests to this host, compared normalized (see ``hosts``).
     public func applies(to host: String) -> Bool {
         guard let hosts else { return true }
-        let host = host.lowercased()
-        return hosts.contains { pattern in
-            pattern == host || (pattern.hasPrefix("*.") && host.hasSuffix(pattern.dropFirst(1)) && host.count > pattern.count - 1)
-        }
+        guard let host = HostName.normalized(host) else { return false }
+        return hosts.contains { HostName.matches(host, pattern: $0) }
     }
 
     /// What the runner should warn about: `allowsInvalidCertificates`, which turns validation off.
