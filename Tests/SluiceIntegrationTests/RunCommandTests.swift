@@ -297,6 +297,29 @@ struct RunCommandTests {
         #expect(headers["User-Agent"] == nil && headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
+    @Test("curl: pinned-tls.yaml (a CA pin) exports a command that curl runs as sluice does, and says the pins are not exported")
+    func curlExportOfPins() throws {
+        let servers = try TestServers.load()
+        let path = RunCommandTests.pipelines.appendingPathComponent("pinned-tls.yaml").path
+        let arguments = try #require(RunCommandTests.exampleArguments("pinned-tls.yaml", servers)).variables
+        #expect(try SluiceProcess.run(["run"] + arguments + [path]).status == 0)
+        let result = try SluiceProcess.run(["curl"] + arguments + [path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("# not exported: public-key pinning to \(servers.pins.ca)"), "\(result.output)")
+        // curl's --pinnedpubkey with the CA pin fails where Sluice passes: the reason it is not exported.
+        let commands = result.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+        #expect(commands.count == 2)
+        #expect(!commands.contains { $0.contains("--pinnedpubkey") })
+        for (command, extra) in [(commands[1], ""), (commands[1], " --pinnedpubkey '\(servers.pins.ca)'")] {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = ["-c", String(command) + extra + " --silent --fail --output /dev/null"]
+            try shell.run()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == (extra.isEmpty ? 0 : 90), "\(command)\(extra)")
+        }
+    }
+
     @Test("secrets never appear: text, verbose, JSON, report, dry run and curl all show ***")
     func secretsRedacted() throws {
         let servers = try TestServers.load()

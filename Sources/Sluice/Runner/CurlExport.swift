@@ -78,15 +78,18 @@ public enum CurlExport {
         return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
     }
 
+    /// curl's flags for what it enforces as Sluice does (`--cacert`, `--insecure`), and a comment
+    /// line for what it cannot: pins. Sluice matches pins against the verified chain, CA and leaf
+    /// alike; curl's `--pinnedpubkey` checks the leaf's key only, so a CA pin that `sluice run`
+    /// passes would fail there. The pins are named in the comment instead.
     private static func trustArguments(_ policy: TrustPolicy, lines: inout [String]) -> [String] {
         var arguments: [String] = []
         if let bundle = policy.caBundle { arguments += ["--cacert", quote(bundle)] }
         if policy.pinning != .none {
             let pins = policy.pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }
-            arguments += ["--pinnedpubkey", quote(pins.joined(separator: ";"))]
-            if policy.pinning == .certificate {
-                lines.append("# certificate pinning is shown as pins of the certificates' public keys, which curl can check")
-            }
+            lines.append(
+                "# not exported: \(policy.pinning.rawValue) pinning to \(pins.joined(separator: ";")) (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)"
+            )
         }
         if policy.allowsInvalidCertificates || !policy.validatesDomainName { arguments.append("--insecure") }
         if policy.hosts != nil { lines.append("# the trust policy applies to hosts \(policy.hosts!.joined(separator: ", ")) only") }
