@@ -27,6 +27,7 @@ typedef int (*sluice_xferinfo_callback)(void *userdata, curl_off_t download_tota
 typedef int (*sluice_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port,
                                       int local_port);
 typedef int (*sluice_seek_callback)(void *userdata, curl_off_t offset, int origin);
+typedef CURLcode (*sluice_ssl_context_callback)(CURL *handle, void *ssl_context, void *userdata);
 
 static inline CURLcode sluice_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -76,6 +77,10 @@ static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *handle, sluice
 
 static inline CURLcode sluice_easy_setopt_prereq_callback(CURL *handle, sluice_prereq_callback value) {
     return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
+static inline CURLcode sluice_easy_setopt_ssl_context_callback(CURL *handle, sluice_ssl_context_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, value);
 }
 
 static inline CURLcode sluice_easy_setopt_seek_callback(CURL *handle, sluice_seek_callback value) {

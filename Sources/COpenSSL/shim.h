@@ -9,6 +9,7 @@
  * The SSL pointer is the one libcurl reports through CURLINFO_TLS_SSL_PTR.
  */
 
+#include <time.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -85,6 +86,45 @@ static inline int sluice_certificate_issued_by(X509 *subject, X509 *issuer) {
     if (X509_check_issued(issuer, subject) != X509_V_OK) return 0;
     EVP_PKEY *key = X509_get0_pubkey(issuer);
     return key != NULL && X509_verify(subject, key) == 1;
+}
+
+/* The issuer as one line (/CN=...), into out; returns out. */
+static inline const char *sluice_certificate_issuer(X509 *certificate, char *out, int capacity) {
+    return X509_NAME_oneline(X509_get_issuer_name(certificate), out, capacity);
+}
+
+/* The validity period in seconds since 1970 (UTC); returns 1 when both dates could be read. */
+static inline int sluice_certificate_validity(X509 *certificate, long long *not_before, long long *not_after) {
+    struct tm before, after;
+    if (ASN1_TIME_to_tm(X509_get0_notBefore(certificate), &before) != 1) return 0;
+    if (ASN1_TIME_to_tm(X509_get0_notAfter(certificate), &after) != 1) return 0;
+    *not_before = (long long)timegm(&before);
+    *not_after = (long long)timegm(&after);
+    return 1;
+}
+
+/* A certificate-verification callback (SSL_CTX_set_cert_verify_callback's signature). */
+typedef int (*sluice_verify_callback)(X509_STORE_CTX *store, void *argument);
+
+/* Replaces OpenSSL's call of X509_verify_cert during the handshake with `callback`, which must
+ * call sluice_verify_store itself and return its result. */
+static inline void sluice_set_verify_callback(SSL_CTX *context, sluice_verify_callback callback, void *argument) {
+    SSL_CTX_set_cert_verify_callback(context, callback, argument);
+}
+
+/* OpenSSL's own verification of the chain in `store`: 1 when it verified. */
+static inline int sluice_verify_store(X509_STORE_CTX *store) {
+    return X509_verify_cert(store);
+}
+
+/* The certificates the peer sent, as the store being verified holds them (leaf first). */
+static inline STACK_OF(X509) *sluice_store_presented(X509_STORE_CTX *store) {
+    return X509_STORE_CTX_get0_untrusted(store);
+}
+
+/* Why verification failed, in OpenSSL's words ("certificate has expired"). */
+static inline const char *sluice_store_error_text(X509_STORE_CTX *store) {
+    return X509_verify_cert_error_string(X509_STORE_CTX_get_error(store));
 }
 
 /* SHA-256 of bytes into out (32 bytes); returns 1 on success. */

@@ -122,6 +122,42 @@ struct TrustEvaluationTests {
         #expect(rejected?.kind == .trustEvaluation, "pins still apply when validation is off")
     }
 
+    @Test("a handshake libcurl refuses names the host, why, and every certificate presented: subject, issuer, validity, pin")
+    func refusedHandshakeNamesTheChain() async throws {
+        let servers = try TestServers.load()
+        let trusted = try TrustPolicy(caBundle: servers.caBundle)
+        let cases: [(URL, TrustPolicy?, [String])] = [
+            (servers.nginxHTTPSExpired, trusted, ["certificate has expired", "valid 2020-01-01 to 2020-01-02", servers.pins.expired]),
+            (servers.nginxHTTPSWrongHost, trusted, ["no alternative certificate subject name matches", "wrong-host.example", servers.pins.wrongHost]),
+            (servers.nginxHTTPS, nil, ["self-signed certificate in certificate chain", "issued by /CN=Sluice Test CA", servers.pins.localhost, servers.pins.ca]),
+            (servers.nginxHTTPSSelfSigned, trusted, ["self-signed certificate", servers.pins.selfSigned]),
+        ]
+        for (url, policy, expected) in cases {
+            let error = await #expect(throws: SluiceError.self) { try await manager(policy).send(Request(url: url.appendingPathComponent("hello.txt"))) }
+            #expect(error?.kind == .tls)
+            let message = error?.message ?? ""
+            #expect(message.hasPrefix("the TLS handshake with localhost failed: "), "\(message)")
+            for text in expected { #expect(message.contains(text), "\(text) missing from: \(message)") }
+            #expect(error?.presentedCertificates.isEmpty == false)
+        }
+        // The same in the runner's JSON and in the HAR file.
+        let directory = try TemporaryDirectory()
+        let har = directory.file("tls.har")
+        let pipeline = directory.file("tls.yaml")
+        try """
+            stages:
+              - har-recorder: { path: "\(har.path)" }
+              - trust-evaluation: { ca-bundle: "\(servers.caBundle)" }
+            requests:
+              - name: expired
+                path: \(servers.nginxHTTPSExpired.absoluteString)/hello.txt
+            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = try SluiceProcess.run(["run", "--format", "json", pipeline.path])
+        #expect(result.output.contains("certificate has expired") && result.output.contains(servers.pins.expired), "\(result.output)")
+        let recorded = try String(contentsOf: har, encoding: .utf8)
+        #expect(recorded.contains("certificate has expired") && recorded.contains(servers.pins.expired), "\(recorded)")
+    }
+
     @Test("tasks under different policies on one transport never share a connection, nor a verdict")
     func policiesDoNotShareConnections() async throws {
         let servers = try TestServers.load()

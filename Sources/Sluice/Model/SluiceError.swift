@@ -121,6 +121,14 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     /// The response behind a reference: an error is copied through every stage's async frame,
     /// and most errors have no response, so it costs one pointer there instead of its full size.
     private var responseBox: Box<Response>?
+    /// For `.tls` and `.trustEvaluation` errors: the certificates the server presented, its own
+    /// first (each with subject, issuer, validity and pin); empty when none was seen.
+    public var presentedCertificates: [X509Certificate] {
+        get { certificatesBox?.value ?? [] }
+        set { certificatesBox = newValue.isEmpty ? nil : Box(newValue) }
+    }
+    /// The certificates behind a reference, for the same reason as the response.
+    private var certificatesBox: Box<[X509Certificate]>?
 
     /// Creates an error.
     public init(

@@ -81,6 +81,10 @@ final class CurlEasyHandle: @unchecked Sendable {
         try check(sluice_easy_setopt_prereq_callback(raw, value), CURLOPT_PREREQFUNCTION)
     }
 
+    func set(sslContextCallback value: sluice_ssl_context_callback) throws(SluiceError) {
+        try check(sluice_easy_setopt_ssl_context_callback(raw, value), CURLOPT_SSL_CTX_FUNCTION)
+    }
+
     func set(seekCallback value: sluice_seek_callback) throws(SluiceError) {
         try check(sluice_easy_setopt_seek_callback(raw, value), CURLOPT_SEEKFUNCTION)
     }

@@ -29,13 +29,19 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// Bytes of response heads taken so far, interim ones included, counted against `maxHeadSize`.
     private var headBytes = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var trustRejection: (reason: String, stage: String)?
+    private var trustRejection: (reason: String, stage: String, presented: [X509Certificate])?
     private var ioFailure: SluiceError?
     private var requestSentReported = false
     /// Whether libcurl had a connection ready for the request, new or reused (its pre-request
     /// callback ran): a failure after that is the server's, never a connect failure.
     private var connectionWasReady = false
     private var lastProgress = TaskProgress()
+    /// The key under which a refused TLS handshake records what the server presented.
+    private let presentedChainKey = PresentedChainRecorder.register()
+
+    deinit {
+        _ = PresentedChainRecorder.take(presentedChainKey)
+    }
 
     /// Prepares an exchange: validates the request, opens its files and configures an easy handle
     /// from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
@@ -134,6 +140,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try easy.set(CURLOPT_XFERINFODATA, pointer: me)
         try easy.set(prerequestCallback: curlTransferPrerequest)
         try easy.set(CURLOPT_PREREQDATA, pointer: me)
+        try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
+        try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
         try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
         if request.url.scheme?.lowercased() == "https" {
             try easy.set(CURLOPT_PIPEWAIT, 1)
@@ -353,7 +361,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             tlsSession: scheme == "https" ? openSSLSession() : nil
         )
         if case .reject(let reason) = evaluatePolicy(connection) {
-            trustRejection = (reason, "trust-evaluation")
+            trustRejection = (reason, "trust-evaluation", connection.tlsSession.map(PeerChain.presented) ?? [])
             return Int32(CURL_PREREQFUNC_ABORT)
         }
         switch events.evaluateTrust(task, connection: connection) {
@@ -361,7 +369,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             if upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
-            trustRejection = (reason, "transport")
+            trustRejection = (reason, "transport", connection.tlsSession.map(PeerChain.presented) ?? [])
             return Int32(CURL_PREREQFUNC_ABORT)
         }
     }
@@ -454,10 +462,25 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     private func failure(for code: CURLcode) -> SluiceError {
         if let trustRejection, code == CURLE_ABORTED_BY_CALLBACK {
-            return SluiceError(
+            var error = SluiceError(
                 kind: .trustEvaluation, stage: trustRejection.stage, url: request.url,
                 message: trustRejection.reason, curlCode: Int(code.rawValue)
             )
+            error.presentedCertificates = trustRejection.presented
+            return error
+        }
+        let presented = PresentedChainRecorder.take(presentedChainKey)
+        if let presented, SluiceError.Kind(curlCode: code, connected: connectionWasReady) == .tls {
+            // The handshake failed after the server showed its chain: say which host, why, and what.
+            let why = presented.reason.map { "\($0) (\(easy.message(for: code)))" } ?? easy.message(for: code)
+            let shown = presented.certificates.isEmpty ? "no certificate" : presented.certificates.map(\.details).joined(separator: "; ")
+            var error = SluiceError(
+                kind: .tls, stage: "transport", url: request.url,
+                message: "the TLS handshake with \(request.url.host ?? "the server") failed: \(why). The server presented: \(shown).",
+                curlCode: Int(code.rawValue)
+            )
+            error.presentedCertificates = presented.certificates
+            return error
         }
         if var ioFailure {
             ioFailure.url = request.url

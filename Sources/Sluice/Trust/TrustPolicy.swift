@@ -177,6 +177,6 @@ public struct TrustPolicy: Sendable, Hashable {
 
     /// Every certificate as `SUBJECT (sha256//...)`, for a rejection's message.
     private static func describe(_ chain: [X509Certificate]) -> String {
-        chain.map(\.description).joined(separator: ", ")
+        chain.map(\.details).joined(separator: "; ")
     }
 }

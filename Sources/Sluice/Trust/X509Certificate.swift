@@ -2,7 +2,8 @@ internal import COpenSSL
 import Foundation
 
 /// An X.509 certificate as trust evaluation compares it: its DER bytes, the SHA-256 of its
-/// SubjectPublicKeyInfo (what a `sha256//` pin names), and its subject for messages.
+/// SubjectPublicKeyInfo (what a `sha256//` pin names), and its subject, issuer and validity for
+/// messages.
 public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The certificate's DER encoding.
     public let der: [UInt8]
@@ -10,6 +11,12 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     public let publicKeySHA256: [UInt8]
     /// The subject, for example `/CN=localhost`.
     public let subject: String
+    /// The issuer, for example `/CN=Sluice Test CA`.
+    public let issuer: String
+    /// The start of the validity period; `nil` when the certificate's date cannot be read.
+    public let notBefore: Date?
+    /// The end of the validity period; `nil` when the certificate's date cannot be read.
+    public let notAfter: Date?
 
     /// Parses a DER certificate.
     /// - Throws: `InvalidCertificate` when the bytes are not exactly one certificate.
@@ -27,6 +34,12 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         publicKeySHA256 = X509Certificate.sha256(spki)
         var name = [CChar](repeating: 0, count: 512)
         subject = String(cString: sluice_certificate_subject(certificate, &name, Int32(name.count)))
+        issuer = String(cString: sluice_certificate_issuer(certificate, &name, Int32(name.count)))
+        var start: Int64 = 0
+        var end: Int64 = 0
+        let dated = sluice_certificate_validity(certificate, &start, &end) == 1
+        notBefore = dated ? Date(timeIntervalSince1970: TimeInterval(start)) : nil
+        notAfter = dated ? Date(timeIntervalSince1970: TimeInterval(end)) : nil
     }
 
     /// Why bytes are not a certificate.
@@ -44,6 +57,13 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
 
     /// `SUBJECT (sha256//...)`.
     public var description: String { "\(subject) (\(publicKeyPin))" }
+
+    /// `SUBJECT, issued by ISSUER, valid 2026-01-01 to 2027-01-01 (sha256//...)`: what a trust
+    /// failure shows of each certificate the server presented.
+    public var details: String {
+        func day(_ date: Date?) -> String { date.map { $0.formatted(.iso8601.year().month().day()) } ?? "?" }
+        return "\(subject), issued by \(issuer), valid \(day(notBefore)) to \(day(notAfter)) (\(publicKeyPin))"
+    }
 
     /// Every certificate in a file: PEM (one or more `CERTIFICATE` blocks) or DER.
     /// - Throws: `InvalidCertificate` when the file holds no certificate or a malformed one.
