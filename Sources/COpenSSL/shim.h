@@ -9,6 +9,8 @@
  * The SSL pointer is the one libcurl reports through CURLINFO_TLS_SSL_PTR.
  */
 
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
@@ -91,6 +93,74 @@ static inline int sluice_certificate_issued_by(X509 *subject, X509 *issuer) {
 /* The issuer as one line (/CN=...), into out; returns out. */
 static inline const char *sluice_certificate_issuer(X509 *certificate, char *out, int capacity) {
     return X509_NAME_oneline(X509_get_issuer_name(certificate), out, capacity);
+}
+
+/* The subject (is_issuer 0) or issuer (1) as RFC 2253 text ("CN=localhost,O=Example") into out
+ * (capacity bytes, NUL-terminated); returns its length, or -1. */
+static inline int sluice_certificate_name_rfc2253(X509 *certificate, int is_issuer, char *out, int capacity) {
+    BIO *bio = BIO_new(BIO_s_mem());
+    if (bio == NULL) return -1;
+    X509_NAME *name = is_issuer ? X509_get_issuer_name(certificate) : X509_get_subject_name(certificate);
+    int length = -1;
+    if (X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) >= 0) {
+        length = BIO_read(bio, out, capacity - 1);
+        if (length < 0) length = 0;
+        out[length] = 0;
+    }
+    BIO_free(bio);
+    return length;
+}
+
+/* The serial number as upper-case hex into out (NUL-terminated); returns its length, or -1. */
+static inline int sluice_certificate_serial_hex(X509 *certificate, char *out, int capacity) {
+    BIGNUM *number = ASN1_INTEGER_to_BN(X509_get0_serialNumber(certificate), NULL);
+    if (number == NULL) return -1;
+    char *hex = BN_bn2hex(number);
+    BN_free(number);
+    if (hex == NULL) return -1;
+    int length = (int)strlen(hex);
+    if (length >= capacity) length = capacity - 1;
+    memcpy(out, hex, (size_t)length);
+    out[length] = 0;
+    OPENSSL_free(hex);
+    return length;
+}
+
+/* The subject alternative names as "DNS:name" and "IP:address" lines, separated by '\n', into out
+ * (NUL-terminated); returns the length (0 when there are none), or -1. */
+static inline int sluice_certificate_alt_names(X509 *certificate, char *out, int capacity) {
+    GENERAL_NAMES *names = X509_get_ext_d2i(certificate, NID_subject_alt_name, NULL, NULL);
+    int length = 0;
+    out[0] = 0;
+    if (names == NULL) return 0;
+    for (int index = 0; index < sk_GENERAL_NAME_num(names); index++) {
+        GENERAL_NAME *name = sk_GENERAL_NAME_value(names, index);
+        char line[300];
+        line[0] = 0;
+        if (name->type == GEN_DNS) {
+            snprintf(line, sizeof line, "DNS:%.*s", ASN1_STRING_length(name->d.dNSName), (const char *)ASN1_STRING_get0_data(name->d.dNSName));
+        } else if (name->type == GEN_IPADD) {
+            const unsigned char *bytes = ASN1_STRING_get0_data(name->d.iPAddress);
+            int count = ASN1_STRING_length(name->d.iPAddress);
+            if (count == 4) {
+                snprintf(line, sizeof line, "IP:%d.%d.%d.%d", bytes[0], bytes[1], bytes[2], bytes[3]);
+            } else if (count == 16) {
+                int written = snprintf(line, sizeof line, "IP:");
+                for (int part = 0; part < 8; part++) {
+                    written += snprintf(line + written, sizeof line - (size_t)written, part ? ":%x" : "%x", (bytes[2 * part] << 8) | bytes[2 * part + 1]);
+                }
+            }
+        }
+        int size = (int)strlen(line);
+        if (size == 0) continue;
+        if (length + size + 2 > capacity) break;
+        if (length > 0) out[length++] = '\n';
+        memcpy(out + length, line, (size_t)size);
+        length += size;
+        out[length] = 0;
+    }
+    GENERAL_NAMES_free(names);
+    return length;
 }
 
 /* The validity period in seconds since 1970 (UTC); returns 1 when both dates could be read. */

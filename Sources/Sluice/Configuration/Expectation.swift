@@ -37,6 +37,8 @@ public struct Expectation: Sendable {
         case header(name: String, value: YAMLNode)
         /// The value at a JSONPath satisfies an operator.
         case body(path: JSONPath, operator: Operator, expected: YAMLNode)
+        /// A field of the certificate the server presented satisfies an operator.
+        case certificate(field: CertificateField, operator: Operator, expected: YAMLNode)
         /// The exchange took no longer than this.
         case maxDuration(Duration)
     }
@@ -51,7 +53,7 @@ public struct Expectation: Sendable {
     /// The node whose scalars may hold `${...}`.
     var templatedValue: YAMLNode? {
         switch check {
-        case .header(_, let value), .body(_, _, let value): value
+        case .header(_, let value), .body(_, _, let value), .certificate(_, _, let value): value
         case .status, .maxDuration: nil
         }
     }
@@ -68,6 +70,8 @@ public struct Capture: Sendable {
         case header(String)
         /// The first match of a regular expression in the body text: its first group when it has one.
         case regex(String)
+        /// A field of the certificate the server presented (a string as it is, another value as JSON).
+        case certificate(CertificateField)
     }
 
     /// The variable's name.

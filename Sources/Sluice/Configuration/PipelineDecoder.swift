@@ -8,7 +8,7 @@ struct PipelineDecoder {
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
         "max-response-size", "output", "expect", "capture",
     ]
-    private static let expectKeys = ["status", "headers", "body", "max-duration"]
+    private static let expectKeys = ["status", "headers", "body", "certificate", "max-duration"]
     /// The body expectation operators, as error messages list them.
     private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
 
@@ -194,6 +194,11 @@ struct PipelineDecoder {
                 expectations += bodyExpectations(pair)
             }
         }
+        if let certificate = node["certificate"] {
+            for pair in mapping(certificate, "expect.certificate") ?? [] {
+                expectations += certificateExpectations(pair)
+            }
+        }
         if let maxDuration = node["max-duration"], let duration = duration(maxDuration, "max-duration") {
             expectations.append(Expectation(check: .maxDuration(duration), mark: maxDuration.mark, label: "max-duration"))
         }
@@ -202,6 +207,33 @@ struct PipelineDecoder {
 
     private mutating func bodyExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
         guard let text = pair.key.scalar, let path = jsonPath(text, at: pair.key.mark) else { return [] }
+        return predicates(pair, subject: text).map { op, expected, mark in
+            Expectation(check: .body(path: path, operator: op ?? .equals, expected: expected), mark: mark, label: "body \(text)" + (op.map { " " + $0.rawValue } ?? ""))
+        }
+    }
+
+    /// `expect.certificate`: `{FIELD: value}` or `{FIELD: {OP: value}}` for a field of the server's
+    /// certificate.
+    private mutating func certificateExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
+        guard let text = pair.key.scalar, let field = certificateField(text, at: pair.key.mark) else { return [] }
+        return predicates(pair, subject: text).map { op, expected, mark in
+            Expectation(check: .certificate(field: field, operator: op ?? .equals, expected: expected), mark: mark, label: "certificate \(text)" + (op.map { " " + $0.rawValue } ?? ""))
+        }
+    }
+
+    private mutating func certificateField(_ text: String, at mark: YAMLNode.Mark) -> CertificateField? {
+        if let field = CertificateField(rawValue: text) { return field }
+        let names = CertificateField.allCases.map(\.rawValue)
+        var message = "unknown certificate field '\(text)'"
+        if let near = OptionDescriptor.nearest(to: text, in: names) { message += "; did you mean '\(near)'?" }
+        fail(mark, message + " (fields: " + names.joined(separator: ", ") + ")")
+        return nil
+    }
+
+    /// The predicates under one key of `expect.body` or `expect.certificate`: a plain value is one
+    /// `equals` (its operator `nil`, so the label stays as written), a mapping of operators is one
+    /// predicate each; a near miss of an operator, or operators mixed with other keys, is an error.
+    private mutating func predicates(_ pair: YAMLNode.Pair, subject text: String) -> [(Expectation.Operator?, YAMLNode, YAMLNode.Mark)] {
         let operators = pair.value.pairs?.compactMap { $0.key.scalar.flatMap(Expectation.Operator.init(rawValue:)) } ?? []
         guard let predicates = pair.value.pairs, !operators.isEmpty else {
             for key in pair.value.pairs ?? [] {
@@ -209,7 +241,7 @@ struct PipelineDecoder {
                 fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + PipelineDecoder.operatorNames + ". To compare with an object, write {equals: {...}}")
                 return []
             }
-            return [Expectation(check: .body(path: path, operator: .equals, expected: pair.value), mark: pair.key.mark, label: "body \(text)")]
+            return [(nil, pair.value, pair.key.mark)]
         }
         guard operators.count == predicates.count else {
             fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + PipelineDecoder.operatorNames + ", or {equals: {...}} to compare an object")
@@ -217,7 +249,7 @@ struct PipelineDecoder {
         }
         return zip(predicates, operators).map { predicate, op in
             check(op, predicate.value, for: text)
-            return Expectation(check: .body(path: path, operator: op, expected: predicate.value), mark: predicate.key.mark, label: "body \(text) \(op.rawValue)")
+            return (op, predicate.value, predicate.key.mark)
         }
     }
 
@@ -264,8 +296,12 @@ struct PipelineDecoder {
             } else if let pattern = pair.value["regex"]?.scalar, pair.value.pairs?.count == 1 {
                 checkRegex(pattern, at: pair.value.mark)
                 captures.append(Capture(name: name, source: .regex(pattern), mark: pair.key.mark))
+            } else if let fieldNode = pair.value["certificate"], let text = fieldNode.scalar, pair.value.pairs?.count == 1 {
+                if let field = certificateField(text, at: fieldNode.mark) {
+                    captures.append(Capture(name: name, source: .certificate(field), mark: pair.key.mark))
+                }
             } else {
-                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME} or {regex: PATTERN}")
+                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME}, {regex: PATTERN} or {certificate: FIELD}")
             }
         }
         return captures

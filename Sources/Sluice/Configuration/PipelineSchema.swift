@@ -132,6 +132,11 @@ public enum PipelineSchema {
                     "status": ["anyOf": [statusCode, ["type": "array", "items": statusCode]]],
                     "headers": ["type": "object", "description": "Values; /regex/ is matched as a regular expression.", "additionalProperties": scalar],
                     "body": ["type": "object", "description": "{JSONPATH: value} or {JSONPATH: {OP: value}}."],
+                    "certificate": [
+                        "type": "object",
+                        "description": "{FIELD: value} or {FIELD: {OP: value}} on the certificate the server presented.",
+                        "propertyNames": ["enum": .array(CertificateField.allCases.map { .string($0.rawValue) })],
+                    ],
                     "max-duration": duration,
                 ],
             ],
@@ -142,6 +147,10 @@ public enum PipelineSchema {
                         ["type": "string", "description": "A JSONPath into the body."],
                         ["type": "object", "required": ["header"], "additionalProperties": false, "properties": ["header": ["type": "string"]]],
                         ["type": "object", "required": ["regex"], "additionalProperties": false, "properties": ["regex": ["type": "string"]]],
+                        [
+                            "type": "object", "required": ["certificate"], "additionalProperties": false,
+                            "properties": ["certificate": ["enum": .array(CertificateField.allCases.map { .string($0.rawValue) })]],
+                        ],
                     ],
                 ],
             ],

@@ -30,6 +30,9 @@ public struct TransferMetrics: Sendable, Hashable {
     public var remotePort: Int?
     /// The local port of the connection, which tells connections to the same peer apart.
     public var localPort: Int?
+    /// The certificates the server presented on the connection, its own first, when the request
+    /// asked for them (`Request.recordsPeerCertificates`); empty otherwise and over plain HTTP.
+    public var peerCertificates: [X509Certificate] = []
 
     /// Creates metrics.
     public init(

@@ -52,6 +52,17 @@ extension Expectation {
             }
             return Expectation.holds(op, value: value, expected: expected, nodeCount: path.isSingular ? nil : selected.count)
                 ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
+        case .certificate(let field, let op, let node):
+            guard let certificate = response.metrics?.peerCertificates.first else {
+                return failure("a TLS certificate", response.url?.scheme == "https" ? "none recorded" : "none: the request is not https")
+            }
+            guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
+            let value = field.value(of: certificate)
+            if op == .exists {
+                return (expected.boolValue ?? true) != value.isNull ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
+            }
+            return Expectation.holds(op, value: value, expected: expected, nodeCount: nil)
+                ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
         }
     }
 
@@ -166,6 +177,10 @@ extension Capture {
             else { return nil }
             let output = match.output
             return output.count > 1 ? output[1].substring.map(String.init) : String(output[0].substring ?? "")
+        case .certificate(let field):
+            guard let certificate = response.metrics?.peerCertificates.first else { return nil }
+            let value = field.value(of: certificate)
+            return value.isNull ? nil : value.stringValue ?? (try? JSONWriter().string(from: value))
         }
     }
 }

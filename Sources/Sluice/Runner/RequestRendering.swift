@@ -18,6 +18,12 @@ extension RequestSpec {
             || captures.contains { if case .jsonPath = $0.source { true } else { false } }
     }
 
+    /// Whether a certificate expectation or capture reads the server's certificate.
+    var readsCertificate: Bool {
+        expectations.contains { if case .certificate = $0.check { true } else { false } }
+            || captures.contains { if case .certificate = $0.source { true } else { false } }
+    }
+
     /// The request with every `${...}` filled in from `scope`.
     /// - Parameter directory: the pipeline file's folder, for `body-file`, part files and `output`.
     /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
@@ -71,6 +77,7 @@ extension RequestSpec {
             request.timeouts.total = timeout
         }
         request.maxResponseSize = maxResponseSize
+        request.recordsPeerCertificates = readsCertificate
         if let output {
             request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
         }

@@ -38,6 +38,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var lastProgress = TaskProgress()
     /// The key under which a refused TLS handshake records what the server presented.
     private let presentedChainKey = PresentedChainRecorder.register()
+    /// The certificates of the connection, read before the request when it asks for them.
+    private var peerCertificates: [X509Certificate] = []
 
     deinit {
         _ = PresentedChainRecorder.take(presentedChainKey)
@@ -360,6 +362,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             remotePort: remotePort,
             tlsSession: scheme == "https" ? openSSLSession() : nil
         )
+        if request.recordsPeerCertificates, let session = connection.tlsSession {
+            peerCertificates = PeerChain.presented(session)
+        }
         if case .reject(let reason) = evaluatePolicy(connection) {
             trustRejection = (reason, "trust-evaluation", connection.tlsSession.map(PeerChain.presented) ?? [])
             return Int32(CURL_PREREQFUNC_ABORT)
@@ -524,7 +529,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         let remotePort = easy.long(CURLINFO_PRIMARY_PORT)
         let localPort = easy.long(CURLINFO_LOCAL_PORT)
-        return TransferMetrics(
+        var metrics = TransferMetrics(
             dnsLookup: nameLookup,
             connect: max(.zero, connected - nameLookup),
             tlsHandshake: tlsDone > .zero ? max(.zero, tlsDone - connected) : .zero,
@@ -539,6 +544,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             remotePort: remotePort > 0 ? remotePort : nil,
             localPort: localPort > 0 ? localPort : nil
         )
+        metrics.peerCertificates = peerCertificates
+        return metrics
     }
 
     /// Frees the header list and closes the body files; a download file not committed is removed.

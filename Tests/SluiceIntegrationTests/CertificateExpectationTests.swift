@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `expect.certificate` and `{certificate: FIELD}` captures over real TLS (nginx with the test
+/// setup's certificates), each field checked against what the openssl CLI reads from the same
+/// certificate file.
+@Suite("Certificate expectations and captures over real TLS")
+struct CertificateExpectationTests {
+    /// `openssl x509 -noout ... -nameopt RFC2253` on a certificate file, as NAME=VALUE lines.
+    private func openssl(_ file: String) throws -> [String: String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "x509", "-in", file, "-noout", "-subject", "-issuer", "-serial", "-enddate", "-nameopt", "RFC2253"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return fields
+    }
+
+    private func write(_ text: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("certificate.yaml")
+        try text.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    @Test("every field matches openssl's reading of the served certificate; captures carry them forward; a reused connection still shows it")
+    func fieldsMatchOpenSSL() throws {
+        let servers = try TestServers.load()
+        let fields = try openssl(servers.certificates + "/localhost.pem")
+        let subject = try #require(fields["subject"]), issuer = try #require(fields["issuer"]), serial = try #require(fields["serial"])
+        // notAfter=Feb 24 18:52:59 2029 GMT, as ISO 8601.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "MMM d HH:mm:ss yyyy 'GMT'"
+        let raw = try #require(fields["notAfter"]).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let notAfter = try #require(formatter.date(from: raw), "\(raw)")
+        let days = Int((notAfter.timeIntervalSinceNow / 86_400).rounded(.down))
+        let directory = try TemporaryDirectory()
+        let path = try write("""
+            stages:
+              - trust-evaluation: { ca-bundle: "\(servers.caBundle)" }
+            requests:
+              - name: check
+                path: \(servers.nginxTLS("hello.txt").absoluteString)
+                expect:
+                  certificate:
+                    subject: "\(subject)"
+                    issuer: "\(issuer)"
+                    serial-number: "\(serial)"
+                    not-after: "\(notAfter.formatted(.iso8601))"
+                    days-to-expiry: { ge: \(days - 1), le: \(days) }
+                    subject-alt-names: ["DNS:localhost", "IP:127.0.0.1"]
+                capture:
+                  serial: { certificate: serial-number }
+              - name: reused
+                path: \(servers.nginxTLS("hello.txt").absoluteString)?serial=${serial}
+                expect:
+                  certificate:
+                    serial-number: "${serial}"
+
+            """, in: directory)
+        let result = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")
+    }
+
+    @Test("an expired certificate, let through with allow-invalid-certificates, fails days-to-expiry; a field name is checked at load time; http has none")
+    func expiredAndMistakes() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try write("""
+            stages:
+              - trust-evaluation: { allow-invalid-certificates: true, validates-domain-name: false }
+            requests:
+              - name: expired
+                path: \(servers.nginxHTTPSExpired.absoluteString)/hello.txt
+                expect:
+                  certificate: { days-to-expiry: { gt: 0 }, not-after: { matches: "^2020-01-02T" } }
+              - name: plain
+                path: \(servers.nginxHTTP.absoluteString)/hello.txt
+                expect:
+                  certificate: { subject: { exists: true } }
+
+            """, in: directory)
+        let result = try SluiceProcess.run(["run", "--no-color", "--format", "json", path])
+        #expect(result.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let results = try #require(document["results"] as? [[String: Any]])
+        let expired = results[0]["failures"] as? [[String: Any]] ?? []
+        #expect(expired.map { $0["expectation"] as? String } == ["certificate days-to-expiry gt"], "\(expired)")
+        #expect((expired.first?["actual"] as? String)?.hasPrefix("-") == true, "negative once expired: \(expired)")
+        let plain = results[1]["failures"] as? [[String: Any]] ?? []
+        #expect(plain.first?["actual"] as? String == "none: the request is not https", "\(plain)")
+
+        let typo = try write("requests:\n  - path: https://h/\n    expect:\n      certificate: { expiry: 1 }\n", in: directory)
+        let invalid = try SluiceProcess.run(["validate", typo])
+        #expect(invalid.status == 2)
+        #expect(invalid.error.contains("unknown certificate field 'expiry'"), "\(invalid.error)")
+    }
+}
