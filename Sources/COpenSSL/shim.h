@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -195,6 +198,70 @@ static inline STACK_OF(X509) *sluice_store_presented(X509_STORE_CTX *store) {
 /* Why verification failed, in OpenSSL's words ("certificate has expired"). */
 static inline const char *sluice_store_error_text(X509_STORE_CTX *store) {
     return X509_verify_cert_error_string(X509_STORE_CTX_get_error(store));
+}
+
+/* What sluice_check_identity found wrong with a client identity. */
+enum sluice_identity_problem {
+    SLUICE_IDENTITY_OK = 0,
+    SLUICE_IDENTITY_NO_CERTIFICATE = 1, /* no certificate could be read */
+    SLUICE_IDENTITY_NO_KEY = 2,         /* no private key could be read */
+    SLUICE_IDENTITY_BAD_PASSWORD = 3,   /* the key or PKCS#12 file did not decrypt with the password */
+    SLUICE_IDENTITY_MISMATCH = 4,       /* the key is not the certificate's */
+};
+
+/* Checks a client identity the way the TLS library will use it: a PEM certificate and a PEM key
+ * (key NULL: the key follows the certificate in its file), or a PKCS#12 file (is_pkcs12 1; key
+ * ignored). password may be NULL. On success *leaf holds the certificate (free it). */
+static inline int sluice_check_identity(const unsigned char *certificate, long certificate_length,
+                                        const unsigned char *key, long key_length, int is_pkcs12,
+                                        const char *password, X509 **leaf) {
+    *leaf = NULL;
+    X509 *cert = NULL;
+    EVP_PKEY *pkey = NULL;
+    int problem = SLUICE_IDENTITY_OK;
+    ERR_clear_error();
+    if (is_pkcs12) {
+        BIO *bio = BIO_new_mem_buf(certificate, (int)certificate_length);
+        PKCS12 *p12 = bio ? d2i_PKCS12_bio(bio, NULL) : NULL;
+        BIO_free(bio);
+        if (p12 == NULL) return SLUICE_IDENTITY_NO_CERTIFICATE;
+        if (!PKCS12_verify_mac(p12, password, -1) && !(password == NULL && PKCS12_verify_mac(p12, "", 0))) {
+            PKCS12_free(p12);
+            return SLUICE_IDENTITY_BAD_PASSWORD;
+        }
+        STACK_OF(X509) *extra = NULL;
+        if (!PKCS12_parse(p12, password ? password : "", &pkey, &cert, &extra)) problem = SLUICE_IDENTITY_BAD_PASSWORD;
+        sk_X509_pop_free(extra, X509_free);
+        PKCS12_free(p12);
+        if (problem == SLUICE_IDENTITY_OK && cert == NULL) problem = SLUICE_IDENTITY_NO_CERTIFICATE;
+        if (problem == SLUICE_IDENTITY_OK && pkey == NULL) problem = SLUICE_IDENTITY_NO_KEY;
+    } else {
+        BIO *bio = BIO_new_mem_buf(certificate, (int)certificate_length);
+        cert = bio ? PEM_read_bio_X509(bio, NULL, NULL, NULL) : NULL;
+        BIO_free(bio);
+        if (cert == NULL) return SLUICE_IDENTITY_NO_CERTIFICATE;
+        const unsigned char *key_bytes = key ? key : certificate;
+        long key_size = key ? key_length : certificate_length;
+        bio = BIO_new_mem_buf(key_bytes, (int)key_size);
+        /* With no callback, OpenSSL takes u as the passphrase; "" fails an encrypted key cleanly. */
+        pkey = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, (void *)(password ? password : "")) : NULL;
+        BIO_free(bio);
+        if (pkey == NULL) {
+            unsigned long error = ERR_peek_last_error();
+            int reason = ERR_GET_REASON(error);
+            problem = (reason == EVP_R_BAD_DECRYPT || reason == PEM_R_BAD_DECRYPT || reason == PEM_R_BAD_PASSWORD_READ)
+                ? SLUICE_IDENTITY_BAD_PASSWORD : SLUICE_IDENTITY_NO_KEY;
+        }
+    }
+    if (problem == SLUICE_IDENTITY_OK && X509_check_private_key(cert, pkey) != 1) problem = SLUICE_IDENTITY_MISMATCH;
+    EVP_PKEY_free(pkey);
+    if (problem == SLUICE_IDENTITY_OK) {
+        *leaf = cert;
+    } else {
+        X509_free(cert);
+    }
+    ERR_clear_error();
+    return problem;
 }
 
 /* SHA-256 of bytes into out (32 bytes); returns 1 on success. */

@@ -53,8 +53,32 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Exit with status 1 when the response status is 400 or more.")
     var fail = false
 
-    @Option(name: .customLong("ca-bundle"), help: "A PEM file of trust anchors to use instead of the system's.")
+    @Option(name: [.customLong("ca-bundle"), .customLong("cacert")], help: "A PEM file of trust anchors to use instead of the system's.")
     var caBundle: String?
+
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Accept any certificate, for any name (pins still apply).")
+    var insecure = false
+
+    @Option(
+        name: .customLong("pinnedpubkey"),
+        help: ArgumentHelp(
+            "Public-key pins, sha256//BASE64 separated by ';' (or PEM/DER files), matched against the verified chain: a CA's pin works, unlike curl's.",
+            valueName: "PINS"
+        )
+    )
+    var pinnedPublicKeys: String?
+
+    @Option(
+        name: [.customShort("E"), .customLong("cert")],
+        help: ArgumentHelp("A client certificate, PEM or PKCS#12, as curl's -E: FILE or FILE:PASSWORD.", valueName: "FILE[:PASSWORD]")
+    )
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: "The client certificate's PEM key, when it is not in the certificate's file.")
+    var clientKey: String?
+
+    @Option(name: .customLong("pass"), help: "The password of the client key or PKCS#12 file.")
+    var clientKeyPassword: String?
 
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
@@ -99,12 +123,15 @@ struct SendCommand: AsyncParsableCommand {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
         ))
+        let policy = try trustPolicy()
         let manager = SessionManager(pipeline: try Pipeline(
             stages: form.isEmpty ? [] : [Serialization(format: .multipart)],
             transport: transport,
             redirects: location ? Redirection(maximumHops: maxRedirects) : nil
         ))
-        let handle = manager.task(try makeRequest())
+        var request = try makeRequest()
+        request.trustPolicy = policy
+        let handle = manager.task(request)
         let response: Response
         do {
             response = try await handle.value
@@ -125,6 +152,38 @@ struct SendCommand: AsyncParsableCommand {
         if fail, response.status >= 400 {
             throw ExitCode(1)
         }
+    }
+
+    /// The trust policy the TLS options ask for; `nil` when none is given.
+    /// - Throws: `RequestFailure` with curl's exit status 58 for a client certificate that cannot be
+    ///   used, and `.configuration` for pins that cannot be read.
+    private func trustPolicy() throws -> TrustPolicy? {
+        guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil else { return nil }
+        var identity: ClientIdentity?
+        if let clientCertificate {
+            // curl's -E FILE:PASSWORD; a colon in the path itself needs --pass instead.
+            var file = clientCertificate
+            var password = clientKeyPassword
+            if password == nil, let colon = clientCertificate.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: clientCertificate) {
+                file = String(clientCertificate[..<colon])
+                password = String(clientCertificate[clientCertificate.index(after: colon)...])
+            }
+            do {
+                identity = try ClientIdentity(certificate: file, key: clientKey, password: password)
+            } catch {
+                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, curlCode: 58))
+            }
+        } else if clientKey != nil || clientKeyPassword != nil {
+            throw ValidationError("--key and --pass go with --cert")
+        }
+        var pins: [TrustPin] = []
+        for text in (pinnedPublicKeys ?? "").split(separator: ";") {
+            pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
+        }
+        return try TrustPolicy(
+            pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
+            allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity
+        )
     }
 
     private func makeRequest() throws -> Request {

@@ -33,7 +33,7 @@ struct SluiceCommand: AsyncParsableCommand {
             Foundation.exit(2)
         } catch let failure as RequestFailure {
             FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8))
-            Foundation.exit(1)
+            Foundation.exit(failure.exitStatus)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -45,7 +45,16 @@ struct SluiceCommand: AsyncParsableCommand {
     }
 }
 
-/// A request that ended in an error: exit status 1.
+/// A request that ended in an error: exit status 1, or curl's status for a trust failure.
 struct RequestFailure: Error {
     let error: SluiceError
+
+    /// curl's exit status where curl has one for a trust failure, 1 otherwise: 60 for a
+    /// certificate that does not verify, 90 for a pin that does not match, 58 for a client
+    /// certificate that cannot be used.
+    var exitStatus: Int32 {
+        if error.kind == .trustEvaluation { return 90 }
+        if error.kind == .tls, let code = error.curlCode, [58, 60].contains(code) { return Int32(code) }
+        return 1
+    }
 }

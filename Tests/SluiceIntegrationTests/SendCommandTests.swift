@@ -86,7 +86,7 @@ struct SendCommandTests {
         #expect(result.error.contains("first byte"))
     }
 
-    @Test("HTTPS with --ca-bundle uses HTTP/2; without it the private CA is refused with exit status 1")
+    @Test("HTTPS with --ca-bundle uses HTTP/2; without it the private CA is refused with curl's exit status 60")
     func tls() throws {
         let servers = try TestServers.load()
         let url = servers.nginxTLS("hello.txt").absoluteString
@@ -94,7 +94,7 @@ struct SendCommandTests {
         #expect(trusted.status == 0, "\(trusted.error)")
         #expect(trusted.output.hasPrefix("HTTP/2 200"))
         let refused = try SluiceProcess.run(["send", url])
-        #expect(refused.status == 1)
+        #expect(refused.status == 60)
         #expect(refused.error.hasPrefix("sluice: error: TLS failure in transport for \(url)"))
     }
 

@@ -23,6 +23,10 @@ struct TestServers: Decodable {
     let nginxHTTPSInterceptor: URL
     /// The attacker's own access log: a request that reached it leaves a line there.
     let interceptorAccessLog: String
+    /// Mutual TLS: requires a client certificate the test CA signed (`client.pem`, `client-2.pem`,
+    /// `client-encrypted.key` with password `client-key-pass`, `client.p12` with `p12-pass`; the
+    /// interception CA's `stranger-client.pem` is refused) and answers `client=SUBJECT`; 400 without.
+    let nginxHTTPSClientAuth: URL
     let caBundle: String
     /// The genuine CA and the interception CA, so that validation alone accepts both servers.
     let bothCAsBundle: String

@@ -106,12 +106,32 @@ enum BuiltInStages {
             OptionDescriptor("ca-bundle", .string, summary: "A PEM file of trust anchors used instead of the system store."),
             OptionDescriptor("allow-invalid-certificates", .boolean, default: "false", summary: "Accept certificates that do not validate (expired, unknown issuer)."),
             OptionDescriptor("validates-domain-name", .boolean, default: "true", summary: "Check the certificate's name against the host."),
-            OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com allowed); others get the default."),
+            OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com, **.example.com allowed); others get the default."),
+            OptionDescriptor("client-certificate", .string, summary: "Mutual TLS: a PEM certificate (intermediates may follow) or a PKCS#12 file, relative to the pipeline file."),
+            OptionDescriptor("client-key", .string, summary: "The PEM key of client-certificate, when it is not in the certificate's file."),
+            OptionDescriptor("client-key-password", .string, secret: true, summary: "The password of an encrypted key or of a PKCS#12 file."),
+            OptionDescriptor("client-intermediates", .string, summary: "A PEM file of intermediate certificates sent after the client certificate."),
         ]
     ) { options in
         var pins: [TrustPin] = []
         for text in options.strings("pins") ?? [] {
             pins += try TrustPin.pins(from: text, relativeTo: options.directory)
+        }
+        var identity: ClientIdentity?
+        if let certificate = options.path("client-certificate") {
+            do {
+                identity = try ClientIdentity(
+                    certificate: certificate, key: options.path("client-key"),
+                    password: options.string("client-key-password"), intermediates: options.path("client-intermediates")
+                )
+            } catch let error as ClientIdentity.Invalid {
+                // The line of the option at fault; a password that is missing is the key's fault.
+                let candidates = ["key": ["client-key"], "password": ["client-key-password", "client-key"], "intermediates": ["client-intermediates"]]
+                let option = candidates[error.part]?.first { options.node($0) != nil } ?? "client-certificate"
+                throw StageOptions.Invalid(option: option, message: error.message)
+            }
+        } else if options.node("client-key") != nil || options.node("client-key-password") != nil || options.node("client-intermediates") != nil {
+            throw StageOptions.Invalid(option: "client-key", message: "client-key, client-key-password and client-intermediates go with client-certificate")
         }
         return TrustEvaluation(policy: try TrustPolicy(
             pinning: options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none,
@@ -119,7 +139,8 @@ enum BuiltInStages {
             caBundle: options.path("ca-bundle"),
             allowsInvalidCertificates: options.bool("allow-invalid-certificates") ?? false,
             validatesDomainName: options.bool("validates-domain-name") ?? true,
-            hosts: options.strings("hosts")
+            hosts: options.strings("hosts"),
+            clientIdentity: identity
         ))
     }
 

@@ -194,6 +194,20 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if policy.pinning != .none {
             try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
         }
+        if let identity = policy.clientIdentity {
+            try easy.set(CURLOPT_SSLCERT_BLOB, blob: identity.certificateBytes)
+            try easy.set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
+            if let key = identity.keyBytes {
+                try easy.set(CURLOPT_SSLKEY_BLOB, blob: key)
+                try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            } else if identity.format == .pem {
+                try easy.set(CURLOPT_SSLKEY_BLOB, blob: identity.certificateBytes)
+                try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            }
+            if let password = identity.password {
+                try easy.set(CURLOPT_KEYPASSWD, password)
+            }
+        }
     }
 
     private func configureMethodAndBody() throws(SluiceError) {

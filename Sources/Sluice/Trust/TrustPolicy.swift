@@ -49,6 +49,9 @@ public struct TrustPolicy: Sendable, Hashable {
     /// silently left unpinned); `**.example.com` covers `example.com` itself too, as OkHttp's does.
     /// Stored normalized.
     public let hosts: [String]?
+    /// The certificate and key shown to a server that asks for one (mutual TLS); `nil` for none.
+    /// Shown only to the hosts the policy covers.
+    public let clientIdentity: ClientIdentity?
     /// The trust anchors for certificate pinning, as PEM: the pinned certificates and the CA bundle.
     let anchorsPEM: Data?
 
@@ -60,7 +63,8 @@ public struct TrustPolicy: Sendable, Hashable {
         caBundle: String? = nil,
         allowsInvalidCertificates: Bool = false,
         validatesDomainName: Bool = true,
-        hosts: [String]? = nil
+        hosts: [String]? = nil,
+        clientIdentity: ClientIdentity? = nil
     ) throws(SluiceError) {
         if pinning != .none && pins.isEmpty {
             throw TrustPin.failure("\(pinning.rawValue) pinning needs at least one pin")
@@ -103,6 +107,7 @@ public struct TrustPolicy: Sendable, Hashable {
         self.allowsInvalidCertificates = allowsInvalidCertificates
         self.validatesDomainName = validatesDomainName
         self.hosts = patterns
+        self.clientIdentity = clientIdentity
         if pinning == .certificate {
             var anchors = Data(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.pem } else { nil } }.joined().utf8)
             if let bundle { anchors.append(bundle) }
