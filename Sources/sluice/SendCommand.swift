@@ -80,6 +80,18 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("pass"), help: "The password of the client key or PKCS#12 file.")
     var clientKeyPassword: String?
 
+    @Option(
+        name: [.customShort("x"), .customLong("proxy")],
+        help: ArgumentHelp("A proxy, http://host:port (also https, socks5, socks5h); '' for none. Without it, http_proxy, HTTPS_PROXY and the like are honoured as curl honours them.", valueName: "URL")
+    )
+    var proxy: String?
+
+    @Option(name: .customLong("proxy-user"), help: ArgumentHelp("The proxy's credentials.", valueName: "USER:PASSWORD"))
+    var proxyUser: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts that go direct, separated by ','; '*' for all (no proxy at all).", valueName: "HOSTS"))
+    var noProxy: String?
+
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
 
@@ -131,6 +143,7 @@ struct SendCommand: AsyncParsableCommand {
         ))
         var request = try makeRequest()
         request.trustPolicy = policy
+        request.proxyRoute = try proxyRoute()
         let handle = manager.task(request)
         let response: Response
         do {
@@ -152,6 +165,28 @@ struct SendCommand: AsyncParsableCommand {
         if fail, response.status >= 400 {
             throw ExitCode(1)
         }
+    }
+
+    /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
+    /// or `--noproxy '*'` for none; `nil` (the environment, as curl reads it) when none is given.
+    private func proxyRoute() throws -> ProxyRoute? {
+        let bypass = (noProxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let proxy else {
+            if proxyUser != nil { throw ValidationError("--proxy-user goes with --proxy") }
+            if noProxy == nil { return nil }
+            guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
+            return .direct
+        }
+        if proxy.isEmpty || bypass == ["*"] { return .direct }
+        guard let url = URL(string: proxy.contains("://") ? proxy : "http://" + proxy) else { throw ValidationError("--proxy '\(proxy)' is not a URL") }
+        var username: String?
+        var password: String?
+        if let proxyUser {
+            let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            username = String(parts[0])
+            password = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass))
     }
 
     /// The trust policy the TLS options ask for; `nil` when none is given.

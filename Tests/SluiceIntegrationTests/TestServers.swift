@@ -27,6 +27,15 @@ struct TestServers: Decodable {
     /// `client-encrypted.key` with password `client-key-pass`, `client.p12` with `p12-pass`; the
     /// interception CA's `stranger-client.pem` is refused) and answers `client=SUBJECT`; 400 without.
     let nginxHTTPSClientAuth: URL
+    /// tinyproxy, open to loopback: adds `Via: 1.1 sluice-test-proxy` to responses and logs each
+    /// CONNECT in `proxyLog`.
+    let proxy: URL
+    let proxyLog: String
+    /// tinyproxy asking for Basic credentials `user` / `proxy-s3cret` (407 without them).
+    let proxyWithAuth: URL
+    /// mitmproxy, intercepting TLS with certificates from its own CA (`interceptingProxyCA`).
+    let interceptingProxy: URL
+    let interceptingProxyCA: String
     let caBundle: String
     /// The genuine CA and the interception CA, so that validation alone accepts both servers.
     let bothCAsBundle: String

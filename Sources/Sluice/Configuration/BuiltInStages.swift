@@ -4,7 +4,7 @@ import Foundation
 /// format names them.
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
-        urlResolution, headerInjection, serialization, trustEvaluation, responseDecoding, redirects,
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects,
     ]
 
     static let urlResolution = StageDescriptor(
@@ -142,6 +142,32 @@ enum BuiltInStages {
             hosts: options.strings("hosts"),
             clientIdentity: identity
         ))
+    }
+
+    static let proxy = StageDescriptor(
+        name: "proxy",
+        summary: "Sends requests through a forward proxy (http, https, socks5, socks5h), or directly: either way the proxy environment variables are ignored.",
+        options: [
+            OptionDescriptor("url", .string, required: true, summary: "The proxy, http://host:port (also https, socks5, socks5h), or none to go direct."),
+            OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
+            OptionDescriptor("password", .string, secret: true, summary: "The proxy's password."),
+            OptionDescriptor("no-proxy", .list(.string), summary: "Hosts that go direct: names (subdomains included), IP addresses, or *."),
+        ]
+    ) { options in
+        let text = options.string("url")!
+        if text.hasSameCodePoints(as: "none") {
+            if options.node("username") != nil || options.node("password") != nil || options.node("no-proxy") != nil {
+                throw StageOptions.Invalid(option: "url", message: "url: none goes direct; username, password and no-proxy need a proxy")
+            }
+            return ProxySelection(route: .direct)
+        }
+        guard let url = URL(string: text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
+        do {
+            let proxy = try Proxy(url: url, username: options.string("username"), password: options.string("password"), bypass: options.strings("no-proxy") ?? [])
+            return ProxySelection(route: .through(proxy))
+        } catch let error as SluiceError {
+            throw StageOptions.Invalid(option: "url", message: error.message)
+        }
     }
 
     static let responseDecoding = StageDescriptor(

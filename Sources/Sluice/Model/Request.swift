@@ -26,6 +26,8 @@ public struct Request: Sendable {
     /// ``Pipeline/maxInMemoryResponseSize`` (64 MiB by default) and a body streamed to a file none.
     /// `Int64.max` means no limit at all. Past it the exchange ends with `.responseTooLarge`.
     public var maxResponseSize: Int64?
+    /// How the request reaches its server; `nil` is ``ProxyRoute/environment``, curl's behaviour.
+    public var proxyRoute: ProxyRoute?
     /// Whether the transport keeps the certificates the server presented on the connection, in
     /// `Response.metrics?.peerCertificates` (for `expect.certificate` and certificate captures).
     /// Off by default: reading them costs a little on every request, reused connections included.

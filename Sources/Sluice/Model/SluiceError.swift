@@ -31,6 +31,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case redirectLoop = "redirect loop"
             case responseTooLarge = "response too large"
             case insecureRedirect = "insecure redirect"
+            case proxy = "proxy failure"
             case transport = "transport failure"
         }
 
@@ -92,6 +93,10 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         /// A redirect led from `https` to `http` (refused unless allowed), or to a scheme other
         /// than `http` and `https`.
         public static let insecureRedirect = Kind(.insecureRedirect)
+        /// The proxy refused the request or its CONNECT tunnel (407 without the right credentials, a
+        /// 403 from its rules), or its name could not be resolved; the message names the proxy and
+        /// its answer.
+        public static let proxy = Kind(.proxy)
         /// The transport failed in a way none of the other kinds names.
         public static let transport = Kind(.transport)
 

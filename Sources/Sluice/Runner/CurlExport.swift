@@ -75,6 +75,18 @@ public enum CurlExport {
         if let policy = request.trustPolicy {
             arguments += trustArguments(policy, lines: &lines)
         }
+        switch request.proxyRoute {
+        case .direct?:
+            arguments += ["--noproxy", quote("*")]
+        case .through(let proxy)?:
+            arguments += ["--proxy", quote(proxy.url.absoluteString)]
+            if let username = proxy.username {
+                arguments += ["--proxy-user", quote(username + ":" + redactor.redact(proxy.password ?? ""))]
+            }
+            arguments += ["--noproxy", quote(proxy.bypass.joined(separator: ","))]
+        case .environment?, nil:
+            break
+        }
         return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
     }
 

@@ -157,6 +157,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let policy = governingTrustPolicy {
             try configureTrust(policy)
         }
+        try configureProxy(request.proxyRoute ?? .environment)
         if let connect = request.timeouts.connect {
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds)
         }
@@ -206,6 +207,24 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             }
             if let password = identity.password {
                 try easy.set(CURLOPT_KEYPASSWD, password)
+            }
+        }
+    }
+
+    /// libcurl reads the proxy variables itself when CURLOPT_PROXY is unset; an empty CURLOPT_PROXY
+    /// turns every proxy off, and CURLOPT_NOPROXY, once set, takes the place of `NO_PROXY`.
+    private func configureProxy(_ route: ProxyRoute) throws(SluiceError) {
+        switch route {
+        case .environment:
+            break
+        case .direct:
+            try easy.set(CURLOPT_PROXY, "")
+        case .through(let proxy):
+            try easy.set(CURLOPT_PROXY, proxy.url.absoluteString)
+            try easy.set(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ","))
+            if let username = proxy.username {
+                try easy.set(CURLOPT_PROXYUSERNAME, username)
+                try easy.set(CURLOPT_PROXYPASSWORD, proxy.password ?? "")
             }
         }
     }
@@ -511,6 +530,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             error.curlCode = Int(code.rawValue)
             return error
         }
+        if let refusal = proxyRefusal(code) {
+            return SluiceError(kind: .proxy, stage: "transport", url: request.url, message: refusal, curlCode: Int(code.rawValue))
+        }
         if code == CURLE_OUT_OF_MEMORY, !head.isComplete {
             // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory".
             return SluiceError(
@@ -527,6 +549,25 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             message: easy.message(for: code),
             curlCode: Int(code.rawValue)
         )
+    }
+
+    /// What a proxy's refusal looks like: a CONNECT answered with anything but 2xx, or a proxy that
+    /// could not be resolved or spoke no proxy protocol (CURLE_PROXY, for SOCKS); `nil` otherwise.
+    private func proxyRefusal(_ code: CURLcode) -> String? {
+        let connectStatus = easy.long(CURLINFO_HTTP_CONNECTCODE)
+        let proxy: String
+        switch request.proxyRoute {
+        case .through(let configured)?: proxy = "the proxy \(configured.url.absoluteString)"
+        default: proxy = "the proxy the environment names"
+        }
+        if connectStatus != 0 && !(200...299).contains(connectStatus) {
+            let hint = connectStatus == 407 ? " (Proxy Authentication Required: give the proxy's username and password)" : ""
+            return "\(proxy) refused the tunnel to \(request.url.host ?? "the server"): CONNECT answered \(connectStatus)\(hint)"
+        }
+        if code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_PROXY {
+            return "\(proxy) failed: \(easy.message(for: code))"
+        }
+        return nil
     }
 
     private func readMetrics() -> TransferMetrics {

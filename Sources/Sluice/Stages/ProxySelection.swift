@@ -1,0 +1,26 @@
+/// Puts a ``ProxyRoute`` on every request that has none of its own: through a proxy, direct
+/// (ignoring `http_proxy` and the like), or as the environment says.
+///
+/// ```swift
+/// ProxySelection(route: .through(try Proxy(url: URL(string: "http://proxy.internal:3128")!, bypass: ["localhost"])))
+/// ```
+public struct ProxySelection: RequestStage {
+    /// The route put on requests that set none.
+    public let route: ProxyRoute
+
+    /// `proxy`.
+    public var name: String { "proxy" }
+
+    /// Creates the stage.
+    public init(route: ProxyRoute) {
+        self.route = route
+    }
+
+    /// Puts the route on the request unless it has one.
+    public func prepare(_ request: Request, context: TaskContext) -> Request {
+        guard request.proxyRoute == nil else { return request }
+        var request = request
+        request.proxyRoute = route
+        return request
+    }
+}

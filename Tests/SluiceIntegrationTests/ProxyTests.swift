@@ -1,0 +1,133 @@
+import Foundation
+import Sluice
+import Testing
+
+/// Requests through a real forward proxy: tinyproxy on loopback, which adds `Via: 1.1
+/// sluice-test-proxy` to what it forwards and logs each CONNECT; a second one asks for Basic
+/// credentials. Tests that set proxy environment variables run `sluice` as a process of its own,
+/// so no other test sees them.
+@Suite("Proxies over real sockets", .timeLimit(.minutes(2)))
+struct ProxyTests {
+    private func send(_ url: URL, route: ProxyRoute?, policy: TrustPolicy? = nil) async throws -> Response {
+        var request = Request(url: url)
+        request.proxyRoute = route
+        request.trustPolicy = policy
+        return try await SessionManager(pipeline: try Pipeline(transport: CurlTransport())).send(request)
+    }
+
+    private func via(_ response: Response) -> String { response.headers["Via"] ?? "" }
+
+    @Test("plain http through the proxy; no-proxy hosts and .direct go straight to the server")
+    func plainHTTP() async throws {
+        let servers = try TestServers.load()
+        let proxy = try Proxy(url: servers.proxy)
+        #expect(via(try await send(servers.httpbin("get"), route: .through(proxy))).contains("sluice-test-proxy"))
+        let bypassing = try Proxy(url: servers.proxy, bypass: ["127.0.0.1"])
+        #expect(via(try await send(servers.httpbin("get"), route: .through(bypassing))).isEmpty)
+        #expect(via(try await send(servers.httpbin("get"), route: .direct)).isEmpty)
+    }
+
+    @Test("https through the CONNECT tunnel: TLS is with the origin, and its pins hold; the attacker is refused through the tunnel too")
+    func tunnelKeepsTrust() async throws {
+        let servers = try TestServers.load()
+        let route = ProxyRoute.through(try Proxy(url: servers.proxy))
+        let pins = try TrustPin.pins(from: servers.pins.ca)
+        let pinned = try TrustPolicy(pinning: .publicKey, pins: pins, caBundle: servers.bothCAsBundle)
+        let marker = "tunnel-\(UUID().uuidString)"
+        let genuine = try await send(servers.nginxTLS("hello.txt").appending(queryItems: [URLQueryItem(name: marker, value: nil)]), route: route, policy: pinned)
+        #expect(String(decoding: genuine.body, as: UTF8.self) == "hello from nginx\n")
+        let error = await #expect(throws: SluiceError.self) {
+            try await send(servers.nginxHTTPSInterceptor.appendingPathComponent("hello.txt"), route: route, policy: pinned)
+        }
+        #expect(error?.kind == .trustEvaluation)
+        let log = (try? String(contentsOfFile: servers.proxyLog, encoding: .utf8)) ?? ""
+        #expect(log.contains("CONNECT localhost:\(servers.nginxHTTPS.port!)"), "the proxy carried the tunnel")
+        #expect(log.contains("CONNECT localhost:\(servers.nginxHTTPSInterceptor.port!)"))
+    }
+
+    @Test("an intercepting proxy (mitmproxy) whose CA is trusted: validation alone passes it, every pin refuses it, the origin sees no request", arguments: [
+        (TrustPolicy.Pinning.publicKey, "ca"), (.publicKey, "leaf"), (.certificate, "ca"), (.certificate, "leaf"),
+    ])
+    func interception(pinning: TrustPolicy.Pinning, pinned: String) async throws {
+        let servers = try TestServers.load()
+        let route = ProxyRoute.through(try Proxy(url: servers.interceptingProxy))
+        let trustsProxy = try TrustPolicy(caBundle: servers.interceptingProxyCA)
+        let through = try await send(servers.nginxTLS("hello.txt"), route: route, policy: trustsProxy)
+        #expect(String(decoding: through.body, as: UTF8.self) == "hello from nginx\n", "the interception works")
+        let pin = pinning == .publicKey
+            ? (pinned == "ca" ? servers.pins.ca : servers.pins.localhost)
+            : servers.certificates + (pinned == "ca" ? "/ca.pem" : "/localhost.pem")
+        let policy = try TrustPolicy(pinning: pinning, pins: TrustPin.pins(from: pin), caBundle: servers.interceptingProxyCA)
+        let probe = "intercepted-\(UUID().uuidString)"
+        let error = await #expect(throws: SluiceError.self) {
+            try await send(servers.nginxTLS("hello.txt").appending(queryItems: [URLQueryItem(name: probe, value: nil)]), route: route, policy: policy)
+        }
+        #expect(error?.kind == .trustEvaluation, "\(String(describing: error))")
+        // A request that passes, so the origin's log is written past where the probe would be.
+        let marker = "marker-\(UUID().uuidString)"
+        _ = try await send(servers.nginxTLS("hello.txt").appending(queryItems: [URLQueryItem(name: marker, value: nil)]), route: .direct, policy: TrustPolicy(caBundle: servers.caBundle))
+        var log = ""
+        for _ in 0..<100 {
+            log = (try? String(contentsOfFile: servers.nginxAccessLog, encoding: .utf8)) ?? ""
+            if log.contains(marker) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(log.contains(marker) && !log.contains(probe), "the origin saw no request from the refused task")
+    }
+
+    @Test("proxy authentication: 407 without credentials (a .proxy error for a tunnel), through with them")
+    func authentication() async throws {
+        let servers = try TestServers.load()
+        let anonymous = ProxyRoute.through(try Proxy(url: servers.proxyWithAuth))
+        #expect(try await send(servers.httpbin("get"), route: anonymous).status == 407)
+        let refused = await #expect(throws: SluiceError.self) {
+            try await send(servers.nginxTLS("hello.txt"), route: anonymous, policy: TrustPolicy(caBundle: servers.caBundle))
+        }
+        #expect(refused?.kind == .proxy)
+        #expect(refused?.message.contains("CONNECT answered 407") == true, "\(String(describing: refused))")
+        let authenticated = ProxyRoute.through(try Proxy(url: servers.proxyWithAuth, username: "user", password: "proxy-s3cret"))
+        #expect(via(try await send(servers.httpbin("get"), route: authenticated)).contains("sluice-test-proxy-auth"))
+        #expect(try await send(servers.nginxTLS("hello.txt"), route: authenticated, policy: TrustPolicy(caBundle: servers.caBundle)).status == 200)
+    }
+
+    @Test("a proxy URL with credentials in it, or of another scheme, is refused when made; a proxy that is not there is a connect failure")
+    func badProxies() async throws {
+        #expect(throws: SluiceError.self) { try Proxy(url: URL(string: "http://user:pw@127.0.0.1:3128")!) }
+        #expect(throws: SluiceError.self) { try Proxy(url: URL(string: "ftp://127.0.0.1:21")!) }
+        let servers = try TestServers.load()
+        let nowhere = ProxyRoute.through(try Proxy(url: URL(string: "http://127.0.0.1:\(try LoopbackSocket.unusedPort())")!))
+        let error = await #expect(throws: SluiceError.self) { try await send(servers.httpbin("get"), route: nowhere) }
+        #expect(error?.kind == .connect)
+    }
+
+    @Test("the environment, as curl reads it: http_proxy honoured by default; the proxy stage, -x '' and --noproxy '*' ignore it; the password stays secret")
+    func environment() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let environment = ["http_proxy": servers.proxy.absoluteString, "NO_PROXY": "", "no_proxy": ""]
+        func pipeline(_ stages: String) throws -> String {
+            let path = directory.file("proxy.yaml")
+            try "stages:\n\(stages)requests:\n  - name: get\n    path: \(servers.httpbin("get").absoluteString)\n    expect:\n      status: 200\n"
+                .write(to: path, atomically: true, encoding: .utf8)
+            return path.path
+        }
+        func viaLine(_ arguments: [String]) throws -> String {
+            let result = try SluiceProcess.run(arguments, environment: environment)
+            return result.error.split(separator: "\n").first { $0.lowercased().hasPrefix("< via:") }.map(String.init)
+                ?? result.output.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("via:") }.map(String.init) ?? ""
+        }
+        #expect(try viaLine(["run", "--verbose", pipeline("  - retry: { attempts: 1 }\n")]).contains("sluice-test-proxy"))
+        #expect(try viaLine(["run", "--verbose", pipeline("  - proxy: { url: none }\n")]).isEmpty)
+        #expect(try viaLine(["send", "-i", servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
+        #expect(try viaLine(["send", "-i", "-x", "", servers.httpbin("get").absoluteString]).isEmpty)
+        #expect(try viaLine(["send", "-i", "--noproxy", "*", servers.httpbin("get").absoluteString]).isEmpty)
+        let authenticated = try pipeline("  - proxy: { url: \"\(servers.proxyWithAuth.absoluteString)\", username: user, password: \"${env.PROXY_PASSWORD}\" }\n")
+        for arguments in [["run", "--verbose"], ["run", "--format", "json"], ["curl"], ["run", "--dry-run"]] {
+            let result = try SluiceProcess.run(arguments + [authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
+            #expect(!result.output.contains("proxy-s3cret") && !result.error.contains("proxy-s3cret"), "\(arguments)")
+            if arguments == ["run", "--verbose"] { #expect(result.status == 0, "\(result.output)\(result.error)") }
+        }
+        let curl = try SluiceProcess.run(["curl", authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
+        #expect(curl.output.contains("--proxy \(servers.proxyWithAuth.absoluteString) --proxy-user 'user:***'"), "\(curl.output)")
+    }
+}
