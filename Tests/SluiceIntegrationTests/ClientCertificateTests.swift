@@ -41,6 +41,32 @@ struct ClientCertificateTests {
         #expect(try await answer(manager, policy(servers, stranger), servers) == "status 400")
     }
 
+    @Test("a certificate from an intermediate CA is accepted when the intermediate is sent with it, refused without")
+    func intermediates() async throws {
+        let servers = try TestServers.load()
+        let manager = SessionManager(pipeline: try Pipeline(transport: CurlTransport()))
+        let certs = servers.certificates
+        let withIntermediate = try ClientIdentity(certificate: certs + "/client-3.pem", key: certs + "/client-3.key", intermediates: certs + "/client-intermediate.pem")
+        #expect(try await answer(manager, policy(servers, withIntermediate), servers) == "client=CN=sluice-client-3\n")
+        let alone = try ClientIdentity(certificate: certs + "/client-3.pem", key: certs + "/client-3.key")
+        #expect(try await answer(manager, policy(servers, alone), servers) == "status 400")
+    }
+
+    @Test("a policy with an identity governs only its hosts: elsewhere the default applies, here the identity is sent")
+    func onlyToItsHosts() async throws {
+        let servers = try TestServers.load()
+        let manager = SessionManager(pipeline: try Pipeline(transport: CurlTransport()))
+        let identity = try identity(servers, "client.pem", key: "client.key")
+        let elsewhere = try TrustPolicy(caBundle: servers.caBundle, hosts: ["api.example"], clientIdentity: identity)
+        var request = Request(url: servers.nginxHTTPSClientAuth.appendingPathComponent("who"))
+        request.trustPolicy = elsewhere
+        // The policy (its CA bundle too) does not cover localhost: the system store refuses the test CA.
+        let error = await #expect(throws: SluiceError.self) { try await manager.send(request) }
+        #expect(error?.kind == .tls)
+        let here = try TrustPolicy(caBundle: servers.caBundle, hosts: ["localhost"], clientIdentity: identity)
+        #expect(try await answer(manager, here, servers) == "client=CN=sluice-client\n")
+    }
+
     @Test("identities are never mixed on a connection: 60 interleaved requests under two identities and none on one transport")
     func notMixed() async throws {
         let servers = try TestServers.load()

@@ -45,12 +45,14 @@ struct ProxyTests {
         #expect(log.contains("CONNECT localhost:\(servers.nginxHTTPSInterceptor.port!)"))
     }
 
-    @Test("an intercepting proxy (mitmproxy) whose CA is trusted: validation alone passes it, every pin refuses it, the origin sees no request", arguments: [
+    @Test("an intercepting proxy (mitmproxy, HTTP and SOCKS5) whose CA is trusted: validation alone passes it, every pin refuses it, the origin sees no request", arguments: [
         (TrustPolicy.Pinning.publicKey, "ca"), (.publicKey, "leaf"), (.certificate, "ca"), (.certificate, "leaf"),
     ])
     func interception(pinning: TrustPolicy.Pinning, pinned: String) async throws {
         let servers = try TestServers.load()
-        let route = ProxyRoute.through(try Proxy(url: servers.interceptingProxy))
+        // Over HTTP CONNECT for public-key pins, over SOCKS5 (names resolved by the proxy) for
+        // certificate pins: the interception and the refusals are the same.
+        let route = ProxyRoute.through(try Proxy(url: pinning == .publicKey ? servers.interceptingProxy : servers.interceptingSOCKSProxy))
         let trustsProxy = try TrustPolicy(caBundle: servers.interceptingProxyCA)
         let through = try await send(servers.nginxTLS("hello.txt"), route: route, policy: trustsProxy)
         #expect(String(decoding: through.body, as: UTF8.self) == "hello from nginx\n", "the interception works")

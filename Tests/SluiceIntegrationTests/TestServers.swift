@@ -35,6 +35,8 @@ struct TestServers: Decodable {
     let proxyWithAuth: URL
     /// mitmproxy, intercepting TLS with certificates from its own CA (`interceptingProxyCA`).
     let interceptingProxy: URL
+    /// The same mitmproxy as a SOCKS5 proxy that resolves names itself (`socks5h://`).
+    let interceptingSOCKSProxy: URL
     let interceptingProxyCA: String
     let caBundle: String
     /// The genuine CA and the interception CA, so that validation alone accepts both servers.
