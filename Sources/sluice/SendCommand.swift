@@ -92,6 +92,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts that go direct, separated by ','; '*' for all (no proxy at all).", valueName: "HOSTS"))
     var noProxy: String?
 
+    @Option(name: .customLong("proxy-cacert"), help: "For an https:// proxy: a PEM file of trust anchors for the proxy's certificate.")
+    var proxyCABundle: String?
+
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
 
@@ -186,7 +189,7 @@ struct SendCommand: AsyncParsableCommand {
             username = String(parts[0])
             password = parts.count > 1 ? String(parts[1]) : ""
         }
-        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass))
+        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass, caBundle: proxyCABundle))
     }
 
     /// The trust policy the TLS options ask for; `nil` when none is given.

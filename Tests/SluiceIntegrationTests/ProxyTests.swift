@@ -77,6 +77,21 @@ struct ProxyTests {
         #expect(log.contains(marker) && !log.contains(probe), "the origin saw no request from the refused task")
     }
 
+    @Test("through an https:// proxy (TLS to the proxy, then a CONNECT tunnel): pins judge the origin, never the proxy's own certificate")
+    func httpsProxy() async throws {
+        let servers = try TestServers.load()
+        let proxyCA = servers.certificates + "/interceptor-ca.pem"
+        let route = ProxyRoute.through(try Proxy(url: servers.httpsProxy, caBundle: proxyCA))
+        let originPin = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.ca), caBundle: servers.caBundle)
+        #expect(String(decoding: try await send(servers.nginxTLS("hello.txt"), route: route, policy: originPin).body, as: UTF8.self) == "hello from nginx\n")
+        let proxyPin = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.interceptorCA), caBundle: servers.caBundle)
+        let error = await #expect(throws: SluiceError.self) { try await send(servers.nginxTLS("hello.txt"), route: route, policy: proxyPin) }
+        #expect(error?.kind == .trustEvaluation, "the proxy's key is not the origin's: \(String(describing: error))")
+        // Without the proxy's CA the proxy itself is refused, before any tunnel.
+        let untrusted = ProxyRoute.through(try Proxy(url: servers.httpsProxy))
+        await #expect(throws: SluiceError.self) { try await send(servers.nginxTLS("hello.txt"), route: untrusted, policy: originPin) }
+    }
+
     @Test("proxy authentication: 407 without credentials (a .proxy error for a tunnel), through with them")
     func authentication() async throws {
         let servers = try TestServers.load()

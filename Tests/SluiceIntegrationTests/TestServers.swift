@@ -33,6 +33,9 @@ struct TestServers: Decodable {
     let proxyLog: String
     /// tinyproxy asking for Basic credentials `user` / `proxy-s3cret` (407 without them).
     let proxyWithAuth: URL
+    /// The open tinyproxy behind stunnel: an `https://` proxy whose own certificate comes from the
+    /// interception CA (`certificates/interceptor-ca.pem`).
+    let httpsProxy: URL
     /// mitmproxy, intercepting TLS with certificates from its own CA (`interceptingProxyCA`).
     let interceptingProxy: URL
     /// The same mitmproxy as a SOCKS5 proxy that resolves names itself (`socks5h://`).

@@ -152,18 +152,22 @@ enum BuiltInStages {
             OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
             OptionDescriptor("password", .string, secret: true, summary: "The proxy's password."),
             OptionDescriptor("no-proxy", .list(.string), summary: "Hosts that go direct: names (subdomains included), IP addresses, or *."),
+            OptionDescriptor("ca-bundle", .string, summary: "For an https:// proxy: a PEM file of trust anchors for the proxy's own certificate."),
         ]
     ) { options in
         let text = options.string("url")!
         if text.hasSameCodePoints(as: "none") {
-            if options.node("username") != nil || options.node("password") != nil || options.node("no-proxy") != nil {
-                throw StageOptions.Invalid(option: "url", message: "url: none goes direct; username, password and no-proxy need a proxy")
+            if options.node("username") != nil || options.node("password") != nil || options.node("no-proxy") != nil || options.node("ca-bundle") != nil {
+                throw StageOptions.Invalid(option: "url", message: "url: none goes direct; username, password, no-proxy and ca-bundle need a proxy")
             }
             return ProxySelection(route: .direct)
         }
         guard let url = URL(string: text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
         do {
-            let proxy = try Proxy(url: url, username: options.string("username"), password: options.string("password"), bypass: options.strings("no-proxy") ?? [])
+            let proxy = try Proxy(
+                url: url, username: options.string("username"), password: options.string("password"),
+                bypass: options.strings("no-proxy") ?? [], caBundle: options.path("ca-bundle")
+            )
             return ProxySelection(route: .through(proxy))
         } catch let error as SluiceError {
             throw StageOptions.Invalid(option: "url", message: error.message)

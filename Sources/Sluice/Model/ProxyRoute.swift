@@ -33,6 +33,9 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     /// Hosts that go direct, as curl's `--noproxy` reads them: a name (which covers its subdomains),
     /// an IP address, or `*` for every host.
     public let bypass: [String]
+    /// For an `https://` proxy: a PEM file of trust anchors for the proxy's own certificate, instead
+    /// of the system store. The origin's certificate is judged by the request's trust policy.
+    public let caBundle: String?
 
     /// The schemes a proxy URL may have.
     public static let schemes = ["http", "https", "socks5", "socks5h"]
@@ -41,7 +44,7 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `.configuration` for a URL that is not an `http`, `https`, `socks5` or `socks5h`
     ///   URL with a host, or one with credentials in it (give them as `username` and `password`,
     ///   where they are kept secret).
-    public init(url: URL, username: String? = nil, password: String? = nil, bypass: [String] = []) throws(SluiceError) {
+    public init(url: URL, username: String? = nil, password: String? = nil, bypass: [String] = [], caBundle: String? = nil) throws(SluiceError) {
         guard let scheme = url.scheme?.lowercased(), Proxy.schemes.contains(scheme), let host = url.host, !host.isEmpty else {
             throw SluiceError(kind: .configuration, stage: "proxy", message: "proxy \(url.absoluteString) is not an http, https, socks5 or socks5h URL with a host")
         }
@@ -52,6 +55,7 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         self.username = username
         self.password = password
         self.bypass = bypass
+        self.caBundle = caBundle
     }
 
     /// The URL, never the password.

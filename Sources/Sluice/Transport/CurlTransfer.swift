@@ -222,6 +222,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         case .through(let proxy):
             try easy.set(CURLOPT_PROXY, proxy.url.absoluteString)
             try easy.set(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ","))
+            if let caBundle = proxy.caBundle {
+                try easy.set(CURLOPT_PROXY_CAINFO, caBundle)
+            }
             if let username = proxy.username {
                 try easy.set(CURLOPT_PROXYUSERNAME, username)
                 try easy.set(CURLOPT_PROXYPASSWORD, proxy.password ?? "")
