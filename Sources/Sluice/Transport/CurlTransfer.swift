@@ -36,7 +36,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// callback ran): a failure after that is the server's, never a connect failure.
     private var connectionWasReady = false
     private var lastProgress = TaskProgress()
-    /// The key under which a refused TLS handshake records what the server presented.
+    /// The key under which this transfer's TLS handshake records what the server presented, for
+    /// the error should the handshake fail.
     private let presentedChainKey = PresentedChainRecorder.register()
     /// The certificates of the connection, read before the request when it asks for them.
     private var peerCertificates: [X509Certificate] = []
@@ -426,11 +427,15 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         guard let session = connection.tlsSession else {
             return .reject(reason: "the TLS library does not show the certificate chain of \(connection.host), so its pins cannot be checked")
         }
-        let presented = PeerChain.presented(session)
         guard let chain = PeerChain.pinnable(session, under: policy) else {
-            return .reject(reason: "OpenSSL verified no certificate chain for \(connection.host), so its pins cannot be checked. The server presented: \(presented.map(\.description).joined(separator: ", ")).")
+            let presented = PeerChain.presented(session).map(\.details).joined(separator: "; ")
+            return .reject(reason: "OpenSSL verified no certificate chain for \(connection.host), so its pins cannot be checked. The server presented: \(presented).")
         }
-        return policy.evaluate(chain: chain, presented: presented, host: connection.host)
+        // What the server presented is read again only to word a rejection: every pinned request
+        // on a reused connection passes through here.
+        let decision = policy.evaluate(chain: chain, host: connection.host)
+        guard case .reject = decision else { return decision }
+        return policy.evaluate(chain: chain, presented: PeerChain.presented(session), host: connection.host)
     }
 
     private func reportRequestSent() {
