@@ -37,13 +37,13 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var connectionWasReady = false
     private var lastProgress = TaskProgress()
     /// The key under which this transfer's TLS handshake records what the server presented, for
-    /// the error should the handshake fail.
-    private let presentedChainKey = PresentedChainRecorder.register()
+    /// the error should the handshake fail; `nil` for plain http, which has no handshake.
+    private let presentedChainKey: Int?
     /// The certificates of the connection, read before the request when it asks for them.
     private var peerCertificates: [X509Certificate] = []
 
     deinit {
-        _ = PresentedChainRecorder.take(presentedChainKey)
+        if let presentedChainKey { _ = PresentedChainRecorder.take(presentedChainKey) }
     }
 
     /// Prepares an exchange: validates the request, opens its files and configures an easy handle
@@ -85,6 +85,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         downloadFile: DownloadFile?
     ) {
         self.request = request
+        presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
         self.task = task
         self.events = events
         self.easy = easy
@@ -143,9 +144,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try easy.set(CURLOPT_XFERINFODATA, pointer: me)
         try easy.set(prerequestCallback: curlTransferPrerequest)
         try easy.set(CURLOPT_PREREQDATA, pointer: me)
-        try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
-        try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
         try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
+        if let presentedChainKey {
+            try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
+            try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
+        }
         if request.url.scheme?.lowercased() == "https" {
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }
@@ -515,7 +518,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             error.presentedCertificates = trustRejection.presented
             return error
         }
-        let presented = PresentedChainRecorder.take(presentedChainKey)
+        let presented = presentedChainKey.flatMap(PresentedChainRecorder.take)
         if let presented, SluiceError.Kind(curlCode: code, connected: connectionWasReady) == .tls {
             // The handshake failed after the server showed its chain: say which host, why, and what.
             let why = presented.reason.map { "\($0) (\(easy.message(for: code)))" } ?? easy.message(for: code)
