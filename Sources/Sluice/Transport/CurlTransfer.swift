@@ -14,6 +14,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     let request: Request
     let events: any TransportEvents
     let easy: CurlEasyHandle
+    /// The request's trust policy, when it governs the request's host, decided once (matching
+    /// normalizes the host): configuration, the loop's connection cache and the pre-request check
+    /// all ask. Transfers under one policy share connections only with each other (the loop gives
+    /// each policy its own connection cache).
+    let governingTrustPolicy: TrustPolicy?
     private let loop: CurlMultiLoop
     private let cancelRequested = Atomic<Bool>(false)
 
@@ -86,6 +91,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     ) {
         self.request = request
         presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
+        governingTrustPolicy = request.trustPolicy.flatMap { $0.applies(to: request.url.host ?? "") ? $0 : nil }
         self.task = task
         self.events = events
         self.easy = easy
@@ -177,12 +183,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try configureHeaders(decodesContent: configuration.decodesContent)
     }
 
-    /// The request's trust policy, when it governs the request's host. Transfers under one policy
-    /// share connections only with each other (the loop gives each policy its own connection cache).
-    var governingTrustPolicy: TrustPolicy? {
-        guard let policy = request.trustPolicy, policy.applies(to: request.url.host ?? "") else { return nil }
-        return policy
-    }
 
     /// libcurl's side of a trust policy: what the handshake validates, against which anchors.
     /// Pinned connections keep no TLS session cache, so a resumed session (which may show no

@@ -13,7 +13,7 @@ import Synchronization
 /// after it. A key, not a pointer: a callback that runs after its transfer ended (a TLS 1.2
 /// renegotiation on a reused connection) finds no key and records nothing.
 enum PresentedChainRecorder {
-    /// What a refused handshake showed.
+    /// What a handshake showed, and why OpenSSL refused it if it did.
     struct Record: Sendable {
         /// The certificates the server sent, its own first.
         var certificates: [X509Certificate]
