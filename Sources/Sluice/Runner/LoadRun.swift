@@ -116,7 +116,9 @@ public struct LoadRun: Sendable {
             }
             prepared.append((spec, try spec.makeRequest(scope: file.scope, directory: runner.directory)))
         }
-        let manager = SessionManager(pipeline: try runner.pipeline(dryRun: false))
+        let pipeline = try runner.pipeline(dryRun: false)
+        let manager = SessionManager(pipeline: pipeline)
+        let executor = pipeline.transport.executor
         let total = prepared.count * repetitions
         let tickets = Tickets()
         let jobs = prepared
@@ -128,7 +130,9 @@ public struct LoadRun: Sendable {
         let latencies = Locked(Histogram<UInt64>(highestTrackableValue: longest, numberOfSignificantValueDigits: .three))
         let outcomes = await withTaskGroup(of: (failure: String?, statuses: [Int: Int]).self) { group in
             for _ in 0..<workers {
-                group.addTask {
+                // On the transport's I/O thread when it has one: a request then costs no switch
+                // of thread from the worker to the transfer and back.
+                group.addTask(executorPreference: executor) {
                     var failure: String?
                     var statuses: [Int: Int] = [:]
                     while true {

@@ -83,25 +83,28 @@ public struct PipelineRunner: Sendable {
         let selected = try requests(only: only)
         let redactor = Locked(self.redactor)
         let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, bottom: [SentRequestRecorder(stops: false)]))
-        var scope = file.scope
-        var missing: [String: String] = [:]
-        var results: [RequestResult] = []
-        for spec in selected {
-            let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
-            redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
-            for capture in spec.captures {
-                if let value = result.captured[capture.name] {
-                    scope.values[capture.name] = value
-                    missing[capture.name] = nil
-                } else {
-                    missing[capture.name] = spec.name
+        // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
+        return await withTaskExecutorPreference(manager.pipeline.transport.executor) {
+            var scope = file.scope
+            var missing: [String: String] = [:]
+            var results: [RequestResult] = []
+            for spec in selected {
+                let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
+                redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
+                for capture in spec.captures {
+                    if let value = result.captured[capture.name] {
+                        scope.values[capture.name] = value
+                        missing[capture.name] = nil
+                    } else {
+                        missing[capture.name] = spec.name
+                    }
                 }
+                results.append(result)
+                onResult(result)
+                if failFast && !result.ok { break }
             }
-            results.append(result)
-            onResult(result)
-            if failFast && !result.ok { break }
+            return results
         }
-        return results
     }
 
     /// Runs each request through the request half of the chain without sending it.

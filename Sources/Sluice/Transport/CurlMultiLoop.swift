@@ -1,23 +1,36 @@
 internal import CCurl
 import Foundation
+import Synchronization
 
-/// One libcurl multi handle driven by one I/O thread.
+/// One libcurl multi handle driven by one I/O thread, which is also a task executor.
 ///
 /// Other threads never touch the multi handle: they post commands to a locked inbox and wake the
 /// thread with `curl_multi_wakeup` (only when the inbox was empty, so a burst of commands costs one
 /// wake-up). The thread drains the inbox, runs `curl_multi_perform`, finishes the transfers libcurl
 /// reports done, and sleeps in `curl_multi_poll` until a socket or a wake-up needs it.
 ///
+/// As a `TaskExecutor`, the loop runs the jobs of Swift tasks that prefer it on the I/O thread,
+/// between two turns of libcurl. A task that prefers the loop sends a request, and has its
+/// response handed back, without leaving the thread: what the thread posts to itself goes to a
+/// queue of its own, with no lock and no wake-up, and a finished transfer resumes its task on the
+/// same thread. So an exchange costs no thread switch at all, where a task on another executor
+/// costs two (to the I/O thread and back). The price is the one of every event loop: a job that
+/// blocks holds up every transfer of the loop.
+///
 /// Stopping: `.stop` closes the inbox, so nothing posted later is accepted and no later wake-up
 /// happens. Wake-ups are made under the inbox lock, and the thread passes through that lock after
 /// it has seen `.stop` and before it frees the multi handle, so no wake-up can reach a freed handle.
-final class CurlMultiLoop: @unchecked Sendable {
+/// The thread then runs the jobs its shutdown woke (each transfer it ended resumes a task); jobs
+/// that arrive after the thread has ended run on the global concurrent executor.
+final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     /// What other threads ask of the I/O thread.
     enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case pause(CurlTransfer)
         case unpause(CurlTransfer)
+        /// Runs a job of a task that prefers this loop.
+        case run(UnownedJob)
         /// Ends every transfer, closes every connection, stops the thread, then resumes the
         /// continuation if there is one.
         case stop(CheckedContinuation<Void, Never>?)
@@ -28,11 +41,21 @@ final class CurlMultiLoop: @unchecked Sendable {
         var closed = false
     }
 
+    /// The most commands the thread takes from its own queue before it turns libcurl again, so a
+    /// task that keeps posting jobs cannot starve the sockets.
+    private static let commandsPerTurn = 1024
+
     /// Idle easy handles, shared with the threads that configure transfers.
     let pool: CurlEasyPool
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
+    /// The I/O thread's `pthread_t` while it runs, 0 before and after.
+    private let ioThread = Atomic<UInt>(0)
 
+    /// What the I/O thread posted to itself, taken before the inbox's next commands. I/O thread only.
+    private var ownCommands: [Command] = []
+    /// Set once the thread has seen `.stop`. I/O thread only.
+    private var stopping = false
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// One connection cache (a libcurl share object) per trust policy in use. I/O thread only.
@@ -58,11 +81,25 @@ final class CurlMultiLoop: @unchecked Sendable {
         thread.start()
     }
 
+    /// Whether the caller runs on the I/O thread.
+    private var onIOThread: Bool {
+        ioThread.load(ordering: .relaxed) == pthread_self()
+    }
+
     /// Posts a command to the I/O thread; returns `false`, posting nothing, once the loop was
-    /// stopped. Any thread.
+    /// stopped. Any thread; from the I/O thread itself it takes no lock and wakes nothing.
     @discardableResult
     func enqueue(_ command: Command) -> Bool {
-        inbox.withLock { inbox in
+        if onIOThread {
+            guard !stopping else { return false }
+            if case .stop = command {
+                // Closed under the lock all the same, so that no other thread wakes a freed handle.
+                inbox.withLock { $0.closed = true }
+            }
+            ownCommands.append(command)
+            return true
+        }
+        return inbox.withLock { inbox in
             guard !inbox.closed else { return false }
             if case .stop = command { inbox.closed = true }
             inbox.commands.append(command)
@@ -73,25 +110,47 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs `job` on the I/O thread; on the global concurrent executor once the loop has stopped.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if onIOThread {
+            // Even while stopping: the thread runs the jobs its shutdown woke before it ends.
+            ownCommands.append(.run(job))
+        } else if !enqueue(.run(job)) {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
+    }
+
     // MARK: The I/O thread
 
     private func run() {
+        ioThread.store(pthread_self(), ordering: .relaxed)
         var running: Int32 = 0
-        var commands: [Command] = []
         while true {
-            inbox.withLock { swap(&$0.commands, &commands) }
-            for command in commands {
+            inbox.withLock { inbox in
+                ownCommands.append(contentsOf: inbox.commands)
+                inbox.commands.removeAll(keepingCapacity: true)
+            }
+            // Commands may post more (a job starts a transfer): those run in this turn too, up to
+            // a bound, so a request a job makes goes out in the `curl_multi_perform` that follows.
+            var taken = 0
+            while taken < ownCommands.count, taken < CurlMultiLoop.commandsPerTurn {
+                let command = ownCommands[taken]
+                taken += 1
                 if case .stop(let stopped) = command {
+                    ownCommands.removeFirst(taken)
                     shutDown()
                     stopped?.resume()
                     return
                 }
                 apply(command)
             }
-            commands.removeAll(keepingCapacity: true)
+            ownCommands.removeFirst(taken)
             curl_multi_perform(multi, &running)
             finishDoneTransfers()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            if ownCommands.isEmpty {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
         }
     }
 
@@ -134,6 +193,8 @@ final class CurlMultiLoop: @unchecked Sendable {
             if isActive(transfer) {
                 curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_CONT))
             }
+        case .run(let job):
+            job.runSynchronously(on: asUnownedTaskExecutor())
         case .stop:
             break
         }
@@ -171,11 +232,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         return transfer
     }
 
-    /// Ends every transfer under way with `.cancelled`, then frees the policies' connection caches
-    /// and the multi handle, which closes every connection. Nothing is left in the inbox: `.stop`
-    /// closed it and is its last command, and the drain that found `.stop` came after the
-    /// poster's wake-up returned.
+    /// Ends every transfer under way with `.cancelled`, frees the policies' connection caches and
+    /// the multi handle, which closes every connection, then runs what is left: the jobs of the
+    /// tasks those endings resumed, and what they post in turn (a new transfer is refused with
+    /// `.invalidated`). Nothing more reaches the inbox: `.stop` closed it and is its last command,
+    /// and the drain that found `.stop` came after the poster's wake-up returned.
     private func shutDown() {
+        stopping = true
         for easy in Array(active.keys) {
             guard let transfer = detach(easy) else { continue }
             transfer.abort(with: SluiceError(
@@ -187,5 +250,24 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         connectionCaches = [:]
         curl_multi_cleanup(multi)
+        inbox.withLock { inbox in
+            ownCommands.append(contentsOf: inbox.commands)
+            inbox.commands = []
+        }
+        while !ownCommands.isEmpty {
+            switch ownCommands.removeFirst() {
+            case .run(let job):
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            case .start(let transfer):
+                transfer.abort(with: SluiceError(
+                    kind: .invalidated, stage: "transport", url: transfer.request.url, message: "the transport was shut down"
+                ))
+            case .stop(let stopped):
+                stopped?.resume()
+            case .cancel, .pause, .unpause:
+                break
+            }
+        }
+        ioThread.store(0, ordering: .relaxed)
     }
 }

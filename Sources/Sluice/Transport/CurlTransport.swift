@@ -66,6 +66,17 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// The I/O thread as a task executor: a task that prefers it runs its stages, starts its
+    /// transfers and gets their responses on the I/O thread, with no thread switch. The session
+    /// manager runs every task of a pipeline over this transport there; run your own calling task
+    /// there too (`withTaskExecutorPreference(transport.executor)`, or
+    /// `Task(executorPreference: transport.executor)`) and a request costs no thread switch at
+    /// all. Keep what runs there short: a job that blocks holds up every transfer. `nil` when
+    /// libcurl could not start.
+    public var executor: (any TaskExecutor)? {
+        try? loop.get()
+    }
+
     /// The version of the libcurl in use, for example `7.88.1`.
     public static var libcurlVersion: String {
         CurlGlobal.version

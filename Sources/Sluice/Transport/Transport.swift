@@ -12,4 +12,14 @@ public protocol Transport: Sendable {
     ///   - task: the id of the task the exchange belongs to.
     ///   - events: where to report the exchange's progress, trust checks and end.
     func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response
+
+    /// The executor the session manager runs this transport's tasks on, or `nil` for the global
+    /// concurrent executor. A transport with an I/O thread offers it, so that a task's stages and
+    /// its exchange run on one thread, with no switch between them.
+    var executor: (any TaskExecutor)? { get }
+}
+
+extension Transport {
+    /// No executor of its own: tasks run on the global concurrent executor.
+    public var executor: (any TaskExecutor)? { nil }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import Testing
+import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The libcurl transport's I/O thread as a task executor: a task that prefers it runs its stages,
+/// starts its transfer and gets its response on that one thread; shutting the transport down
+/// ends such tasks instead of stranding them. Runs under the thread sanitizer too.
+@Suite("The transport's I/O thread as a task executor", .timeLimit(.minutes(1)))
+struct IOExecutorTests {
+    /// The threads a request saw: in its stage before and after the exchange, and where libcurl
+    /// reported its first byte (always the I/O thread).
+    final class ThreadLog: EventMonitor, Stage {
+        let name = "thread-log"
+        private let seen = Mutex<[String: Set<UInt>]>([:])
+
+        func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+            record("stage before")
+            let response = try await next(request, context)
+            record("stage after")
+            return response
+        }
+
+        func receive(_ event: TaskEvent) {
+            if case .firstByte = event.kind { record("first byte") }
+        }
+
+        private func record(_ place: String) {
+            let thread = UInt(pthread_self())
+            seen.withLock { _ = $0[place, default: []].insert(thread) }
+        }
+
+        func threads(_ place: String) -> Set<UInt> {
+            seen.withLock { $0[place, default: []] }
+        }
+    }
+
+    /// Counts the requests handed to their connections.
+    final class RequestsSent: EventMonitor {
+        private let sent = Atomic<Int>(0)
+
+        var count: Int { sent.load(ordering: .relaxed) }
+
+        func receive(_ event: TaskEvent) {
+            if case .requestSent = event.kind { sent.add(1, ordering: .relaxed) }
+        }
+    }
+
+    @Test("a caller on the executor: stages, transfer and response all on the I/O thread, one request or 32 at once")
+    func callerOnTheExecutor() async throws {
+        let servers = try TestServers.load()
+        let log = ThreadLog()
+        let transport = servers.trustingTransport()
+        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        let executor = try #require(transport.executor)
+        try await withTaskExecutorPreference(executor) { () async throws in
+            for _ in 0..<10 {
+                #expect(try await manager.send(Request(url: servers.nginx("data.json"))).status == 200)
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<32 {
+                group.addTask(executorPreference: executor) { () async throws in
+                    let url = index.isMultiple(of: 2) ? servers.nginx("data.json") : servers.nginxTLS("data.json")
+                    #expect(try await manager.send(Request(url: url)).status == 200)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let ioThread = log.threads("first byte")
+        #expect(ioThread.count == 1)
+        #expect(log.threads("stage before") == ioThread)
+        #expect(log.threads("stage after") == ioThread)
+        await transport.shutdown()
+    }
+
+    @Test("a caller elsewhere: its task stays off the I/O thread until the exchange")
+    func callerElsewhere() async throws {
+        let servers = try TestServers.load()
+        let log = ThreadLog()
+        let transport = servers.trustingTransport()
+        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        for _ in 0..<10 {
+            #expect(try await manager.send(Request(url: servers.nginx("data.json"))).status == 200)
+        }
+        let handle = manager.task(Request(url: servers.nginx("data.json")))
+        #expect(try await handle.value.status == 200)
+        let ioThread = log.threads("first byte")
+        #expect(ioThread.count == 1)
+        #expect(log.threads("stage before").isDisjoint(with: ioThread))
+        await transport.shutdown()
+    }
+
+    @Test("shutdown with tasks in flight on the executor: each ends cancelled; later tasks end invalidated")
+    func shutdownEndsTasksOnTheExecutor() async throws {
+        let servers = try TestServers.load()
+        let transport = servers.trustingTransport()
+        let sent = RequestsSent()
+        let manager = SessionManager(pipeline: try Pipeline(transport: transport), monitors: [sent])
+        let executor = try #require(transport.executor)
+        let outcomes = Task(executorPreference: executor) {
+            await withTaskGroup(of: SluiceError.Kind?.self) { group in
+                for _ in 0..<20 {
+                    group.addTask(executorPreference: executor) {
+                        do {
+                            _ = try await manager.send(Request(url: servers.httpbin("delay/10")))
+                            return nil
+                        } catch {
+                            return (error as? SluiceError)?.kind
+                        }
+                    }
+                }
+                var kinds: [SluiceError.Kind?] = []
+                for await kind in group { kinds.append(kind) }
+                return kinds
+            }
+        }
+        while sent.count < 20 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await transport.shutdown()
+        #expect(await outcomes.value == Array(repeating: .cancelled, count: 20))
+        let late = await Task(executorPreference: executor) {
+            do {
+                _ = try await manager.send(Request(url: servers.nginx("data.json")))
+                return nil as SluiceError.Kind?
+            } catch {
+                return (error as? SluiceError)?.kind
+            }
+        }.value
+        #expect(late == .invalidated)
+    }
+}
