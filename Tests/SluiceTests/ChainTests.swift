@@ -136,6 +136,34 @@ struct ChainTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "ADDED")
     }
 
+    @Test("runs of one-sided stages, folded into one handler, behave exactly as the same stages nested one by one")
+    func foldedStagesBehaveAsNested() async throws {
+        let log = Log()
+        func chain(failing: String?) -> [any Stage] {
+            [
+                Mark(name: "A", fails: failing == "A"), Note(name: "B", fails: failing == "B"), Tracer(name: "T", log: log),
+                Mark(name: "C", fails: failing == "C"), Note(name: "D", fails: failing == "D"), Note(name: "E", fails: failing == "E"),
+                Mark(name: "F", fails: failing == "F"),
+            ]
+        }
+        for failing in [nil, "A", "B", "C", "D", "E", "F", "transport"] {
+            let stages = chain(failing: failing)
+            let folded = try await outcome(stages, transportFails: failing == "transport")
+            let nested = try await outcome(stages.map { $0 is Tracer ? $0 : Nested(inner: $0) }, transportFails: failing == "transport")
+            #expect(folded == nested, "failing: \(failing ?? "none")")
+            #expect(folded.events.count == 14 || failing != nil)
+        }
+        let clean = try await outcome(chain(failing: nil), transportFails: false)
+        #expect(clean.body == "A,T,C,F")
+        #expect(clean.seen == ["E:A+T+C", "D:A+T+C", "B:A"])
+        #expect(clean.invocations == [1, 1, 1, 1, 1, 1, 1])
+        let refused = try await outcome(chain(failing: "transport"), transportFails: true)
+        #expect(refused.error == "stage failure in transport: transport refused")
+        let refusedByC = try await outcome(chain(failing: "C"), transportFails: false)
+        #expect(refusedByC.error == "stage failure in C: C refused")
+        #expect(refusedByC.events == ["enter A", "enter B", "enter T", "enter C", "leave C", "leave T", "leave B", "leave A"])
+    }
+
     @Test("the result builder keeps order and takes if, if/else and for; the redirect stage goes last")
     func resultBuilder() async throws {
         let log = Log()
@@ -165,4 +193,79 @@ struct ChainTests {
         _ = try await manager.send(Request(url: exampleURL, timeouts: Timeouts(connect: .seconds(1), total: .seconds(2))))
         #expect(seen.all == ["10.0 seconds 5.0 seconds", "1.0 seconds 2.0 seconds"])
     }
+}
+
+// MARK: One-sided stages, folded and nested
+
+private struct SampleFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+/// Adds its name to `X-Trace`; throws when told to.
+private struct Mark: RequestStage {
+    let name: String
+    let fails: Bool
+    func prepare(_ request: Request, context: TaskContext) async throws -> Request {
+        if fails { throw SampleFailure(message: "\(name) refused") }
+        var request = request
+        request.headers.add(name: "X-Trace", value: name)
+        return request
+    }
+}
+/// Records on the response what it saw of the request it sent on; throws when told to.
+private struct Note: ResponseStage {
+    let name: String
+    let fails: Bool
+    func process(_ response: Response, for request: Request, context: TaskContext) async throws -> Response {
+        if fails { throw SampleFailure(message: "\(name) refused") }
+        var response = response
+        response.headers.add(name: "X-Seen", value: "\(name):" + request.headers.values(for: "X-Trace").joined(separator: "+"))
+        return response
+    }
+}
+/// The stage it wraps, with a `handle` of its own, so the pipeline cannot fold it.
+private struct Nested: Stage {
+    let inner: any Stage
+    var name: String { inner.name }
+    func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        try await inner.handle(request, context: context, next: next)
+    }
+}
+private final class Events: EventMonitor {
+    private let log = Locked<[String]>([])
+    func receive(_ event: TaskEvent) {
+        switch event.kind {
+        case .stageEntered(let name): log.withLock { $0.append("enter " + name) }
+        case .stageLeft(let name, _): log.withLock { $0.append("leave " + name) }
+        default: break
+        }
+    }
+    var all: [String] { log.withLock { $0 } }
+}
+private struct FoldOutcome: Equatable {
+    var body: String?
+    var seen: [String]
+    var error: String?
+    var events: [String]
+    var invocations: [Int]
+}
+private func outcome(_ stages: [any Stage], transportFails: Bool) async throws -> FoldOutcome {
+    let events = Events()
+    let transport = InMemoryTransport { request in
+        if transportFails { throw SampleFailure(message: "transport refused") }
+        return Response(status: 200, body: Data(request.headers.values(for: "X-Trace").joined(separator: ",").utf8), url: request.url)
+    }
+    let manager = SessionManager(pipeline: try Pipeline(stages: stages, transport: transport, redirects: nil), monitors: [events])
+    let handle = manager.task(Request(url: exampleURL))
+    var result = FoldOutcome(seen: [], events: [], invocations: [])
+    do {
+        let response = try await handle.value
+        result.body = String(decoding: response.body, as: UTF8.self)
+        result.seen = response.headers.values(for: "X-Seen")
+    } catch let error as SluiceError {
+        result.error = "\(error.kind) in \(error.stage ?? "?"): \(error.message)"
+    }
+    result.events = events.all
+    result.invocations = handle.context.metrics.stages.map(\.invocations)
+    return result
 }

@@ -33,18 +33,35 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Creates an object from `(key, value)` pairs in order; a repeated key keeps its first
     /// position and its last value.
+    ///
+    /// Repeats are found by comparing with the members so far while there are few of them (most
+    /// objects are small, and a scan of a few names costs less than hashing), and through a table
+    /// of positions from ``JSONObject/scanLimit`` members on, so a large object stays linear.
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         members = []
+        members.reserveCapacity(pairs.underestimatedCount)
         var positions: [CodePointKey: Int] = [:]
         for (key, value) in pairs {
-            if let position = positions[CodePointKey(key)] {
+            let position: Int?
+            if members.count < JSONObject.scanLimit {
+                position = members.firstIndex { $0.key.hasSameCodePoints(as: key) }
+            } else {
+                if positions.isEmpty {
+                    for (index, member) in members.enumerated() { positions[CodePointKey(member.key)] = index }
+                }
+                position = positions[CodePointKey(key)]
+                if position == nil { positions[CodePointKey(key)] = members.count }
+            }
+            if let position {
                 members[position].value = value
             } else {
-                positions[CodePointKey(key)] = members.count
                 members.append(Member(key: key, value: value))
             }
         }
     }
+
+    /// Up to this many members, a new member's name is compared with each one before it.
+    static let scanLimit = 16
 
     /// Creates an object from a dictionary literal, in the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -108,13 +108,108 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// Wraps `innermost` in the stages, last stage innermost, each wrapped in its timing.
+    /// Wraps `innermost` in the stages, last stage innermost. A stage that sees both sides (its
+    /// own `handle`) becomes a handler of its own, wrapped in its timing; each run of one-sided
+    /// stages (``RequestStage``, ``ResponseStage``) becomes a single handler that calls their
+    /// `prepare` and `process` in turn, so such a stage costs a call, not a nested async frame
+    /// and a closure of its own.
     private static func fold(_ stages: [any Stage], around innermost: @escaping Handler) -> Handler {
         var handler = innermost
-        for (index, stage) in stages.enumerated().reversed() {
-            handler = timed(stage, at: index, next: handler)
+        var end = stages.count
+        while end > 0 {
+            var start = end
+            var run: [OneSidedStage] = []
+            while start > 0, let stage = OneSidedStage(stages[start - 1], at: start - 1) {
+                run.insert(stage, at: 0)
+                start -= 1
+            }
+            if run.isEmpty {
+                handler = timed(stages[end - 1], at: end - 1, next: handler)
+                end -= 1
+            } else {
+                handler = folded(run, next: handler)
+                end = start
+            }
         }
         return handler
+    }
+
+    /// A stage that touches one side of the exchange only.
+    private struct OneSidedStage: Sendable {
+        enum Side: Sendable {
+            case request(any RequestStage)
+            case response(any ResponseStage)
+        }
+
+        let index: Int
+        let name: String
+        let side: Side
+
+        /// `nil` for a stage with a `handle` of its own (one that conforms to both protocols
+        /// included, since it must write `handle` itself).
+        init?(_ stage: any Stage, at index: Int) {
+            switch (stage as? any RequestStage, stage as? any ResponseStage) {
+            case (let request?, nil): side = .request(request)
+            case (nil, let response?): side = .response(response)
+            default: return nil
+            }
+            self.index = index
+            name = stage.name
+        }
+    }
+
+    /// A run of one-sided stages as one handler, behaving as the stages nested one in another
+    /// would: requests prepared top to bottom, `next` called once, responses processed bottom to
+    /// top (each response stage given the request as it sent it on), each stage timed and
+    /// reported entered and left in nesting order, and an error stamped with the name of the
+    /// stage it escaped (an error from `next`, with the innermost stage's).
+    private static func folded(_ run: [OneSidedStage], next: @escaping Handler) -> Handler {
+        let responseStages = run.count { if case .response = $0.side { true } else { false } }
+        return { request, context in
+            let clock = ContinuousClock()
+            var spent = [Duration](repeating: .zero, count: run.count)
+            var sentOn: [Request] = []
+            sentOn.reserveCapacity(responseStages)
+            var entered = 0
+            defer { context.stagesLeft(run.prefix(entered).lazy.map { ($0.index, $0.name) }, spent: spent) }
+            var request = request
+            var received = request.url
+            for (position, stage) in run.enumerated() {
+                context.stageEntered(name: stage.name)
+                entered += 1
+                received = request.url
+                switch stage.side {
+                case .request(let prepared):
+                    let start = clock.now
+                    defer { spent[position] = clock.now - start }
+                    do {
+                        request = try await prepared.prepare(request, context: context)
+                    } catch {
+                        throw SluiceError.wrapping(error, stage: stage.name, url: received)
+                    }
+                case .response:
+                    sentOn.append(request)
+                }
+            }
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch {
+                throw SluiceError.wrapping(error, stage: run[run.count - 1].name, url: received)
+            }
+            for position in run.indices.reversed() {
+                guard case .response(let processing) = run[position].side else { continue }
+                let request = sentOn.removeLast()
+                let start = clock.now
+                defer { spent[position] += clock.now - start }
+                do {
+                    response = try await processing.process(response, for: request, context: context)
+                } catch {
+                    throw SluiceError.wrapping(error, stage: run[position].name, url: request.url)
+                }
+            }
+            return response
+        }
     }
 
     /// One stage as a handler that measures the time spent inside the stage itself: the clock

@@ -217,6 +217,22 @@ public final class TaskContext: Sendable {
         emit(.stageLeft(name, spent))
     }
 
+    /// Records that one-sided stages were left, innermost first in the events (`stages` is in
+    /// pipeline order): their times in one update of the metrics.
+    func stagesLeft(_ stages: some BidirectionalCollection<(index: Int, name: String)>, spent: [Duration]) {
+        guard !stages.isEmpty else { return }
+        state.withLock { state in
+            for (position, stage) in stages.enumerated() {
+                state.metrics.stages[stage.index].duration += spent[position]
+                state.metrics.stages[stage.index].invocations += 1
+            }
+        }
+        guard !monitors.isEmpty else { return }
+        for (position, stage) in stages.enumerated().reversed() {
+            emit(.stageLeft(stage.name, spent[position]))
+        }
+    }
+
     /// Records the end of the task, lets go of the running Swift task (which holds this context)
     /// and closes the progress streams.
     func finish() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text compared the way JSON (RFC 8259 section 8.3), JSONPath (RFC 9535 section 2.3.1.2), YAML
 /// and HTTP compare it: code point by code point, with no Unicode normalization.
 ///
@@ -6,10 +8,19 @@
 /// A `String` holds its text as UTF-8 as it was given, so comparing the UTF-8 bytes compares the
 /// code points.
 extension StringProtocol {
-    /// Whether both hold the same code points in the same order (no normalization).
+    /// Whether both hold the same code points in the same order (no normalization). Native
+    /// strings are compared as two runs of bytes (`memcmp`), others byte by byte.
     @inlinable
     public func hasSameCodePoints(as other: some StringProtocol) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        let left = utf8
+        let right = other.utf8
+        let contiguous = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        if let contiguous, let equal = contiguous { return equal }
+        return left.elementsEqual(right)
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MallocInterposerSwift
 import Sluice
 
 /// `sluice-bench chain`: what the chain itself costs, with no network: a session manager over an
@@ -8,19 +7,25 @@ import Sluice
 /// header injection, serialization, trust evaluation, response decoding). One request at a time,
 /// so the figure is the cost of a request, not a throughput.
 ///
-/// Allocations are counted when the process runs with malloc-interposer preloaded
-/// (`LD_PRELOAD=libMallocInterposerSwift.so`); without it they print as -1.
+/// Allocations are counted by `sluice-bench-allocs` (malloc-interposer linked in); `sluice-bench`
+/// counts nothing and prints them as -1, so its times carry no instrumentation.
 struct ChainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chain",
         abstract: "Measures µs and allocations per request through the chain, with an in-memory transport."
     )
 
-    @Option(help: "Requests timed per chain.")
+    @Option(help: "Requests timed per chain, in all rounds together.")
     var iterations = 200_000
+
+    @Option(help: "Rounds the timed requests are split into; the median round is reported.")
+    var rounds = 10
 
     @Option(help: "Requests sent before timing, per chain.")
     var warmup = 5_000
+
+    @Option(help: "Which chains to measure: both, bare or stages (one alone, for an instruction count under callgrind).")
+    var chain = "both"
 
     @Flag(help: "Also measure each stage alone, as its cost over the chain with no stages.")
     var each = false
@@ -41,8 +46,10 @@ struct ChainCommand: AsyncParsableCommand {
         let fiveStages = try Pipeline(stages: stages, transport: transport, redirects: nil)
         let absolute = Request(url: URL(string: "https://api.example.test/v1/items/42?page=2&q=swift")!)
         let relative = Request("items/{id}", pathParameters: ["id": "42"], parameters: ["page": 2, "q": "swift"])!
-        let bareFigures = try await measure(SessionManager(pipeline: bare), absolute)
-        let stageFigures = try await measure(SessionManager(pipeline: fiveStages), relative)
+        guard ["both", "bare", "stages"].contains(chain) else { throw ValidationError("--chain is both, bare or stages") }
+        let skipped = (micros: -1.0, allocations: -1.0)
+        let bareFigures = chain == "stages" ? skipped : try await measure(SessionManager(pipeline: bare), absolute)
+        let stageFigures = chain == "bare" ? skipped : try await measure(SessionManager(pipeline: fiveStages), relative)
         var figures: [String: any Sendable] = [
             "iterations": iterations,
             "bareMicroseconds": bareFigures.micros,
@@ -58,7 +65,8 @@ struct ChainCommand: AsyncParsableCommand {
                 var sent = request
                 sent.parameters = parameters
                 let stageAlone = try await measure(SessionManager(pipeline: alone), sent)
-                figures[stage.name] = ["microseconds": stageAlone.micros - bareFigures.micros, "allocations": stageAlone.allocations - bareFigures.allocations]
+                let allocations = stageAlone.allocations >= 0 ? stageAlone.allocations - bareFigures.allocations : -1
+                figures[stage.name] = ["microseconds": stageAlone.micros - bareFigures.micros, "allocations": allocations]
             }
         }
         report(figures)
@@ -66,27 +74,32 @@ struct ChainCommand: AsyncParsableCommand {
 
     static let body = Data(#"{"id":42,"name":"sluice","tags":["http","swift"],"active":true}"#.utf8)
 
-    /// µs per request over `iterations` sends, then allocations per request over a tenth as many.
+    /// µs per request, the median of `rounds` rounds that share `iterations` sends (a round that a
+    /// neighbour on the machine slowed down does not move the median); then allocations per
+    /// request over a tenth as many sends, when the process counts them.
     private func measure(_ manager: SessionManager, _ request: Request) async throws -> (micros: Double, allocations: Double) {
         for _ in 0..<warmup {
             _ = try await manager.send(request)
         }
         let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<iterations {
-            _ = try await manager.send(request)
+        let perRound = max(1, iterations / max(1, rounds))
+        var roundMicros: [Double] = []
+        for _ in 0..<max(1, rounds) {
+            let start = clock.now
+            for _ in 0..<perRound {
+                _ = try await manager.send(request)
+            }
+            roundMicros.append((clock.now - start).seconds * 1e6 / Double(perRound))
         }
-        let elapsed = clock.now - start
-        let micros = elapsed.seconds * 1e6 / Double(iterations)
+        roundMicros.sort()
+        let micros = roundMicros[roundMicros.count / 2]
 
         let counted = max(1, iterations / 10)
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
-        for _ in 0..<counted {
-            _ = try await manager.send(request)
+        let counts = try await AllocationCounter.count {
+            for _ in 0..<counted {
+                _ = try await manager.send(request)
+            }
         }
-        MallocInterposerSwift.unhook()
-        let mallocs = MallocInterposerSwift.getStatistics().mallocCount
-        return (micros, mallocs > 0 ? Double(mallocs) / Double(counted) : -1)
+        return (micros, counts.map { Double($0.allocations) / Double(counted) } ?? -1)
     }
 }

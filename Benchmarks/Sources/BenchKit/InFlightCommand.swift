@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MallocInterposerSwift
 import Sluice
 import Synchronization
 
@@ -51,15 +50,14 @@ struct InFlightCommand: AsyncParsableCommand {
         let before = ProcessMemory.resident
         let clock = ContinuousClock()
         let start = clock.now
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
-        let handles = (0..<tasks).map { _ in manager.task(Request(url: target)) }
-        let deadline = start + .seconds(timeout)
-        while counter.started.load(ordering: .relaxed) < tasks, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        var handles: [TaskHandle] = []
+        let counts = try await AllocationCounter.count {
+            handles = (0..<tasks).map { _ in manager.task(Request(url: target)) }
+            let deadline = start + .seconds(timeout)
+            while counter.started.load(ordering: .relaxed) < tasks, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
-        MallocInterposerSwift.unhook()
-        let allocated = MallocInterposerSwift.getStatistics()
         let reached = counter.started.load(ordering: .relaxed)
         try await Task.sleep(for: .seconds(1))
         let inFlight = manager.tasks.count
@@ -87,8 +85,8 @@ struct InFlightCommand: AsyncParsableCommand {
             "cancelled": cancelled,
             "failed": failed,
             "residentBeforeMiB": before.mebibytes,
-            "allocatedBytesPerTask": (allocated.mallocBytesCount - allocated.freeBytesCount) / tasks,
-            "allocationsPerTask": Double(allocated.mallocCount - allocated.freeCount) / Double(tasks),
+            "allocatedBytesPerTask": counts.map { $0.liveBytes / tasks } ?? -1,
+            "allocationsPerTask": counts.map { Double($0.liveAllocations) / Double(tasks) } ?? -1,
             "residentInFlightMiB": resident.mebibytes,
             "peakResidentMiB": ProcessMemory.peakResident.mebibytes,
         ])

@@ -6,18 +6,29 @@ protocol HTTPBenchClient: Sendable {
     func get(_ url: URL) async throws -> (status: Int, bytes: Int)
     /// Closes connections and threads.
     func shutdown() async throws
+    /// Where the load's workers run: `nil` for the global concurrent executor, as most callers do.
+    var executor: (any TaskExecutor)? { get }
+}
+
+extension HTTPBenchClient {
+    /// The global concurrent executor.
+    var executor: (any TaskExecutor)? { nil }
 }
 
 /// The clients `throughput --client` can measure.
 enum ClientKind: String, CaseIterable, Sendable {
+    /// Sluice, its callers on the transport's I/O thread (`CurlTransport.executor`).
     case sluice
+    /// Sluice, its callers on the global concurrent executor.
+    case sluiceGlobal = "sluice-global"
     case asyncHTTPClient = "async-http-client"
     case urlSession = "urlsession"
 
     /// A client of this kind that keeps up to `connections` connections to one host.
     func make(connections: Int) throws -> any HTTPBenchClient {
         switch self {
-        case .sluice: try SluiceBenchClient(connections: connections)
+        case .sluice: try SluiceBenchClient(connections: connections, callersOnTransportExecutor: true)
+        case .sluiceGlobal: try SluiceBenchClient(connections: connections, callersOnTransportExecutor: false)
         case .asyncHTTPClient: AsyncHTTPBenchClient(connections: connections)
         case .urlSession: URLSessionBenchClient(connections: connections)
         }

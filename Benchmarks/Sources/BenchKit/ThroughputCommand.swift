@@ -8,7 +8,7 @@ struct ThroughputCommand: AsyncParsableCommand {
         abstract: "Sends GET requests with one client, C at once, and prints requests per second."
     )
 
-    @Option(help: "The client: sluice, async-http-client or urlsession.")
+    @Option(help: "The client: sluice, sluice-global, async-http-client or urlsession.")
     var client: String
 
     @Option(help: "The URL to fetch.")
@@ -26,7 +26,7 @@ struct ThroughputCommand: AsyncParsableCommand {
         }
         guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
         let http = try kind.make(connections: concurrency)
-        let outcome = await ClosedLoop(requests: requests, concurrency: concurrency).run {
+        let outcome = await ClosedLoop(requests: requests, concurrency: concurrency).run(on: http.executor) {
             try await http.get(target).status == 200
         }
         try await http.shutdown()
