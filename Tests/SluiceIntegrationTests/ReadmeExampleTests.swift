@@ -89,3 +89,24 @@ extension ReadmeExampleTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "hello from nginx\n")
     }
 }
+
+extension ReadmeExampleTests {
+    @Test("the 'libcurl transport' example: a task group on transport.executor")
+    func transportExecutorExample() async throws {
+        let servers = try TestServers.load()
+        let urls = (0..<8).map { servers.nginx($0.isMultiple(of: 2) ? "data.json" : "hello.txt") }
+        // As written in the README.
+        let transport = CurlTransport()
+        let manager = SessionManager(pipeline: try Pipeline(transport: transport))
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for url in urls {
+                group.addTask(executorPreference: transport.executor) {
+                    (try? await manager.send(Request(url: url)).status) ?? 0
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 8))
+        await transport.shutdown()
+    }
+}

@@ -6,7 +6,8 @@ import Foundation
 /// bottom to top. Redirects are followed by a ``Redirection`` stage, which the pipeline adds at the
 /// bottom of the chain unless `redirects` is `nil` or the stages already hold one. The chain is
 /// folded into nested handlers once, when the pipeline is built, so sending a request walks no
-/// list. Each stage is timed as it runs (time inside the stage only, not the stages below it), and
+/// list; each run of one-sided stages (``RequestStage``, ``ResponseStage``) is one handler that
+/// calls them in turn, as nesting them would, without a frame each. Each stage is timed as it runs (time inside the stage only, not the stages below it), and
 /// an error escaping a stage is stamped with the stage's name.
 ///
 /// ```swift

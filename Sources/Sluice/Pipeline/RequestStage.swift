@@ -1,6 +1,9 @@
 /// A stage that only changes requests on their way out.
 ///
 /// Write `prepare`; the stage then passes the prepared request on and returns the response as it is.
+/// The pipeline calls `prepare` itself, one-sided stages in a row from one frame (see
+/// ``Pipeline``), so a `handle` written for a `RequestStage` is not used: a stage that needs both
+/// sides conforms to ``Stage``.
 public protocol RequestStage: Stage {
     /// Returns the request to send on.
     func prepare(_ request: Request, context: TaskContext) async throws -> Request

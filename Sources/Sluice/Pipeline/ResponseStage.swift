@@ -1,7 +1,9 @@
 /// A stage that only changes responses on their way back.
 ///
 /// Write `process`; the stage passes the request on as it is and hands the response it gets back
-/// to `process`.
+/// to `process`. The pipeline calls `process` itself, one-sided stages in a row from one frame (see
+/// ``Pipeline``), so a `handle` written for a `ResponseStage` is not used: a stage that needs both
+/// sides conforms to ``Stage``.
 public protocol ResponseStage: Stage {
     /// Returns the response to hand back up the chain.
     /// - Parameters:

@@ -46,7 +46,9 @@ public final class SessionManager: Sendable {
     ///
     /// The chain starts on the calling thread and runs there until its first suspension (for a
     /// network transport, the exchange), so a request costs no hop to another thread before it
-    /// reaches the transport. Cancelling the calling Swift task cancels the request.
+    /// reaches the transport. Called from a task that prefers the transport's executor
+    /// (``Transport/executor``, the libcurl I/O thread), the whole task stays on that thread and
+    /// costs no thread switch at all. Cancelling the calling Swift task cancels the request.
     public func send(_ request: Request) async throws -> Response {
         let handle = start(request, immediately: true)
         return try await withTaskCancellationHandler {
@@ -58,7 +60,7 @@ public final class SessionManager: Sendable {
 
     /// Creates the task's context, registers it, and starts the Swift task that runs the chain:
     /// on the calling thread until it first suspends when `immediately`, on the global executor
-    /// otherwise.
+    /// otherwise; on the transport's executor throughout when the caller prefers it.
     private func start(_ request: Request, immediately: Bool) -> TaskHandle {
         var request = request
         request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
