@@ -42,6 +42,13 @@ public final class SessionManager: Sendable {
         start(request, immediately: false)
     }
 
+    /// A task whose chain starts on the calling thread and runs there until it first suspends,
+    /// as `send` runs it, with its handle for its context: the runner's way to send and read
+    /// what the stages stored. Cancelling the caller does not cancel it.
+    func immediateTask(_ request: Request) -> TaskHandle {
+        start(request, immediately: true)
+    }
+
     /// Sends `request` and returns its response: a data task, awaited.
     ///
     /// The chain starts on the calling thread and runs there until its first suspension (for a

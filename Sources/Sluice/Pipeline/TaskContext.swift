@@ -71,6 +71,12 @@ public final class TaskContext: Sendable {
         state.withLock { $0.metrics }
     }
 
+    /// What the stages reported about this task so far (``TaskMetrics/notes``), without copying
+    /// the rest of the metrics.
+    var notes: [StageNote] {
+        state.withLock { $0.metrics.notes }
+    }
+
     /// Records something a stage wants seen about this task: it is kept in ``metrics`` and sent
     /// to event monitors.
     /// - Parameters:

@@ -196,9 +196,10 @@ public struct PipelineRunner: Sendable {
     /// size. A response decoding status failure yields to the request's own `expect.status`, which
     /// then decides; a content-type failure behind it still stands.
     static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope) async -> Outcome {
-        let handle = manager.task(request)
         let clock = ContinuousClock()
         let start = clock.now
+        // Started here and run on this thread until the exchange: the clock covers the stages.
+        let handle = manager.immediateTask(request)
         var outcome = Outcome(duration: .zero, failures: [])
         do {
             outcome.response = try await handle.value
@@ -214,7 +215,7 @@ public struct PipelineRunner: Sendable {
         }
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
-        outcome.notes = handle.context.metrics.notes
+        outcome.notes = handle.context.notes
         if let response = outcome.response, outcome.error == nil {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
             outcome.failures = spec.expectations.compactMap {
