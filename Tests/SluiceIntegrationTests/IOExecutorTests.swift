@@ -95,6 +95,45 @@ struct IOExecutorTests {
         await transport.shutdown()
     }
 
+    @Test("several I/O threads: a task stays on the one it runs on; a caller on none uses the first; shutdown stops them all")
+    func severalThreads() async throws {
+        let servers = try TestServers.load()
+        let log = ThreadLog()
+        var configuration = CurlTransport.Configuration(ioThreads: 3)
+        configuration.caBundle = servers.caBundle
+        let transport = CurlTransport(configuration: configuration)
+        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        #expect(try await manager.send(Request(url: servers.nginx("data.json"))).status == 200)
+        let first = log.threads("first byte")
+        let globalCaller = log.threads("stage before").union(log.threads("stage after"))
+        #expect(first.count == 1, "a caller on the global executor uses the first thread only")
+        let executors = transport.executors
+        #expect(executors.count == 3)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<30 {
+                group.addTask(executorPreference: executors[index % 3]) { () async throws in
+                    let url = index.isMultiple(of: 2) ? servers.nginx("data.json") : servers.nginxTLS("data.json")
+                    #expect(try await manager.send(Request(url: url)).status == 200)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let all = log.threads("first byte")
+        #expect(all.count == 3 && all.isSuperset(of: first))
+        #expect(log.threads("stage before").subtracting(globalCaller) == all)
+        #expect(log.threads("stage after").subtracting(globalCaller) == all)
+        await transport.shutdown()
+        let late = await Task(executorPreference: executors[2]) {
+            do {
+                _ = try await manager.send(Request(url: servers.nginx("data.json")))
+                return nil as SluiceError.Kind?
+            } catch {
+                return (error as? SluiceError)?.kind
+            }
+        }.value
+        #expect(late == .invalidated)
+    }
+
     @Test("shutdown with tasks in flight on the executor: each ends cancelled; later tasks end invalidated")
     func shutdownEndsTasksOnTheExecutor() async throws {
         let servers = try TestServers.load()

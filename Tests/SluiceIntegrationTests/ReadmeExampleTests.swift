@@ -91,16 +91,17 @@ extension ReadmeExampleTests {
 }
 
 extension ReadmeExampleTests {
-    @Test("the 'libcurl transport' example: a task group on transport.executor")
+    @Test("the 'libcurl transport' example: a task group spread over transport.executors")
     func transportExecutorExample() async throws {
         let servers = try TestServers.load()
         let urls = (0..<8).map { servers.nginx($0.isMultiple(of: 2) ? "data.json" : "hello.txt") }
         // As written in the README.
         let transport = CurlTransport()
         let manager = SessionManager(pipeline: try Pipeline(transport: transport))
+        let executors = transport.executors
         let statuses = await withTaskGroup(of: Int.self) { group in
-            for url in urls {
-                group.addTask(executorPreference: transport.executor) {
+            for (index, url) in urls.enumerated() {
+                group.addTask(executorPreference: executors[index % executors.count]) {
                     (try? await manager.send(Request(url: url)).status) ?? 0
                 }
             }

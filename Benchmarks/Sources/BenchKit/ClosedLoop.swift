@@ -24,14 +24,16 @@ struct ClosedLoop: Sendable {
     let requests: Int
     let concurrency: Int
 
-    /// Runs `send` `requests` times, `concurrency` at once, the workers on `executor` (`nil`: the
-    /// global concurrent executor). A send that throws or returns `false` counts as an error.
-    func run(on executor: (any TaskExecutor)?, _ send: @escaping @Sendable () async throws -> Bool) async -> Outcome {
+    /// Runs `send` `requests` times, `concurrency` at once, the workers spread over `executors`
+    /// in turn (none: the global concurrent executor). A send that throws or returns `false`
+    /// counts as an error.
+    func run(on executors: [any TaskExecutor], _ send: @escaping @Sendable () async throws -> Bool) async -> Outcome {
         let tickets = Tickets()
         let clock = ContinuousClock()
         let start = clock.now
         let (errors, firstError) = await withTaskGroup(of: (Int, String?).self) { group in
-            for _ in 0..<max(1, min(concurrency, requests)) {
+            for worker in 0..<max(1, min(concurrency, requests)) {
+                let executor = executors.isEmpty ? nil : executors[worker % executors.count]
                 group.addTask(executorPreference: executor) {
                     var errors = 0
                     var firstError: String?

@@ -26,7 +26,7 @@ struct ThroughputCommand: AsyncParsableCommand {
         }
         guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
         let http = try kind.make(connections: concurrency)
-        let outcome = await ClosedLoop(requests: requests, concurrency: concurrency).run(on: http.executor) {
+        let outcome = await ClosedLoop(requests: requests, concurrency: concurrency).run(on: http.executors) {
             try await http.get(target).status == 200
         }
         try await http.shutdown()

@@ -92,18 +92,12 @@ public final class SessionManager: Sendable {
             }
             return try await SessionManager.run(request, context: context, through: pipeline)
         }
-        let executor = pipeline.transport.executor.flatMap { SessionManager.callerPrefers($0) ? $0 : nil }
+        let executor = pipeline.transport.callersExecutor
         let task = immediately
             ? Task.immediate(executorPreference: executor, operation: operation)
             : Task(executorPreference: executor, operation: operation)
         context.attach { task.cancel() }
         return TaskHandle(context: context, task: task)
-    }
-
-    /// Whether the calling task prefers `executor`: then the task it starts prefers it too, and
-    /// its whole exchange stays on that thread.
-    private static func callerPrefers(_ executor: any TaskExecutor) -> Bool {
-        withUnsafeCurrentTask { task in task?.unownedTaskExecutor == executor.asUnownedTaskExecutor() }
     }
 
     /// Uploads `data` as the body of `request` and returns the response.

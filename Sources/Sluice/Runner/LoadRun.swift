@@ -118,7 +118,7 @@ public struct LoadRun: Sendable {
         }
         let pipeline = try runner.pipeline(dryRun: false)
         let manager = SessionManager(pipeline: pipeline)
-        let executor = pipeline.transport.executor
+        let executors = pipeline.transport.executors
         let total = prepared.count * repetitions
         let tickets = Tickets()
         let jobs = prepared
@@ -127,11 +127,17 @@ public struct LoadRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let longest: UInt64 = 3_600_000_000
-        let latencies = Locked(Histogram<UInt64>(highestTrackableValue: longest, numberOfSignificantValueDigits: .three))
+        // One histogram per I/O thread, so that workers on different threads never contend for a
+        // lock; merged at the end.
+        let latencies = (0..<max(1, executors.count)).map { _ in
+            Locked(Histogram<UInt64>(highestTrackableValue: longest, numberOfSignificantValueDigits: .three))
+        }
         let outcomes = await withTaskGroup(of: (failure: String?, statuses: [Int: Int]).self) { group in
-            for _ in 0..<workers {
-                // On the transport's I/O thread when it has one: a request then costs no switch
-                // of thread from the worker to the transfer and back.
+            for worker in 0..<workers {
+                // On the transport's I/O threads when it has them, spread over all of them: a
+                // request then costs no switch of thread from the worker to the transfer and back.
+                let executor = executors.isEmpty ? nil : executors[worker % executors.count]
+                let shard = latencies[worker % latencies.count]
                 group.addTask(executorPreference: executor) {
                     var failure: String?
                     var statuses: [Int: Int] = [:]
@@ -141,7 +147,7 @@ public struct LoadRun: Sendable {
                         let (spec, request) = jobs[index % jobs.count]
                         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
                         let microseconds = min(UInt64(max(0, DurationText.milliseconds(outcome.duration) * 1000)), longest)
-                        latencies.withLock { _ = $0.record(microseconds) }
+                        shard.withLock { _ = $0.record(microseconds) }
                         if let status = outcome.response?.status { statuses[status, default: 0] += 1 }
                         let ok = outcome.error == nil && outcome.failures.isEmpty
                         if !ok, failure == nil {
@@ -162,7 +168,10 @@ public struct LoadRun: Sendable {
             return (failures: failures, statuses: statuses)
         }
         let seconds = DurationText.milliseconds(clock.now - start) / 1000
-        let histogram = latencies.withLock { $0 }
+        var histogram = latencies[0].withLock { $0 }
+        for shard in latencies.dropFirst() {
+            histogram.add(shard.withLock { $0 })
+        }
         let requests = Int(histogram.totalCount)
         return Summary(
             requests: requests,

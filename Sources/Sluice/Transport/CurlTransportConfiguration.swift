@@ -1,4 +1,5 @@
 internal import CCurl
+import Foundation
 
 extension CurlTransport {
     /// How a libcurl transport connects, what it trusts, and how many connections it keeps.
@@ -35,6 +36,11 @@ extension CurlTransport {
         /// Whether to ask for compressed responses (gzip, brotli, zstd, deflate) and decode them.
         /// On by default; a request's own `Accept-Encoding` header names the encodings instead.
         public var decodesContent: Bool
+        /// How many I/O threads the transport may run, each with its own multi handle and
+        /// connections, each started on first use; one per core by default. Tasks that run on
+        /// none of them use the first, so more threads change nothing until tasks are spread over
+        /// ``CurlTransport/executors``. The connection limits above hold per thread.
+        public var ioThreads: Int
 
         /// Creates a configuration; every parameter has the default named on its property.
         public init(
@@ -44,7 +50,8 @@ extension CurlTransport {
             idleHandleCapacity: Int = 256,
             caBundle: String? = nil,
             httpVersion: HTTPVersionPreference = .http2OverTLS,
-            decodesContent: Bool = true
+            decodesContent: Bool = true,
+            ioThreads: Int = ProcessInfo.processInfo.activeProcessorCount
         ) {
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxConnections = maxConnections
@@ -53,6 +60,7 @@ extension CurlTransport {
             self.caBundle = caBundle
             self.httpVersion = httpVersion
             self.decodesContent = decodesContent
+            self.ioThreads = max(1, ioThreads)
         }
     }
 }

@@ -17,9 +17,25 @@ public protocol Transport: Sendable {
     /// concurrent executor. A transport with an I/O thread offers it, so that a task's stages and
     /// its exchange run on one thread, with no switch between them.
     var executor: (any TaskExecutor)? { get }
+    /// Every executor of the transport's own, ``executor`` first: a load spreads its tasks over
+    /// them. Empty for a transport without one.
+    var executors: [any TaskExecutor] { get }
+    /// The transport's executor the calling task runs on, if any: the session manager keeps the
+    /// tasks it starts there, so a caller on an I/O thread never leaves it.
+    var callersExecutor: (any TaskExecutor)? { get }
 }
 
 extension Transport {
     /// No executor of its own: tasks run on the global concurrent executor.
     public var executor: (any TaskExecutor)? { nil }
+
+    /// ``executor``, if there is one.
+    public var executors: [any TaskExecutor] { executor.map { [$0] } ?? [] }
+
+    /// ``executor`` when the calling task prefers it.
+    public var callersExecutor: (any TaskExecutor)? {
+        guard let executor else { return nil }
+        let prefers = withUnsafeCurrentTask { $0?.unownedTaskExecutor == executor.asUnownedTaskExecutor() }
+        return prefers ? executor : nil
+    }
 }

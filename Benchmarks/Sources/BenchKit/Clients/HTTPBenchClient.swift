@@ -6,18 +6,19 @@ protocol HTTPBenchClient: Sendable {
     func get(_ url: URL) async throws -> (status: Int, bytes: Int)
     /// Closes connections and threads.
     func shutdown() async throws
-    /// Where the load's workers run: `nil` for the global concurrent executor, as most callers do.
-    var executor: (any TaskExecutor)? { get }
+    /// Where the load's workers run, spread over these in turn; none for the global concurrent
+    /// executor, where most callers run.
+    var executors: [any TaskExecutor] { get }
 }
 
 extension HTTPBenchClient {
-    /// The global concurrent executor.
-    var executor: (any TaskExecutor)? { nil }
+    /// None: the global concurrent executor.
+    var executors: [any TaskExecutor] { [] }
 }
 
 /// The clients `throughput --client` can measure.
 enum ClientKind: String, CaseIterable, Sendable {
-    /// Sluice, its callers on the transport's I/O thread (`CurlTransport.executor`).
+    /// Sluice, its callers spread over the transport's I/O threads (`CurlTransport.executors`).
     case sluice
     /// Sluice, its callers on the global concurrent executor.
     case sluiceGlobal = "sluice-global"

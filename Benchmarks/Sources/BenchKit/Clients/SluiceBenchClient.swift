@@ -3,17 +3,17 @@ import Sluice
 
 /// Sluice's library API as an application uses it: a session manager over a default pipeline
 /// (which follows redirects) and a libcurl transport of its own, its callers either on the
-/// transport's I/O thread (as its documentation advises for throughput) or on the global
-/// concurrent executor (where a caller that does nothing about it runs).
+/// transport's I/O threads, spread over them (as its documentation advises for throughput), or on
+/// the global concurrent executor (where a caller that does nothing about it runs).
 struct SluiceBenchClient: HTTPBenchClient {
     private let transport: CurlTransport
     private let manager: SessionManager
-    let executor: (any TaskExecutor)?
+    let executors: [any TaskExecutor]
 
     init(connections: Int, callersOnTransportExecutor: Bool) throws {
         transport = CurlTransport(configuration: .init(maxConnectionsPerHost: max(connections, 1)))
         manager = SessionManager(pipeline: try Pipeline(transport: transport))
-        executor = callersOnTransportExecutor ? transport.executor : nil
+        executors = callersOnTransportExecutor ? transport.executors : []
     }
 
     func get(_ url: URL) async throws -> (status: Int, bytes: Int) {
