@@ -34,6 +34,25 @@ struct URLResolutionTests {
         #expect(url.absoluteString == expected)
     }
 
+    @Test("remembered resolutions give what resolving anew gives, past the memory's bound and for references a template or a path parameter changes")
+    func rememberedResolutions() throws {
+        let stage = try URLResolution(baseURL: "https://h/v1")
+        let references = (0..<(URLResolution.rememberedReferences * 2 + 7)).map { "items/\($0)/../x\($0 % 5)?q=\($0)" }
+        for round in 0..<3 {
+            for reference in references {
+                let url = try stage.resolve(#require(URL(string: reference)))
+                let fresh = try URLResolution(baseURL: "https://h/v1").resolve(#require(URL(string: reference)))
+                #expect(url == fresh, "round \(round): \(reference)")
+            }
+        }
+        // The same text with path parameters is filled each time, never answered from memory.
+        let template = try #require(URL(string: "users/{id}"))
+        #expect(try stage.resolve(template, pathParameters: ["id": "1"]).absoluteString == "https://h/v1/users/1")
+        #expect(try stage.resolve(template, pathParameters: ["id": "2"]).absoluteString == "https://h/v1/users/2")
+        #expect(throws: SluiceError.self) { try stage.resolve(template) }
+        #expect(throws: SluiceError.self) { try stage.resolve(template) }
+    }
+
     @Test("several templates, one inside a segment, the query left alone")
     func severalTemplates() async throws {
         let stage = try URLResolution(baseURL: "http://h/api")

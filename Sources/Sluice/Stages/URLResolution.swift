@@ -21,6 +21,12 @@ public struct URLResolution: RequestStage {
     /// The base URL, its path ending in `/` when it has one.
     public let baseURL: URL
     private let base: URIReference
+    /// The references without templates resolved so far, by their text compared code point by
+    /// code point: a pipeline sends the same few paths again and again, and resolving one (two
+    /// parses and Foundation's URL parser) costs microseconds where a lookup costs a hash.
+    private let resolved = Locked<[CodePointKey: URL]>([:])
+    /// The most references remembered; past it the memory starts over.
+    static let rememberedReferences = 256
 
     /// `url-resolution`.
     public var name: String { "url-resolution" }
@@ -68,6 +74,18 @@ public struct URLResolution: RequestStage {
     ///   or a result that is not a valid URL.
     public func resolve(_ reference: URL, pathParameters: [String: String] = [:]) throws(SluiceError) -> URL {
         let text = reference.baseURL == nil ? reference.relativeString : reference.absoluteString
+        guard pathParameters.isEmpty else { return try resolve(text, pathParameters: pathParameters, reference: reference) }
+        let key = CodePointKey(text)
+        if let url = resolved.withLock({ $0[key] }) { return url }
+        let url = try resolve(text, pathParameters: [:], reference: reference)
+        resolved.withLock { resolved in
+            if resolved.count >= URLResolution.rememberedReferences { resolved.removeAll(keepingCapacity: true) }
+            resolved[key] = url
+        }
+        return url
+    }
+
+    private func resolve(_ text: String, pathParameters: [String: String], reference: URL) throws(SluiceError) -> URL {
         var parsed = URIReference(parsing: text)
         parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
         let resolved = parsed.resolved(against: base).description
