@@ -204,8 +204,12 @@ class Bench:
                 raise BenchError(f"wrk: unexpected output: {out}")
             rps, n = float(match.group(1)), int(sent.group(1))
         elif client == "curl":
-            config = self.state / f"curl-{n}.config"
+            # Named by port too: a config left by an earlier run names that run's server.
+            config = self.state / f"curl-{self.servers.nginx_port}-{n}.config"
             if not config.exists():
+                for stale in self.state.glob("curl-*.config"):
+                    if not stale.name.startswith(f"curl-{self.servers.nginx_port}-"):
+                        stale.unlink()
                 config.write_text(f'url = "{url}"\noutput = "/dev/null"\n' * n)
             command = ["curl", "--silent", "--show-error", "--fail", "-K", str(config)]
             if concurrency > 1:
@@ -390,7 +394,8 @@ def main() -> int:
                     for client in CLIENTS:
                         bench.log(f"run {r + 1}/{args.runs}: {client} at c={concurrency}")
                         try:
-                            figures.setdefault((client, concurrency), []).append(bench.throughput(client, concurrency))
+                            measured = bench.throughput(client, concurrency)
+                            figures.setdefault((client, concurrency), []).append(measured)
                         except BenchError as error:
                             failures.append(str(error))
                             bench.log(f"failed: {error}")
