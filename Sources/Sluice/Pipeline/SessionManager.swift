@@ -53,8 +53,8 @@ public final class SessionManager: Sendable {
     ///
     /// The chain starts on the calling thread and runs there until its first suspension (for a
     /// network transport, the exchange), so a request costs no hop to another thread before it
-    /// reaches the transport. Called from a task that prefers the transport's executor
-    /// (``Transport/executor``, the libcurl I/O thread), the whole task stays on that thread and
+    /// reaches the transport. Called from a task that runs on one of the transport's executors
+    /// (``Transport/executors``, the libcurl I/O threads), the whole task stays on that thread and
     /// costs no thread switch at all. Cancelling the calling Swift task cancels the request.
     public func send(_ request: Request) async throws -> Response {
         let handle = start(request, immediately: true)
