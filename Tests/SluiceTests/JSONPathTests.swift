@@ -80,7 +80,7 @@ struct JSONPathTests {
         ("$[01]", "leading zero", 2),
         ("$['open", "unterminated", 2),
         ("$[1", "expected ',' or ']'", 3),
-        ("$.a b", "unexpected ' '", 3),
+        ("$.a b", "unexpected 'b'", 4), ("$.a ", "blank space after the last segment", 3), ("$ ", "blank space after the last segment", 1),
         ("$.1a", "expected a member name", 2),
         (#"$['\uD83D']"#, "followed by a low one", 3),
         (#"$['\uDE00']"#, "must follow a high one", 3),

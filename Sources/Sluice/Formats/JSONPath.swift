@@ -3,8 +3,10 @@
 /// Supported: the root `$`; child segments `.name`, `.*` and `[...]`; descendant segments
 /// `..name`, `..*` and `..[...]`; inside brackets, comma-separated name selectors (`'a'` or
 /// `"a"`, with RFC 9535's escapes), index selectors (`0`, `-1`), the wildcard `*`, and slices
-/// (`1:3`, `::2`, `-2:`). Filter selectors (`?`) and functions are not supported: parsing them is
-/// an error with its position, never a query that silently selects nothing.
+/// (`1:3`, `::2`, `-2:`); blank space before a segment (`$ .a`, `$['a']\n['b']`), as the RFC's
+/// grammar allows. Filter selectors (`?`) and functions are not supported: parsing them is an
+/// error with its position, never a query that silently selects nothing. The RFC's compliance
+/// suite runs in the tests (`JSONPathComplianceTests`): every test passes but the filter ones.
 ///
 /// ```swift
 /// let query = try JSONPath("$.items[-1].name")
@@ -187,7 +189,13 @@ private struct Parser {
         guard current == "$" else { throw failure("a JSONPath starts with $") }
         position += 1
         var segments: [JSONPath.Segment] = []
-        while let character = current {
+        while current != nil {
+            // RFC 9535: `segments = *(S segment)`, blank space before each segment, none after the last.
+            let blankStart = position
+            while let blank = current, blank == " " || blank == "\t" || blank == "\n" || blank == "\r" { position += 1 }
+            guard let character = current else {
+                throw failure("blank space after the last segment", at: blankStart)
+            }
             switch character {
             case ".":
                 position += 1
