@@ -55,9 +55,8 @@ struct IOExecutorTests {
     @Test("a caller on the executor: stages, transfer and response all on the I/O thread, one request or 32 at once")
     func callerOnTheExecutor() async throws {
         let servers = try TestServers.load()
-        let log = ThreadLog()
         let transport = servers.trustingTransport()
-        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        let (log, manager) = try loggedManager(over: transport)
         let executor = try #require(transport.executor)
         try await withTaskExecutorPreference(executor) { () async throws in
             for _ in 0..<10 {
@@ -83,9 +82,8 @@ struct IOExecutorTests {
     @Test("a caller elsewhere: its task stays off the I/O thread until the exchange")
     func callerElsewhere() async throws {
         let servers = try TestServers.load()
-        let log = ThreadLog()
         let transport = servers.trustingTransport()
-        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        let (log, manager) = try loggedManager(over: transport)
         for _ in 0..<10 {
             #expect(try await manager.send(Request(url: servers.nginx("data.json"))).status == 200)
         }
@@ -100,11 +98,8 @@ struct IOExecutorTests {
     @Test("several I/O threads: a task stays on the one it runs on; a caller on none uses the first; shutdown stops them all")
     func severalThreads() async throws {
         let servers = try TestServers.load()
-        let log = ThreadLog()
-        var configuration = CurlTransport.Configuration(ioThreads: 3)
-        configuration.caBundle = servers.caBundle
-        let transport = CurlTransport(configuration: configuration)
-        let manager = SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log])
+        let transport = servers.trustingTransport(.init(ioThreads: 3))
+        let (log, manager) = try loggedManager(over: transport)
         #expect(try await manager.send(Request(url: servers.nginx("data.json"))).status == 200)
         let first = log.threads("first byte")
         let globalCaller = log.threads("stage before").union(log.threads("stage after"))
@@ -158,6 +153,12 @@ struct IOExecutorTests {
         await transport.shutdown()
         #expect(await outcomes.value == Array(repeating: .cancelled, count: 20))
         #expect(await kindOfFailure(manager, servers.nginx("data.json"), on: executor) == .invalidated)
+    }
+
+    /// A manager over `transport` whose pipeline and monitors log the threads each request saw.
+    private func loggedManager(over transport: CurlTransport) throws -> (ThreadLog, SessionManager) {
+        let log = ThreadLog()
+        return (log, SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log]))
     }
 
     /// How a request sent from a task on `executor` fails; `nil` when it succeeds.
