@@ -8,7 +8,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Checks pipeline files without sending anything.",
         discussion: """
-            Every problem of every file is reported at once, as FILE:LINE:COLUMN: error: MESSAGE: YAML syntax, unknown stages and options, wrong types, missing options, trust policies that cannot work, undefined variables, unsupported JSONPath.
+            Every problem of every file is reported at once, as FILE:LINE:COLUMN: error: MESSAGE: YAML syntax, unknown stages and options, wrong types, missing options, trust policies that cannot work, undefined variables, invalid JSONPath (with the position of the error).
 
             Exit status: 0 when every file is valid, 2 otherwise.
             """

@@ -164,7 +164,7 @@ struct RunCommandTests {
               - serialization: { format: yaml }
             requests:
               - path: x
-                expect: { body: { "$[?@.a]": 1 } }
+                expect: { body: { "$[?@.a == 1 && @.b == 'c' || match(@.d, '[b-a]')]": 1 } }
             """, in: directory)
         let empty = try write("stages: [\n", in: directory, name: "broken.yaml")
         let result = try SluiceProcess.run(["validate", bad, empty])
@@ -173,7 +173,7 @@ struct RunCommandTests {
         #expect(lines.count == 4, "\(result.error)")
         #expect(lines.contains { $0.hasPrefix("\(bad):3:17: error: undefined variable ${missing}") })
         #expect(lines.contains { $0.hasPrefix("\(bad):4:30: error: format must be one of form | json | plist | multipart, not 'yaml'") })
-        #expect(lines.contains { $0.hasPrefix("\(bad):7:23: error: unsupported JSONPath '$[?@.a]'") })
+        #expect(lines.contains { $0.hasPrefix("\(bad):7:23: error: invalid JSONPath '$[?@.a == 1 && @.b == 'c' || match(@.d, '[b-a]')]': '[b-a]' is not an I-Regexp (RFC 9485): the range's end comes before its start, at character 2 of the pattern (at character 41)") })
         #expect(lines.contains { $0.hasPrefix("\(empty):2:1: error: ") })
         let run = try SluiceProcess.run(["run", bad])
         #expect(run.status == 2 && run.output.isEmpty)

@@ -376,7 +376,7 @@ struct PipelineDecoder {
         do {
             return try JSONPath(text)
         } catch {
-            fail(mark, "unsupported JSONPath '\(text)': \(error)")
+            fail(mark, "invalid JSONPath '\(text)': \(error)")
             return nil
         }
     }

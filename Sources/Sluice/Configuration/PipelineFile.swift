@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Loading finds every problem of the file before anything is sent: YAML syntax, unknown stages
 /// and options, wrong types, missing required options, invalid stage configurations (a trust
-/// policy that cannot work), `${NAME}` that nothing supplies, unsupported JSONPath, parameters
+/// policy that cannot work), `${NAME}` that nothing supplies, invalid JSONPath, parameters
 /// with no serialization stage. All of them are reported at once, as ``PipelineFileError``.
 ///
 /// ```swift
