@@ -12,6 +12,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case serializers
     /// The JSONPath parser and evaluator.
     case jsonpath
+    /// The I-Regexp parser, compiler and automaton.
+    case iregexp
     /// The `${NAME}` template parser and renderer.
     case template
     /// The response head parser.
@@ -25,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .pipeline: PipelineFuzz.run(input)
         case .serializers: SerializerFuzz.run(input)
         case .jsonpath: JSONPathFuzz.run(input)
+        case .iregexp: IRegexpFuzz.run(input)
         case .template: TemplateFuzz.run(input)
         case .responseHead: ResponseHeadFuzz.run(input)
         case .urlResolution: URLResolutionFuzz.run(input)

@@ -47,10 +47,12 @@ struct IRegexpParser {
                 pieces.append(atom)
                 continue
             }
-            switch atom {
-            case .start, .end: throw failure("'\(scalars[atomStart])' cannot be repeated", at: atomStart)
-            default: pieces.append(.repetition(atom, minimum: minimum, maximum: maximum))
+            // A bare `^` or `$` is an assertion, which ECMAScript does not let repeat; a group
+            // holding one may be.
+            if scalars[atomStart] == "^" || scalars[atomStart] == "$" {
+                throw failure("'\(scalars[atomStart])' cannot be repeated", at: atomStart)
             }
+            pieces.append(.repetition(atom, minimum: minimum, maximum: maximum))
         }
         switch pieces.count {
         case 0: return .empty

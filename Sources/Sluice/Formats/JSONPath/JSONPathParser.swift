@@ -279,7 +279,8 @@ struct JSONPathParser {
         var operands: [(Operand, Int)] = []
         if current != ")" {
             while true {
-                operands.append((try logicalOr(), position))
+                let argumentStart = position
+                operands.append((try logicalOr(), argumentStart))
                 skipBlanks()
                 guard current == "," else { break }
                 position += 1
@@ -294,8 +295,8 @@ struct JSONPathParser {
             throw failure("\(name)() takes \(count), not \(operands.count)", at: start)
         }
         var arguments: [JSONPath.FunctionArgument] = []
-        for (operand, type) in zip(operands, parameters) {
-            arguments.append(try argument(operand.0, for: type, of: name))
+        for ((operand, argumentStart), type) in zip(operands, parameters) {
+            arguments.append(try argument(operand, at: argumentStart, for: type, of: name))
         }
         var call = JSONPath.FunctionCall(function: function, arguments: arguments, pattern: nil)
         if function == .match || function == .search, case .literal(.string(let pattern), let patternStart) = operands[1].0 {
@@ -309,7 +310,7 @@ struct JSONPathParser {
     }
 
     /// An argument checked against its parameter's declared type (RFC 9535 section 2.4.3).
-    private func argument(_ operand: Operand, for type: JSONPath.FunctionType, of name: String) throws(JSONPath.SyntaxError) -> JSONPath.FunctionArgument {
+    private func argument(_ operand: Operand, at start: Int, for type: JSONPath.FunctionType, of name: String) throws(JSONPath.SyntaxError) -> JSONPath.FunctionArgument {
         switch (type, operand) {
         case (.value, .literal(let value, _)):
             return .literal(value)
@@ -333,9 +334,9 @@ struct JSONPathParser {
         case (_, .literal(_, let start)):
             throw failure("\(name)() takes a \(type.rawValue) here, not a literal", at: start)
         case (_, .logical):
-            throw failure("\(name)() takes a \(type.rawValue) here, not a logical expression", at: position)
+            throw failure("\(name)() takes a \(type.rawValue) here, not a logical expression", at: start)
         case (.logical, _), (.value, _), (.nodes, _):
-            throw failure("\(name)() takes a \(type.rawValue) here", at: position)
+            throw failure("\(name)() takes a \(type.rawValue) here", at: start)
         }
     }
 
