@@ -85,6 +85,30 @@ struct JSONPathFilterRunTests {
         #expect(result.output.contains("filters.yaml:9:9: failed: body $.slideshow.slides[?@.type == 'all'].title\n"), "\(result.output)")
         #expect(result.output.contains(#"actual:   ["Wake up to WonderWidgets!","Overview"]"#), "\(result.output)")
 
+        // A query quadratic in a 1,500-element response passes the million-node limit: the
+        // expectation and the capture fail and say why, in milliseconds.
+        let numbers = (0..<1_500).map(String.init).joined(separator: ", ")
+        let quadratic = try write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+              - serialization: { format: json }
+              - response-decoding
+            requests:
+              - name: big
+                method: POST
+                path: anything
+                parameters: { n: [\(numbers)] }
+                expect:
+                  body:
+                    "$.json.n[?count($.json.n[*]) > 0]": { count: 1500 }
+                capture:
+                  all: "$.json.n[?count($.json.n[*]) > 0]"
+            """, in: directory)
+        let stopped = try SluiceProcess.run(["run", "--no-color", quadratic])
+        #expect(stopped.status == 1)
+        #expect(stopped.output.contains("actual:   $.json.n[?count($.json.n[*]) > 0] visits more than 1000000 nodes"), "\(stopped.output)")
+        #expect(stopped.output.contains("failed: capture all"), "\(stopped.output)")
+
         let illTyped = try write("""
             requests:
               - path: \(servers.httpbin.absoluteString)/json

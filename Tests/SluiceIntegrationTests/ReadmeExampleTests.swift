@@ -111,3 +111,22 @@ extension ReadmeExampleTests {
         await transport.shutdown()
     }
 }
+
+extension ReadmeExampleTests {
+    @Test("the JSONPath example's requests run as written against the local httpbin")
+    func jsonPathFilters() async throws {
+        let base = try TestServers.load().httpbin.absoluteString
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let marker = try #require(text.range(of: "JSONPath is the whole of RFC 9535"))
+        let start = try #require(text.range(of: "```yaml\n", range: marker.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let requests = String(text[start.upperBound..<end.lowerBound])
+        let pipeline = "stages:\n  - url-resolution: { base-url: \"\(base)\" }\n  - serialization: { format: json }\n  - response-decoding\n" + requests
+        let file = try PipelineFile.load(text: pipeline, path: "readme-jsonpath.yaml")
+        let results = try await PipelineRunner(file: file).run()
+        #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
+        #expect(results.first?.captured["first-failed"] == "2")
+    }
+}

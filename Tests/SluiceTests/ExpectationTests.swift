@@ -78,7 +78,7 @@ struct ExpectationTests {
                   none: $.missing
             """, path: "p.yaml", environment: [:])
         let response = Response(status: 200, headers: ["ETag": "\"v1\""], body: Data(#"{"name":"widget","gadget":1}"#.utf8), decoded: .json(ExpectationTests.body))
-        let values = file.spec.requests[0].captures.map { $0.value(from: response, body: response.jsonBody) }
+        let values = try file.spec.requests[0].captures.map { try $0.value(from: response, body: response.jsonBody) }
         #expect(values == ["widget", #"["a","b"]"#, "3", "\"v1\"", "id", "gad", nil])
     }
 

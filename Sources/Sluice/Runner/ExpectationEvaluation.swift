@@ -164,12 +164,13 @@ extension Capture {
     /// - Parameters:
     ///   - response: the response.
     ///   - body: the body as JSON, when it is JSON.
-    public func value(from response: Response, body: JSONValue?) -> String? {
+    /// - Throws: `JSONPath.LimitExceeded` when a JSONPath capture passes its limits.
+    public func value(from response: Response, body: JSONValue?) throws(JSONPath.LimitExceeded) -> String? {
         switch source {
         case .header(let name):
             return response.headers[name]
         case .jsonPath(let path):
-            guard let body, let node = (try? path.select(in: body))?.first else { return nil }
+            guard let body, let node = try path.select(in: body).first else { return nil }
             return node.stringValue ?? (try? JSONWriter().string(from: node))
         case .regex(let pattern):
             guard let regex = try? Regex(pattern), let text = String(data: response.body, encoding: .utf8),

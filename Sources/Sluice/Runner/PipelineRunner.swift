@@ -167,7 +167,14 @@ public struct PipelineRunner: Sendable {
         result.notes = outcome.notes
         if let response = outcome.response, outcome.error == nil {
             for capture in spec.captures {
-                if let value = capture.value(from: response, body: outcome.body) {
+                let value: String?
+                do {
+                    value = try capture.value(from: response, body: outcome.body)
+                } catch {
+                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: error.description))
+                    continue
+                }
+                if let value {
                     result.captured[capture.name] = value
                     if redactor.reveals(value) { result.capturedSecrets.append(value) }
                 } else {
