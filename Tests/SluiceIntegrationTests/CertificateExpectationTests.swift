@@ -24,11 +24,6 @@ struct CertificateExpectationTests {
         return fields
     }
 
-    private func write(_ text: String, in directory: TemporaryDirectory) throws -> String {
-        let path = directory.file("certificate.yaml")
-        try text.write(to: path, atomically: true, encoding: .utf8)
-        return path.path
-    }
 
     @Test("every field matches openssl's reading of the served certificate; captures carry them forward; a reused connection still shows it")
     func fieldsMatchOpenSSL() throws {
@@ -44,7 +39,7 @@ struct CertificateExpectationTests {
         let notAfter = try #require(formatter.date(from: raw), "\(raw)")
         let days = Int((notAfter.timeIntervalSinceNow / 86_400).rounded(.down))
         let directory = try TemporaryDirectory()
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - trust-evaluation: { ca-bundle: "\(servers.caBundle)" }
             requests:
@@ -66,7 +61,7 @@ struct CertificateExpectationTests {
                   certificate:
                     serial-number: "${serial}"
 
-            """, in: directory)
+            """, to: "certificate.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")
@@ -76,7 +71,7 @@ struct CertificateExpectationTests {
     func expiredAndMistakes() throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - trust-evaluation: { allow-invalid-certificates: true, validates-domain-name: false }
             requests:
@@ -89,7 +84,7 @@ struct CertificateExpectationTests {
                 expect:
                   certificate: { subject: { exists: true } }
 
-            """, in: directory)
+            """, to: "certificate.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", "--format", "json", path])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
@@ -100,7 +95,7 @@ struct CertificateExpectationTests {
         let plain = results[1]["failures"] as? [[String: Any]] ?? []
         #expect(plain.first?["actual"] as? String == "none: the request is not https", "\(plain)")
 
-        let typo = try write("requests:\n  - path: https://h/\n    expect:\n      certificate: { expiry: 1 }\n", in: directory)
+        let typo = try directory.write("requests:\n  - path: https://h/\n    expect:\n      certificate: { expiry: 1 }\n", to: "certificate.yaml")
         let invalid = try SluiceProcess.run(["validate", typo])
         #expect(invalid.status == 2)
         #expect(invalid.error.contains("unknown certificate field 'expiry'"), "\(invalid.error)")

@@ -5,17 +5,12 @@ import Testing
 /// against httpbin.
 @Suite("JSONPath filters in expectations and captures, over real sockets")
 struct JSONPathFilterRunTests {
-    private func write(_ text: String, in directory: TemporaryDirectory) throws -> String {
-        let url = directory.file("filters.yaml")
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
 
     @Test("filters select nodes for count, exists and equals, and a filtered capture feeds the next request")
     func passing() throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
               - serialization: { format: json }
@@ -59,7 +54,7 @@ struct JSONPathFilterRunTests {
                 expect:
                   body:
                     "$.url": { contains: "/anything/3" }
-            """, in: directory)
+            """, to: "filters.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains("4 requests: 4 passed, 0 failed"), "\(result.output)")
@@ -69,7 +64,7 @@ struct JSONPathFilterRunTests {
     func failing() throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
               - response-decoding
@@ -79,7 +74,7 @@ struct JSONPathFilterRunTests {
                 expect:
                   body:
                     "$.slideshow.slides[?@.type == 'all'].title": ["Overview"]
-            """, in: directory)
+            """, to: "filters.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 1)
         #expect(result.output.contains("filters.yaml:9:9: failed: body $.slideshow.slides[?@.type == 'all'].title\n"), "\(result.output)")
@@ -88,7 +83,7 @@ struct JSONPathFilterRunTests {
         // A query quadratic in a 1,500-element response passes the million-node limit: the
         // expectation and the capture fail and say why, in milliseconds.
         let numbers = (0..<1_500).map(String.init).joined(separator: ", ")
-        let quadratic = try write("""
+        let quadratic = try directory.write("""
             stages:
               - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
               - serialization: { format: json }
@@ -103,19 +98,19 @@ struct JSONPathFilterRunTests {
                     "$.json.n[?count($.json.n[*]) > 0]": { count: 1500 }
                 capture:
                   all: "$.json.n[?count($.json.n[*]) > 0]"
-            """, in: directory)
+            """, to: "filters.yaml")
         let stopped = try SluiceProcess.run(["run", "--no-color", quadratic])
         #expect(stopped.status == 1)
         #expect(stopped.output.contains("actual:   $.json.n[?count($.json.n[*]) > 0] visits more than 1000000 nodes"), "\(stopped.output)")
         #expect(stopped.output.contains("failed: capture all"), "\(stopped.output)")
 
-        let illTyped = try write("""
+        let illTyped = try directory.write("""
             requests:
               - path: \(servers.httpbin.absoluteString)/json
                 expect:
                   body:
                     "$.slideshow.slides[?@.* == 'all']": { count: 2 }
-            """, in: directory)
+            """, to: "filters.yaml")
         let refused = try SluiceProcess.run(["run", "--no-color", illTyped])
         #expect(refused.status == 2)
         #expect(refused.error.contains("\(illTyped):5:9: error: invalid JSONPath '$.slideshow.slides[?@.* == 'all']': a query compared must be singular"), "\(refused.error)")

@@ -28,11 +28,6 @@ struct RunCommandTests {
         try FileManager.default.contentsOfDirectory(atPath: pipelines.path).filter { $0.hasSuffix(".yaml") }.sorted()
     }
 
-    private func write(_ text: String, in directory: TemporaryDirectory, name: String = "p.yaml") throws -> String {
-        let url = directory.file(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
 
     @Test("every example pipeline passes against the local servers, and validates against pipelines/schema.json")
     func examplesPass() throws {
@@ -58,7 +53,7 @@ struct RunCommandTests {
     func textOutput() throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
               - response-decoding
@@ -74,7 +69,7 @@ struct RunCommandTests {
                 expect:
                   body:
                     $.slideshow.author: { equals: Nobody }
-            """, in: directory)
+            """, to: "p.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n").map(String.init)
@@ -134,13 +129,13 @@ struct RunCommandTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let url = "\(servers.fault.absoluteString)/stream?bytes=\((64 << 20) + 1)"
-        let limited = try write("requests:\n  - name: big\n    path: \"\(url)\"\n", in: directory, name: "limited.yaml")
+        let limited = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n", to: "limited.yaml")
         let refused = try SluiceProcess.run(["run", "--no-color", limited])
         #expect(refused.status == 1)
         #expect(refused.output.contains("error: response too large in transport: the response body passed the limit of 67108864 bytes"), "\(refused.output)")
-        let lifted = try write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", in: directory, name: "lifted.yaml")
+        let lifted = try directory.write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", to: "lifted.yaml")
         #expect(try SluiceProcess.run(["run", "--no-color", lifted]).status == 0)
-        let streamed = try write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", in: directory, name: "streamed.yaml")
+        let streamed = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", to: "streamed.yaml")
         #expect(try SluiceProcess.run(["run", "--no-color", streamed]).status == 0)
     }
 
@@ -148,7 +143,7 @@ struct RunCommandTests {
     func transportFailure() throws {
         let port = try LoopbackSocket.unusedPort()
         let directory = try TemporaryDirectory()
-        let path = try write("requests:\n  - name: refused\n    path: http://127.0.0.1:\(port)/\n", in: directory)
+        let path = try directory.write("requests:\n  - name: refused\n    path: http://127.0.0.1:\(port)/\n", to: "p.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 1)
         #expect(result.output.contains("\(path):2:5: error: connection failed in transport: "), "\(result.output)")
@@ -157,7 +152,7 @@ struct RunCommandTests {
     @Test("validate: every error of every file as FILE:LINE:COLUMN: error: MESSAGE, exit 2; valid files print ok")
     func validate() throws {
         let directory = try TemporaryDirectory()
-        let bad = try write("""
+        let bad = try directory.write("""
             stages:
               - url-resolution:
                   base-url: ${missing}
@@ -165,8 +160,8 @@ struct RunCommandTests {
             requests:
               - path: x
                 expect: { body: { "$[?@.a == 1 && @.b == 'c' || match(@.d, '[b-a]')]": 1 } }
-            """, in: directory)
-        let empty = try write("stages: [\n", in: directory, name: "broken.yaml")
+            """, to: "p.yaml")
+        let empty = try directory.write("stages: [\n", to: "broken.yaml")
         let result = try SluiceProcess.run(["validate", bad, empty])
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n").map(String.init)
@@ -205,7 +200,7 @@ struct RunCommandTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let marker = UUID().uuidString
-        let path = try write("""
+        let path = try directory.write("""
             stages:
               - url-resolution: { base-url: "\(servers.nginxHTTP.absoluteString)" }
               - header-injection: { user-agent: none, accept-language: none, headers: { X-Run: dry } }
@@ -213,7 +208,7 @@ struct RunCommandTests {
             requests:
               - { name: post, method: POST, path: "upload?marker=\(marker)", parameters: { a: [1, true] } }
               - { name: get, path: "hello.txt?marker=\(marker)" }
-            """, in: directory)
+            """, to: "p.yaml")
         let json = try SluiceProcess.run(["run", "--dry-run", "--format", "json", path])
         #expect(json.status == 0, "\(json.error)")
         let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])

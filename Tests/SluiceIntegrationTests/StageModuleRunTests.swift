@@ -8,11 +8,6 @@ import Testing
 struct StageModuleRunTests {
     private static let root = RunCommandTests.root
 
-    private func write(_ text: String, in directory: TemporaryDirectory, name: String = "p.yaml") throws -> String {
-        let url = directory.file(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
 
     /// A JSON document from the scenario server.
     private func scenario(_ path: String, post body: String? = nil) async throws -> JSONValue {
@@ -31,7 +26,7 @@ struct StageModuleRunTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let key = UUID().uuidString
-        let path = try write(
+        let path = try directory.write(
             """
             stages:
               - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
@@ -40,19 +35,19 @@ struct StageModuleRunTests {
               - { name: reset, method: GET, path: "reset/\(key)?failures=2", expect: { status: 200, body: { "$.attempt": 3 } } }
               - { name: flaky, method: GET, path: "flaky/\(key)-503?failures=2", expect: { status: 200 } }
               - { name: post, method: POST, path: "flaky/\(key)-post?failures=1", expect: { status: 503 } }
-            """, in: directory)
+            """, to: "p.yaml")
         let result = try SluiceProcess.run(["run", "--verbose", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.error.contains("* retry: attempt 2 of 3 after connection lost"))
         #expect(result.error.contains("* retry: attempt 3 of 3 after status 503"))
 
-        let refused = try write(
+        let refused = try directory.write(
             """
             stages:
               - retry: { attempts: 3, base-delay: 10ms }
             requests:
               - { name: down, method: GET, path: "http://127.0.0.1:9/x" }
-            """, in: directory, name: "refused.yaml")
+            """, to: "refused.yaml")
         let down = try SluiceProcess.run(["run", "--verbose", "--no-color", refused])
         #expect(down.status == 1)
         #expect(down.output.contains("connection failed in transport"))
@@ -66,14 +61,14 @@ struct StageModuleRunTests {
         let directory = try TemporaryDirectory()
         let realm = "load-\(UUID().uuidString)"
         _ = try await scenario("oauth/\(realm)/config", post: #"{"delay": 0.3}"#)
-        let path = try write(
+        let path = try directory.write(
             """
             stages:
               - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
               - oauth2-client-credentials: { token-url: "\(servers.scenario.absoluteString)/oauth/\(realm)/token", client-id: sluice-client, client-secret: "${env.CLIENT_SECRET}" }
             requests:
               - { name: read, method: GET, path: "oauth/\(realm)/resource", expect: { status: 200 } }
-            """, in: directory)
+            """, to: "p.yaml")
         let result = try SluiceProcess.run(["run", "--repeat", "300", "--concurrency", "16", "--format", "json", path], environment: ["CLIENT_SECRET": "s3cr3t-value"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let load = try JSONReader().value(from: result.output)["load"]
@@ -89,13 +84,13 @@ struct StageModuleRunTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let realm = "errors-\(UUID().uuidString)"
-        let path = try write(
+        let path = try directory.write(
             """
             stages:
               - oauth2-client-credentials: { token-url: "\(servers.scenario.absoluteString)/oauth/\(realm)/token", client-id: sluice-client, client-secret: "${env.CLIENT_SECRET}" }
             requests:
               - { name: read, method: GET, path: "\(servers.scenario.absoluteString)/oauth/\(realm)/resource" }
-            """, in: directory)
+            """, to: "p.yaml")
         let refused = try SluiceProcess.run(["run", "--no-color", path], environment: ["CLIENT_SECRET": "wrong-secret-value"])
         #expect(refused.status == 1)
         #expect(refused.output.contains("p.yaml:4:5: error: stage failure in oauth2-client-credentials: the token endpoint answered 401: invalid_client (unknown client or wrong secret)"))
@@ -113,7 +108,7 @@ struct StageModuleRunTests {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let har = directory.file("run.har").path
-        let path = try write(
+        let path = try directory.write(
             """
             stages:
               - header-injection: { headers: { X-Api-Key: "${env.API_KEY}" }, authorization: { bearer: "${env.API_KEY}" } }
@@ -126,7 +121,7 @@ struct StageModuleRunTests {
               - { name: post, method: POST, path: "\(servers.httpbin.absoluteString)/post", parameters: { token: "${env.API_KEY}", n: 1 }, expect: { status: 200 } }
               - { name: tls, method: GET, path: "\(servers.nginxHTTPS.absoluteString)/hello.txt", expect: { status: 200 } }
               - { name: redirect, method: GET, path: "\(servers.httpbin.absoluteString)/redirect/1", expect: { status: 200 } }
-            """, in: directory)
+            """, to: "p.yaml")
         let secret = "key-\(UUID().uuidString)"
         let result = try SluiceProcess.run(["run", "--no-color", path], environment: ["API_KEY": secret])
         #expect(result.status == 0, "\(result.output)\(result.error)")
@@ -173,7 +168,7 @@ struct StageModuleRunTests {
         build.waitUntilExit()
         try #require(build.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
 
-        let path = try write(
+        let path = try directory.write(
             """
             plugins: [libExampleRequestID.so]
             stages:
@@ -185,7 +180,7 @@ struct StageModuleRunTests {
                 expect:
                   status: 200
                   body: { "$.headers['X-Request-Id']": { matches: "^run-[0-9A-F-]{36}$" } }
-            """, in: directory)
+            """, to: "p.yaml")
         let result = try SluiceProcess.run(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let stages = try SluiceProcess.run(["stages", "--plugin", library])
@@ -194,7 +189,7 @@ struct StageModuleRunTests {
         let validate = try SluiceProcess.run(["validate", path])
         #expect(validate.status == 0, "\(validate.output)\(validate.error)")
 
-        let twice = try write("plugins: [libExampleRequestID.so, \(library)]\nstages: [request-id]\nrequests: []\n", in: directory, name: "twice.yaml")
+        let twice = try directory.write("plugins: [libExampleRequestID.so, \(library)]\nstages: [request-id]\nrequests: []\n", to: "twice.yaml")
         let duplicate = try SluiceProcess.run(["validate", twice])
         #expect(duplicate.status == 2)
         #expect(duplicate.error == "\(twice):1:35: error: plugin '\(library)': a stage named 'request-id' is already registered\n")
@@ -221,7 +216,7 @@ struct StageModuleRunTests {
         let empty = try compile(#"int nothing_here(void) { return 0; }"#, "empty")
         let text = directory.file("text.so").path
         try "not a library".write(toFile: text, atomically: true, encoding: .utf8)
-        let path = try write(
+        let path = try directory.write(
             """
             plugins:
               - missing.so
@@ -232,7 +227,7 @@ struct StageModuleRunTests {
               - text.so
             stages: []
             requests: []
-            """, in: directory)
+            """, to: "p.yaml")
         let result = try SluiceProcess.run(["validate", path])
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n").map(String.init)

@@ -62,6 +62,13 @@ final class TemporaryDirectory {
         url.appendingPathComponent(name)
     }
 
+    /// Writes `text` to the file `name` in the directory, replacing it, and returns its path.
+    func write(_ text: String, to name: String) throws -> String {
+        let file = file(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
     /// The names of the files in the directory, hidden ones included.
     var contents: [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
