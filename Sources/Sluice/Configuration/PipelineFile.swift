@@ -102,8 +102,7 @@ public struct PipelineFile: Sendable {
         top: [any Stage] = [],
         bottom: [any Stage] = []
     ) throws(SluiceError) -> Pipeline {
-        var stages = self.stages
-        if !stages.contains(where: { $0 is Redirection }) { stages.append(Redirection()) }
+        let stages = Pipeline.addingRedirects(Redirection(), to: self.stages)
         return try Pipeline(
             stages: top + stages + bottom, transport: transport, redirects: nil, maxResponseSize: spec.maxResponseSize
         )

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A request flows through the stages top to bottom, then the transport; the response flows back
 /// bottom to top. Redirects are followed by a ``Redirection`` stage, which the pipeline adds at the
-/// bottom of the chain unless `redirects` is `nil` or the stages already hold one. The chain is
+/// bottom of the chain (above the first ``HopStage``, such as ``CookieHandling``) unless
+/// `redirects` is `nil` or the stages already hold one. The chain is
 /// folded into nested handlers once, when the pipeline is built, so sending a request walks no
 /// list; each run of one-sided stages (``RequestStage``, ``ResponseStage``) is one handler that
 /// calls them in turn, as nesting them would, without a frame each. Each stage is timed as it runs (time inside the stage only, not the stages below it), and
@@ -48,8 +49,9 @@ public struct Pipeline: Sendable {
     ///   - stages: the stages, top to bottom.
     ///   - transport: what moves the bytes; the shared libcurl transport by default.
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
-    ///   - redirects: the redirect stage added at the bottom when `stages` holds none; `nil`
-    ///     follows no redirects. Ten hops, no `https` to `http`, by default.
+    ///   - redirects: the redirect stage added at the bottom (above the first ``HopStage``) when
+    ///     `stages` holds none; `nil` follows no redirects. Ten hops, no `https` to `http`, by
+    ///     default.
     ///   - maxResponseSize: the response-body limit for requests that set none; none by default.
     ///   - maxInMemoryResponseSize: the limit for bodies held in memory when neither the request
     ///     nor `maxResponseSize` sets one; 64 MiB by default, `nil` for none.
@@ -62,10 +64,7 @@ public struct Pipeline: Sendable {
         maxResponseSize: Int64? = nil,
         maxInMemoryResponseSize: Int64? = Pipeline.defaultMaxInMemoryResponseSize
     ) throws(SluiceError) {
-        var stages = stages
-        if let redirects, !stages.contains(where: { $0 is Redirection }) {
-            stages.append(redirects)
-        }
+        let stages = Pipeline.addingRedirects(redirects, to: stages)
         for case let stage as any ChainValidating in stages {
             try stage.validate(in: stages)
         }

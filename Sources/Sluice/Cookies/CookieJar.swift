@@ -1,0 +1,260 @@
+import Foundation
+
+/// Cookies kept between requests, as RFC 6265 section 5.3 stores them and section 5.4 sends them:
+/// what ``CookieHandling`` reads and fills, shareable by any number of pipelines and tasks at once.
+///
+/// - A `Domain` attribute makes a domain cookie for that domain and every name below it; the
+///   request's host must be within it, and it cannot be a public suffix (``PublicSuffixList``).
+///   Without one, the cookie is host-only.
+/// - A missing or relative `Path` becomes the directory of the request's path (its default path).
+/// - `Max-Age` wins over `Expires`; a date in the past or a `Max-Age` of zero or less deletes the
+///   cookie. Expired cookies are never sent and are dropped as the jar meets them.
+/// - `Secure` cookies are set and sent only over a secure origin: `https`, or `localhost` and
+///   loopback addresses, as browsers and curl both treat them; and an insecure origin cannot
+///   replace a secure cookie (RFC 6265bis). `__Secure-` and `__Host-` names must meet their
+///   prefix's rules.
+/// - A name and value of more than 4096 bytes, or with a control character, are refused. Past
+///   ``maximumCookiesPerDomain`` cookies for one registrable domain or ``maximumCookies`` in all,
+///   expired cookies go first, then those used least recently.
+/// - The `Cookie` header lists longer paths first, then earlier creation, as the RFC says.
+///
+/// Names, values and paths compare by code point.
+public final class CookieJar: Sendable {
+    private struct Entry: Sendable {
+        var cookie: Cookie
+        /// Ties creation times: cookies set by one response keep their order.
+        var sequence: UInt64
+    }
+
+    private struct State: Sendable {
+        var entries: [Cookie.Key: Entry] = [:]
+        var nextSequence: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+    /// The public suffixes a `Domain` attribute may not name.
+    public let publicSuffixes: PublicSuffixList
+    /// The most cookies kept in all; 3000 by default, RFC 6265's minimum and what browsers keep.
+    public let maximumCookies: Int
+    /// The most cookies kept for one registrable domain; 180 by default, as browsers keep.
+    public let maximumCookiesPerDomain: Int
+
+    /// 400 days, in seconds: the longest a cookie is kept, whatever its `Expires` or `Max-Age`.
+    public static let maximumLifetime = 400 * 86_400
+
+    /// Creates an empty jar.
+    public init(publicSuffixes: PublicSuffixList = .system, maximumCookies: Int = 3000, maximumCookiesPerDomain: Int = 180) {
+        self.publicSuffixes = publicSuffixes
+        self.maximumCookies = max(1, maximumCookies)
+        self.maximumCookiesPerDomain = max(1, maximumCookiesPerDomain)
+    }
+
+    /// Every cookie that has not expired, by domain, then longer paths first, then name.
+    public var cookies: [Cookie] {
+        let now = Date()
+        return state.withLock { state in
+            state.entries.values.map(\.cookie).filter { !$0.isExpired(at: now) }
+        }
+        .sorted { left, right in
+            if !left.domain.utf8.elementsEqual(right.domain.utf8) { return left.domain.utf8.lexicographicallyPrecedes(right.domain.utf8) }
+            if left.path.utf8.count != right.path.utf8.count { return left.path.utf8.count > right.path.utf8.count }
+            return left.name.utf8.lexicographicallyPrecedes(right.name.utf8)
+        }
+    }
+
+    /// Stores the cookies of a response's `Set-Cookie` fields, received for `url`.
+    /// - Returns: the cookies stored or replaced (a deletion counts as neither).
+    @discardableResult
+    public func store(setCookie fields: [String], for url: URL, at now: Date = Date()) -> [Cookie] {
+        guard let origin = CookieJar.Origin(url) else { return [] }
+        return fields.compactMap { field in SetCookie(field).flatMap { store($0, from: origin, at: now) } }
+    }
+
+    /// Adds or replaces a cookie as it is, as a cookie file does; an expired one removes its match.
+    public func insert(_ cookie: Cookie) {
+        state.withLock { state in
+            let key = cookie.key
+            guard !cookie.isExpired(at: Date()) else {
+                state.entries[key] = nil
+                return
+            }
+            var cookie = cookie
+            if let existing = state.entries[key] { cookie.created = existing.cookie.created }
+            state.entries[key] = Entry(cookie: cookie, sequence: state.nextSequence)
+            state.nextSequence += 1
+            enforceLimits(in: &state, keeping: key, now: Date())
+        }
+    }
+
+    /// Removes every cookie.
+    public func removeAll() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
+    /// The cookies a request to `url` sends, in the order of its `Cookie` header; their last
+    /// access becomes `now`.
+    public func cookies(for url: URL, at now: Date = Date()) -> [Cookie] {
+        guard let origin = CookieJar.Origin(url) else { return [] }
+        return state.withLock { state in
+            var matching: [Entry] = []
+            for (key, entry) in state.entries {
+                let cookie = entry.cookie
+                if cookie.isExpired(at: now) {
+                    state.entries[key] = nil
+                    continue
+                }
+                let hostMatches = cookie.hostOnly ? origin.host == cookie.domain : CookieJar.domainMatches(origin.host, cookie.domain)
+                guard hostMatches, CookieJar.pathMatches(origin.path, cookie.path), !cookie.secure || origin.isSecure else { continue }
+                state.entries[key]?.cookie.lastAccessed = now
+                matching.append(entry)
+            }
+            return matching.sorted { left, right in
+                let (leftPath, rightPath) = (left.cookie.path.utf8.count, right.cookie.path.utf8.count)
+                if leftPath != rightPath { return leftPath > rightPath }
+                if left.cookie.created != right.cookie.created { return left.cookie.created < right.cookie.created }
+                return left.sequence < right.sequence
+            }
+            .map(\.cookie)
+        }
+    }
+
+    /// The `Cookie` header for a request to `url`, or `nil` when it has no cookies.
+    public func cookieHeader(for url: URL, at now: Date = Date()) -> String? {
+        let cookies = cookies(for: url, at: now)
+        return cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    // MARK: Storage (RFC 6265 section 5.3, with RFC 6265bis's Secure rules)
+
+    /// What a request's URL says about where a cookie comes from or goes.
+    struct Origin {
+        /// Normalized: lower case, IDNA A-labels, no brackets.
+        var host: String
+        /// The path as sent, percent-encoded, `/` when empty.
+        var path: String
+        /// `https`, or `localhost` and loopback addresses.
+        var isSecure: Bool
+
+        init?(_ url: URL) {
+            guard let raw = url.host, let host = HostName.normalized(raw) else { return nil }
+            self.host = host
+            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            self.path = path.isEmpty ? "/" : path
+            let scheme = url.scheme?.lowercased()
+            let loopback = host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+            isSecure = scheme == "https" || scheme == "wss" || loopback
+        }
+    }
+
+    private func store(_ parsed: SetCookie, from origin: Origin, at now: Date) -> Cookie? {
+        var expires: Date?
+        if let maxAge = parsed.maxAge {
+            expires = maxAge <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(min(maxAge, CookieJar.maximumLifetime)))
+        } else {
+            expires = parsed.expires
+        }
+        // RFC 6265bis, browsers and curl (7.85) keep a cookie 400 days at most.
+        if let date = expires, date.timeIntervalSince(now) > TimeInterval(CookieJar.maximumLifetime) {
+            expires = now.addingTimeInterval(TimeInterval(CookieJar.maximumLifetime))
+        }
+        var domain = origin.host
+        var hostOnly = true
+        if let attribute = parsed.domain {
+            // A trailing dot names another domain (RFC 6265 has no rule folding it away).
+            guard !attribute.hasSuffix("."), let normalized = HostName.normalized(attribute) else { return nil }
+            if publicSuffixes.isPublicSuffix(normalized) || (publicSuffixes.isFallback && !normalized.contains(".")) {
+                // A public suffix is the request's own host at most, then as a host-only cookie.
+                guard normalized == origin.host else { return nil }
+            } else {
+                guard CookieJar.domainMatches(origin.host, normalized) else { return nil }
+                domain = normalized
+                hostOnly = false
+            }
+        }
+        let path = parsed.path ?? CookieJar.defaultPath(origin.path)
+        if parsed.secure && !origin.isSecure { return nil }
+        if parsed.name.hasPrefix("__Secure-") && !parsed.secure { return nil }
+        if parsed.name.hasPrefix("__Host-") && !(parsed.secure && hostOnly && path == "/") { return nil }
+        let cookie = Cookie(
+            name: parsed.name, value: parsed.value, domain: domain, path: path, expires: expires, created: now,
+            hostOnly: hostOnly, secure: parsed.secure, httpOnly: parsed.httpOnly, sameSite: parsed.sameSite
+        )
+        return state.withLock { state -> Cookie? in
+            if !origin.isSecure, CookieJar.shadowsSecureCookie(cookie, in: state) { return nil }
+            let key = cookie.key
+            let existing = state.entries[key]
+            guard !cookie.isExpired(at: now) else {
+                state.entries[key] = nil
+                return nil
+            }
+            var stored = cookie
+            if let existing { stored.created = existing.cookie.created }
+            state.entries[key] = Entry(cookie: stored, sequence: existing?.sequence ?? state.nextSequence)
+            if existing == nil { state.nextSequence += 1 }
+            enforceLimits(in: &state, keeping: key, now: now)
+            return state.entries[key]?.cookie
+        }
+    }
+
+    /// RFC 6265bis: from an insecure origin, a cookie may not replace or shadow a secure cookie
+    /// of the same name whose domain covers it and whose path covers it.
+    private static func shadowsSecureCookie(_ cookie: Cookie, in state: State) -> Bool {
+        state.entries.values.contains { entry in
+            let secure = entry.cookie
+            return secure.secure && secure.name.hasSameCodePoints(as: cookie.name)
+                && (domainMatches(cookie.domain, secure.domain) || domainMatches(secure.domain, cookie.domain))
+                && pathMatches(cookie.path, secure.path)
+        }
+    }
+
+    /// Drops expired cookies, then the least recently used, past the limits; never `kept`.
+    private func enforceLimits(in state: inout State, keeping kept: Cookie.Key, now: Date) {
+        let group = publicSuffixes.registrableDomain(of: kept.domain) ?? kept.domain
+        func inGroup(_ key: Cookie.Key) -> Bool {
+            (publicSuffixes.registrableDomain(of: key.domain) ?? key.domain) == group
+        }
+        let groupCount = state.entries.keys.filter(inGroup).count
+        if groupCount > maximumCookiesPerDomain {
+            evict(groupCount - maximumCookiesPerDomain, from: &state, where: inGroup, keeping: kept, now: now)
+        }
+        if state.entries.count > maximumCookies {
+            evict(state.entries.count - maximumCookies, from: &state, where: { _ in true }, keeping: kept, now: now)
+        }
+    }
+
+    private func evict(_ count: Int, from state: inout State, where include: (Cookie.Key) -> Bool, keeping kept: Cookie.Key, now: Date) {
+        let candidates = state.entries.filter { include($0.key) && $0.key != kept }.sorted { left, right in
+            let (leftExpired, rightExpired) = (left.value.cookie.isExpired(at: now), right.value.cookie.isExpired(at: now))
+            if leftExpired != rightExpired { return leftExpired }
+            if left.value.cookie.lastAccessed != right.value.cookie.lastAccessed { return left.value.cookie.lastAccessed < right.value.cookie.lastAccessed }
+            return left.value.sequence < right.value.sequence
+        }
+        for (key, _) in candidates.prefix(count) { state.entries[key] = nil }
+    }
+
+    // MARK: Matching (RFC 6265 sections 5.1.3 and 5.1.4)
+
+    /// Whether `host` is `domain` or a name below it; never for an IP address.
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        if host.utf8.elementsEqual(domain.utf8) { return true }
+        guard host.utf8.count > domain.utf8.count, !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return false }
+        return host.utf8.reversed().starts(with: ("." + domain).utf8.reversed())
+    }
+
+    /// Whether a request path is within a cookie's path.
+    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        let request = requestPath.utf8
+        let cookie = cookiePath.utf8
+        guard request.starts(with: cookie) else { return false }
+        if request.count == cookie.count || cookie.last == UInt8(ascii: "/") { return true }
+        return request[request.index(request.startIndex, offsetBy: cookie.count)] == UInt8(ascii: "/")
+    }
+
+    /// The directory of a request path: `/` for `/`, `/a` or anything not starting with `/`.
+    static func defaultPath(_ requestPath: String) -> String {
+        guard requestPath.hasPrefix("/"), let slash = requestPath.utf8.lastIndex(of: UInt8(ascii: "/")),
+            slash != requestPath.utf8.startIndex
+        else { return "/" }
+        return String(requestPath[..<slash])
+    }
+}

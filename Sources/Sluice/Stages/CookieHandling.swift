@@ -1,0 +1,60 @@
+import Foundation
+
+/// Keeps cookies between requests in a ``CookieJar``: adds the `Cookie` header a request's URL
+/// gets, and stores the `Set-Cookie` fields of the response.
+///
+/// It sees every redirect hop, so each hop stores its own cookies and sends those of its own URL
+/// (a login that sets a session cookie on its way to the next page works): a ``Pipeline`` puts its
+/// default ``Redirection`` above this stage, and one placed below it is refused. A `Cookie`
+/// header the request already has comes first, the jar's cookies after it.
+///
+/// ```swift
+/// let jar = CookieJar()
+/// let pipeline = try Pipeline { CookieHandling(jar: jar) }
+/// ```
+public struct CookieHandling: Stage, HopStage, ChainValidating {
+    /// The jar read and filled; several pipelines may share one.
+    public let jar: CookieJar
+    /// A Netscape cookie file (curl's `-b`/`-c` format) to read before the first request and
+    /// write back with ``save()``; `nil` for none.
+    public let file: URL?
+
+    /// `cookies`.
+    public var name: String { "cookies" }
+
+    /// Creates the stage over a jar, a new one unless given; with a `file`, its cookies are read
+    /// into the jar now.
+    /// - Throws: ``NetscapeCookieFile/LineError`` for a line of the file that is not a cookie,
+    ///   and what reading it throws. A missing file is an empty one.
+    public init(jar: CookieJar = CookieJar(), file: URL? = nil) throws {
+        self.jar = jar
+        self.file = file
+        if let file { try NetscapeCookieFile.load(file, into: jar) }
+    }
+
+    /// Writes the jar to ``file``, when there is one.
+    public func save() throws {
+        if let file { try NetscapeCookieFile.save(jar, to: file) }
+    }
+
+    /// Refuses a ``Redirection`` below this stage: the hops it follows would not pass here.
+    public func validate(in chain: [any Stage]) throws(SluiceError) {
+        guard let index = chain.firstIndex(where: { ($0 as? CookieHandling)?.jar === jar }),
+            chain[(index + 1)...].contains(where: { ($0 as? Redirection)?.follows == true })
+        else { return }
+        throw SluiceError(kind: .configuration, stage: name, message: "cookies must sit below redirects, so that every hop stores and sends its own cookies")
+    }
+
+    /// Sends the request with its cookies and stores those the response sets.
+    public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        var request = request
+        if let header = jar.cookieHeader(for: request.url) {
+            let existing = request.headers["Cookie"]
+            request.headers["Cookie"] = existing.map { $0 + "; " + header } ?? header
+        }
+        let response = try await next(request, context)
+        let fields = response.headers.values(for: "Set-Cookie")
+        if !fields.isEmpty { jar.store(setCookie: fields, for: request.url) }
+        return response
+    }
+}
