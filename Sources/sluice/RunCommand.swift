@@ -61,6 +61,18 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// Writes the file's cookie file, if it has one; says why not and returns `false` when it
+    /// cannot.
+    private func saveCookies(of file: PipelineFile) -> Bool {
+        do {
+            try file.saveCookies()
+            return true
+        } catch {
+            Terminal.writeError("\(file.path): error: cannot write the cookie file: \(error)\n")
+            return false
+        }
+    }
+
     func run() async throws {
         let files = try pipeline.load()
         let terminal = Terminal(noColor: noColor)
@@ -81,6 +93,7 @@ struct RunCommand: AsyncParsableCommand {
             } else if let repetitions {
                 let load = LoadRun(runner: runner, repetitions: repetitions, concurrency: concurrency)
                 let summary = try await runLoad(load, requests: try runner.requests(only: only).count * repetitions)
+                failed = !saveCookies(of: file) || failed
                 if format == .json {
                     documents.append(RunReport.json(pipeline: file.spec.name, load: summary, redactor: runner.redactor))
                 } else {
@@ -97,6 +110,7 @@ struct RunCommand: AsyncParsableCommand {
                     Terminal.write(text.lines(for: result))
                     if verbose { Terminal.writeError(text.verbose(for: result)) }
                 }
+                failed = !saveCookies(of: file) || failed
                 if format == .json {
                     if verbose { results.forEach { Terminal.writeError(text.verbose(for: $0)) } }
                     documents.append(RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor))

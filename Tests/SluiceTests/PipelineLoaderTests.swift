@@ -19,7 +19,7 @@ struct PipelineLoaderTests {
         }
     }
 
-    @Test("stages are made in order with their options; redirects is added at the bottom")
+    @Test("stages are made in order with their options; redirects is added at the bottom, and the run's cookies below it")
     func makesStages() throws {
         let file = try load("""
             name: shop
@@ -48,7 +48,7 @@ struct PipelineLoaderTests {
         #expect(serialization.parametersInURI == [.get])
         let decoding = try #require(file.stages[3] as? ResponseDecoding)
         #expect(decoding.acceptableStatus.contains(304) && !decoding.acceptableStatus.contains(301))
-        #expect(try file.makePipeline().stageNames == ["url-resolution", "header-injection", "serialization", "response-decoding", "redirects"])
+        #expect(try file.makePipeline().stageNames == ["url-resolution", "header-injection", "serialization", "response-decoding", "redirects", "cookies"])
         #expect(file.spec.requests[0].name == "GET items")
     }
 
@@ -62,7 +62,7 @@ struct PipelineLoaderTests {
             """)
         let redirects = try #require(file.stages[1] as? Redirection)
         #expect(redirects.maximumHops == 3 && redirects.allowsInsecureRedirects && redirects.follows)
-        #expect(try file.makePipeline().stageNames == ["serialization", "redirects"])
+        #expect(try file.makePipeline().stageNames == ["serialization", "redirects", "cookies"])
         let off = try load("stages: [{redirects: {follow: false}}]")
         #expect((off.stages[0] as? Redirection)?.follows == false)
     }

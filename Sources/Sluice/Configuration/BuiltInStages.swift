@@ -4,7 +4,7 @@ import Foundation
 /// format names them.
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
-        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects,
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies,
     ]
 
     static let urlResolution = StageDescriptor(
@@ -226,5 +226,19 @@ enum BuiltInStages {
             allowsInsecureRedirects: options.bool("allow-insecure") ?? false,
             follows: options.bool("follow") ?? true
         )
+    }
+
+    static let cookies = StageDescriptor(
+        name: "cookies",
+        summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
+        options: [
+            OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
+        ]
+    ) { options in
+        do {
+            return try CookieHandling(file: options.path("file").map { URL(fileURLWithPath: $0) })
+        } catch {
+            throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
+        }
     }
 }

@@ -39,6 +39,9 @@ public struct Expectation: Sendable {
         case body(path: JSONPath, operator: Operator, expected: YAMLNode)
         /// A field of the certificate the server presented satisfies an operator.
         case certificate(field: CertificateField, operator: Operator, expected: YAMLNode)
+        /// The value of the cookie of this name that the run's jar holds for the response's URL
+        /// after the exchange (`null` when it has none) satisfies an operator.
+        case cookie(name: String, operator: Operator, expected: YAMLNode)
         /// The exchange took no longer than this.
         case maxDuration(Duration)
     }
@@ -53,7 +56,7 @@ public struct Expectation: Sendable {
     /// The node whose scalars may hold `${...}`.
     var templatedValue: YAMLNode? {
         switch check {
-        case .header(_, let value), .body(_, _, let value), .certificate(_, _, let value): value
+        case .header(_, let value), .body(_, _, let value), .certificate(_, _, let value), .cookie(_, _, let value): value
         case .status, .maxDuration: nil
         }
     }
@@ -72,6 +75,8 @@ public struct Capture: Sendable {
         case regex(String)
         /// A field of the certificate the server presented (a string as it is, another value as JSON).
         case certificate(CertificateField)
+        /// The value of the cookie of this name that the run's jar holds for the response's URL.
+        case cookie(String)
     }
 
     /// The variable's name.

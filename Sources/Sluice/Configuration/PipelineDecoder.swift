@@ -3,12 +3,12 @@ import Foundation
 /// Decodes a pipeline document's node tree into a ``PipelineSpec``, collecting every problem of
 /// shape (unknown keys, wrong types, bad JSONPath, bad durations) instead of stopping at the first.
 struct PipelineDecoder {
-    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests", "max-response-size"]
+    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
         "max-response-size", "output", "expect", "capture",
     ]
-    private static let expectKeys = ["status", "headers", "body", "certificate", "max-duration"]
+    private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
     /// The body expectation operators, as error messages list them.
     private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
 
@@ -31,6 +31,9 @@ struct PipelineDecoder {
             spec.name = scalar(name, "name") ?? defaultName
         }
         spec.maxResponseSize = root["max-response-size"].flatMap { byteCount($0, "max-response-size") }
+        if let file = root["cookie-file"] {
+            if file.scalar == nil || file.isNull { fail(file.mark, "cookie-file: is the path of a cookie file") } else { spec.cookieFile = file }
+        }
         if let plugins = root["plugins"], !plugins.isNull {
             let entries = plugins.elements ?? [plugins]
             for entry in entries {
@@ -199,6 +202,14 @@ struct PipelineDecoder {
                 expectations += certificateExpectations(pair)
             }
         }
+        if let cookies = node["cookies"] {
+            for pair in mapping(cookies, "expect.cookies") ?? [] {
+                guard let name = pair.key.scalar else { continue }
+                expectations += predicates(pair, subject: name).map { op, expected, mark in
+                    Expectation(check: .cookie(name: name, operator: op ?? .equals, expected: expected), mark: mark, label: "cookie \(name)" + (op.map { " " + $0.rawValue } ?? ""))
+                }
+            }
+        }
         if let maxDuration = node["max-duration"], let duration = duration(maxDuration, "max-duration") {
             expectations.append(Expectation(check: .maxDuration(duration), mark: maxDuration.mark, label: "max-duration"))
         }
@@ -300,8 +311,10 @@ struct PipelineDecoder {
                 if let field = certificateField(text, at: fieldNode.mark) {
                     captures.append(Capture(name: name, source: .certificate(field), mark: pair.key.mark))
                 }
+            } else if let cookie = pair.value["cookie"]?.scalar, pair.value.pairs?.count == 1 {
+                captures.append(Capture(name: name, source: .cookie(cookie), mark: pair.key.mark))
             } else {
-                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME}, {regex: PATTERN} or {certificate: FIELD}")
+                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME}, {regex: PATTERN}, {certificate: FIELD} or {cookie: NAME}")
             }
         }
         return captures

@@ -19,6 +19,9 @@ public struct PipelineFile: Sendable {
     public let spec: PipelineSpec
     /// The stages made from `spec.stages`, top to bottom.
     public let stages: [any Stage]
+    /// The run's cookies: the `cookies` stage the file lists, or the one a run adds at the
+    /// bottom of the chain, with a new jar (reading `cookie-file:` when given).
+    public let cookies: CookieHandling
     /// The variables from `variables:` and `--var`, and the environment.
     public let scope: VariableScope
     /// Every secret value: environment values the file reads, values under secret options.
@@ -85,9 +88,15 @@ public struct PipelineFile: Sendable {
         let spec = loader.load(root, defaultName: stem, overrides: variables)
         guard loader.diagnostics.isEmpty else { throw PipelineFileError(loader.diagnostics) }
         return PipelineFile(
-            path: path, spec: spec, stages: loader.stages, scope: loader.scope,
+            path: path, spec: spec, stages: loader.stages, cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
             secrets: loader.secrets, warnings: loader.warnings
         )
+    }
+
+    /// Writes the cookie file of the file's `cookies` stage (`cookie-file:`, or the stage's
+    /// `file:`), when it has one: the run's cookies for the next run, or for curl `-b`.
+    public func saveCookies() throws {
+        try cookies.save()
     }
 
     /// A pipeline of this file's stages over a transport, with the default redirect stage at the
@@ -102,7 +111,8 @@ public struct PipelineFile: Sendable {
         top: [any Stage] = [],
         bottom: [any Stage] = []
     ) throws(SluiceError) -> Pipeline {
-        let stages = Pipeline.addingRedirects(Redirection(), to: self.stages)
+        let listed = self.stages.contains { ($0 as? CookieHandling)?.jar === cookies.jar }
+        let stages = Pipeline.addingRedirects(Redirection(), to: self.stages + (listed ? [] : [cookies]))
         return try Pipeline(
             stages: top + stages + bottom, transport: transport, redirects: nil, maxResponseSize: spec.maxResponseSize
         )
@@ -117,6 +127,8 @@ private struct Loader {
     var registry: StageRegistry
     var diagnostics: [PipelineDiagnostic] = []
     var stages: [any Stage] = []
+    /// The run's `cookies` stage: the listed one, or the default.
+    var cookies: CookieHandling?
     var scope = VariableScope()
     var secrets: [String] = []
     var warnings: [String] = []
@@ -146,6 +158,7 @@ private struct Loader {
         resolveVariables(spec.variables, overrides: overrides, capturedBy: capturedBy)
         loadPlugins(spec.plugins, capturedBy: capturedBy)
         makeStages(spec.stages, capturedBy: capturedBy)
+        addCookies(file: spec.cookieFile, capturedBy: capturedBy)
         checkRequests(spec, capturedBy: capturedBy)
         return spec
     }
@@ -164,6 +177,29 @@ private struct Loader {
             }
             secrets += scope.secrets(in: template)
             scope.values[name] = value
+        }
+    }
+
+    /// Keeps cookies between the requests of a run: the listed `cookies` stage, or a new one
+    /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:top:bottom:)``
+    /// puts at the bottom of the chain.
+    private mutating func addCookies(file: YAMLNode?, capturedBy: [String: String]) {
+        if let listed = stages.first(where: { $0 is CookieHandling }) as? CookieHandling {
+            if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(listed.file == nil ? " (the stage reads none)" : ""); give it as the stage's file: option") }
+            cookies = listed
+            return
+        }
+        var url: URL?
+        if let file {
+            guard checkReferences(in: file, known: Set(scope.values.keys), captures: capturedBy, context: "stage options"),
+                let text = file.scalar, let path = try? scope.render(text)
+            else { return }
+            url = URL(fileURLWithPath: StageOptions.resolve(path, against: directory))
+        }
+        do {
+            cookies = try CookieHandling(file: url)
+        } catch {
+            fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), "cannot read the cookie file \(url?.path ?? ""): \(error)")
         }
     }
 

@@ -30,6 +30,7 @@ public enum PipelineSchema {
                 ],
                 "requests": ["type": "array", "items": request],
                 "max-response-size": byteCount("The most bytes of response body a request takes (after content decoding) unless it sets its own; none for no limit. By default a body held in memory is limited to 64 MiB, and a body streamed to a file (output) has no limit."),
+                "cookie-file": ["type": "string", "description": "A cookie file in curl's format (-b, -c): read before the first request if it exists, written after the run. Relative to the pipeline file."],
             ],
         ]
     }
@@ -137,6 +138,7 @@ public enum PipelineSchema {
                         "description": "{FIELD: value} or {FIELD: {OP: value}} on the certificate the server presented.",
                         "propertyNames": ["enum": .array(CertificateField.allCases.map { .string($0.rawValue) })],
                     ],
+                    "cookies": ["type": "object", "description": "{NAME: value} or {NAME: {OP: value}} on the cookies the run's jar holds for the response's URL; {exists: false} for none."],
                     "max-duration": duration,
                 ],
             ],
@@ -151,6 +153,7 @@ public enum PipelineSchema {
                             "type": "object", "required": ["certificate"], "additionalProperties": false,
                             "properties": ["certificate": ["enum": .array(CertificateField.allCases.map { .string($0.rawValue) })]],
                         ],
+                        ["type": "object", "required": ["cookie"], "additionalProperties": false, "properties": ["cookie": ["type": "string"]]],
                     ],
                 ],
             ],

@@ -16,6 +16,9 @@ public struct PipelineSpec: Sendable {
     public var requests: [RequestSpec]
     /// `max-response-size:`, the response-body limit of requests that set none.
     public var maxResponseSize: Int64?
+    /// `cookie-file:`, the cookie file (curl's format) the run reads before its first request
+    /// and writes after its last, as written.
+    public var cookieFile: YAMLNode?
 }
 
 /// One entry of `stages:`: a stage's name and its options as written.

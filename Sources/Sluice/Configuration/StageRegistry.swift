@@ -11,7 +11,7 @@ public struct StageRegistry: Sendable {
     public init() {}
 
     /// A registry holding the built-in stages: `url-resolution`, `header-injection`,
-    /// `serialization`, `trust-evaluation`, `response-decoding` and `redirects`.
+    /// `serialization`, `trust-evaluation`, `proxy`, `response-decoding`, `redirects` and `cookies`.
     public static var builtIn: StageRegistry {
         var registry = StageRegistry()
         registry.descriptors = BuiltInStages.descriptors

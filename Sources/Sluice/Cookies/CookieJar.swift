@@ -62,6 +62,13 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// The values that output must hide: those of `HttpOnly` cookies (the mark of session and
+    /// authentication cookies) of 8 bytes or more. Shorter values (`1`, `true`) carry no
+    /// credential, and hiding them would hide every `1` in a report.
+    public var credentials: [String] {
+        cookies.filter { $0.httpOnly && $0.value.utf8.count >= 8 }.map(\.value)
+    }
+
     /// Stores the cookies of a response's `Set-Cookie` fields, received for `url`.
     /// - Returns: the cookies stored or replaced (a deletion counts as neither).
     @discardableResult

@@ -8,8 +8,9 @@ extension Expectation {
     ///     it is not JSON.
     ///   - duration: how long the exchange took.
     ///   - scope: the variables, for `${...}` in expected values.
+    ///   - cookies: the cookies the run's jar holds for the response's URL, for `expect.cookies`.
     /// - Returns: the failure, or `nil` when the expectation is met.
-    public func evaluate(response: Response, body: JSONValue?, duration: Duration, scope: VariableScope) -> ExpectationFailure? {
+    public func evaluate(response: Response, body: JSONValue?, duration: Duration, scope: VariableScope, cookies: [Cookie] = []) -> ExpectationFailure? {
         func failure(_ expected: String, _ actual: String) -> ExpectationFailure {
             ExpectationFailure(label: label, mark: mark, expected: expected, actual: actual)
         }
@@ -51,6 +52,15 @@ extension Expectation {
                 value = .array(selected)
             }
             return Expectation.holds(op, value: value, expected: expected, nodeCount: path.isSingular ? nil : selected.count)
+                ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
+        case .cookie(let name, let op, let node):
+            guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
+            let value = cookies.first { $0.name.hasSameCodePoints(as: name) }.map { JSONValue.string($0.value) } ?? .null
+            if op == .exists {
+                return (expected.boolValue ?? true) != value.isNull ? nil : failure(Expectation.describe(op, expected), value.isNull ? "no cookie \(name)" : Expectation.text(value))
+            }
+            guard !value.isNull else { return failure(Expectation.describe(op, expected), "no cookie \(name)") }
+            return Expectation.holds(op, value: value, expected: expected, nodeCount: nil)
                 ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
         case .certificate(let field, let op, let node):
             guard let certificate = response.metrics?.peerCertificates.first else {
@@ -164,8 +174,9 @@ extension Capture {
     /// - Parameters:
     ///   - response: the response.
     ///   - body: the body as JSON, when it is JSON.
+    ///   - cookies: the cookies the run's jar holds for the response's URL.
     /// - Throws: `JSONPath.LimitExceeded` when a JSONPath capture passes its limits.
-    public func value(from response: Response, body: JSONValue?) throws(JSONPath.LimitExceeded) -> String? {
+    public func value(from response: Response, body: JSONValue?, cookies: [Cookie] = []) throws(JSONPath.LimitExceeded) -> String? {
         switch source {
         case .header(let name):
             return response.headers[name]
@@ -178,6 +189,8 @@ extension Capture {
             else { return nil }
             let output = match.output
             return output.count > 1 ? output[1].substring.map(String.init) : String(output[0].substring ?? "")
+        case .cookie(let name):
+            return cookies.first { $0.name.hasSameCodePoints(as: name) }?.value
         case .certificate(let field):
             guard let certificate = response.metrics?.peerCertificates.first else { return nil }
             let value = field.value(of: certificate)

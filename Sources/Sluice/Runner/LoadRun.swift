@@ -123,6 +123,7 @@ public struct LoadRun: Sendable {
         let tickets = Tickets()
         let jobs = prepared
         let scope = file.scope
+        let jar = file.cookies.jar
         let workers = min(concurrency, max(total, 1))
         let clock = ContinuousClock()
         let start = clock.now
@@ -145,7 +146,7 @@ public struct LoadRun: Sendable {
                         let index = tickets.next()
                         guard index < total else { break }
                         let (spec, request) = jobs[index % jobs.count]
-                        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
+                        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
                         let microseconds = min(UInt64(max(0, DurationText.milliseconds(outcome.duration) * 1000)), longest)
                         shard.withLock { _ = $0.record(microseconds) }
                         if let status = outcome.response?.status { statuses[status, default: 0] += 1 }

@@ -157,7 +157,8 @@ public struct PipelineRunner: Sendable {
             result.error = RequestResult.Failure(error)
             return result
         }
-        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope)
+        let jar = file.cookies.jar
+        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
         result.sent = outcome.sent
         result.url = outcome.sent?.url.absoluteString ?? request.url.absoluteString
         result.response = outcome.response
@@ -165,11 +166,13 @@ public struct PipelineRunner: Sendable {
         result.error = outcome.error
         result.failures = outcome.failures
         result.notes = outcome.notes
+        // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
+        result.capturedSecrets += jar.credentials
         if let response = outcome.response, outcome.error == nil {
             for capture in spec.captures {
                 let value: String?
                 do {
-                    value = try capture.value(from: response, body: outcome.body)
+                    value = try capture.value(from: response, body: outcome.body, cookies: outcome.cookies)
                 } catch {
                     result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: error.description))
                     continue
@@ -194,6 +197,8 @@ public struct PipelineRunner: Sendable {
         var failures: [ExpectationFailure]
         /// The body as JSON, read once when an expectation or a capture needs it.
         var body: JSONValue?
+        /// The cookies the run's jar holds for the response's URL after the exchange.
+        var cookies: [Cookie] = []
         /// What the stages reported (retries, token refreshes).
         var notes: [StageNote] = []
     }
@@ -202,7 +207,7 @@ public struct PipelineRunner: Sendable {
     /// arrived is kept even when a stage refused it, so every output shows its status, headers and
     /// size. A response decoding status failure yields to the request's own `expect.status`, which
     /// then decides; a content-type failure behind it still stands.
-    static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope) async -> Outcome {
+    static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         // Started here and run on this thread until the exchange: the clock covers the stages.
@@ -225,8 +230,9 @@ public struct PipelineRunner: Sendable {
         outcome.notes = handle.context.notes
         if let response = outcome.response, outcome.error == nil {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
+            outcome.cookies = jar.map { $0.cookies(for: response.url ?? outcome.sent?.url ?? request.url) } ?? []
             outcome.failures = spec.expectations.compactMap {
-                $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope)
+                $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope, cookies: outcome.cookies)
             }
         }
         return outcome

@@ -22,11 +22,17 @@ public struct CookieHandling: Stage, HopStage, ChainValidating {
     /// `cookies`.
     public var name: String { "cookies" }
 
-    /// Creates the stage over a jar, a new one unless given; with a `file`, its cookies are read
-    /// into the jar now.
+    /// Creates the stage over a jar, a new one unless given, with no file.
+    public init(jar: CookieJar = CookieJar()) {
+        self.jar = jar
+        file = nil
+    }
+
+    /// Creates the stage over a jar, a new one unless given, and a cookie file, whose cookies are
+    /// read into the jar now.
     /// - Throws: ``NetscapeCookieFile/LineError`` for a line of the file that is not a cookie,
     ///   and what reading it throws. A missing file is an empty one.
-    public init(jar: CookieJar = CookieJar(), file: URL? = nil) throws {
+    public init(jar: CookieJar = CookieJar(), file: URL?) throws {
         self.jar = jar
         self.file = file
         if let file { try NetscapeCookieFile.load(file, into: jar) }
