@@ -154,6 +154,9 @@ struct CookieJarTests {
         #expect(jar.cookies.map(\.name).sorted() == ["__Host-ok", "s"])
         jar.store(setCookie: ["local=1; Secure"], for: URL(string: "http://127.0.0.1:8080/")!)
         #expect(jar.cookieHeader(for: URL(string: "http://127.0.0.1:8080/")!) == "local=1")
+        // A name that merely starts like a loopback address is not one.
+        jar.store(setCookie: ["spoof=1; Secure"], for: URL(string: "http://127.evil.example/")!)
+        #expect(jar.cookieHeader(for: URL(string: "https://127.evil.example/")!) == nil)
     }
 
     @Test("a hostile server: controls, oversized cookies, bad domains and floods are refused or bounded")

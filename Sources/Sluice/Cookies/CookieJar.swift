@@ -148,7 +148,8 @@ public final class CookieJar: Sendable {
             let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
             self.path = path.isEmpty ? "/" : path
             let scheme = url.scheme?.lowercased()
-            let loopback = host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+            // 127.evil.example is a name, not a loopback address.
+            let loopback = host == "localhost" || host.hasSuffix(".localhost") || (PublicSuffixList.isIPv4(host) && host.hasPrefix("127.")) || host == "::1"
             isSecure = scheme == "https" || scheme == "wss" || loopback
         }
     }
