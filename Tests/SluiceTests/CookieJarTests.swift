@@ -168,6 +168,13 @@ struct CookieJarTests {
             "d=1; Domain=example.com.evil.net", "e=1; Domain=evil.net", "f=1; Domain=127.0.0.1",
         ], for: url)
         #expect(jar.cookies.isEmpty)
+        // Found by fuzzing: a tab or control in a Path or Domain split the line of a cookie file.
+        jar.store(setCookie: ["p=1; Path=/a\tb", "q=1; Path=/a\u{4}b", "r=1; Domain=exa\tmple.com", "s=1\u{0}; Path=/"], for: url)
+        #expect(jar.cookies.isEmpty)
+        jar.insert(Cookie(name: "t", value: "a;b", domain: "example.com"))
+        jar.insert(Cookie(name: "u=v", value: "1", domain: "example.com"))
+        jar.insert(Cookie(name: "w", value: "1", domain: "example.com", path: "/a\nb"))
+        #expect(jar.cookies.isEmpty)
         for index in 0..<50 { jar.store(setCookie: ["flood\(index)=1"], for: url, at: Date(timeIntervalSince1970: TimeInterval(1_700_000_000 + index))) }
         #expect(jar.cookies.count == 20)
         #expect(jar.cookies.contains { $0.name == "flood49" } && !jar.cookies.contains { $0.name == "flood0" })

@@ -46,6 +46,15 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         self.sameSite = sameSite
     }
 
+    /// Whether the cookie can be kept and written to a cookie file: a name without `=`, and no
+    /// control character (tab included) or `;` in its name, value, domain or path. A jar ignores
+    /// any other.
+    public var isWellFormed: Bool {
+        func clean(_ text: String) -> Bool { !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ";") } }
+        return !name.isEmpty && !name.utf8.contains(UInt8(ascii: "=")) && clean(name) && clean(value) && clean(domain) && clean(path)
+            && !domain.isEmpty && path.hasPrefix("/")
+    }
+
     /// Whether the cookie has expired at `date`.
     public func isExpired(at date: Date) -> Bool {
         expires.map { $0 <= date } ?? false

@@ -77,8 +77,10 @@ public final class CookieJar: Sendable {
         return fields.compactMap { field in SetCookie(field).flatMap { store($0, from: origin, at: now) } }
     }
 
-    /// Adds or replaces a cookie as it is, as a cookie file does; an expired one removes its match.
+    /// Adds or replaces a cookie as it is, as a cookie file does; an expired one removes its match,
+    /// and one that is not ``Cookie/isWellFormed`` is ignored.
     public func insert(_ cookie: Cookie) {
+        guard cookie.isWellFormed else { return }
         state.withLock { state in
             let key = cookie.key
             guard !cookie.isExpired(at: Date()) else {

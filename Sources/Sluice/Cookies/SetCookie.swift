@@ -26,6 +26,8 @@ struct SetCookie: Sendable {
     /// name, a control character, or a name and value past 4096 bytes).
     init?(_ field: String) {
         let bytes = Array(field.utf8)
+        // RFC 6265bis: a control character other than a tab anywhere ignores the whole field.
+        guard !bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
         let pairEnd = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
         let pair = bytes[..<pairEnd]
         guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
@@ -55,6 +57,9 @@ struct SetCookie: Sendable {
                     // A number too large for Int is as good as forever.
                     maxAge = Int(text) ?? (first == UInt8(ascii: "-") ? Int.min : Int.max)
                 }
+            case "domain" where rawValue.contains(0x09), "path" where rawValue.contains(0x09):
+                // A tab inside a domain or path has no use, and would split a line of a cookie file.
+                return nil
             case "domain":
                 var domain = Substring(text)
                 if domain.hasPrefix(".") { domain = domain.dropFirst() }

@@ -14,6 +14,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jsonpath
     /// The I-Regexp parser, compiler and automaton.
     case iregexp
+    /// `Set-Cookie` parsing, the cookie jar and cookie files.
+    case cookies
     /// The `${NAME}` template parser and renderer.
     case template
     /// The response head parser.
@@ -28,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .serializers: SerializerFuzz.run(input)
         case .jsonpath: JSONPathFuzz.run(input)
         case .iregexp: IRegexpFuzz.run(input)
+        case .cookies: CookieFuzz.run(input)
         case .template: TemplateFuzz.run(input)
         case .responseHead: ResponseHeadFuzz.run(input)
         case .urlResolution: URLResolutionFuzz.run(input)
