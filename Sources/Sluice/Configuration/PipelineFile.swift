@@ -99,8 +99,9 @@ public struct PipelineFile: Sendable {
         try cookies.save()
     }
 
-    /// A pipeline of this file's stages over a transport, with the default redirect stage at the
-    /// bottom unless the file lists `redirects`.
+    /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage at the
+    /// bottom unless the file lists it, and the default redirect stage above it unless the file
+    /// lists `redirects`.
     /// - Parameters:
     ///   - top: stages to put above the file's.
     ///   - bottom: stages to put below the file's (and the redirect stage).

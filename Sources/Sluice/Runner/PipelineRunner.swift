@@ -167,7 +167,7 @@ public struct PipelineRunner: Sendable {
         result.failures = outcome.failures
         result.notes = outcome.notes
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
-        result.capturedSecrets += jar.credentials
+        result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
         if let response = outcome.response, outcome.error == nil {
             for capture in spec.captures {
                 let value: String?
