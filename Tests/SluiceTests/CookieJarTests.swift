@@ -191,4 +191,22 @@ struct CookieJarTests {
         jar.store(setCookie: ["\u{E9}=composed", "e\u{301}=decomposed"], for: url)
         #expect(jar.cookies.count == 2)
     }
+
+    @Test("one jar shared by many tasks at once: every store is kept, every read sees whole cookies")
+    func concurrentUse() async {
+        let jar = CookieJar(maximumCookies: 10_000, maximumCookiesPerDomain: 10_000)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    let url = URL(string: "http://w\(worker).example.com/")!
+                    for index in 0..<200 {
+                        jar.store(setCookie: ["c\(index)=\(worker)-\(index)"], for: url)
+                        _ = jar.cookieHeader(for: url)
+                    }
+                }
+            }
+        }
+        #expect(jar.cookies.count == 1_600)
+        #expect(jar.cookieHeader(for: URL(string: "http://w3.example.com/")!)?.contains("c199=3-199") == true)
+    }
 }

@@ -24,11 +24,34 @@ public final class CookieJar: Sendable {
         var cookie: Cookie
         /// Ties creation times: cookies set by one response keep their order.
         var sequence: UInt64
+        /// The registrable domain the per-domain limit counts the cookie under.
+        var group: String
     }
 
     private struct State: Sendable {
-        var entries: [Cookie.Key: Entry] = [:]
+        private(set) var entries: [Cookie.Key: Entry] = [:]
+        /// How many cookies each registrable domain has, kept with `entries`.
+        private(set) var groupCounts: [String: Int] = [:]
         var nextSequence: UInt64 = 0
+
+        mutating func put(_ entry: Entry, at key: Cookie.Key) {
+            if entries.updateValue(entry, forKey: key) == nil { groupCounts[entry.group, default: 0] += 1 }
+        }
+
+        mutating func remove(_ key: Cookie.Key) {
+            guard let entry = entries.removeValue(forKey: key) else { return }
+            groupCounts[entry.group]! -= 1
+            if groupCounts[entry.group] == 0 { groupCounts[entry.group] = nil }
+        }
+
+        mutating func touch(_ key: Cookie.Key, at date: Date) {
+            entries[key]?.cookie.lastAccessed = date
+        }
+
+        mutating func removeAll() {
+            entries.removeAll()
+            groupCounts.removeAll()
+        }
     }
 
     private let state = Locked(State())
@@ -84,12 +107,12 @@ public final class CookieJar: Sendable {
         state.withLock { state in
             let key = cookie.key
             guard !cookie.isExpired(at: Date()) else {
-                state.entries[key] = nil
+                state.remove(key)
                 return
             }
             var cookie = cookie
             if let existing = state.entries[key] { cookie.created = existing.cookie.created }
-            state.entries[key] = Entry(cookie: cookie, sequence: state.nextSequence)
+            state.put(Entry(cookie: cookie, sequence: state.nextSequence, group: group(of: cookie.domain)), at: key)
             state.nextSequence += 1
             enforceLimits(in: &state, keeping: key, now: Date())
         }
@@ -97,7 +120,7 @@ public final class CookieJar: Sendable {
 
     /// Removes every cookie.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { $0.removeAll() }
     }
 
     /// The cookies a request to `url` sends, in the order of its `Cookie` header; their last
@@ -109,12 +132,12 @@ public final class CookieJar: Sendable {
             for (key, entry) in state.entries {
                 let cookie = entry.cookie
                 if cookie.isExpired(at: now) {
-                    state.entries[key] = nil
+                    state.remove(key)
                     continue
                 }
                 let hostMatches = cookie.hostOnly ? origin.host == cookie.domain : CookieJar.domainMatches(origin.host, cookie.domain)
                 guard hostMatches, CookieJar.pathMatches(origin.path, cookie.path), !cookie.secure || origin.isSecure else { continue }
-                state.entries[key]?.cookie.lastAccessed = now
+                state.touch(key, at: now)
                 matching.append(entry)
             }
             return matching.sorted { left, right in
@@ -194,12 +217,12 @@ public final class CookieJar: Sendable {
             let key = cookie.key
             let existing = state.entries[key]
             guard !cookie.isExpired(at: now) else {
-                state.entries[key] = nil
+                state.remove(key)
                 return nil
             }
             var stored = cookie
             if let existing { stored.created = existing.cookie.created }
-            state.entries[key] = Entry(cookie: stored, sequence: existing?.sequence ?? state.nextSequence)
+            state.put(Entry(cookie: stored, sequence: existing?.sequence ?? state.nextSequence, group: existing?.group ?? group(of: domain)), at: key)
             if existing == nil { state.nextSequence += 1 }
             enforceLimits(in: &state, keeping: key, now: now)
             return state.entries[key]?.cookie
@@ -217,29 +240,32 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// The registrable domain a cookie of `domain` counts under (the domain itself when it has
+    /// none: an IP address, a public suffix host).
+    private func group(of domain: String) -> String {
+        publicSuffixes.registrableDomain(of: domain) ?? domain
+    }
+
     /// Drops expired cookies, then the least recently used, past the limits; never `kept`.
     private func enforceLimits(in state: inout State, keeping kept: Cookie.Key, now: Date) {
-        let group = publicSuffixes.registrableDomain(of: kept.domain) ?? kept.domain
-        func inGroup(_ key: Cookie.Key) -> Bool {
-            (publicSuffixes.registrableDomain(of: key.domain) ?? key.domain) == group
-        }
-        let groupCount = state.entries.keys.filter(inGroup).count
+        guard let group = state.entries[kept]?.group else { return }
+        let groupCount = state.groupCounts[group] ?? 0
         if groupCount > maximumCookiesPerDomain {
-            evict(groupCount - maximumCookiesPerDomain, from: &state, where: inGroup, keeping: kept, now: now)
+            evict(groupCount - maximumCookiesPerDomain, from: &state, where: { $0.group == group }, keeping: kept, now: now)
         }
         if state.entries.count > maximumCookies {
             evict(state.entries.count - maximumCookies, from: &state, where: { _ in true }, keeping: kept, now: now)
         }
     }
 
-    private func evict(_ count: Int, from state: inout State, where include: (Cookie.Key) -> Bool, keeping kept: Cookie.Key, now: Date) {
-        let candidates = state.entries.filter { include($0.key) && $0.key != kept }.sorted { left, right in
+    private func evict(_ count: Int, from state: inout State, where include: (Entry) -> Bool, keeping kept: Cookie.Key, now: Date) {
+        let candidates = state.entries.filter { include($0.value) && $0.key != kept }.sorted { left, right in
             let (leftExpired, rightExpired) = (left.value.cookie.isExpired(at: now), right.value.cookie.isExpired(at: now))
             if leftExpired != rightExpired { return leftExpired }
             if left.value.cookie.lastAccessed != right.value.cookie.lastAccessed { return left.value.cookie.lastAccessed < right.value.cookie.lastAccessed }
             return left.value.sequence < right.value.sequence
         }
-        for (key, _) in candidates.prefix(count) { state.entries[key] = nil }
+        for (key, _) in candidates.prefix(count) { state.remove(key) }
     }
 
     // MARK: Matching (RFC 6265 sections 5.1.3 and 5.1.4)
