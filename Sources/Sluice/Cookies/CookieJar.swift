@@ -32,16 +32,40 @@ public final class CookieJar: Sendable {
         private(set) var entries: [Cookie.Key: Entry] = [:]
         /// How many cookies each registrable domain has, kept with `entries`.
         private(set) var groupCounts: [String: Int] = [:]
+        /// The keys of each cookie domain, so that a request looks only at its host's domains.
+        private(set) var byDomain: [String: Set<Cookie.Key>] = [:]
+        /// The keys of `Secure` cookies, which an insecure origin may not shadow.
+        private(set) var secureKeys: Set<Cookie.Key> = []
         var nextSequence: UInt64 = 0
 
         mutating func put(_ entry: Entry, at key: Cookie.Key) {
-            if entries.updateValue(entry, forKey: key) == nil { groupCounts[entry.group, default: 0] += 1 }
+            if entries.updateValue(entry, forKey: key) == nil {
+                groupCounts[entry.group, default: 0] += 1
+                byDomain[key.domain, default: []].insert(key)
+            }
+            if entry.cookie.secure { secureKeys.insert(key) } else { secureKeys.remove(key) }
         }
 
         mutating func remove(_ key: Cookie.Key) {
             guard let entry = entries.removeValue(forKey: key) else { return }
             groupCounts[entry.group]! -= 1
             if groupCounts[entry.group] == 0 { groupCounts[entry.group] = nil }
+            byDomain[key.domain]?.remove(key)
+            if byDomain[key.domain]?.isEmpty == true { byDomain[key.domain] = nil }
+            secureKeys.remove(key)
+        }
+
+        /// The keys of cookies whose domain is `host` or one of its parents: the only ones a
+        /// request to `host` can get.
+        func keys(forHost host: String) -> [Cookie.Key] {
+            var keys = Array(byDomain[host] ?? [])
+            guard !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return keys }
+            var rest = Substring(host)
+            while let dot = rest.firstIndex(of: ".") {
+                rest = rest[rest.index(after: dot)...]
+                keys += byDomain[String(rest)] ?? []
+            }
+            return keys
         }
 
         mutating func touch(_ key: Cookie.Key, at date: Date) {
@@ -51,6 +75,8 @@ public final class CookieJar: Sendable {
         mutating func removeAll() {
             entries.removeAll()
             groupCounts.removeAll()
+            byDomain.removeAll()
+            secureKeys.removeAll()
         }
     }
 
@@ -129,7 +155,8 @@ public final class CookieJar: Sendable {
         guard let origin = CookieJar.Origin(url) else { return [] }
         return state.withLock { state in
             var matching: [Entry] = []
-            for (key, entry) in state.entries {
+            for key in state.keys(forHost: origin.host) {
+                guard let entry = state.entries[key] else { continue }
                 let cookie = entry.cookie
                 if cookie.isExpired(at: now) {
                     state.remove(key)
@@ -232,8 +259,8 @@ public final class CookieJar: Sendable {
     /// RFC 6265bis: from an insecure origin, a cookie may not replace or shadow a secure cookie
     /// of the same name whose domain covers it and whose path covers it.
     private static func shadowsSecureCookie(_ cookie: Cookie, in state: State) -> Bool {
-        state.entries.values.contains { entry in
-            let secure = entry.cookie
+        state.secureKeys.contains { key in
+            guard let secure = state.entries[key]?.cookie else { return false }
             return secure.secure && secure.name.hasSameCodePoints(as: cookie.name)
                 && (domainMatches(cookie.domain, secure.domain) || domainMatches(secure.domain, cookie.domain))
                 && pathMatches(cookie.path, secure.path)
