@@ -72,7 +72,10 @@ struct TimeoutAndCancellationTests {
         }
     }
 
-    @Test("cancelAll ends every task in flight at once, whatever it is waiting on")
+    /// Each task ending `.cancelled` shows that cancellation ended it (a delay or download that ran
+    /// to its end would succeed); the time limit catches a cancellation that never comes. No
+    /// tighter clock is read: a loaded CI machine can delay the cancelled tasks by seconds.
+    @Test("cancelAll ends every task in flight at once, whatever it is waiting on", .timeLimit(.minutes(1)))
     func cancelAllInFlight() async throws {
         let servers = try TestServers.load()
         let manager = try servers.manager()
@@ -82,13 +85,11 @@ struct TimeoutAndCancellationTests {
         while downloads.contains(where: { $0.progress.current.download.completed == 0 }) {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let started = ContinuousClock.now
         manager.cancelAll()
         for handle in slow + downloads {
             let error = await #expect(throws: SluiceError.self) { try await handle.value }
             #expect(error?.kind == .cancelled)
         }
-        #expect(ContinuousClock.now - started < .seconds(9))
         #expect(manager.tasks.isEmpty)
     }
 }

@@ -186,17 +186,19 @@ struct RetryTests {
         }
     }
 
-    @Test("cancelling the task ends a wait at once with .cancelled")
+    /// The wait is an hour, so a cancellation that did not end it would run into the time limit;
+    /// no tighter clock is read, since a loaded CI machine can delay the cancelled task by many
+    /// seconds (it took 16 s once while other suites were blocking the thread pool).
+    @Test("cancelling the task ends a wait at once with .cancelled", .timeLimit(.minutes(1)))
     func cancellation() async throws {
         let calls = Shared(0)
         let transport = InMemoryTransport { _ in
             calls.update { $0 += 1 }
             return Response(status: 503)
         }
-        let manager = SessionManager(pipeline: try Pipeline(stages: [Retry(baseDelay: .seconds(30), maxDelay: .seconds(30), jitter: { $0 })], transport: transport, redirects: nil))
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Retry(baseDelay: .seconds(3_600), maxDelay: .seconds(3_600), jitter: { $0 })], transport: transport, redirects: nil))
         let handle = manager.task(Request(url: URL(string: "http://a.test/x")!))
         while handle.context.metrics.notes.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-        let started = ContinuousClock.now
         handle.cancel()
         await #expect(throws: SluiceError.self) { try await handle.value }
         do {
@@ -204,7 +206,6 @@ struct RetryTests {
         } catch let error as SluiceError {
             #expect(error.kind == .cancelled)
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(calls.value == 1)
     }
 
