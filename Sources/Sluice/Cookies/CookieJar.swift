@@ -130,18 +130,8 @@ public final class CookieJar: Sendable {
     /// and one that is not ``Cookie/isWellFormed`` is ignored.
     public func insert(_ cookie: Cookie) {
         guard cookie.isWellFormed else { return }
-        state.withLock { state in
-            let key = cookie.key
-            guard !cookie.isExpired(at: Date()) else {
-                state.remove(key)
-                return
-            }
-            var cookie = cookie
-            if let existing = state.entries[key] { cookie.created = existing.cookie.created }
-            state.put(Entry(cookie: cookie, sequence: state.nextSequence, group: group(of: cookie.domain)), at: key)
-            state.nextSequence += 1
-            enforceLimits(in: &state, keeping: key, now: Date())
-        }
+        let now = Date()
+        state.withLock { state in _ = keep(cookie, in: &state, at: now) }
     }
 
     /// Removes every cookie.
@@ -241,19 +231,26 @@ public final class CookieJar: Sendable {
         )
         return state.withLock { state -> Cookie? in
             if !origin.isSecure, CookieJar.shadowsSecureCookie(cookie, in: state) { return nil }
-            let key = cookie.key
-            let existing = state.entries[key]
-            guard !cookie.isExpired(at: now) else {
-                state.remove(key)
-                return nil
-            }
-            var stored = cookie
-            if let existing { stored.created = existing.cookie.created }
-            state.put(Entry(cookie: stored, sequence: existing?.sequence ?? state.nextSequence, group: existing?.group ?? group(of: domain)), at: key)
-            if existing == nil { state.nextSequence += 1 }
-            enforceLimits(in: &state, keeping: key, now: now)
-            return state.entries[key]?.cookie
+            return keep(cookie, in: &state, at: now)
         }
+    }
+
+    /// Stores `cookie` in place of the one with its key, which keeps its creation time and place
+    /// in the order; an expired cookie removes it instead. Then the limits are enforced.
+    /// - Returns: the cookie as stored, or `nil` when it was a deletion.
+    private func keep(_ cookie: Cookie, in state: inout State, at now: Date) -> Cookie? {
+        let key = cookie.key
+        guard !cookie.isExpired(at: now) else {
+            state.remove(key)
+            return nil
+        }
+        let existing = state.entries[key]
+        var stored = cookie
+        if let existing { stored.created = existing.cookie.created }
+        state.put(Entry(cookie: stored, sequence: existing?.sequence ?? state.nextSequence, group: existing?.group ?? group(of: cookie.domain)), at: key)
+        if existing == nil { state.nextSequence += 1 }
+        enforceLimits(in: &state, keeping: key, now: now)
+        return state.entries[key]?.cookie
     }
 
     /// RFC 6265bis: from an insecure origin, a cookie may not replace or shadow a secure cookie
@@ -300,8 +297,8 @@ public final class CookieJar: Sendable {
     /// Whether `host` is `domain` or a name below it; never for an IP address.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host.utf8.elementsEqual(domain.utf8) { return true }
-        guard host.utf8.count > domain.utf8.count, !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return false }
-        return host.utf8.reversed().starts(with: ("." + domain).utf8.reversed())
+        guard !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return false }
+        return HostName.isBelow(host, Substring(domain).utf8)
     }
 
     /// Whether a request path is within a cookie's path.

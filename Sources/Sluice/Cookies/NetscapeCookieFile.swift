@@ -42,16 +42,16 @@ public enum NetscapeCookieFile {
                 throw LineError(line: number, message: "the subdomain and secure fields must be TRUE or FALSE")
             }
             guard let seconds = Int64(fields[4]), seconds >= 0 else { throw LineError(line: number, message: "'\(fields[4])' is not an expiry time") }
-            let (name, value) = (fields[5], fields[6])
-            guard !name.isEmpty, !name.contains("="), isCookieText(name), isCookieText(value) else {
-                throw LineError(line: number, message: "the name or value holds a character a cookie cannot")
-            }
             guard fields[2].hasPrefix("/") else { throw LineError(line: number, message: "the path must start with /") }
-            cookies.append(Cookie(
-                name: name, value: value, domain: host, path: fields[2],
+            let cookie = Cookie(
+                name: fields[5], value: fields[6], domain: host, path: fields[2],
                 expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
                 hostOnly: !(subdomains || dotted), secure: secure, httpOnly: httpOnly
-            ))
+            )
+            // The domain is a normalized host and the path starts with `/`: what is left is the name
+            // and value (a value with `;` would send extra cookies).
+            guard cookie.isWellFormed else { throw LineError(line: number, message: "the name or value holds a character a cookie cannot") }
+            cookies.append(cookie)
         }
         return cookies
     }
@@ -96,9 +96,5 @@ public enum NetscapeCookieFile {
         case "FALSE": false
         default: nil
         }
-    }
-
-    private static func isCookieText(_ text: String) -> Bool {
-        !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ";") }
     }
 }

@@ -31,8 +31,8 @@ struct SetCookie: Sendable {
         let pairEnd = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
         let pair = bytes[..<pairEnd]
         guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-        let name = SetCookie.trimmed(pair[..<equals])
-        let value = SetCookie.trimmed(pair[(equals + 1)...])
+        let name = pair[..<equals].trimmingHTTPWhitespace()
+        let value = pair[(equals + 1)...].trimmingHTTPWhitespace()
         // Controls (tab included, as curl refuses it: it would break the cookie-file format) end
         // the cookie; a name or value cannot smuggle a header or a second line.
         guard !name.isEmpty, name.count + value.count <= SetCookie.maximumNameAndValueSize,
@@ -43,8 +43,8 @@ struct SetCookie: Sendable {
         guard pairEnd < bytes.endIndex else { return }
         for attribute in bytes[(pairEnd + 1)...].split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
             let equals = attribute.firstIndex(of: UInt8(ascii: "="))
-            let key = String(decoding: SetCookie.trimmed(attribute[..<(equals ?? attribute.endIndex)]), as: UTF8.self).lowercased()
-            let rawValue = equals.map { SetCookie.trimmed(attribute[($0 + 1)...]) } ?? []
+            let key = String(decoding: attribute[..<(equals ?? attribute.endIndex)].trimmingHTTPWhitespace(), as: UTF8.self).lowercased()
+            let rawValue = equals.map { attribute[($0 + 1)...].trimmingHTTPWhitespace() } ?? []
             guard rawValue.count <= SetCookie.maximumAttributeValueSize else { continue }
             let text = String(decoding: rawValue, as: UTF8.self)
             switch key {
@@ -77,13 +77,5 @@ struct SetCookie: Sendable {
                 break
             }
         }
-    }
-
-    /// Without leading and trailing spaces and tabs (RFC 6265's WSP).
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let start = bytes.firstIndex(where: { !isBlank($0) }) else { return [] }
-        let end = bytes.lastIndex(where: { !isBlank($0) })!
-        return bytes[start...end]
     }
 }

@@ -42,7 +42,8 @@ enum HostName {
         return pattern.contains("*") ? nil : normalized(pattern)
     }
 
-    private static func isBelow(_ host: String, _ domain: Substring.UTF8View) -> Bool {
+    /// Whether `host` is a name below `domain` (`a.example.com` below `example.com`), by bytes.
+    static func isBelow(_ host: String, _ domain: Substring.UTF8View) -> Bool {
         let host = host.utf8
         guard host.count > domain.count + 1 else { return false }
         let dot = host.index(host.endIndex, offsetBy: -(domain.count + 1))
