@@ -81,8 +81,12 @@ public final class CookieJar: Sendable {
     }
 
     private let state = Locked(State())
-    /// The public suffixes a `Domain` attribute may not name.
-    public let publicSuffixes: PublicSuffixList
+    /// The list given to the initializer; `nil` for the system's.
+    private let givenSuffixes: PublicSuffixList?
+    /// The public suffixes a `Domain` attribute may not name: the system's list
+    /// (``PublicSuffixList/system``) unless another was given. The system's is read when a jar
+    /// first needs it, not when a jar is made, so a run that meets no cookie never reads it.
+    public var publicSuffixes: PublicSuffixList { givenSuffixes ?? .system }
     /// The most cookies kept in all; 3000 by default, RFC 6265's minimum and what browsers keep.
     public let maximumCookies: Int
     /// The most cookies kept for one registrable domain; 180 by default, as browsers keep.
@@ -92,8 +96,10 @@ public final class CookieJar: Sendable {
     public static let maximumLifetime = 400 * 86_400
 
     /// Creates an empty jar.
-    public init(publicSuffixes: PublicSuffixList = .system, maximumCookies: Int = 3000, maximumCookiesPerDomain: Int = 180) {
-        self.publicSuffixes = publicSuffixes
+    /// - Parameter publicSuffixes: the list to check `Domain` attributes against; the system's
+    ///   unless given.
+    public init(publicSuffixes: PublicSuffixList? = nil, maximumCookies: Int = 3000, maximumCookiesPerDomain: Int = 180) {
+        givenSuffixes = publicSuffixes
         self.maximumCookies = max(1, maximumCookies)
         self.maximumCookiesPerDomain = max(1, maximumCookiesPerDomain)
     }
@@ -115,7 +121,10 @@ public final class CookieJar: Sendable {
     /// authentication cookies) of 8 bytes or more. Shorter values (`1`, `true`) carry no
     /// credential, and hiding them would hide every `1` in a report.
     public var credentials: [String] {
-        cookies.filter { $0.httpOnly && $0.value.utf8.count >= 8 }.map(\.value)
+        let now = Date()
+        return state.withLock { state in
+            state.entries.values.map(\.cookie).filter { $0.httpOnly && $0.value.utf8.count >= 8 && !$0.isExpired(at: now) }.map(\.value)
+        }
     }
 
     /// Stores the cookies of a response's `Set-Cookie` fields, received for `url`.
