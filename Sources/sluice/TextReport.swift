@@ -8,13 +8,15 @@ struct TextReport {
     /// Hides the file's secrets, and those found in captures as the run goes on.
     var redactor: Redactor
 
-    /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, then one line per failure with the
+    /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, with `cache hit` (or `miss`, `revalidated`,
+    /// `stale`) when a cache handled it, then one line per failure with the
     /// pipeline line it comes from.
     func lines(for result: RequestResult) -> String {
         let mark = result.ok ? terminal.green("✔") : terminal.red("✘")
         let status = result.status.map(String.init) ?? "---"
         var text = "\(mark) \(terminal.bold(result.name))  \(result.method) \(redactor.redact(result.url))  \(status)  "
-            + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))\n"
+            + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))"
+            + (result.cache.map { "  cache \($0.rawValue)" } ?? "") + "\n"
         if let error = result.error {
             let stage = error.stage.map { " in \($0)" } ?? ""
             text += "    \(file.path):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"

@@ -17,6 +17,15 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   AKIDEXAMPLE, region us-east-1): 200 or 403
   /hmac/...                                       checks an X-Signature HMAC-SHA256 over method, path,
                                                   query and body digest with key hmac-test-secret
+  /cache/KEY?cc=&etag=&last-modified=&expires=&vary=&age=&date=&status=&location=&set-cookie=&delay=
+                                                  an HTTP cache's origin: 200 (or `status`) with each
+                                                  given field and {"key", "n", "conditional", "echo"};
+                                                  304 when If-None-Match holds the etag, or
+                                                  If-Modified-Since equals last-modified (with
+                                                  `etag-304` instead of the etag when given); every
+                                                  request counted in /count/KEY, 304s in /count/KEY:304
+  /cache-mode/KEY  {"status": S} or {"reset": true} or {}   later /cache/KEY requests answer S, or
+                                                  reset the connection, or behave again
 """
 
 import base64
@@ -39,6 +48,7 @@ HMAC_KEY = b"hmac-test-secret"
 lock = threading.Lock()
 counts = {}
 realms = {}
+cache_modes = {}
 
 
 def realm(name):
@@ -89,6 +99,12 @@ class Handler(BaseHTTPRequestHandler):
                 headers = [("Retry-After", query["retry-after"])] if "retry-after" in query else []
                 return self.answer(int(query.get("status", "503")), {"attempt": seen}, headers)
             return self.answer(200, {"attempt": seen})
+        if parts[0] == "cache" and len(parts) == 2:
+            return self.cache(parts[1], query)
+        if parts[0] == "cache-mode" and len(parts) == 2:
+            with lock:
+                cache_modes[parts[1]] = json.loads(body or b"{}")
+            return self.answer(200, cache_modes[parts[1]])
         if parts[0] == "oauth" and len(parts) == 3:
             return self.oauth(parts[1], parts[2], body)
         if parts[0] == "aws" and len(parts) >= 2:
@@ -96,6 +112,42 @@ class Handler(BaseHTTPRequestHandler):
         if parts[0] == "hmac":
             return self.hmac(url, body)
         self.answer(404, {"error": "no such scenario"})
+
+    def cache(self, key, query):
+        with lock:
+            counts[key] = counts.get(key, 0) + 1
+            seen = counts[key]
+            mode = dict(cache_modes.get(key, {}))
+        if mode.get("reset"):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
+        time.sleep(float(query.get("delay", "0")))
+        fields = [(name.title(), query[name]) for name in ("cache-control", "etag", "last-modified", "expires", "vary", "age",
+                                                           "date", "location", "content-location", "set-cookie")
+                  if name in query]
+        if "status" in mode:
+            return self.answer(int(mode["status"]), {"key": key, "n": seen, "error": True}, [("Cache-Control", "no-store")])
+        tag, modified = query.get("etag"), query.get("last-modified")
+        match = self.headers.get("If-None-Match")
+        since = self.headers.get("If-Modified-Since")
+        conditional = match is not None or since is not None
+        if (tag is not None and match is not None and tag in [t.strip() for t in match.split(",")]) or \
+                (match is None and modified is not None and since == modified):
+            with lock:
+                counts[key + ":304"] = counts.get(key + ":304", 0) + 1
+            if "etag-304" in query:
+                fields = [(n, query["etag-304"] if n == "Etag" else v) for n, v in fields]
+            extra = {name: values[-1] for name, values in parse_qs(query.get("headers-304", ""), keep_blank_values=True).items()}
+            fields = [(n, v) for n, v in fields if n.lower() not in {e.lower() for e in extra}] + list(extra.items())
+            self.send_response(304)
+            for name, value in fields:
+                self.send_header(name, value)
+            self.end_headers()
+            return
+        echo = {name: self.headers.get(name) for name in ("Accept", "Accept-Language", "Cookie") if name in self.headers}
+        self.answer(int(query.get("status", "200")), {"key": key, "n": seen, "conditional": conditional, "echo": echo}, fields)
 
     def oauth(self, name, action, body):
         with lock:

@@ -4,7 +4,7 @@ import Foundation
 /// format names them.
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
-        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies,
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies, cache,
     ]
 
     static let urlResolution = StageDescriptor(
@@ -240,5 +240,34 @@ enum BuiltInStages {
         } catch {
             throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
         }
+    }
+
+    static let cache = StageDescriptor(
+        name: "cache",
+        summary: "A private HTTP cache (RFC 9111): fresh responses answered without sending, stale ones validated (304), unsafe methods invalidate; in memory, or in a directory several runs share.",
+        options: [
+            OptionDescriptor("directory", .string, summary: "Keep responses in this directory (made with mode 0700), shared by runs and processes; in memory when absent."),
+            OptionDescriptor("max-size", .string, summary: "The most bytes kept, least recently used evicted first: 16MiB in memory, 256MiB in a directory by default."),
+            OptionDescriptor("stale-if-error", .duration, summary: "Return a response stale by up to this long when the server fails or answers 500, 502, 503 or 504 (RFC 5861); off by default."),
+        ]
+    ) { options in
+        var capacity: Int64?
+        if let text = options.string("max-size") {
+            guard let parsed = ByteCountText.parse(text) else {
+                throw StageOptions.Invalid(option: "max-size", message: "max-size must be a size such as 500KB or 64MiB, not \(text)")
+            }
+            capacity = parsed
+        }
+        let store: any CacheStore
+        if let directory = options.path("directory") {
+            do {
+                store = try DiskCacheStore(directory: URL(fileURLWithPath: directory), capacity: capacity ?? DiskCacheStore.defaultCapacity)
+            } catch {
+                throw StageOptions.Invalid(option: "directory", message: (error as? SluiceError)?.message ?? "\(error)")
+            }
+        } else {
+            store = MemoryCacheStore(capacity: capacity ?? MemoryCacheStore.defaultCapacity)
+        }
+        return ResponseCaching(store: store, staleIfError: options.duration("stale-if-error"))
     }
 }

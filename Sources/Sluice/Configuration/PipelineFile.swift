@@ -100,8 +100,8 @@ public struct PipelineFile: Sendable {
     }
 
     /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage at the
-    /// bottom unless the file lists it, and the default redirect stage above it unless the file
-    /// lists `redirects`.
+    /// bottom (above a `cache`, which must see the cookies sent) unless the file lists it, and the
+    /// default redirect stage above it unless the file lists `redirects`.
     /// - Parameters:
     ///   - top: stages to put above the file's.
     ///   - bottom: stages to put below the file's (and the redirect stage).
@@ -112,8 +112,11 @@ public struct PipelineFile: Sendable {
         top: [any Stage] = [],
         bottom: [any Stage] = []
     ) throws(SluiceError) -> Pipeline {
-        let listed = self.stages.contains { ($0 as? CookieHandling)?.jar === cookies.jar }
-        let stages = Pipeline.addingRedirects(Redirection(), to: self.stages + (listed ? [] : [cookies]))
+        var stages = self.stages
+        if !stages.contains(where: { ($0 as? CookieHandling)?.jar === cookies.jar }) {
+            stages.insert(cookies, at: stages.firstIndex { $0 is ResponseCaching } ?? stages.endIndex)
+        }
+        stages = Pipeline.addingRedirects(Redirection(), to: stages)
         return try Pipeline(
             stages: top + stages + bottom, transport: transport, redirects: nil, maxResponseSize: spec.maxResponseSize
         )

@@ -26,6 +26,9 @@ public struct Response: Sendable {
     /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
     /// that decodes to no value (empty, or one space).
     public var decoded: DecodedBody?
+    /// What a ``ResponseCaching`` stage did for this response: returned it from the store,
+    /// validated it, or fetched it; `nil` when no cache handled it.
+    public var cacheOutcome: CacheOutcome?
 
     /// Creates a response.
     public init(

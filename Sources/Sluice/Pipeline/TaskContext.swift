@@ -89,6 +89,17 @@ public final class TaskContext: Sendable {
         emit(.note(note))
     }
 
+    /// Records what a cache did for one exchange: in ``TaskMetrics/cacheOutcomes``, and as a note
+    /// named after the outcome.
+    func recordCache(_ outcome: CacheOutcome, detail: String, stage: String) {
+        let note = StageNote(stage: stage, name: outcome.rawValue, detail: detail)
+        state.withLock { state in
+            state.metrics.cacheOutcomes.append(outcome)
+            state.metrics.notes.append(note)
+        }
+        emit(.note(note))
+    }
+
     // MARK: Trust
 
     /// The trust policy the transport consults before writing each request of this task; `nil`

@@ -23,6 +23,9 @@ public struct TaskMetrics: Sendable {
     public var transfers: [TransferMetrics]
     /// What the stages reported about the task (each retry, each token refresh), in order.
     public var notes: [StageNote]
+    /// What a ``ResponseCaching`` stage did for each exchange it handled (one per redirect hop),
+    /// in order.
+    public var cacheOutcomes: [CacheOutcome]
     /// When the task was created.
     public var created: ContinuousClock.Instant
     /// When the task ended, if it has.
@@ -33,6 +36,7 @@ public struct TaskMetrics: Sendable {
         stages = stageNames.map { StageTiming(name: $0) }
         transfers = []
         notes = []
+        cacheOutcomes = []
         self.created = created
         finished = nil
     }

@@ -62,6 +62,8 @@ public struct RequestResult: Sendable {
         guard let file = response.bodyFile else { return response.body.count }
         return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     }
+    /// What a `cache` stage did for the response, when one handled it.
+    public var cache: CacheOutcome? { response?.cacheOutcome }
     /// The decoded body, when response decoding produced one.
     public var decoded: JSONValue? { response?.decoded?.value }
 }

@@ -165,6 +165,7 @@ public enum RunReport {
                 .array(response.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] })
             } ?? .null,
             "duration-ms": .double(rounded(DurationText.milliseconds(result.duration))),
+            "cache": result.cache.map { .string($0.rawValue) } ?? .null,
             "ok": .bool(result.ok),
             "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
             "failures": .array(result.failures.map { failure in

@@ -102,7 +102,7 @@ public struct Redirection: Stage, ChainValidating {
                 following.headers.remove(name: name)
             }
         }
-        if Redirection.origin(of: request.url) != Redirection.origin(of: url) {
+        if request.url.originText != url.originText {
             for name in ["Authorization", "Cookie", "Proxy-Authorization", "Host"] {
                 following.headers.remove(name: name)
             }
@@ -112,13 +112,6 @@ public struct Redirection: Stage, ChainValidating {
 
     private func failure(_ kind: SluiceError.Kind, _ message: String, _ request: Request, _ response: Response) -> SluiceError {
         SluiceError(kind: kind, stage: name, url: request.url, message: message, response: response)
-    }
-
-    /// Scheme, host and port, with the scheme's default port filled in.
-    private static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
     }
 
     private static func visitKey(_ request: Request) -> String {

@@ -31,7 +31,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     init(_ certificate: OpaquePointer, der: [UInt8]? = nil) {
         self.der = der ?? X509Certificate.encode { sluice_certificate_der(certificate, $0, $1) }
         let spki = X509Certificate.encode { sluice_spki_der(certificate, $0, $1) }
-        publicKeySHA256 = X509Certificate.sha256(spki)
+        publicKeySHA256 = SHA256.digest(spki)
         var name = [CChar](repeating: 0, count: 512)
         subject = String(cString: sluice_certificate_subject(certificate, &name, Int32(name.count)))
         issuer = String(cString: sluice_certificate_issuer(certificate, &name, Int32(name.count)))
@@ -110,13 +110,5 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         var bytes = [UInt8](repeating: 0, count: Int(length))
         let written = bytes.withUnsafeMutableBufferPointer { write($0.baseAddress, length) }
         return written == length ? bytes : []
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        _ = bytes.withUnsafeBytes { input in
-            digest.withUnsafeMutableBufferPointer { sluice_sha256(input.baseAddress, input.count, $0.baseAddress) }
-        }
-        return digest
     }
 }

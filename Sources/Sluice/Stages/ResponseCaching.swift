@@ -1,0 +1,276 @@
+import Foundation
+
+/// A private HTTP cache (RFC 9111) in front of the network, over a ``CacheStore``.
+///
+/// - A `GET` whose stored response is fresh (`max-age`, else `Expires`, else 10% of the time since
+///   `Last-Modified`, less its `Age`) is answered from the store: nothing is sent. The request's
+///   own `Cache-Control` (`no-cache`, `max-age`, `min-fresh`, `max-stale`, `only-if-cached`,
+///   `no-store`) and `Pragma: no-cache` are honoured.
+/// - A stored response that is stale, or marked `no-cache`, is validated: the request goes out
+///   with `If-None-Match` and `If-Modified-Since` from its `ETag` and `Last-Modified`, and a
+///   `304 Not Modified` whose validators agree is merged into the stored head and returned. A
+///   `304` with other validators is not taken: the request is sent again without conditions.
+/// - A response is stored when RFC 9111 section 3 allows: not `no-store`, not `Vary: *`, with
+///   explicit freshness, `public`, `private`, or a status that allows the heuristic. `Vary` is
+///   honoured; connection fields and `Set-Cookie` are never stored.
+/// - A successful unsafe request (`POST`, `PUT`, `DELETE`, `PATCH` …) removes the stored response
+///   for its URL, and for its `Location` and `Content-Location` when they are on its origin.
+/// - With ``staleIfError`` set, a stale response is returned, as `stale`, when the exchange fails
+///   or answers 500, 502, 503 or 504 (RFC 5861), unless it is marked `must-revalidate`,
+///   `no-cache` or `no-store`.
+/// - Tasks that need the network for the same URL at once share one exchange: the others wait
+///   for it, then take its response from the store when it was stored, or go on their own.
+/// - Requests with their own conditions (`If-None-Match`, `If-Modified-Since`, `If-Match`,
+///   `If-Unmodified-Since`, `If-Range`) or a `Range` pass through untouched.
+///
+/// Every exchange the stage handles is reported as a ``CacheOutcome``: on the response
+/// (``Response/cacheOutcome``), in ``TaskMetrics/cacheOutcomes``, and as a note (`cache: hit …`)
+/// for event monitors and `--verbose`.
+///
+/// The stage sees every redirect hop, each stored under its own URL: a ``Pipeline`` puts its
+/// default ``Redirection`` above it, and a ``CookieHandling`` or a ``Redirection`` below it is
+/// refused (cookies must be sent on the request the cache keys and varies on, and stored from the
+/// responses it replays). It must sit below ``Serialization``, which writes the query it keys on.
+///
+/// ```swift
+/// let cache = ResponseCaching(store: try DiskCacheStore(directory: URL(fileURLWithPath: "/var/cache/app")))
+/// let pipeline = try Pipeline { cache }
+/// ```
+public struct ResponseCaching: Stage, HopStage, ChainValidating {
+    /// Where responses are kept; several stages, and several processes for a ``DiskCacheStore``,
+    /// may share one.
+    public let store: any CacheStore
+    /// How stale a response may be and still be returned when the server fails (RFC 5861), or
+    /// `nil` (the default) to never return a stale response. A response's own `stale-if-error=N`
+    /// allows N seconds when that is longer; `.zero` honours only the responses' own.
+    public let staleIfError: Duration?
+
+    private let flights = SingleFlight()
+
+    /// `cache`.
+    public var name: String { "cache" }
+
+    /// Creates the stage over a store, a 16 MiB ``MemoryCacheStore`` unless given.
+    public init(store: any CacheStore = MemoryCacheStore(), staleIfError: Duration? = nil) {
+        self.store = store
+        self.staleIfError = staleIfError
+    }
+
+    /// Refuses a ``Redirection`` or a ``CookieHandling`` below this stage, and a ``Serialization``
+    /// below it.
+    public func validate(in chain: [any Stage]) throws(SluiceError) {
+        guard let index = chain.firstIndex(where: { ($0 as? ResponseCaching).map { $0.flights === flights } ?? false }) else { return }
+        let below = chain[(index + 1)...]
+        if below.contains(where: { ($0 as? Redirection)?.follows == true }) {
+            throw SluiceError(kind: .configuration, stage: name, message: "the cache must sit below redirects, so that every hop is stored under its own URL")
+        }
+        if below.contains(where: { $0 is CookieHandling }) {
+            throw SluiceError(kind: .configuration, stage: name, message: "the cache must sit below cookies, so that cached responses vary on the cookies sent")
+        }
+        try requireSerializationAbove(in: chain, "the cache keys on the serialized query")
+    }
+
+    /// Answers from the store, validates, or sends, as the type's description says.
+    public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        guard let key = CacheRules.key(for: request.url) else { return try await next(request, context) }
+        guard request.method == .get else {
+            let response = try await next(request, context)
+            if !ResponseCaching.safeMethods.contains(request.method), (200..<400).contains(response.status) {
+                for key in CacheRules.invalidatedKeys(response, request: request) { store.remove(key) }
+            }
+            return response
+        }
+        guard !ResponseCaching.conditionalFields.contains(where: request.headers.contains) else { return try await next(request, context) }
+        let directives = ResponseCaching.requestDirectives(request.headers)
+        var followed = false
+        while true {
+            var stored = lookUp(key, for: request)
+            if let stored, let freshness = usable(stored, directives: directives) {
+                return try serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil)
+            }
+            if directives.contains("only-if-cached") {
+                let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
+                return report(response, as: .miss, context: context, detail: "only-if-cached and nothing usable is stored")
+            }
+            var leading = false
+            if !followed, !directives.contains("no-store") {
+                switch await flights.join(key) {
+                case .followed:
+                    followed = true
+                    try Task.checkCancellation()
+                    continue
+                case .leader:
+                    leading = true
+                }
+            }
+            defer { if leading { flights.land(key) } }
+            if leading {
+                // A flight that landed between the look-up above and the join may have stored it.
+                stored = lookUp(key, for: request)
+                if let stored, let freshness = usable(stored, directives: directives) {
+                    return try serve(stored, as: .hit, freshness: freshness, to: request, context: context)
+                }
+            }
+            return try await fetch(request, key: key, stored: stored, directives: directives, context: context, next: next)
+        }
+    }
+
+    // MARK: Network
+
+    /// Sends the request, conditional on `stored` when it has validators, and makes the
+    /// response's outcome: stored, merged, or replaced by the stale response on an error.
+    private func fetch(
+        _ request: Request, key: String, stored: CachedResponse?, directives: CacheControl, context: TaskContext,
+        next: (Request, TaskContext) async throws -> Response
+    ) async throws -> Response {
+        var sent = request
+        if let stored {
+            if let tag = stored.head.headers["ETag"] { sent.headers["If-None-Match"] = tag }
+            if let modified = stored.head.headers["Last-Modified"] { sent.headers["If-Modified-Since"] = modified }
+        }
+        let conditional = sent.headers.contains("If-None-Match") || sent.headers.contains("If-Modified-Since")
+        var requestTime = Date()
+        var response: Response
+        do {
+            response = try await next(sent, context)
+        } catch let error as SluiceError where error.kind != .cancelled {
+            if let stored, let freshness = staleAllowed(stored) {
+                return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the exchange failed: \(error.kind)")
+            }
+            throw error
+        }
+        if conditional, let stored, response.status == 304 {
+            if CacheRules.notModified(response.headers, matches: stored.head.headers) {
+                var head = stored.head
+                head.headers = CacheRules.merged(stored.head.headers, with: response.headers)
+                head.requestTime = requestTime
+                head.responseTime = Date()
+                try? store.update(head)
+                let merged = CachedResponse(head: head, body: stored.body)
+                return try serve(merged, as: .revalidated, freshness: Freshness(head), to: request, context: context, transfer: response.metrics)
+            }
+            context.note("mismatch", "the 304 carries validators other than the stored response's; sending again without conditions", stage: name)
+            requestTime = Date()
+            response = try await next(request, context)
+        }
+        if let stored, ResponseCaching.errorStatuses.contains(response.status), let freshness = staleAllowed(stored) {
+            return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the server answered \(response.status)")
+        }
+        if CacheRules.isStorable(response, request: request, requestControl: directives) {
+            keep(response, key: key, request: request, requestTime: requestTime, context: context)
+        } else if stored != nil, response.status < 500 {
+            store.remove(key)
+        }
+        return report(response, as: .miss, context: context, detail: nil)
+    }
+
+    /// Stores a response; a store that fails is noted and the response still returned.
+    private func keep(_ response: Response, key: String, request: Request, requestTime: Date, context: TaskContext) {
+        let received = Date()
+        let head = CachedResponse.Head(
+            key: key, status: response.status, headers: CacheRules.storedFields(response.headers, received: received),
+            url: (response.url ?? request.url).absoluteString, httpVersion: response.httpVersion,
+            requestTime: requestTime, responseTime: received, vary: VaryKey.fingerprint(vary: response.headers, request: request.headers)
+        )
+        do {
+            let body = try response.bodyFile.map { (file) throws(SluiceError) in try CachedBody(contentsOf: file) } ?? CachedBody(response.body)
+            try store.store(CachedResponse(head: head, body: body))
+        } catch {
+            context.note("store-failed", "the response was not stored: \(error)", stage: name)
+        }
+    }
+
+    // MARK: Stored responses
+
+    /// The stored response for `key` that the request's `Vary` fields select.
+    private func lookUp(_ key: String, for request: Request) -> CachedResponse? {
+        guard let stored = store.response(for: key), VaryKey.matches(stored.head, request: request.headers) else { return nil }
+        if let limit = request.maxResponseSize, stored.body.count > limit { return nil }
+        return stored
+    }
+
+    /// The stored response's freshness when it may be returned without validation (RFC 9111
+    /// section 4.2 and the request directives of section 5.2.1).
+    private func usable(_ stored: CachedResponse, directives: CacheControl) -> Freshness? {
+        let control = CacheControl(stored.head.headers)
+        guard !directives.contains("no-cache"), !control.contains("no-cache") else { return nil }
+        let freshness = Freshness(stored.head)
+        switch directives.seconds("max-age") {
+        case .value(let seconds) where freshness.age <= Double(seconds): break
+        case .absent: break
+        default: return nil
+        }
+        switch directives.seconds("min-fresh") {
+        case .value(let seconds) where freshness.lifetime - freshness.age >= Double(seconds): break
+        case .absent: break
+        default: return nil
+        }
+        if freshness.isFresh { return freshness }
+        guard !control.contains("must-revalidate") else { return nil }
+        switch directives.seconds("max-stale") {
+        case .unbounded: return freshness
+        case .value(let seconds) where freshness.staleness <= Double(seconds): return freshness
+        default: return nil
+        }
+    }
+
+    /// The stored response's freshness when ``staleIfError`` lets it stand in for an error.
+    private func staleAllowed(_ stored: CachedResponse) -> Freshness? {
+        guard let staleIfError else { return nil }
+        let control = CacheControl(stored.head.headers)
+        guard !control.contains("must-revalidate"), !control.contains("no-cache"), !control.contains("no-store") else { return nil }
+        let freshness = Freshness(stored.head)
+        var allowed = Double(staleIfError.components.seconds) + Double(staleIfError.components.attoseconds) / 1e18
+        if case .value(let seconds) = control.seconds("stale-if-error") { allowed = max(allowed, Double(seconds)) }
+        return freshness.staleness <= allowed ? freshness : nil
+    }
+
+    /// The stored response as the response to `request`: its body in memory or written to the
+    /// request's file, and an `Age` field with its current age (RFC 9111 section 5.1).
+    private func serve(
+        _ stored: CachedResponse, as outcome: CacheOutcome, freshness: Freshness, to request: Request, context: TaskContext,
+        detail: String? = nil, transfer: TransferMetrics? = nil
+    ) throws -> Response {
+        var response = Response(
+            status: stored.head.status, headers: stored.head.headers, url: URL(string: stored.head.url) ?? request.url,
+            httpVersion: stored.head.httpVersion, metrics: transfer
+        )
+        response.headers["Age"] = String(Int(min(freshness.age, Double(CacheControl.maximumSeconds)).rounded(.down)))
+        switch request.destination {
+        case .memory:
+            response.body = try stored.body.data()
+        case .file(let destination):
+            try stored.body.write(to: destination, for: request.url)
+            response.bodyFile = destination
+        }
+        let age = "age \(Int(freshness.age)) s of \(Int(freshness.lifetime)) s\(freshness.isHeuristic ? " (heuristic)" : "")"
+        return report(response, as: outcome, context: context, detail: [age, detail].compactMap(\.self).joined(separator: "; "))
+    }
+
+    /// Records the outcome on the response, the task's metrics and its notes.
+    private func report(_ response: Response, as outcome: CacheOutcome, context: TaskContext, detail: String?) -> Response {
+        var response = response
+        response.cacheOutcome = outcome
+        let target = response.url?.absoluteString ?? context.request.url.absoluteString
+        context.recordCache(outcome, detail: "\(outcome.rawValue) \(target)" + (detail.map { " (\($0))" } ?? ""), stage: name)
+        return response
+    }
+
+    // MARK: Requests
+
+    private static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
+    private static let errorStatuses: Set<Int> = [500, 502, 503, 504]
+    private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+
+    /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when it has none
+    /// (RFC 9111 section 5.4).
+    private static func requestDirectives(_ headers: HTTPHeaders) -> CacheControl {
+        var control = CacheControl(headers)
+        if !headers.contains("Cache-Control"),
+            headers.values(for: "Pragma").contains(where: { CacheControl($0).contains("no-cache") })
+        {
+            control.directives.append(CacheControl.Directive(name: "no-cache", argument: nil))
+        }
+        return control
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+import Sluice
+import Testing
+
+/// The cache stage over real sockets: nginx's static files (`expires`, `ETag`, `Last-Modified`,
+/// 304s seen in its access log), and the scenario server's `/cache/KEY` origin for `Vary`,
+/// `no-store`, `must-revalidate`, errors, invalidation and hostile 304s.
+@Suite("HTTP cache against nginx and the scenario server")
+struct CacheTests {
+    /// A query that makes each test's URLs its own, in the cache and in nginx's access log.
+    private let tag = "t=\(UUID().uuidString)"
+
+    private func manager(_ cache: ResponseCaching, _ servers: TestServers, stages: [any Stage] = []) throws -> SessionManager {
+        try servers.manager(stages: stages + [cache])
+    }
+
+    /// The lines of nginx's access log for requests whose target contains `text`.
+    private func accessLog(_ servers: TestServers, containing text: String) throws -> [Substring] {
+        try String(contentsOfFile: servers.nginxAccessLog, encoding: .utf8).split(separator: "\n").filter { $0.contains(text) }
+    }
+
+    /// How many requests the scenario server saw for `key`.
+    private func count(_ servers: TestServers, _ key: String) async throws -> Int {
+        let response = try await servers.manager().send(Request(url: servers.scenario.appendingPathComponent("count/\(key)")))
+        return try #require(try response.jsonObject()["count"] as? Int)
+    }
+
+    private func scenario(_ servers: TestServers, _ key: String, _ query: String) -> URL {
+        URL(string: "\(servers.scenario.absoluteString)/cache/\(key)?\(query)")!
+    }
+
+    /// Makes the scenario server's later `/cache/KEY` requests answer as `document` says.
+    private func mode(_ servers: TestServers, _ key: String, _ document: String) async throws {
+        _ = try await servers.manager().send(Request(method: .post, url: servers.scenario.appendingPathComponent("cache-mode/\(key)"), body: .data(Data(document.utf8))))
+    }
+
+    private func send(_ manager: SessionManager, _ request: Request) async throws -> (Response, TaskMetrics) {
+        let handle = manager.task(request)
+        let response = try await handle.value
+        return (response, handle.context.metrics)
+    }
+
+    @Test("nginx `expires 1h`: the second GET is a hit that sends nothing, with an Age; nginx logged one request")
+    func freshFromNginx() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("cached/hello.txt?\(tag)")
+        let (first, firstMetrics) = try await send(manager, Request(url: url))
+        #expect(first.cacheOutcome == .miss && firstMetrics.cacheOutcomes == [.miss])
+        #expect(first.headers["Cache-Control"] == "max-age=3600")
+        let (second, metrics) = try await send(manager, Request(url: url))
+        #expect(second.cacheOutcome == .hit && metrics.cacheOutcomes == [.hit])
+        #expect(second.body == first.body && second.status == 200)
+        #expect(second.headers["Age"] != nil && second.headers["ETag"] == first.headers["ETag"])
+        #expect(metrics.transfers.isEmpty, "a hit makes no exchange")
+        #expect(metrics.notes.contains { $0.stage == "cache" && $0.name == "hit" && $0.detail.contains("of 3600 s") })
+        #expect(try accessLog(servers, containing: tag).count == 1)
+    }
+
+    @Test("nginx `Cache-Control: no-cache`: each use is validated; nginx answers 304 (in its access log) and the stored body returns")
+    func revalidatedByNginx() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("validated/hello.txt?\(tag)")
+        let first = try await manager.send(Request(url: url))
+        #expect(first.cacheOutcome == .miss && first.headers["ETag"] != nil && first.headers["Last-Modified"] != nil)
+        let (second, metrics) = try await send(manager, Request(url: url))
+        #expect(second.cacheOutcome == .revalidated && second.status == 200)
+        #expect(second.body == Data("hello from nginx\n".utf8))
+        #expect(metrics.transfers.count == 1)
+        let lines = try accessLog(servers, containing: tag)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("\" 304 ") == true, "nginx's log: \(lines)")
+    }
+
+    @Test("nginx's weak ETag on a gzipped file validates too (weak comparison, RFC 9110 8.8.3.2)")
+    func weakTag() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("validated/data.json?\(tag)")
+        let first = try await manager.send(Request(url: url))
+        #expect(first.headers["ETag"]?.hasPrefix("W/") == true, "nginx gzips data.json and weakens its tag")
+        let second = try await manager.send(Request(url: url))
+        #expect(second.cacheOutcome == .revalidated && second.body == first.body)
+        #expect(try accessLog(servers, containing: tag).last?.contains("\" 304 ") == true)
+    }
+
+    @Test("a file with only Last-Modified (2020) is fresh by the heuristic: 10% of its age")
+    func heuristic() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("old.txt?\(tag)")
+        let first = try await manager.send(Request(url: url))
+        #expect(first.headers["Cache-Control"] == nil && first.headers["Expires"] == nil)
+        let (second, metrics) = try await send(manager, Request(url: url))
+        #expect(second.cacheOutcome == .hit)
+        #expect(metrics.notes.contains { $0.detail.contains("(heuristic)") })
+        #expect(try accessLog(servers, containing: tag).count == 1)
+    }
+
+    @Test("a download is stored on disk and a hit writes it to the new destination, streamed, byte for byte")
+    func downloadThroughDisk() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let store = try DiskCacheStore(directory: directory.file("cache"))
+        let manager = try manager(ResponseCaching(store: store), servers)
+        let url = servers.nginx("cached/medium.bin?\(tag)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("medium.bin"))
+        let first = try await manager.send(Request(url: url, destination: .file(directory.file("first.bin"))))
+        #expect(first.cacheOutcome == .miss)
+        let second = try await manager.send(Request(url: url, destination: .file(directory.file("second.bin"))))
+        #expect(second.cacheOutcome == .hit && second.bodyFile == directory.file("second.bin"))
+        #expect(try Data(contentsOf: directory.file("second.bin")) == original)
+        // Into memory from the same entry.
+        let third = try await manager.send(Request(url: url))
+        #expect(third.cacheOutcome == .hit && third.body == original)
+        #expect(try accessLog(servers, containing: tag).count == 1)
+        #expect(store.size > Int64(original.count))
+    }
+
+    @Test("Vary: a request with other values for the varying field misses; one stored response per URL")
+    func vary() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "vary-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D60&vary=Accept")
+        func get(_ accept: String) async throws -> Response {
+            try await manager.send(Request(url: url, headers: ["Accept": accept]))
+        }
+        #expect(try await get("application/json").cacheOutcome == .miss)
+        #expect(try await get("application/json").cacheOutcome == .hit)
+        #expect(try await get("application/json ").cacheOutcome == .hit, "whitespace at the end is not part of the value")
+        #expect(try await get("text/plain").cacheOutcome == .miss)
+        #expect(try await get("text/plain").cacheOutcome == .hit)
+        // Canonically equivalent but different bytes: a different value.
+        #expect(try await get("text/caf\u{E9}").cacheOutcome == .miss)
+        #expect(try await get("text/cafe\u{301}").cacheOutcome == .miss)
+        #expect(try await count(servers, key) == 4)
+    }
+
+    @Test("no-store is never stored; Vary: * is never reused")
+    func noStore() async throws {
+        let servers = try TestServers.load()
+        let store = MemoryCacheStore()
+        let manager = try manager(ResponseCaching(store: store), servers)
+        for (name, query) in [("no-store", "cache-control=max-age%3D60,%20no-store"), ("vary-star", "cache-control=max-age%3D60&vary=*")] {
+            let key = "\(name)-\(UUID().uuidString)"
+            let url = scenario(servers, key, query)
+            #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+            #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+            #expect(try await count(servers, key) == 2)
+        }
+        #expect(store.keys.isEmpty)
+    }
+
+    @Test("stale-if-error: a stale response stands in for a 503 or a reset connection, unless it says must-revalidate")
+    func staleIfError() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(staleIfError: .seconds(3600)), servers)
+        let key = "stale-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D0&etag=%22v1%22")
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+        try await mode(servers, key, #"{"status": 503}"#)
+        let (stale, metrics) = try await send(manager, Request(url: url))
+        #expect(stale.cacheOutcome == .stale && stale.status == 200)
+        #expect(metrics.notes.contains { $0.name == "stale" && $0.detail.contains("answered 503") })
+        try await mode(servers, key, #"{"reset": true}"#)
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .stale)
+
+        let strict = "strict-\(UUID().uuidString)"
+        let strictURL = scenario(servers, strict, "cache-control=max-age%3D0,%20must-revalidate&etag=%22v1%22")
+        #expect(try await manager.send(Request(url: strictURL)).cacheOutcome == .miss)
+        try await mode(servers, strict, #"{"status": 503}"#)
+        let refused = try await manager.send(Request(url: strictURL))
+        #expect(refused.status == 503 && refused.cacheOutcome == .miss)
+
+        // Without the option, the error comes through.
+        let plain = try self.manager(ResponseCaching(), servers)
+        let other = "plain-\(UUID().uuidString)"
+        let otherURL = scenario(servers, other, "cache-control=max-age%3D0&etag=%22v1%22")
+        _ = try await plain.send(Request(url: otherURL))
+        try await mode(servers, other, #"{"status": 503}"#)
+        #expect(try await plain.send(Request(url: otherURL)).status == 503)
+    }
+
+    @Test("a successful POST invalidates its URL and a same-origin Location, never another origin's entry")
+    func invalidation() async throws {
+        let servers = try TestServers.load()
+        let store = MemoryCacheStore()
+        let manager = try manager(ResponseCaching(store: store), servers)
+        let key = "inv-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D60")
+        _ = try await manager.send(Request(url: url))
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .hit)
+        _ = try await manager.send(Request(method: .post, url: url))
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+
+        // A POST elsewhere whose Location names the entry, on the same origin.
+        let location = "/cache/\(key)?cache-control=max-age%253D60"
+        _ = try await manager.send(Request(method: .post, url: scenario(servers, "other", "location=\(location)")))
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+
+        // A hostile response naming another origin's entry (localhost is not 127.0.0.1) empties nothing.
+        let foreign = URL(string: url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))!
+        _ = try await manager.send(Request(url: foreign))
+        let attack = foreign.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        _ = try await manager.send(Request(method: .delete, url: scenario(servers, "attacker", "location=\(attack)&content-location=\(attack)")))
+        #expect(try await manager.send(Request(url: foreign)).cacheOutcome == .hit)
+        // A failed POST invalidates nothing.
+        try await mode(servers, key, #"{"status": 500}"#)
+        #expect(try await manager.send(Request(method: .post, url: url)).status == 500)
+        try await mode(servers, key, "{}")
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .hit)
+    }
+
+    @Test("eight tasks asking for one URL at once share one exchange; the others are hits")
+    func singleFlight() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "flight-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D60&delay=0.5")
+        let outcomes = try await withThrowingTaskGroup(of: CacheOutcome?.self) { group in
+            for _ in 0..<8 { group.addTask { try await manager.send(Request(url: url)).cacheOutcome } }
+            return try await group.reduce(into: [CacheOutcome?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .miss }.count == 1)
+        #expect(outcomes.filter { $0 == .hit }.count == 7)
+        #expect(try await count(servers, key) == 1)
+    }
+
+    @Test("a waiting task that is cancelled stops waiting at once; the leader's exchange goes on")
+    func cancelledFollower() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "cancel-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D60&delay=2")
+        let leader = manager.task(Request(url: url))
+        try await Task.sleep(for: .milliseconds(300))
+        let follower = manager.task(Request(url: url))
+        try await Task.sleep(for: .milliseconds(200))
+        follower.cancel()
+        await #expect(throws: SluiceError.self) { try await follower.value }
+        #expect(try await leader.value.cacheOutcome == .miss)
+        #expect(try await count(servers, key) == 1)
+    }
+
+    @Test("a 304 with another entity tag is not taken for the stored response: the request is sent again without conditions")
+    func mismatchedNotModified() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "mismatch-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=no-cache&etag=%22v1%22&etag-304=%22v2%22")
+        _ = try await manager.send(Request(url: url))
+        let (second, metrics) = try await send(manager, Request(url: url))
+        #expect(second.cacheOutcome == .miss && second.status == 200)
+        #expect(metrics.notes.contains { $0.name == "mismatch" })
+        #expect(try second.jsonObject()["conditional"] as? Bool == false)
+        #expect(try await count(servers, key) == 3)
+    }
+
+    @Test("a hostile 304 cannot change the stored body's type, length or coding; its other fields are merged")
+    func hostileNotModified() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "hostile-\(UUID().uuidString)"
+        let extra = "Content-Type=text/html&Content-Encoding=gzip&X-Merged=yes&Cache-Control=max-age=60"
+            .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let url = scenario(servers, key, "cache-control=no-cache&etag=%22v1%22&headers-304=\(extra)")
+        let first = try await manager.send(Request(url: url))
+        let second = try await manager.send(Request(url: url))
+        #expect(second.cacheOutcome == .revalidated)
+        #expect(second.headers["Content-Type"] == "application/json" && second.headers["Content-Encoding"] == nil)
+        #expect(second.headers["Content-Length"] == first.headers["Content-Length"] && second.body == first.body)
+        #expect(second.headers["X-Merged"] == "yes")
+        // The 304's Cache-Control replaced the stored one: fresh for a minute now.
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .hit)
+    }
+
+    @Test("Set-Cookie and the values Vary selects on never reach the disk: a hit carries no Set-Cookie")
+    func secretsStayOffDisk() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let manager = try manager(ResponseCaching(store: try DiskCacheStore(directory: directory.url)), servers)
+        let key = "secret-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=private,%20max-age%3D60&vary=Authorization&set-cookie=session%3Dsup3r-s3cret-cookie")
+        let request = Request(url: url, headers: ["Authorization": "Bearer sup3r-s3cret-token"])
+        let first = try await manager.send(request)
+        #expect(first.headers["Set-Cookie"] != nil)
+        let second = try await manager.send(request)
+        #expect(second.cacheOutcome == .hit && second.headers["Set-Cookie"] == nil)
+        for name in directory.contents {
+            let text = String(decoding: try Data(contentsOf: directory.file(name)), as: UTF8.self)
+            #expect(!text.contains("session=sup3r") && !text.contains("sup3r-s3cret-token"), "\(name) holds a secret")
+        }
+        #expect(try await manager.send(Request(url: url, headers: ["Authorization": "Bearer other"])).cacheOutcome == .miss)
+    }
+
+    @Test("each redirect hop is stored under its own URL: the second time, both hops are hits and nothing is sent")
+    func redirectHops() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let target = "hop-target-\(UUID().uuidString)"
+        let source = "hop-source-\(UUID().uuidString)"
+        let location = "/cache/\(target)?cache-control=max-age%253D60"
+        let url = scenario(servers, source, "cache-control=max-age%3D60&status=301&location=\(location)")
+        #expect(manager.pipeline.stageNames == ["redirects", "cache"])
+        let (first, firstMetrics) = try await send(manager, Request(url: url))
+        #expect(first.status == 200 && firstMetrics.cacheOutcomes == [.miss, .miss])
+        let (second, metrics) = try await send(manager, Request(url: url))
+        #expect(second.status == 200 && metrics.cacheOutcomes == [.hit, .hit] && metrics.transfers.isEmpty)
+        #expect(try await count(servers, source) == 1)
+        #expect(try await count(servers, target) == 1)
+    }
+
+    @Test("the request's own directives: no-cache validates, max-age=0 validates, only-if-cached never sends, no-store stores nothing")
+    func requestDirectives() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "directives-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D60&etag=%22v1%22")
+        let missing = try await manager.send(Request(url: url, headers: ["Cache-Control": "only-if-cached"]))
+        #expect(missing.status == 504 && missing.cacheOutcome == .miss)
+        #expect(try await count(servers, key) == 0)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "no-store"])).cacheOutcome == .miss)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "only-if-cached"])).status == 504)
+        _ = try await manager.send(Request(url: url))
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "only-if-cached"])).cacheOutcome == .hit)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "no-cache"])).cacheOutcome == .revalidated)
+        #expect(try await manager.send(Request(url: url, headers: ["Pragma": "no-cache"])).cacheOutcome == .revalidated)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "max-age=0"])).cacheOutcome == .revalidated)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "min-fresh=3600"])).cacheOutcome == .revalidated)
+        // The caller's own condition passes through: the server's 304 comes back as it is.
+        let own = try await manager.send(Request(url: url, headers: ["If-None-Match": "\"v1\""]))
+        #expect(own.status == 304 && own.cacheOutcome == nil)
+    }
+
+    @Test("the cache placed above redirects or cookies is refused")
+    func placement() throws {
+        #expect(throws: SluiceError.self) { try Pipeline(stages: [ResponseCaching(), Redirection()]) }
+        #expect(throws: SluiceError.self) { try Pipeline(stages: [ResponseCaching(), CookieHandling()]) }
+        #expect(try Pipeline(stages: [CookieHandling(), ResponseCaching()]).stageNames == ["redirects", "cookies", "cache"])
+    }
+}
