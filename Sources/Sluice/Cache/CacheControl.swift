@@ -98,9 +98,15 @@ public struct CacheControl: Sendable, Hashable {
                         index += 1
                     }
                     index += 1
-                    // Text after the closing quote stays in the argument, which is then malformed.
+                    // Text after the closing quote stays in the argument, behind the quote, so
+                    // that the argument is malformed (`"6"0` is not 60).
+                    var trailing = false
                     while index < bytes.count, bytes[index] != UInt8(ascii: ",") {
-                        if !isHTTPWhitespace(bytes[index]) { collected.append(bytes[index]) }
+                        if !isHTTPWhitespace(bytes[index]) {
+                            if !trailing { collected.append(UInt8(ascii: "\"")) }
+                            trailing = true
+                            collected.append(bytes[index])
+                        }
                         index += 1
                     }
                 } else {
