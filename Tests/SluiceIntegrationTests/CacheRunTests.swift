@@ -1,0 +1,109 @@
+import Foundation
+import Sluice
+import Testing
+
+/// The `cache` stage in `sluice run`: outcomes in the text line, `--verbose` and the JSON report;
+/// a cache directory shared by runs and by processes running at once; option errors at their line.
+@Suite("HTTP cache in the runner, against the scenario server")
+struct CacheRunTests {
+    private func count(_ servers: TestServers, _ key: String) async throws -> Int {
+        let response = try await servers.manager().send(Request(url: servers.scenario.appendingPathComponent("count/\(key)")))
+        return try #require(try response.jsonObject()["count"] as? Int)
+    }
+
+    @Test("a run's second request for a fresh URL is a hit: in the text line, --verbose and the JSON report")
+    func outcomesInOutput() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let key = "run-\(UUID().uuidString)"
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
+              - cache
+            requests:
+              - name: first
+                path: cache/\(key)?cache-control=max-age%3D60
+              - name: second
+                path: cache/\(key)?cache-control=max-age%3D60
+            """, to: "cache.yaml")
+        let text = try SluiceProcess.run(["run", "--no-color", "--verbose", path])
+        #expect(text.status == 0, "\(text.output)\(text.error)")
+        #expect(text.output.contains("cache miss\n") && text.output.contains("cache hit\n"), "\(text.output)")
+        #expect(text.error.contains("* cache: hit http://127.0.0.1:\(servers.scenario.port!)/cache/\(key)"), "\(text.error)")
+        let json = try SluiceProcess.run(["run", "--format", "json", path])
+        let report = try JSONReader().value(from: json.output)
+        #expect(report["results"]?[0]?["cache"] == .string("miss"))
+        #expect(report["results"]?[1]?["cache"] == .string("hit"))
+        #expect(try await count(servers, key) == 2, "each run has its own memory cache")
+    }
+
+    @Test("a cache directory outlives the run: the next run's request is a hit and sends nothing")
+    func directoryAcrossRuns() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let key = "dir-\(UUID().uuidString)"
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
+              - cache: { directory: http-cache, max-size: 1MiB }
+            requests:
+              - path: cache/\(key)?cache-control=max-age%3D60
+            """, to: "cache.yaml")
+        for expected in ["cache miss", "cache hit"] {
+            let run = try SluiceProcess.run(["run", "--no-color", path])
+            #expect(run.status == 0 && run.output.contains(expected), "\(run.output)\(run.error)")
+        }
+        #expect(try await count(servers, key) == 1)
+        #expect(directory.contents.contains("http-cache"))
+    }
+
+    @Test("two runs at once share one cache directory: both pass, every entry is whole, no temporary file is left")
+    func processesAtOnce() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let prefix = "shared-\(UUID().uuidString)"
+        let requests = (0..<12).map { "  - { name: r\($0), path: \"cache/\(prefix)-\($0 % 6)?cache-control=max-age%3D60\" }\n" }.joined()
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
+              - cache: { directory: shared }
+            requests:
+            \(requests)
+            """, to: "shared.yaml")
+        let processes = try (0..<2).map { _ in
+            let process = Process()
+            process.executableURL = SluiceProcess.executable
+            process.arguments = ["run", "--no-color", path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes {
+            while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(process.terminationStatus == 0)
+        }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: directory.file("shared").path)
+        #expect(entries.filter { $0.hasSuffix(".entry") }.count == 6)
+        #expect(!entries.contains { $0.hasPrefix(".tmp-") })
+        let third = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(third.output.components(separatedBy: "cache hit").count - 1 == 12, "\(third.output)")
+    }
+
+    @Test("bad cache options are load-time errors at their line; a listed cache gets the run's cookies above it")
+    func options() throws {
+        let directory = try TemporaryDirectory()
+        let size = try directory.write("stages:\n  - cache: { max-size: lots }\nrequests: []\n", to: "size.yaml")
+        let refused = try SluiceProcess.run(["validate", size])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("size.yaml:2:"), "\(refused.error)")
+        #expect(refused.error.contains("max-size must be a size such as 500KB or 64MiB, not lots"), "\(refused.error)")
+        _ = try directory.write("a file, not a directory", to: "taken")
+        let taken = try directory.write("stages:\n  - cache: { directory: taken }\nrequests: []\n", to: "taken.yaml")
+        let notDirectory = try SluiceProcess.run(["validate", taken])
+        #expect(notDirectory.status == 2)
+        #expect(notDirectory.error.contains("taken.yaml:2:"), "\(notDirectory.error)")
+        let file = try PipelineFile.load(text: "stages:\n  - cache\nrequests: []\n", path: "p.yaml")
+        #expect(try file.makePipeline().stageNames == ["redirects", "cookies", "cache"])
+    }
+}
