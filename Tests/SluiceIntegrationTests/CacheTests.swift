@@ -233,7 +233,7 @@ struct CacheTests {
         let servers = try TestServers.load()
         let manager = try manager(ResponseCaching(), servers)
         let key = "cancel-\(UUID().uuidString)"
-        let url = scenario(servers, key, "cache-control=max-age%3D60&delay=2")
+        let url = scenario(servers, key, "cache-control=max-age%3D60&delay=4")
         let leader = manager.task(Request(url: url))
         try await Task.sleep(for: .milliseconds(300))
         let follower = manager.task(Request(url: url))

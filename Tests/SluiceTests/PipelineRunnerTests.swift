@@ -142,8 +142,8 @@ struct PipelineRunnerTests {
         let document = RunReport.json(pipeline: "p", results: results, redactor: runner.redactor)
         let result = try #require(document["results"]?[0])
         guard case .object(let members) = result else { throw Failure("not an object") }
-        // The format page's keys, and this runner's own: the response's size and headers.
-        #expect(members.keys == ["name", "method", "url", "status", "size", "headers", "duration-ms", "ok", "error", "failures", "decoded"])
+        // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
+        #expect(members.keys == ["name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "error", "failures", "decoded"])
         #expect(result["url"] == "http://api.test/v1/items?key=***")
         #expect(result["ok"] == false && result["status"] == 200)
         #expect(result["failures"]?[0]?["expectation"] == "status" && result["failures"]?[0]?["line"] == 6)

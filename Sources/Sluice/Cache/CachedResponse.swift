@@ -41,6 +41,16 @@ public struct CachedResponse: Sendable {
             self.vary = vary
             self.bodyID = bodyID
         }
+
+        /// The head with the fields of a `304 Not Modified` merged in (RFC 9111 section 3.2): each
+        /// field the `304` sends replaces the stored fields of its name, except the connection
+        /// fields, `Set-Cookie`, and those that describe the stored bytes (`Content-Length`,
+        /// `Content-Encoding`, `Content-Type`, `Content-Range`) or chose them (`Vary`).
+        public func merging(notModified fields: HTTPHeaders) -> Head {
+            var head = self
+            head.headers = CacheRules.merged(headers, with: fields)
+            return head
+        }
     }
 
     /// The head.

@@ -141,8 +141,7 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
         }
         if conditional, let stored, response.status == 304 {
             if CacheRules.notModified(response.headers, matches: stored.head.headers) {
-                var head = stored.head
-                head.headers = CacheRules.merged(stored.head.headers, with: response.headers)
+                var head = stored.head.merging(notModified: response.headers)
                 head.requestTime = requestTime
                 head.responseTime = Date()
                 try? store.update(head)

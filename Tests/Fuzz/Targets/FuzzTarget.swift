@@ -16,6 +16,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case iregexp
     /// `Set-Cookie` parsing, the cookie jar and cookie files.
     case cookies
+    /// Cache headers: `Cache-Control`, HTTP dates, freshness and 304 merging.
+    case cache
     /// The `${NAME}` template parser and renderer.
     case template
     /// The response head parser.
@@ -31,6 +33,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jsonpath: JSONPathFuzz.run(input)
         case .iregexp: IRegexpFuzz.run(input)
         case .cookies: CookieFuzz.run(input)
+        case .cache: CacheFuzz.run(input)
         case .template: TemplateFuzz.run(input)
         case .responseHead: ResponseHeadFuzz.run(input)
         case .urlResolution: URLResolutionFuzz.run(input)
