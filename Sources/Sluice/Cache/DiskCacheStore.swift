@@ -111,8 +111,8 @@ public final class DiskCacheStore: CacheStore {
         account(written: size, removed: replaced)
     }
 
-    /// Rewrites the key's entry with the new head, copying its body file to file, when the stored
-    /// body is still the one `head` names.
+    /// Rewrites the key's entry with the new head, its body copied chunk by chunk from the entry
+    /// being replaced, when the stored body is still the one `head` names.
     public func update(_ head: CachedResponse.Head) throws {
         guard let stored = response(for: head.key), stored.head.bodyID == head.bodyID else { return }
         try store(CachedResponse(head: head, body: stored.body))

@@ -39,6 +39,7 @@ public final class MemoryCacheStore: CacheStore {
         state.withLock { state in state.entries.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
     }
 
+    /// The response stored for `key`, marked as the most recently used.
     public func response(for key: String) -> CachedResponse? {
         state.withLock { state in
             guard state.entries[key] != nil else { return nil }
@@ -48,6 +49,8 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
+    /// Stores the response, its body read into memory, evicting the least recently used down to
+    /// 90% of the bound when it is passed; a response larger than the bound is not stored.
     public func store(_ response: CachedResponse) throws {
         let size = MemoryCacheStore.headSize(response.head) + response.body.count
         guard size <= capacity else {
@@ -70,6 +73,7 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
+    /// Replaces the head of the stored response when its body is the one `head` names.
     public func update(_ head: CachedResponse.Head) throws {
         state.withLock { state in
             guard var entry = state.entries[head.key], entry.response.head.bodyID == head.bodyID else { return }
@@ -81,6 +85,7 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
+    /// Removes the response stored for `key`.
     public func remove(_ key: String) {
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) { state.size -= old.size }

@@ -86,7 +86,12 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
         while true {
             var stored = lookUp(key, for: request)
             if let stored, let freshness = usable(stored, directives: directives) {
-                return try serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil)
+                // A stored body that cannot be read back is dropped, and the request goes out.
+                if let response = try? serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil) {
+                    return response
+                }
+                store.remove(key)
+                continue
             }
             if directives.contains("only-if-cached") {
                 let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
