@@ -38,6 +38,9 @@ struct HTTPCacheRulesTests {
         (0, "Thu, 01 Jan 1970 00:00:00 GMT"), (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
         (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"), (4_102_444_800, "Fri, 01 Jan 2100 00:00:00 GMT"),
         (1_795_397_199, "Mon, 23 Nov 2026 01:26:39 GMT"), (253_402_300_799, "Fri, 31 Dec 9999 23:59:59 GMT"),
+        // Found by the cache fuzz target: a year under 1000 keeps its four digits (instant and
+        // weekday from Python's proleptic datetime).
+        (-30_678_102_623, "Mon, 06 Nov 0997 08:49:37 GMT"),
     ])
     func format(seconds: Int, text: String) {
         let date = Date(timeIntervalSince1970: TimeInterval(seconds))

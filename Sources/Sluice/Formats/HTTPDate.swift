@@ -30,8 +30,13 @@ public enum HTTPDate {
         let (year, month, day) = civil(fromDays: days)
         let second = seconds - days * 86_400
         let weekday = Int((days % 7 + 7 + 3) % 7)  // 1970-01-01 was a Thursday.
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(dayNames[weekday]), \(two(day)) \(monthNames[Int(month) - 1]) \(year) \(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) GMT"
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        // The year is 4DIGIT: 997 is written 0997.
+        return "\(dayNames[weekday]), \(padded(day, 2)) \(monthNames[Int(month) - 1]) \(padded(year, 4)) "
+            + "\(padded(second / 3600, 2)):\(padded(second / 60 % 60, 2)):\(padded(second % 60, 2)) GMT"
     }
 
     // MARK: The three formats
