@@ -120,14 +120,10 @@ public struct CacheControl: Sendable, Hashable {
             }
             guard !name.isEmpty else { continue }
             directives.append(Directive(
-                name: String(decoding: name.map(asciiLowercased), as: UTF8.self),
+                name: String(decoding: name.map(\.asciiLowercased), as: UTF8.self),
                 argument: argument.map { String(decoding: $0, as: UTF8.self) }
             ))
         }
         return directives
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 }

@@ -46,9 +46,9 @@ enum CacheRules {
     /// The fields of `headers` a cache stores: all but ``unstoredFields`` and those `Connection`
     /// names; a `Date` is added when the response has none (RFC 9110 section 6.6.1).
     static func storedFields(_ headers: HTTPHeaders, received: Date) -> HTTPHeaders {
-        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }.map { lowercased($0.trimmingHTTPWhitespace()) })
+        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPWhitespace().asciiLowercased })
         var stored = HTTPHeaders(headers.fields.filter { field in
-            let name = lowercased(field.name[...])
+            let name = field.name.asciiLowercased
             return !unstoredFields.contains(name) && !named.contains(name)
         })
         if !stored.contains("Date") { stored.add(name: "Date", value: HTTPDate.format(received)) }
@@ -58,11 +58,11 @@ enum CacheRules {
     /// The stored fields updated from a `304`'s (section 3.2): each field the `304` sends replaces
     /// the stored fields of its name, but for ``unmergedFields`` and those its `Connection` names.
     static func merged(_ stored: HTTPHeaders, with notModified: HTTPHeaders) -> HTTPHeaders {
-        let incoming = storedFields(notModified, received: Date()).fields.filter { !unmergedFields.contains(lowercased($0.name[...])) }
+        let incoming = storedFields(notModified, received: Date()).fields.filter { !unmergedFields.contains($0.name.asciiLowercased) }
         var merged = stored
         var replaced: Set<String> = []
         for field in incoming {
-            let name = lowercased(field.name[...])
+            let name = field.name.asciiLowercased
             if replaced.insert(name).inserted { merged.remove(name: field.name) }
             merged.add(name: field.name, value: field.value)
         }
@@ -105,9 +105,5 @@ enum CacheRules {
     private static func weak(_ tag: String) -> Substring {
         let trimmed = tag[...].trimmingHTTPWhitespace()
         return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-    }
-
-    private static func lowercased(_ text: Substring) -> String {
-        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -95,14 +95,14 @@ public final class DiskCacheStore: CacheStore {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw DiskCacheStore.failure("cannot create a file in \(directory.path)") }
         do {
-            try CachedBody(Data(head)).chunks { bytes throws(SluiceError) in try DiskCacheStore.write(bytes, to: descriptor) }
+            guard head.withUnsafeBytes({ writeFully($0, to: descriptor) }) else { throw DiskCacheStore.failure("cannot write a cache entry") }
             try response.body.chunks { bytes throws(SluiceError) in try DiskCacheStore.write(bytes, to: descriptor) }
         } catch {
             close(descriptor)
             unlink(temporary)
             throw error
         }
-        let replaced = DiskCacheStore.fileSize(path)
+        let replaced = DiskCacheStore.attributes(path)?.size ?? 0
         guard close(descriptor) == 0, rename(temporary, path) == 0 else {
             let failure = DiskCacheStore.failure("cannot move an entry into \(directory.path)")
             unlink(temporary)
@@ -121,7 +121,7 @@ public final class DiskCacheStore: CacheStore {
     /// Deletes the key's file.
     public func remove(_ key: String) {
         let path = self.path(for: key)
-        let size = DiskCacheStore.fileSize(path)
+        let size = DiskCacheStore.attributes(path)?.size ?? 0
         if unlink(path) == 0 { account(written: 0, removed: size) }
     }
 
@@ -203,18 +203,14 @@ public final class DiskCacheStore: CacheStore {
     }
 
     private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(SluiceError) {
-        var written = 0
-        while written < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw failure("cannot write a cache entry") }
-            written += count
-        }
+        guard writeFully(bytes, to: descriptor) else { throw failure("cannot write a cache entry") }
     }
 
-    private static func fileSize(_ path: String) -> Int64 {
+    /// A file's size and modification time (its last use, for an entry); `nil` when it is gone.
+    private static func attributes(_ path: String) -> (size: Int64, modified: Date)? {
         var status = stat()
-        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        guard stat(path, &status) == 0 else { return nil }
+        return (Int64(status.st_size), Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9))
     }
 
     private static func failure(_ message: String) -> SluiceError {
@@ -249,7 +245,7 @@ public final class DiskCacheStore: CacheStore {
         let abandoned = Date().addingTimeInterval(-3600)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(DiskCacheStore.temporaryPrefix) {
             let path = directory.appendingPathComponent(name).path
-            if let modified = DiskCacheStore.modificationTime(path), modified < abandoned { unlink(path) }
+            if let modified = DiskCacheStore.attributes(path)?.modified, modified < abandoned { unlink(path) }
         }
         var files = entryFiles()
         var size = files.reduce(0) { $0 + $1.size }
@@ -272,16 +268,7 @@ public final class DiskCacheStore: CacheStore {
         return names.compactMap { name in
             guard name.hasSuffix(DiskCacheStore.entrySuffix) else { return nil }
             let path = directory.appendingPathComponent(name).path
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            let lastUse = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
-            return (path, Int64(status.st_size), lastUse)
+            return DiskCacheStore.attributes(path).map { (path, $0.size, $0.modified) }
         }
-    }
-
-    private static func modificationTime(_ path: String) -> Date? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec))
     }
 }

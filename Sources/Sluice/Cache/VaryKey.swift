@@ -17,7 +17,7 @@ enum VaryKey {
                 let name = name.trimmingHTTPWhitespace()
                 guard !name.isEmpty else { continue }
                 if name == "*" { return never }
-                let lowercased = String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+                let lowercased = name.asciiLowercased
                 if !names.contains(lowercased) { names.append(lowercased) }
             }
         }

@@ -131,6 +131,14 @@ extension String {
     }
 }
 
+extension StringProtocol {
+    /// The text with ASCII capital letters turned into small letters, every other byte kept: how
+    /// HTTP field names, directives and host names compare, never Unicode case mapping.
+    var asciiLowercased: String {
+        String(decoding: utf8.map(\.asciiLowercased), as: UTF8.self)
+    }
+}
+
 extension UInt8 {
     /// The byte with an ASCII capital letter turned into its small letter.
     var asciiLowercased: UInt8 {

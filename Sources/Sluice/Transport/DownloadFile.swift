@@ -36,14 +36,8 @@ final class DownloadFile {
 
     /// Appends bytes; throws `.fileIO` with the system's reason when the disk refuses them.
     func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        var written = 0
-        while written < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SluiceError(kind: .fileIO, stage: "transport", message: "cannot write download file for \(destination.path): \(String(cString: strerror(errno)))")
-            }
-            written += count
+        guard writeFully(bytes, to: descriptor) else {
+            throw SluiceError(kind: .fileIO, stage: "transport", message: "cannot write download file for \(destination.path): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -14,7 +14,7 @@ enum HostName {
         guard !name.isEmpty else { return nil }
         if name.utf8.contains(UInt8(ascii: ":")) || name.utf8.allSatisfy({ $0 < 0x80 }) {
             guard name.utf8.allSatisfy(isHostByte) else { return nil }
-            let lowered = String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+            let lowered = name.asciiLowercased
             return lowered.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) ? nil : lowered
         }
         return aLabels(String(name))
