@@ -111,6 +111,8 @@ public struct HARRecorder: Stage {
         var content: [(String, JSONValue)] = [("size", .int(response.body.count)), ("mimeType", .string(mimeType))]
         if let file = response.bodyFile {
             content.append(("comment", .string("the body was written to \(file.path)")))
+        } else if response.bodyStream != nil {
+            content.append(("comment", .string("the body was streamed to the caller as it arrived, not recorded")))
         } else if response.body.count > maxBodyBytes {
             content.append(("comment", .string("a body of \(response.body.count) bytes, over the size limit of \(maxBodyBytes), not recorded")))
         } else if let text = String(data: response.body, encoding: .utf8) {

@@ -8,7 +8,7 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Sends one request and prints the response body.",
         discussion: """
-            The body goes to standard output (or to --output, streamed to disk). --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, and a body (--data, --data-file, --form) makes the default method POST.
+            The body streams to standard output as it arrives, paced by the reader (or to --output, streamed to disk): memory stays flat whatever its size, as with curl. --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, and a body (--data, --data-file, --form) makes the default method POST.
 
             Example: sluice send --metrics http://127.0.0.1:8080/get
             """
@@ -148,19 +148,22 @@ struct SendCommand: AsyncParsableCommand {
         request.trustPolicy = policy
         request.proxyRoute = try proxyRoute()
         let handle = manager.task(request)
-        let response: Response
+        var response: Response
         do {
             response = try await handle.value
+            if include {
+                try writeToStandardOutput(Data(headText(response).utf8))
+            }
+            if let body = response.bodyStream {
+                for try await piece in body {
+                    try writeToStandardOutput(piece)
+                }
+                response.metrics = body.finalMetrics ?? response.metrics
+            }
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
             throw RequestFailure(error: error)
-        }
-        if include {
-            FileHandle.standardOutput.write(Data(headText(response).utf8))
-        }
-        if output == nil {
-            FileHandle.standardOutput.write(response.body)
         }
         if metrics {
             FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
@@ -240,12 +243,20 @@ struct SendCommand: AsyncParsableCommand {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
         request.parts = try form.map { try FormPart($0).part }
-        if let output {
-            request.destination = .file(URL(fileURLWithPath: output))
-        }
+        request.destination = output.map { .file(URL(fileURLWithPath: $0)) } ?? .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request
+    }
+
+    /// Writes to standard output, blocking while the reader is behind: that is what paces the
+    /// transfer. A reader that went away (a closed pipe) ends the exchange as `.fileIO`.
+    private func writeToStandardOutput(_ bytes: Data) throws(SluiceError) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: bytes)
+        } catch {
+            throw SluiceError(kind: .fileIO, stage: "output", message: "cannot write the body to standard output: \(error)")
+        }
     }
 
     private func headText(_ response: Response) -> String {

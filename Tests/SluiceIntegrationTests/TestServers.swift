@@ -93,6 +93,22 @@ struct TestServers: Decodable {
         URL(string: path, relativeTo: nginxHTTPS)!.absoluteURL
     }
 
+    /// The lines of nginx's access log that hold `marker`, searched as bytes: the log grows to
+    /// megabytes over a run, where Foundation's `String.contains` on Linux takes seconds.
+    func nginxLogLines(containing marker: String) -> [String] {
+        guard let log = FileManager.default.contents(atPath: nginxAccessLog) else { return [] }
+        let needle = Data(marker.utf8)
+        var lines: [String] = []
+        var searched = log.startIndex..<log.endIndex
+        while let found = log.range(of: needle, in: searched) {
+            let start = log[..<found.lowerBound].lastIndex(of: 10).map { $0 + 1 } ?? log.startIndex
+            let end = log[found.upperBound...].firstIndex(of: 10) ?? log.endIndex
+            lines.append(String(decoding: log[start..<end], as: UTF8.self))
+            searched = end..<log.endIndex
+        }
+        return lines
+    }
+
     /// A transport that trusts the test CA.
     func trustingTransport(_ configuration: CurlTransport.Configuration = .init()) -> CurlTransport {
         var configuration = configuration

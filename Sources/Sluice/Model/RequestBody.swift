@@ -11,6 +11,9 @@ public enum RequestBody: Sendable, Equatable {
     /// Pieces sent one after another, each bytes in memory or a file streamed from disk: how a
     /// multipart body with file parts is sent without reading the files into memory.
     case segments([Segment])
+    /// Pieces produced while the request is sent, pulled as libcurl asks for them: with
+    /// `Content-Length` when the stream declares its length, chunked otherwise. Sent once only.
+    case stream(RequestBodyStream)
 
     /// One piece of a `segments` body.
     public enum Segment: Sendable, Equatable {

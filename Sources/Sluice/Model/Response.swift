@@ -6,8 +6,11 @@ public struct Response: Sendable {
     public var status: Int
     /// The header fields of the final response, in order, repeated fields kept.
     public var headers: HTTPHeaders
-    /// The body, decoded from any `Content-Encoding`; empty when it went to a file.
+    /// The body, decoded from any `Content-Encoding`; empty when it went to a file or is streamed.
     public var body: Data
+    /// The body as it arrives, for requests whose destination is
+    /// ``ResponseDestination/stream(bufferSize:)``; `nil` otherwise.
+    public var bodyStream: ResponseBodyStream?
     /// The file holding the body, for requests whose destination is a file.
     public var bodyFile: URL?
     /// The URL the response came from.
@@ -39,8 +42,10 @@ public struct Response: Sendable {
         url: URL? = nil,
         httpVersion: HTTPVersion = .unknown,
         metrics: TransferMetrics? = nil,
-        decoded: DecodedBody? = nil
+        decoded: DecodedBody? = nil,
+        bodyStream: ResponseBodyStream? = nil
     ) {
+        self.bodyStream = bodyStream
         self.status = status
         self.headers = headers
         self.body = body

@@ -8,4 +8,18 @@ public enum ResponseDestination: Sendable, Equatable {
     /// temporary file beside `URL`, which is renamed to `URL` (replacing any file there) once the
     /// transfer succeeds and removed when it fails or is cancelled. `Response.bodyFile` names it.
     case file(URL)
+    /// Delivered as it arrives, through `Response.bodyStream`, with the response handed back as
+    /// soon as its head is in. When the reader falls `bufferSize` bytes behind, the transfer
+    /// pauses until it catches up, so memory stays flat whatever the size. Stages that need the
+    /// whole body (response decoding, the cache) pass a streamed response through untouched.
+    case stream(bufferSize: Int = ResponseDestination.defaultStreamBufferSize)
+
+    /// 1 MiB: how far a stream's reader may fall behind before the transfer pauses.
+    public static let defaultStreamBufferSize = 1 << 20
+
+    /// Whether the body is streamed to the caller.
+    public var isStream: Bool {
+        if case .stream = self { return true }
+        return false
+    }
 }

@@ -122,6 +122,23 @@ public final class SessionManager: Sendable {
         return try await send(request)
     }
 
+    /// Sends `request` and returns its response as soon as the head has arrived, the body to be
+    /// read from `Response.bodyStream` as it arrives (see ``ResponseBodyStream``).
+    ///
+    /// The stages run on the head: the response comes back through them before its body, so
+    /// redirects are followed, status and content type validated, headers read; stages that need
+    /// the whole body (decoding, the cache's storing) leave a streamed one alone. The task ends
+    /// with the head; the body's transfer goes on until the reader has it all, stops reading or
+    /// is cancelled.
+    /// - Parameter bufferSize: how far the reader may fall behind before the transfer pauses.
+    public func stream(
+        _ request: Request, bufferSize: Int = ResponseDestination.defaultStreamBufferSize
+    ) async throws -> Response {
+        var request = request
+        request.destination = .stream(bufferSize: bufferSize)
+        return try await send(request)
+    }
+
     // MARK: The tasks in flight
 
     /// The contexts of the tasks in flight, oldest first.

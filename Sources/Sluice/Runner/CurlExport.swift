@@ -61,6 +61,8 @@ public enum CurlExport {
                 arguments += ["--data-binary", quote("@" + url.path)]
             case .segments:
                 lines.append("# the body is several pieces (memory and files); curl cannot send it as one")
+            case .stream:
+                lines.append("# the body is streamed from a producer in the program; curl cannot show it")
             }
         }
         if let redirects, redirects.follows {

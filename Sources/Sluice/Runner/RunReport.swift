@@ -58,11 +58,12 @@ public enum RunReport {
         return ["pipeline": .string(pipeline), "requests": .array(requests)]
     }
 
-    /// The bytes a body sends: memory as it is, files read; `nil` for no body.
+    /// The bytes a body sends: memory as it is, files read; `nil` for no body, and for a streamed
+    /// one, whose bytes exist only while it is sent.
     public static func bodyBytes(_ body: RequestBody) -> Data? {
         func read(_ url: URL) -> Data { (try? Data(contentsOf: url)) ?? Data() }
         switch body {
-        case .none: return nil
+        case .none, .stream: return nil
         case .data(let data): return data
         case .file(let url): return read(url)
         case .segments(let segments):

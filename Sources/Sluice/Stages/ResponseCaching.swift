@@ -170,6 +170,10 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
 
     /// Stores a response; a store that fails is noted and the response still returned.
     private func keep(_ response: Response, key: String, request: Request, requestTime: Date, context: TaskContext) {
+        guard response.bodyStream == nil else {
+            context.note("not-stored", "the response was not stored: its body is streamed to the caller, never held whole", stage: name)
+            return
+        }
         let received = Date()
         let head = CachedResponse.Head(
             key: key, status: response.status, headers: CacheRules.storedFields(response.headers, received: received),
@@ -246,6 +250,8 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
         case .file(let destination):
             try stored.body.write(to: destination, for: request.url)
             response.bodyFile = destination
+        case .stream:
+            response.bodyStream = ResponseBodyStream(try stored.body.data(), url: response.url)
         }
         let age = "age \(Int(freshness.age)) s of \(Int(freshness.lifetime)) s\(freshness.isHeuristic ? " (heuristic)" : "")"
         return report(response, as: outcome, context: context, detail: [age, detail].compactMap(\.self).joined(separator: "; "))

@@ -22,8 +22,10 @@ import Foundation
 /// - `removesKeysWithNullValues` drops `null` object members and `null` array elements at every
 ///   depth, as AFNetworking's `AFJSONObjectByRemovingKeysWithNullValues` does.
 ///
-/// A download (the body went to a file) is validated but not decoded. Every error carries the
-/// response: status, headers and raw body.
+/// A download (the body went to a file) and a streamed body (``ResponseDestination/stream(bufferSize:)``,
+/// whose bytes have not arrived when the stage runs) are validated on their head, status and
+/// content type, but not decoded: the caller reads the stream. Every error carries the response:
+/// status, headers and raw body.
 public struct ResponseDecoding: ResponseStage {
     /// What the body is decoded as.
     public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -110,7 +112,8 @@ public struct ResponseDecoding: ResponseStage {
     /// The failure of a response whose body is not of an acceptable type; `nil` when it is, when
     /// any type is acceptable, or when there is no value to judge (whatever the status).
     private func contentTypeFailure(_ response: Response, _ request: Request, mediaType: MediaType?) -> SluiceError? {
-        guard let acceptableContentTypes, response.bodyFile != nil || !isNoValue(response, request) else { return nil }
+        guard let acceptableContentTypes, response.bodyFile != nil || response.bodyStream != nil || !isNoValue(response, request)
+        else { return nil }
         if let mediaType, acceptableContentTypes.contains(where: { mediaType.matches($0) }) { return nil }
         let acceptable = acceptableContentTypes.map(\.essence).joined(separator: ", ")
         let actual = response.headers["Content-Type"].map { "content type \($0) is" } ?? "the response has no Content-Type, which is"
@@ -129,7 +132,7 @@ public struct ResponseDecoding: ResponseStage {
     }
 
     private func decodedBody(_ response: Response, _ request: Request, mediaType: MediaType?) throws(SluiceError) -> DecodedBody? {
-        guard response.bodyFile == nil, !isNoValue(response, request) else { return nil }
+        guard response.bodyFile == nil, response.bodyStream == nil, !isNoValue(response, request) else { return nil }
         var format = format
         if format == .auto {
             format = mediaType.map { $0.isJSON ? .json : $0.isPropertyList ? .plist : $0.isText ? .string : .data } ?? .data

@@ -29,6 +29,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         case cancel(CurlTransfer)
         case pause(CurlTransfer)
         case unpause(CurlTransfer)
+        /// The reader of a streamed body caught up: receive again.
+        case resumeReceiving(CurlTransfer)
+        /// The producer of a streamed upload has bytes (or its end) ready: send again.
+        case resumeSending(CurlTransfer)
         /// Runs a job of a task that prefers this loop.
         case run(UnownedJob)
         /// Ends every transfer, closes every connection, stops the thread, then resumes the
@@ -186,18 +190,25 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
             guard isActive(transfer), let transfer = detach(transfer.easy.raw) else { return }
             transfer.abort(with: .cancelled(url: transfer.request.url, stage: "transport"))
         case .pause(let transfer):
-            if isActive(transfer) {
-                curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_ALL))
-            }
+            changePause(of: transfer, .taskSuspended(true))
         case .unpause(let transfer):
-            if isActive(transfer) {
-                curl_easy_pause(transfer.easy.raw, Int32(SLUICE_CURLPAUSE_CONT))
-            }
+            changePause(of: transfer, .taskSuspended(false))
+        case .resumeReceiving(let transfer):
+            changePause(of: transfer, .receiveResumed)
+        case .resumeSending(let transfer):
+            changePause(of: transfer, .sendResumed)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .stop:
             break
         }
+    }
+
+    /// Applies a change to what pauses a transfer. libcurl may call the transfer's callbacks
+    /// from inside `curl_easy_pause` (the bytes it held back), and they may pause it again.
+    private func changePause(of transfer: CurlTransfer, _ change: CurlTransfer.PauseChange) {
+        guard isActive(transfer) else { return }
+        curl_easy_pause(transfer.easy.raw, transfer.pauseMask(after: change))
     }
 
     private func finishDoneTransfers() {
@@ -264,7 +275,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
                 ))
             case .stop(let stopped):
                 stopped?.resume()
-            case .cancel, .pause, .unpause:
+            case .cancel, .pause, .unpause, .resumeReceiving, .resumeSending:
                 break
             }
         }

@@ -20,13 +20,24 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// each policy its own connection cache).
     let governingTrustPolicy: TrustPolicy?
     private let loop: CurlMultiLoop
+    /// The transport the exchange belongs to, handed to a streamed body so that it outlives the
+    /// caller's last other reference to it.
+    var owner: (any Transport)?
     private let cancelRequested = Atomic<Bool>(false)
 
     /// Resumed exactly once, by the I/O thread, with the response or the error.
     var continuation: UnsafeContinuation<Response, any Error>?
 
     private var upload: UploadSource?
+    private var streamedUpload: StreamedUpload?
     private var downloadFile: DownloadFile?
+    /// Where a streamed response body goes, for a `.stream` destination.
+    private var bodyChannel: ResponseBodyChannel?
+    /// What pauses the exchange: the task (`suspend()`), a reader of the body that fell behind, a
+    /// streamed upload whose producer has no piece ready. I/O thread only.
+    private var pausedByTask = false
+    private var receivePaused = false
+    private var sendPaused = false
     private var body = Data()
     /// Body bytes taken so far, after content decoding, counted against `request.maxResponseSize`.
     private var bodyBytes: Int64 = 0
@@ -61,16 +72,34 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         configuration: CurlTransport.Configuration
     ) throws(SluiceError) -> CurlTransfer {
         try validate(request)
-        let upload = try UploadSource(request.body, url: request.url)
-        var downloadFile: DownloadFile?
-        if case .file(let destination) = request.destination {
-            downloadFile = try DownloadFile(destination: destination, url: request.url)
+        var upload: UploadSource?
+        var streamedUpload: StreamedUpload?
+        if case .stream(let stream) = request.body {
+            streamedUpload = try StreamedUpload(stream, url: request.url)
+        } else {
+            upload = try UploadSource(request.body, url: request.url)
         }
-        let easy = try loop.pool.take()
+        var downloadFile: DownloadFile?
+        var bodyChannel: ResponseBodyChannel?
+        switch request.destination {
+        case .memory: break
+        case .file(let destination): downloadFile = try DownloadFile(destination: destination, url: request.url)
+        case .stream(let bufferSize): bodyChannel = ResponseBodyChannel(capacity: bufferSize)
+        }
+        let easy: CurlEasyHandle
+        do {
+            easy = try loop.pool.take()
+        } catch {
+            streamedUpload?.cancel()
+            throw error
+        }
         let transfer = CurlTransfer(
             request: request, task: task, events: events, easy: easy, loop: loop,
             upload: upload, downloadFile: downloadFile
         )
+        transfer.streamedUpload = streamedUpload
+        transfer.bodyChannel = bodyChannel
+        streamedUpload?.start { [transfer] in loop.enqueue(.resumeSending(transfer)) }
         do {
             try transfer.configure(configuration)
         } catch {
@@ -151,6 +180,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try easy.set(prerequestCallback: curlTransferPrerequest)
         try easy.set(CURLOPT_PREREQDATA, pointer: me)
         try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
+        // A proxy's answer to CONNECT is not the response; its status is read apart
+        // (CURLINFO_HTTP_CONNECTCODE), and a streamed response is handed back at its head's end.
+        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         if let presentedChainKey {
             try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
             try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
@@ -245,6 +277,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let size = upload?.size {
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
+        } else if let streamedUpload {
+            // -1: the size is unknown, and libcurl sends the body chunked over HTTP/1.1.
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: streamedUpload.length ?? -1)
         } else if method == .post || method == .put || method == .patch {
             // RFC 9110 8.6: send `Content-Length: 0` when the method gives content a meaning.
             try easy.set(CURLOPT_POST, 1)
@@ -272,9 +308,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             }
         }
         // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
-        if upload != nil || request.method == .post {
+        if upload != nil || streamedUpload != nil || request.method == .post {
             if !request.headers.contains("Content-Type") { append("Content-Type:") }
             if !request.headers.contains("Expect") { append("Expect:") }
+        }
+        if let streamedUpload, streamedUpload.length == nil, !request.headers.contains("Transfer-Encoding") {
+            // libcurl sends an upload of unknown size chunked over HTTP/1.1 only when asked; over
+            // HTTP/2 it drops the field, which that version forbids, and frames the body itself.
+            append("Transfer-Encoding: chunked")
         }
         headerList = list
         if let acceptEncoding {
@@ -306,15 +347,44 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         loop.enqueue(.unpause(self))
     }
 
+    // MARK: Pausing (I/O thread)
+
+    /// What pauses the exchange now changed: the loop calls this, then applies ``pauseMask``.
+    enum PauseChange {
+        case taskSuspended(Bool)
+        case receiveResumed
+        case sendResumed
+    }
+
+    /// Records a change and returns libcurl's pause bits for the exchange's whole state.
+    func pauseMask(after change: PauseChange) -> Int32 {
+        switch change {
+        case .taskSuspended(let suspended): pausedByTask = suspended
+        case .receiveResumed: receivePaused = false
+        case .sendResumed: sendPaused = false
+        }
+        if pausedByTask { return Int32(SLUICE_CURLPAUSE_ALL) }
+        return (receivePaused ? Int32(SLUICE_CURLPAUSE_RECV) : 0) | (sendPaused ? Int32(SLUICE_CURLPAUSE_SEND) : 0)
+    }
+
     // MARK: libcurl callbacks (I/O thread)
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
-        bodyBytes += Int64(bytes.count)
-        if let limit = request.maxResponseSize, bodyBytes > limit {
+        if let limit = request.maxResponseSize, bodyBytes + Int64(bytes.count) > limit {
             ioFailure = .responseTooLarge(limit: limit, url: request.url)
             return 0
         }
+        if let bodyChannel {
+            guard bodyChannel.offer(bytes) else {
+                // libcurl keeps these bytes and hands them over again once receiving resumes.
+                receivePaused = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            bodyBytes += Int64(bytes.count)
+            return bytes.count
+        }
+        bodyBytes += Int64(bytes.count)
         if let downloadFile {
             do {
                 try downloadFile.write(bytes)
@@ -342,6 +412,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             events.responseStarted(task, status: status)
         case .headComplete:
             reserveBodyCapacity()
+            if bodyChannel != nil { deliverStreamedHead() }
         case nil:
             break
         }
@@ -361,7 +432,42 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         body.reserveCapacity(min(length, 16 << 20))
     }
 
+    /// Hands a streamed response back as soon as its head has ended; the body follows through
+    /// its channel, which the reader drains and the transfer fills.
+    private func deliverStreamedHead() {
+        guard let bodyChannel, let continuation else { return }
+        self.continuation = nil
+        bodyChannel.attach(ResponseBodyChannel.Producer(
+            resume: { [self] in loop.enqueue(.resumeReceiving(self)) },
+            cancel: { [self] in requestCancel() }
+        ))
+        let metrics = readMetrics()
+        continuation.resume(returning: Response(
+            status: head.status ?? easy.long(CURLINFO_RESPONSE_CODE),
+            headers: head.headers,
+            url: request.url,
+            httpVersion: metrics.httpVersion,
+            metrics: metrics,
+            bodyStream: ResponseBodyStream(channel: bodyChannel, url: request.url, transport: owner)
+        ))
+    }
+
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if let streamedUpload {
+            switch streamedUpload.read(into: buffer) {
+            case .bytes(let count):
+                return count
+            case .wait:
+                sendPaused = true
+                return Int(CURL_READFUNC_PAUSE)
+            case .end:
+                reportRequestSent()
+                return 0
+            case .failed(let error):
+                ioFailure = error
+                return Int(CURL_READFUNC_ABORT)
+            }
+        }
         do {
             guard let upload else { return 0 }
             let count = try upload.read(into: buffer)
@@ -411,7 +517,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         switch events.evaluateTrust(task, connection: connection) {
         case .proceed:
-            if upload?.isExhausted ?? true { reportRequestSent() }
+            if streamedUpload == nil, upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
             trustRejection = (reason, "transport", connection.tlsSession.map(PeerChain.presented) ?? [])
@@ -478,6 +584,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         releaseResources()
         loop.pool.recycle(easy)
         events.transferFinished(task, control: self, metrics: metrics)
+        if let bodyChannel {
+            if continuation != nil, case .success = result {
+                // A head libcurl never showed ended (a response with no header section): the
+                // stream still gets its response, already whole.
+                deliverStreamedHead()
+            }
+            bodyChannel.finish(result.map { _ in metrics })
+        }
         let continuation = self.continuation
         self.continuation = nil
         continuation?.resume(with: result.mapError { $0 as any Error })
@@ -621,6 +735,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             headerList = nil
         }
         upload = nil
+        owner = nil
+        streamedUpload?.cancel()
+        streamedUpload = nil
         downloadFile = nil
     }
 }

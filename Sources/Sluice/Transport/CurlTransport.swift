@@ -134,6 +134,7 @@ public final class CurlTransport: Transport {
         let transfer = try CurlTransfer.make(
             request: request, task: task, events: events, loop: loop, configuration: configuration
         )
+        if request.destination.isStream { transfer.owner = self }
         events.transferStarted(task, url: request.url, control: transfer)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

@@ -32,12 +32,12 @@ final class UploadSource {
     private var offset: Int64 = 0
     private var openFile: (segment: Int, descriptor: Int32)?
 
-    /// Opens the body's source, or returns `nil` for a request without body; throws `.fileIO`
-    /// when a body file cannot be read.
+    /// Opens the body's source, or returns `nil` for a request without body or with a streamed
+    /// one (``StreamedUpload`` sends those); throws `.fileIO` when a body file cannot be read.
     init?(_ body: RequestBody, url: URL) throws(SluiceError) {
         let pieces: [RequestBody.Segment]
         switch body {
-        case .none: return nil
+        case .none, .stream: return nil
         case .data(let data): pieces = [.data(data)]
         case .file(let file): pieces = [.file(file)]
         case .segments(let list): pieces = list
