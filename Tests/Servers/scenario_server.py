@@ -26,6 +26,15 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   request counted in /count/KEY, 304s in /count/KEY:304
   /cache-mode/KEY  {"status": S} or {"reset": true} or {}   later /cache/KEY requests answer S, or
                                                   reset the connection, or behave again
+  /events/KEY?count=N&drop-after=K&retry=MS&type=T&padding=B
+                                                  a text/event-stream of events with ids 1..N (data
+                                                  "event I", type T if given, `retry` MS in the first
+                                                  one), chunked; it resumes after the Last-Event-ID the
+                                                  request carries, and breaks the connection (no last
+                                                  chunk) after K events of one connection. Once all N
+                                                  are sent it ends the body; a request past the last id
+                                                  gets 204, which ends an EventSource for good.
+                                                  /events-log/KEY lists the Last-Event-ID of each request
 """
 
 import base64
@@ -49,6 +58,7 @@ lock = threading.Lock()
 counts = {}
 realms = {}
 cache_modes = {}
+event_logs = {}
 
 
 def realm(name):
@@ -101,6 +111,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, {"attempt": seen})
         if parts[0] == "cache" and len(parts) == 2:
             return self.cache(parts[1], query)
+        if parts[0] == "events" and len(parts) == 2:
+            return self.events(parts[1], query)
+        if parts[0] == "events-log" and len(parts) == 2:
+            with lock:
+                return self.answer(200, {"last_event_ids": event_logs.get(parts[1], [])})
         if parts[0] == "cache-mode" and len(parts) == 2:
             with lock:
                 cache_modes[parts[1]] = json.loads(body or b"{}")
@@ -112,6 +127,46 @@ class Handler(BaseHTTPRequestHandler):
         if parts[0] == "hmac":
             return self.hmac(url, body)
         self.answer(404, {"error": "no such scenario"})
+
+    def events(self, key, query):
+        last = self.headers.get("Last-Event-ID")
+        with lock:
+            event_logs.setdefault(key, []).append(last)
+        count = int(query.get("count", "5"))
+        drop_after = int(query.get("drop-after", "0"))
+        start = int(last) + 1 if last and last.isdigit() else 1
+        if start > count:
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(text):
+            data = text.encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+
+        chunk(":" + " " * int(query.get("padding", "0")) + "\n")
+        for sent, number in enumerate(range(start, count + 1), 1):
+            lines = []
+            if number == start and "retry" in query:
+                lines.append("retry: %s" % query["retry"])
+            if "type" in query:
+                lines.append("event: %s" % query["type"])
+            lines += ["id: %d" % number, "data: event %d" % number]
+            chunk("\n".join(lines) + "\n\n")
+            time.sleep(0.005)
+            if drop_after and sent == drop_after and number < count:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.connection.close()
+                return
+        self.wfile.write(b"0\r\n\r\n")
 
     def cache(self, key, query):
         with lock:
