@@ -110,6 +110,14 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
     var http11 = false
 
+    @Flag(
+        help: "Read a text/event-stream resource as server-sent events: one JSON line per event ({\"type\", \"data\", \"id\"}) as each arrives, reconnecting with Last-Event-ID when the connection drops. --timeout then bounds the whole reading."
+    )
+    var events = false
+
+    @Option(name: .customLong("max-events"), help: "With --events, stop after this many events.")
+    var maxEvents: Int?
+
     func validate() throws {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
             throw ValidationError("'\(url)' is not an absolute http or https URL")
@@ -129,6 +137,15 @@ struct SendCommand: AsyncParsableCommand {
         if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
             throw ValidationError("timeouts must be positive")
         }
+        if maxEvents != nil, !events {
+            throw ValidationError("--max-events goes with --events")
+        }
+        if let maxEvents, maxEvents < 1 {
+            throw ValidationError("--max-events must be 1 or more")
+        }
+        if events, output != nil {
+            throw ValidationError("--events prints the events; it does not write --output")
+        }
         if let maxFileSize, ByteCountText.parse(maxFileSize) == nil {
             throw ValidationError("--max-filesize '\(maxFileSize)' is not a size such as 1048576, 512KiB or 10MB")
         }
@@ -147,6 +164,11 @@ struct SendCommand: AsyncParsableCommand {
         var request = try makeRequest()
         request.trustPolicy = policy
         request.proxyRoute = try proxyRoute()
+        if events {
+            try await readEvents(request, manager: manager)
+            await transport.shutdown()
+            return
+        }
         let handle = manager.task(request)
         var response: Response
         do {
@@ -247,6 +269,36 @@ struct SendCommand: AsyncParsableCommand {
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request
+    }
+
+    /// `--events`: prints each event as a JSON line as it arrives, until `--max-events`, the end
+    /// of the stream (a 204), or `--timeout`, which ends the reading without error.
+    private func readEvents(_ request: Request, manager: SessionManager) async throws {
+        var request = request
+        request.timeouts.total = nil
+        let source = manager.events(request, options: .init(maxReconnects: 5))
+        let limit = maxEvents
+        let reader = Task { () throws in
+            var count = 0
+            for try await event in source {
+                let line = JSONValue.object(["type": .string(event.type), "data": .string(event.data), "id": .string(event.lastEventID)])
+                try writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "") .utf8) + Data("\n".utf8))
+                count += 1
+                if let limit, count >= limit { return }
+            }
+        }
+        let timer = timeout.map { seconds in
+            Task {
+                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                reader.cancel()
+            }
+        }
+        let result = await reader.result
+        timer?.cancel()
+        if case .failure(let error) = result {
+            let failure = error as? SluiceError ?? SluiceError(kind: .stage, url: request.url, message: "\(error)")
+            if !(failure.kind == .cancelled && reader.isCancelled) { throw RequestFailure(error: failure) }
+        }
     }
 
     /// Writes to standard output, blocking while the reader is behind: that is what paces the

@@ -17,7 +17,7 @@ struct RunCommandTests {
         case "pinned-tls.yaml": (["--var", "base=\(servers.nginxHTTPS.absoluteString)", "--var", "ca=\(servers.caBundle)"], [:])
         case "serialization-json.yaml": (["--var", "base=\(servers.httpbin.absoluteString)"], ["API_TOKEN": "tok-5f2b9c"])
         case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
-        case "signing.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
+        case "signing.yaml", "events.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
         case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
         default: nil

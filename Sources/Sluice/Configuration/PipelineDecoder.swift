@@ -6,7 +6,7 @@ struct PipelineDecoder {
     private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
-        "max-response-size", "output", "expect", "capture",
+        "max-response-size", "output", "events", "expect", "capture",
     ]
     private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
     /// The body expectation operators, as error messages list them.
@@ -141,6 +141,10 @@ struct PipelineDecoder {
             request.parts = (parts.elements ?? []).compactMap { part($0) }
             if parts.elements == nil { fail(parts.mark, "parts must be a list of {name, value} or {name, file}") }
         }
+        if let events = node["events"] {
+            request.events = eventReading(events)
+            if request.output != nil { fail(events.mark, "a request reads events: or writes output:, not both") }
+        }
         if let expect = node["expect"] {
             request.expectations = expectations(expect)
         }
@@ -148,6 +152,25 @@ struct PipelineDecoder {
             request.captures = captures(capture)
         }
         return request
+    }
+
+    /// `events: {count: N, within: DURATION}`, with one of the two at least.
+    private mutating func eventReading(_ node: YAMLNode) -> EventReading? {
+        guard let pairs = mapping(node, "events") else { return nil }
+        checkKeys(pairs, allowed: ["count", "within"], in: "events")
+        var reading = EventReading(count: nil, within: nil, mark: node.mark)
+        if let count = node["count"] {
+            if let text = count.scalar, let number = Int(text), number > 0 {
+                reading.count = number
+            } else {
+                fail(count.mark, "events.count must be a whole number of events, 1 or more")
+            }
+        }
+        reading.within = node["within"].flatMap { duration($0, "events.within") }
+        if node["count"] == nil, node["within"] == nil {
+            fail(node.mark, "events: needs count: (how many events to read), within: (for how long), or both")
+        }
+        return reading
     }
 
     private mutating func part(_ node: YAMLNode) -> RequestSpec.Part? {

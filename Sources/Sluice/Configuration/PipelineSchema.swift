@@ -126,6 +126,16 @@ public enum PipelineSchema {
             "timeout": duration,
             "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."),
             "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file; written only when the transfer succeeds."],
+            "events": [
+                "type": "object",
+                "description": "Read a text/event-stream response as server-sent events until count have arrived or within has passed (reconnecting with Last-Event-ID between); expect and capture then see the events as a JSON array of {type, data, id, json?}.",
+                "additionalProperties": false,
+                "minProperties": 1,
+                "properties": [
+                    "count": ["type": "integer", "minimum": 1, "description": "How many events to read."],
+                    "within": duration,
+                ],
+            ],
             "expect": [
                 "type": "object",
                 "additionalProperties": false,

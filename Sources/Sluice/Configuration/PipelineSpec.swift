@@ -73,6 +73,9 @@ public struct RequestSpec: Sendable {
     public var maxResponseSize: Int64?
     /// `output:`, a file the response body is streamed to instead of memory.
     public var output: YAMLNode?
+    /// `events:`, for a `text/event-stream` resource: how many server-sent events to read, and for
+    /// how long at most; the expectations and captures then see the events as a JSON array.
+    public var events: EventReading?
     /// What the response must satisfy.
     public var expectations: [Expectation]
     /// Values taken from the response for later requests.

@@ -210,6 +210,17 @@ public struct PipelineRunner: Sendable {
     static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
+        if let reading = spec.events {
+            var outcome = Outcome(sent: request, duration: .zero, failures: [])
+            switch await readEvents(reading, request: request, manager: manager) {
+            case .success(let response): outcome.response = response
+            case .failure(let error):
+                outcome.response = error.response
+                outcome.error = RequestResult.Failure(error)
+            }
+            outcome.duration = clock.now - start
+            return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+        }
         // Started here and run on this thread until the exchange: the clock covers the stages.
         let handle = manager.immediateTask(request)
         var outcome = Outcome(duration: .zero, failures: [])
@@ -228,6 +239,12 @@ public struct PipelineRunner: Sendable {
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
         outcome.notes = handle.context.notes
+        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// The outcome with its expectations checked, when a response arrived and no stage failed.
+    private static func checked(_ outcome: Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) -> Outcome {
+        var outcome = outcome
         if let response = outcome.response, outcome.error == nil {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
             outcome.cookies = jar.map { $0.cookies(for: response.url ?? outcome.sent?.url ?? request.url) } ?? []

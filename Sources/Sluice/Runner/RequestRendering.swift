@@ -81,6 +81,9 @@ extension RequestSpec {
         if let output {
             request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
         }
+        if events != nil {
+            request.destination = .stream()
+        }
         return request
     }
 }

@@ -59,6 +59,9 @@ public struct ServerSentEventSource: AsyncSequence, Sendable {
         private var retry: Duration?
         private var failedInARow = 0
         private var finished = false
+        /// The head of the latest connection's response (status, headers, metrics); `nil`
+        /// before the first.
+        public private(set) var response: Response?
 
         init(source: ServerSentEventSource) {
             self.source = source
@@ -112,6 +115,8 @@ public struct ServerSentEventSource: AsyncSequence, Sendable {
                 try await reconnect(after: failure)
                 return
             }
+            self.response = response
+            self.response?.bodyStream = nil
             if response.status == 204 {
                 finished = true
                 return

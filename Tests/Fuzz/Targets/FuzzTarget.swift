@@ -24,6 +24,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case responseHead = "response-head"
     /// RFC 3986 reference resolution and URL resolution's path templates.
     case urlResolution = "url-resolution"
+    /// The `text/event-stream` parser.
+    case serverSentEvents = "server-sent-events"
 
     /// Runs the target over one input.
     public func run(_ input: [UInt8]) {
@@ -37,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .template: TemplateFuzz.run(input)
         case .responseHead: ResponseHeadFuzz.run(input)
         case .urlResolution: URLResolutionFuzz.run(input)
+        case .serverSentEvents: ServerSentEventFuzz.run(input)
         }
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+
+extension PipelineRunner {
+    /// Reads a request's `events:`: server-sent events until the count is reached or the time
+    /// has passed, through a ``ServerSentEventSource`` (so a dropped connection is resumed with
+    /// `Last-Event-ID`). The response returned carries the last connection's head and, as its
+    /// body, the events as a JSON array (see ``EventReading``), which the expectations read.
+    /// Running out of time is no error: the expectations say whether enough arrived.
+    static func readEvents(_ reading: EventReading, request: Request, manager: SessionManager) async -> Result<Response, SluiceError> {
+        var request = request
+        let within = reading.within ?? request.timeouts.total ?? EventReading.defaultWithin
+        // The reading's own deadline bounds the exchange; libcurl's total timeout would cut the
+        // stream and count as a failure.
+        request.timeouts.total = nil
+        let collected = Locked<(events: [ServerSentEvent], head: Response?, timedOut: Bool)>(([], nil, false))
+        let source = manager.events(request, options: .init(defaultRetry: .seconds(1), maxReconnects: 3))
+        let url = request.url
+        let reader = Task { [reading] () -> SluiceError? in
+            var iterator = source.makeAsyncIterator()
+            do {
+                while let event = try await iterator.next() {
+                    let enough = collected.withLock { state -> Bool in
+                        state.events.append(event)
+                        state.head = iterator.response
+                        return reading.count.map { state.events.count >= $0 } ?? false
+                    }
+                    if enough { break }
+                }
+                collected.withLock { $0.head = $0.head ?? iterator.response }
+                return nil
+            } catch {
+                let failure = SluiceError.wrapping(error, stage: "server-sent-events", url: url)
+                collected.withLock { $0.head = $0.head ?? iterator.response ?? failure.response }
+                return failure
+            }
+        }
+        let timer = Task {
+            try await Task.sleep(for: within)
+            collected.withLock { $0.timedOut = true }
+            reader.cancel()
+        }
+        let failure = await reader.value
+        timer.cancel()
+        let (events, head, timedOut): ([ServerSentEvent], Response?, Bool) = collected.withLock { ($0.events, $0.head, $0.timedOut) }
+        if let failure, !(timedOut && failure.kind == .cancelled) {
+            return .failure(failure)
+        }
+        guard var response = head else {
+            return .failure(SluiceError(
+                kind: .timeout, stage: "server-sent-events", url: request.url,
+                message: "no response within \(Expectation.format(within))"
+            ))
+        }
+        let array = JSONValue.array(events.map(eventJSON))
+        response.body = Data((try? JSONWriter().data(from: array)) ?? [])
+        response.decoded = .json(array)
+        return .success(response)
+    }
+
+    /// One event as the expectations see it.
+    private static func eventJSON(_ event: ServerSentEvent) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("type", .string(event.type)), ("data", .string(event.data)), ("id", .string(event.lastEventID)),
+        ]
+        if let parsed = try? JSONReader().value(from: Data(event.data.utf8)) {
+            fields.append(("json", parsed))
+        }
+        return .object(JSONObject(fields))
+    }
+}
