@@ -18,12 +18,14 @@ let package = Package(
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
+        .library(name: "SluiceHTTPTypes", targets: ["SluiceHTTPTypes"]),
     ] + stageModules.map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -56,6 +58,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
+        ),
+        // Conversions to and from swift-http-types, the vocabulary of swift-openapi-runtime,
+        // Hummingbird and Vapor: a module of its own, so the core depends on none of them.
+        .target(
+            name: "SluiceHTTPTypes",
+            dependencies: ["Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .testTarget(
+            name: "SluiceHTTPTypesTests",
+            dependencies: ["SluiceHTTPTypes", "Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .executableTarget(
             name: "SluiceCLI",
@@ -93,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceIntegrationTests",
-            dependencies: ["Sluice", "SluiceRetry"]
+            dependencies: ["Sluice", "SluiceRetry", "SluiceHTTPTypes", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
     ] + stageModules.map { module in
         .target(

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Sluice
 import SluiceRetry
+import SluiceHTTPTypes
+import HTTPTypes
 
 /// The stage from the README's "Using the library" example, as written there.
 private struct Stamp: Stage {
@@ -128,5 +130,49 @@ extension ReadmeExampleTests {
         let results = try await PipelineRunner(file: file).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
         #expect(results.first?.captured["first-failed"] == "2")
+    }
+}
+
+extension ReadmeExampleTests {
+    @Test("the 'Streaming and server-sent events' examples run against the local servers")
+    func streamingExamples() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let url = servers.nginx("medium.bin")
+        let response = try await manager.stream(Request(url: url))
+        var bytes = 0
+        for try await piece in response.bodyStream! {
+            bytes += piece.count
+        }
+        #expect(bytes == 3 << 20)
+
+        let lines = AsyncStream<Data> { continuation in
+            for line in ["first\n", "second\n"] { continuation.yield(Data(line.utf8)) }
+            continuation.finish()
+        }
+        let upload = Request(method: .post, url: servers.httpbin("post"), body: .stream(RequestBodyStream(lines)))
+        let uploaded = try await manager.send(upload)
+        #expect(try uploaded.jsonObject()["data"] as? String == "first\nsecond\n")
+
+        let feed = URL(string: servers.scenario.absoluteString + "/events/readme-\(UUID().uuidString)?count=3&retry=10")!
+        var seen: [String] = []
+        for try await event in manager.events(Request(url: feed), options: .init(maxReconnects: 5)) {
+            print(event.type, event.lastEventID, event.data)
+            seen.append(event.data)
+        }
+        #expect(seen == ["event 1", "event 2", "event 3"])
+    }
+}
+
+extension ReadmeExampleTests {
+    @Test("the swift-http-types example: an HTTPRequest sent through Sluice to httpbin, its response as an HTTPResponse")
+    func httpTypesExample() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let url = servers.httpbin("headers")
+        let request = try Request(HTTPRequest(method: .get, url: url, headerFields: [.accept: "application/json"]))
+        let head = try HTTPResponse(try await manager.send(request))
+        #expect(head.status == .ok)
+        #expect(head.headerFields[.contentType] == "application/json")
     }
 }
