@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
         .library(name: "SluiceHTTPTypes", targets: ["SluiceHTTPTypes"]),
+        .library(name: "SluiceOpenAPI", targets: ["SluiceOpenAPI"]),
+        .library(name: "SluiceMetrics", targets: ["SluiceMetrics"]),
     ] + stageModules.map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +73,20 @@ let package = Package(
             name: "SluiceHTTPTypesTests",
             dependencies: ["SluiceHTTPTypes", "Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
+        // A swift-openapi-runtime ClientTransport over a Sluice pipeline, for generated clients.
+        .target(
+            name: "SluiceOpenAPI",
+            dependencies: [
+                "Sluice", "SluiceHTTPTypes",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        // Every task's count, duration, bytes and errors to swift-metrics, as an event monitor.
+        .target(
+            name: "SluiceMetrics",
+            dependencies: ["Sluice", .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
         .executableTarget(
             name: "SluiceCLI",
             dependencies: [
@@ -105,7 +123,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceIntegrationTests",
-            dependencies: ["Sluice", "SluiceRetry", "SluiceHTTPTypes", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
         ),
     ] + stageModules.map { module in
         .target(
