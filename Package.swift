@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SluiceHTTPTypes", targets: ["SluiceHTTPTypes"]),
         .library(name: "SluiceOpenAPI", targets: ["SluiceOpenAPI"]),
         .library(name: "SluiceMetrics", targets: ["SluiceMetrics"]),
+        .library(name: "SluiceTracing", targets: ["SluiceTracing"]),
     ] + stageModules.map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -87,6 +89,12 @@ let package = Package(
             name: "SluiceMetrics",
             dependencies: ["Sluice", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
+        // A span per task and per exchange through swift-distributed-tracing, with OpenTelemetry's
+        // HTTP client conventions.
+        .target(
+            name: "SluiceTracing",
+            dependencies: ["Sluice", .product(name: "Tracing", package: "swift-distributed-tracing")]
+        ),
         .executableTarget(
             name: "SluiceCLI",
             dependencies: [
@@ -124,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "SluiceIntegrationTests",
             dependencies: [
-                "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI",
+                "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

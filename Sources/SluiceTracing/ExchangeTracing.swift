@@ -1,0 +1,58 @@
+import Foundation
+public import Sluice
+public import Tracing
+
+/// A child span per exchange of a task: each redirect hop and each retry's attempt is a span of
+/// its own under ``RequestTracing``'s, with OpenTelemetry's HTTP client attributes for that
+/// exchange (`url.full` of the hop, `http.request.resend_count` from the second attempt on,
+/// `network.peer.address` and `network.protocol.version` from the transfer), and the server is
+/// sent this span's context, so its spans hang under the attempt that reached it.
+///
+/// A ``HopStage``: the pipeline puts its redirect stage above it, so put it at the bottom of the
+/// chain, below a retry stage.
+public struct ExchangeTracing: HopStage {
+    /// The tracer spans go to; the bootstrapped one by default.
+    public let tracer: any Tracer
+
+    /// `exchange-tracing`.
+    public var name: String { "exchange-tracing" }
+
+    /// Creates the stage.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer) {
+        self.tracer = tracer
+    }
+
+    /// Sends the exchange inside a span of its own.
+    public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        let attempt = context.storage[ExchangeCount.self] ?? 0
+        context.storage[ExchangeCount.self] = attempt + 1
+        let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+        defer { span.end() }
+        SpanConventions.describe(request, on: span)
+        if attempt > 0 {
+            span.attributes["http.request.resend_count"] = Int64(attempt)
+        }
+        var request = request
+        SpanConventions.propagate(span.context, into: &request, with: tracer)
+        do {
+            let response = try await InstrumentationContext.$current.withValue(span.context) {
+                try await next(request, context)
+            }
+            SpanConventions.describe(response, on: span)
+            if let metrics = response.metrics {
+                span.attributes["network.peer.address"] = metrics.remoteAddress
+                span.attributes["network.peer.port"] = metrics.remotePort.map { Int64($0) }
+                span.attributes["network.protocol.version"] = metrics.httpVersion.conventionName
+            }
+            return response
+        } catch {
+            SpanConventions.describe(error, on: span)
+            throw error
+        }
+    }
+
+    /// How many exchanges the task has sent so far.
+    private enum ExchangeCount: TaskStorageKey {
+        typealias Value = Int
+    }
+}

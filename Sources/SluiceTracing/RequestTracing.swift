@@ -1,0 +1,65 @@
+import Foundation
+public import Sluice
+public import Tracing
+
+/// Starts a span for every task, as AsyncHTTPClient does, following OpenTelemetry's semantic
+/// conventions for HTTP clients, and propagates it to the server through the tracer's instrument
+/// (`traceparent` with swift-otel's W3C propagator).
+///
+/// Put it at the top of the chain, so its span covers every stage: the span is named after the
+/// method, of kind `client`, with `http.request.method`, `url.full` (credentials removed),
+/// `server.address`, `server.port`, then `http.response.status_code` (a status of 400 or more
+/// sets the span's status to error) or `error.type` (the ``SluiceError`` kind) and the error
+/// recorded. What the stages noted (a retry's attempt, a redirect hop, a token refresh, the
+/// cache's outcome) becomes an event of the span, and each stage's time an event too. Put
+/// ``ExchangeTracing`` at the bottom for a child span per exchange: retries and redirect hops then
+/// show as spans of their own.
+///
+/// ```swift
+/// let pipeline = try Pipeline {
+///     RequestTracing()
+///     Retry()
+///     ExchangeTracing()
+/// }
+/// ```
+public struct RequestTracing: Stage {
+    /// The tracer spans go to; the bootstrapped one (`InstrumentationSystem.tracer`) by default.
+    public let tracer: any Tracer
+
+    /// `tracing`.
+    public var name: String { "tracing" }
+
+    /// Creates the stage.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer) {
+        self.tracer = tracer
+    }
+
+    /// Runs the rest of the chain inside the task's span.
+    public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+        SpanConventions.describe(request, on: span)
+        var request = request
+        SpanConventions.propagate(span.context, into: &request, with: tracer)
+        defer {
+            for note in context.metrics.notes {
+                span.addEvent(SpanEvent(name: "\(note.stage).\(note.name)", attributes: ["sluice.note": .string(note.detail)]))
+            }
+            for stage in context.metrics.stages where stage.invocations > 0 {
+                span.addEvent(SpanEvent(name: "stage \(stage.name)", attributes: [
+                    "sluice.stage.duration_ns": .int64(Int64(SpanConventions.nanoseconds(stage.duration))),
+                ]))
+            }
+            span.end()
+        }
+        do {
+            let response = try await InstrumentationContext.$current.withValue(span.context) {
+                try await next(request, context)
+            }
+            SpanConventions.describe(response, on: span)
+            return response
+        } catch {
+            SpanConventions.describe(error, on: span)
+            throw error
+        }
+    }
+}
