@@ -20,9 +20,9 @@ struct ServerSentEventTests {
         components.queryItems = [URLQueryItem(name: "count", value: "8"), URLQueryItem(name: "drop-after", value: "3"), URLQueryItem(name: "retry", value: "50")]
         let manager = try servers.manager()
         var events: [ServerSentEvent] = []
-        let clock = ContinuousClock()
-        let started = clock.now
-        for try await event in manager.events(Request(url: components.url!), options: .init(maxReconnects: 5)) {
+        var iterator = manager.events(Request(url: components.url!), options: .init(maxReconnects: 5)).makeAsyncIterator()
+        #expect(iterator.reconnectionTime == .seconds(3))
+        while let event = try await iterator.next() {
             events.append(event)
         }
         #expect(events.map(\.data) == (1...8).map { "event \($0)" })
@@ -30,8 +30,8 @@ struct ServerSentEventTests {
         #expect(events[0].retry == .milliseconds(50))
         // Three connections of events, one that ended cleanly, and the 204.
         #expect(try await log(servers, key) == [nil, "3", "6", "8"])
-        // Three waits of 50 ms, the stream's `retry`, not the default 3 s.
-        #expect(clock.now - started < .seconds(3))
+        // The waits were the stream's `retry`, not the default 3 s.
+        #expect(iterator.reconnectionTime == .milliseconds(50))
     }
 
     @Test("every connection asks for text/event-stream and no-cache, through the pipeline's stages")
@@ -91,7 +91,7 @@ struct ServerSentEventRunTests {
         #expect(slow.status != 0)
         #expect(slow.error.contains("text/event-stream"))
         let url = servers.scenario.absoluteString + "/events/timeout-\(UUID().uuidString)?count=3"
-        let ended = try SluiceProcess.run(["send", "--events", "--timeout", "5", url])
+        let ended = try SluiceProcess.run(["send", "--events", "--timeout", "60", url])
         #expect(ended.status == 0, "\(ended.error)")
         #expect(ended.output.split(separator: "\n").count == 3)
     }
@@ -111,7 +111,7 @@ struct ServerSentEventRunTests {
                   body: { "$": { count: 2 }, "$[1].type": price, "$[1].data": event 2 }
               - name: all-then-timeout
                 path: events/run-\(UUID().uuidString)?count=3&drop-after=1&retry=10
-                events: { within: 1500ms }
+                events: { within: 30s }
                 expect:
                   body: { "$": { count: 3 }, "$[2].id": "3" }
               - name: wrong

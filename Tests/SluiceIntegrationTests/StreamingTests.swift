@@ -7,7 +7,7 @@ import Testing
 struct StreamingTests {
     /// Waits, a bounded time, until `condition` holds.
     private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1000 where !condition() {
+        for _ in 0..<3000 where !condition() {
             try await Task.sleep(for: .milliseconds(10))
         }
         return condition()

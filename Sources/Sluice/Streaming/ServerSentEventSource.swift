@@ -59,6 +59,11 @@ public struct ServerSentEventSource: AsyncSequence, Sendable {
         private var retry: Duration?
         private var failedInARow = 0
         private var finished = false
+        /// The wait before the next reconnection: the stream's last `retry`, else
+        /// ``Options/defaultRetry``.
+        public var reconnectionTime: Duration {
+            retry ?? source.options.defaultRetry
+        }
         /// The head of the latest connection's response (status, headers, metrics); `nil`
         /// before the first.
         public private(set) var response: Response?
@@ -150,7 +155,7 @@ public struct ServerSentEventSource: AsyncSequence, Sendable {
                 if let error { throw error }
                 return
             }
-            let wait = retry ?? source.options.defaultRetry
+            let wait = reconnectionTime
             do {
                 try await Task.sleep(for: wait)
             } catch {
