@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -70,6 +71,15 @@ let package = Package(
         .target(
             name: "SluiceHTTPTypes",
             dependencies: ["Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .testTarget(
+            name: "SluiceOpenAPITests",
+            dependencies: [
+                "SluiceOpenAPI", "Sluice", "SluiceRetry", crypto,
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "Generated/SOURCE-SHA256"]
         ),
         .testTarget(
             name: "SluiceHTTPTypesTests",

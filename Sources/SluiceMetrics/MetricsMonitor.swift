@@ -4,7 +4,7 @@ public import Sluice
 import Synchronization
 
 /// Reports every task of a session manager to swift-metrics, whichever backend the process
-/// bootstrapped (Prometheus, OpenTelemetry, StatsD): an ``EventMonitor`` to pass to
+/// bootstrapped (Prometheus, OpenTelemetry, StatsD): an `EventMonitor` to pass to
 /// `SessionManager(pipeline:monitors:)`.
 ///
 /// Per task, when it ends:

@@ -11,7 +11,7 @@ import SluiceHTTPTypes
 /// Bodies stream both ways: a request's `HTTPBody` is pulled as libcurl sends it (with
 /// `Content-Length` when its length is known, chunked otherwise), and a response's body is handed
 /// to the generated code as it arrives, with backpressure, as an `HTTPBody` that can be read
-/// once. Failures are ``SluiceError``s, which the runtime wraps in its `ClientError`.
+/// once. Failures are `SluiceError`s, which the runtime wraps in its `ClientError`.
 ///
 /// ```swift
 /// let transport = SluiceClientTransport(manager: SessionManager(pipeline: try Pipeline { Retry() }))

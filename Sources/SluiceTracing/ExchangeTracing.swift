@@ -8,7 +8,7 @@ public import Tracing
 /// `network.peer.address` and `network.protocol.version` from the transfer), and the server is
 /// sent this span's context, so its spans hang under the attempt that reached it.
 ///
-/// A ``HopStage``: the pipeline puts its redirect stage above it, so put it at the bottom of the
+/// A `HopStage`: the pipeline puts its redirect stage above it, so put it at the bottom of the
 /// chain, below a retry stage.
 public struct ExchangeTracing: HopStage {
     /// The tracer spans go to; the bootstrapped one by default.

@@ -9,7 +9,7 @@ public import Tracing
 /// Put it at the top of the chain, so its span covers every stage: the span is named after the
 /// method, of kind `client`, with `http.request.method`, `url.full` (credentials removed),
 /// `server.address`, `server.port`, then `http.response.status_code` (a status of 400 or more
-/// sets the span's status to error) or `error.type` (the ``SluiceError`` kind) and the error
+/// sets the span's status to error) or `error.type` (the `SluiceError` kind) and the error
 /// recorded. What the stages noted (a retry's attempt, a redirect hop, a token refresh, the
 /// cache's outcome) becomes an event of the span, and each stage's time an event too. Put
 /// ``ExchangeTracing`` at the bottom for a child span per exchange: retries and redirect hops then

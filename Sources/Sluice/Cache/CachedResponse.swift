@@ -19,7 +19,7 @@ public struct CachedResponse: Sendable {
         public var requestTime: Date
         /// When it was received (`response_time`).
         public var responseTime: Date
-        /// What the request's fields named by `Vary` held, as a digest (see ``VaryKey``); `nil`
+        /// What the request's fields named by `Vary` held, as a digest (SHA-256 of the normalized values); `nil`
         /// when the response has no `Vary`.
         public var vary: String?
         /// Names the stored body: a ``CacheStore/update(_:)`` after a `304` changes the head of

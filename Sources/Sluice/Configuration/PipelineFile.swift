@@ -61,6 +61,9 @@ public struct PipelineFile: Sendable {
     ///   - text: the YAML.
     ///   - path: the name diagnostics use; its stem is the pipeline's default name.
     ///   - directory: the folder relative paths (pins, files) are resolved against.
+    ///   - variables: `--var` values, which win over the file's `variables:`.
+    ///   - environment: what `${env.NAME}` reads.
+    ///   - registry: the stages the file may name.
     /// - Throws: ``PipelineFileError`` with every problem found.
     public static func load(
         text: String,
@@ -103,10 +106,11 @@ public struct PipelineFile: Sendable {
     /// bottom (above a `cache`, which must see the cookies sent) unless the file lists it, and the
     /// default redirect stage above it unless the file lists `redirects`.
     /// - Parameters:
+    ///   - transport: what moves the bytes.
     ///   - top: stages to put above the file's.
     ///   - bottom: stages to put below the file's (and the redirect stage).
     /// The pipeline's `max-response-size:` becomes its response-body limit.
-    /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:)`` does.
+    /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)`` does.
     public func makePipeline(
         transport: any Transport = CurlTransport.shared,
         top: [any Stage] = [],

@@ -96,8 +96,10 @@ public final class CookieJar: Sendable {
     public static let maximumLifetime = 400 * 86_400
 
     /// Creates an empty jar.
-    /// - Parameter publicSuffixes: the list to check `Domain` attributes against; the system's
-    ///   unless given.
+    /// - Parameters:
+    ///   - publicSuffixes: the list to check `Domain` attributes against; the system's unless given.
+    ///   - maximumCookies: the most cookies kept in all; 3000 by default.
+    ///   - maximumCookiesPerDomain: the most cookies kept for one registrable domain; 180 by default.
     public init(publicSuffixes: PublicSuffixList? = nil, maximumCookies: Int = 3000, maximumCookiesPerDomain: Int = 180) {
         givenSuffixes = publicSuffixes
         self.maximumCookies = max(1, maximumCookies)

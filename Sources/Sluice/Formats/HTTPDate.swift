@@ -17,7 +17,9 @@ public enum HTTPDate {
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The date `text` holds in one of the three formats, or `nil`.
-    /// - Parameter now: the time a two-digit RFC 850 year is read against.
+    /// - Parameters:
+    ///   - text: an IMF-fixdate, an RFC 850 date or an asctime date.
+    ///   - now: the time a two-digit RFC 850 year is read against.
     public static func parse(_ text: some StringProtocol, now: Date = Date()) -> Date? {
         let bytes = Array(text.utf8)
         return imfFixdate(bytes) ?? rfc850(bytes, now: now) ?? asctime(bytes)

@@ -25,7 +25,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public var description: String { rawValue }
 
     /// Whether the method is a token as RFC 9110 section 5.6.2 defines it: one or more letters,
-    /// digits and ``!#$%&'*+-.^_`|~``. Only such a method can be sent.
+    /// digits and the characters !#$%&'*+-.^_`|~. Only such a method can be sent.
     public var isValidToken: Bool {
         !rawValue.isEmpty && rawValue.utf8.allSatisfy { byte in
             switch byte {

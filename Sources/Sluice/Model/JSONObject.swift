@@ -36,7 +36,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///
     /// Repeats are found by comparing with the members so far while there are few of them (most
     /// objects are small, and a scan of a few names costs less than hashing), and through a table
-    /// of positions from ``JSONObject/scanLimit`` members on, so a large object stays linear.
+    /// of positions from 16 members on, so a large object stays linear.
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         members = []
         members.reserveCapacity(pairs.underestimatedCount)

@@ -10,7 +10,9 @@ extension RequestBody {
 
     /// Hands the body's bytes to `consume` in order, in pieces of at most 64 KiB, reading files
     /// from disk as it goes and never whole: for a stage that hashes or signs a body.
-    /// - Parameter url: the request's URL, named in errors.
+    /// - Parameters:
+    ///   - url: the request's URL, named in errors.
+    ///   - consume: called with each piece, in order.
     /// - Throws: `.fileIO` when a body file cannot be read, and what `consume` throws.
     public func forEachChunk(url: URL, _ consume: (Data) throws -> Void) throws {
         guard let source = try UploadSource(self, url: url) else { return }

@@ -12,7 +12,9 @@ public protocol ChainValidating {
 extension ChainValidating where Self: Stage {
     /// Throws `.configuration` when a ``Serialization`` stage comes below this one in `chain`: for
     /// a stage that must see the body as it is sent (a redirect resends it, a signature covers it).
-    /// - Parameter reason: why, for the message (`a redirect resends the serialized request`).
+    /// - Parameters:
+    ///   - chain: the pipeline's stages, top to bottom.
+    ///   - reason: why, for the message (`a redirect resends the serialized request`).
     public func requireSerializationAbove(in chain: [any Stage], _ reason: String) throws(SluiceError) {
         guard let index = chain.firstIndex(where: { $0.name == name }),
             chain[index...].contains(where: { $0 is Serialization })

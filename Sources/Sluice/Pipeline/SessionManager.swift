@@ -130,7 +130,9 @@ public final class SessionManager: Sendable {
     /// the whole body (decoding, the cache's storing) leave a streamed one alone. The task ends
     /// with the head; the body's transfer goes on until the reader has it all, stops reading or
     /// is cancelled.
-    /// - Parameter bufferSize: how far the reader may fall behind before the transfer pauses.
+    /// - Parameters:
+    ///   - request: the request; its destination is set to a stream.
+    ///   - bufferSize: how far the reader may fall behind before the transfer pauses.
     public func stream(
         _ request: Request, bufferSize: Int = ResponseDestination.defaultStreamBufferSize
     ) async throws -> Response {

@@ -25,7 +25,9 @@ extension RequestSpec {
     }
 
     /// The request with every `${...}` filled in from `scope`.
-    /// - Parameter directory: the pipeline file's folder, for `body-file`, part files and `output`.
+    /// - Parameters:
+    ///   - scope: the variables and captures known so far.
+    ///   - directory: the pipeline file's folder, for `body-file`, part files and `output`.
     /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
     ///   cannot be filled in.
     public func makeRequest(scope: VariableScope, directory: URL?) throws(SluiceError) -> Request {

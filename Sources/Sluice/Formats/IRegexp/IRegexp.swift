@@ -2,7 +2,7 @@
 /// `search` functions use, matched over Unicode code points.
 ///
 /// The language: literal characters, `.` (any code point but line feed and carriage return),
-/// escapes `\n`, `\r`, `\t` and `\` before one of ``( ) * + - . ? [ \ ] ^ { | }``, the Unicode
+/// escapes `\n`, `\r`, `\t` and `\` before one of `( ) * + - . ? [ \ ] ^ { | }`, the Unicode
 /// general categories `\p{L}`, `\p{Lu}`, … and their complements `\P{…}`, bracket expressions
 /// (`[a-z]`, `[^\p{N}-]`), groups, alternation and the quantifiers `*`, `+`, `?`, `{n}`, `{n,}`
 /// and `{n,m}`. Anything else (`\d`, `\w`, back-references, lookaround, lazy quantifiers) is a

@@ -97,6 +97,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The nodes the query selects in `value`, in document order.
     /// - Parameters:
+    ///   - value: the document to query.
     ///   - maximumNodes: the most nodes the query may visit in all; ``JSONPath/maximumNodes``
     ///     unless given. Every node a selector selects counts, along the way as at the end, and so
     ///     do every node a descendant segment walks through, every node a filter tests and every
