@@ -81,6 +81,18 @@ struct AWSSigV4StageTests {
         #expect(error?.kind == .fileIO)
     }
 
+    @Test("attack: a streamed body is refused rather than signed as empty; with unsigned-payload it goes")
+    func streamedBody() async throws {
+        func request() -> Request {
+            let body = RequestBodyStream(AsyncStream<Data> { $0.yield(Data("payload".utf8)); $0.finish() })
+            return Request(method: .put, url: URL(string: "https://s3.test/object")!, body: .stream(body))
+        }
+        let error = await #expect(throws: SluiceError.self) { _ = try await signed(request(), stage: Self.stage()) }
+        #expect(error?.kind == .invalidRequest)
+        let unsigned = try await signed(request(), stage: Self.stage(unsigned: true))
+        #expect(unsigned.headers["Authorization"]?.hasPrefix("AWS4-HMAC-SHA256") == true)
+    }
+
     @Test("Host carries a port that is not the scheme's default; the path as sent is encoded again")
     func hostAndPath() {
         let message = AWSSigV4.message(for: Request(url: URL(string: "http://127.0.0.1:8080/a%20b/c?x=a%2Fb&flag")!), payloadHash: SigV4Signer.emptyPayloadHash)

@@ -16,6 +16,15 @@ struct HMACSignatureTests {
         return try #require(sent.request)
     }
 
+    @Test("attack: a streamed body is refused, never signed as if it were empty")
+    func streamedBody() async throws {
+        let body = RequestBodyStream(AsyncStream<Data> { $0.yield(Data("payload".utf8)); $0.finish() })
+        let request = Request(method: .post, url: URL(string: "http://h.test/items")!, body: .stream(body))
+        let error = await #expect(throws: SluiceError.self) { _ = try await signed(request, HMACSignature(secret: Data("key".utf8))) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.message.contains("cannot be hashed or signed") == true)
+    }
+
     @Test("the default components (method, path, query, body digest) give the HMAC Python's hmac module computes")
     func defaults() async throws {
         let request = Request(method: .post, url: URL(string: "http://h.test/items/a%20b?q=1&r=x%2Fy")!, body: .data(Data(#"{"a":1}"#.utf8)))

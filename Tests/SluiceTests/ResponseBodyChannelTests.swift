@@ -111,3 +111,18 @@ struct ResponseBodyChannelTests {
         #expect(log.cancels.load(ordering: .relaxed) == 1)
     }
 }
+
+@Suite("Streamed bodies through the in-memory transport")
+struct InMemoryStreamingTests {
+    @Test("a streamed request gets its body as a stream, as over the network; response decoding checks the head only")
+    func streamedThroughStages() async throws {
+        let transport = InMemoryTransport { request in
+            Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8), url: request.url)
+        }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [ResponseDecoding()], transport: transport))
+        let response = try await manager.stream(Request(url: URL(string: "http://memory.test/")!))
+        #expect(response.body.isEmpty)
+        #expect(response.decoded == nil)
+        #expect(try await response.bodyStream?.collect(upTo: 100) == Data(#"{"a":1}"#.utf8))
+    }
+}

@@ -1,11 +1,13 @@
 import Foundation
 
 extension RequestBody {
-    /// How many bytes the body sends: memory as it is, files by their size on disk; 0 for no
-    /// body. A file that cannot be read counts as 0.
+    /// How many bytes the body sends: memory as it is, files by their size on disk, a stream its
+    /// declared length; 0 for no body, and for a stream of unknown length. A file that cannot be
+    /// read counts as 0.
     public var byteCount: Int64 {
+        if case .stream(let stream) = self { return stream.length ?? 0 }
         // The URL only names the request in errors, which this discards.
-        (try? UploadSource(self, url: URL(fileURLWithPath: "/")))?.size ?? 0
+        return (try? UploadSource(self, url: URL(fileURLWithPath: "/")))?.size ?? 0
     }
 
     /// Hands the body's bytes to `consume` in order, in pieces of at most 64 KiB, reading files
@@ -13,8 +15,16 @@ extension RequestBody {
     /// - Parameters:
     ///   - url: the request's URL, named in errors.
     ///   - consume: called with each piece, in order.
-    /// - Throws: `.fileIO` when a body file cannot be read, and what `consume` throws.
+    /// - Throws: `.fileIO` when a body file cannot be read, `.invalidRequest` for a streamed body
+    ///   (its bytes exist only while it is sent: a stage that signs one would otherwise sign an
+    ///   empty body), and what `consume` throws.
     public func forEachChunk(url: URL, _ consume: (Data) throws -> Void) throws {
+        if case .stream = self {
+            throw SluiceError(
+                kind: .invalidRequest, url: url,
+                message: "a streamed request body cannot be read before it is sent, so it cannot be hashed or signed; send it from memory or a file, or sign without the payload (aws-sigv4's unsigned-payload)"
+            )
+        }
         guard let source = try UploadSource(self, url: url) else { return }
         var buffer = Data(count: 64 * 1024)
         while true {

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// It reports to the task the same events a network transport does (exchange started, request
 /// sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
-/// and it holds a body to the request's `maxResponseSize` as the libcurl transport does.
+/// and it holds a body to the request's `maxResponseSize` as the libcurl transport does. A request
+/// whose destination is a stream gets the body as a ``ResponseBodyStream``.
 ///
 /// ```swift
 /// let transport = InMemoryTransport { request in
@@ -37,6 +38,11 @@ public struct InMemoryTransport: Transport {
             events.progressed(task, TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
             let metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
             response.metrics = response.metrics ?? metrics
+            if request.destination.isStream, response.bodyStream == nil {
+                // As the network transport does: the body goes to the caller as a stream.
+                response.bodyStream = ResponseBodyStream(response.body, url: response.url ?? request.url)
+                response.body = Data()
+            }
             events.transferFinished(task, control: control, metrics: metrics)
             return response
         } catch {
