@@ -278,7 +278,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
         } else if let streamedUpload {
-            // -1: the size is unknown, and libcurl sends the body chunked over HTTP/1.1.
+            // -1: the size is unknown. libcurl then sends the body chunked over HTTP/1.1 and adds the
+            // field itself, and over HTTP/2, which forbids the field, frames it in DATA frames;
+            // writing `Transfer-Encoding: chunked` here would break HTTP/2 (nginx refuses the stream).
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: streamedUpload.length ?? -1)
         } else if method == .post || method == .put || method == .patch {
@@ -311,11 +313,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if upload != nil || streamedUpload != nil || request.method == .post {
             if !request.headers.contains("Content-Type") { append("Content-Type:") }
             if !request.headers.contains("Expect") { append("Expect:") }
-        }
-        if let streamedUpload, streamedUpload.length == nil, !request.headers.contains("Transfer-Encoding") {
-            // libcurl sends an upload of unknown size chunked over HTTP/1.1 only when asked; over
-            // HTTP/2 it drops the field, which that version forbids, and frames the body itself.
-            append("Transfer-Encoding: chunked")
         }
         headerList = list
         if let acceptEncoding {
