@@ -174,11 +174,11 @@ struct SendCommand: AsyncParsableCommand {
         do {
             response = try await handle.value
             if include {
-                try writeToStandardOutput(Data(headText(response).utf8))
+                try SendCommand.writeToStandardOutput(Data(headText(response).utf8))
             }
             if let body = response.bodyStream {
                 for try await piece in body {
-                    try writeToStandardOutput(piece)
+                    try SendCommand.writeToStandardOutput(piece)
                 }
                 response.metrics = body.finalMetrics ?? response.metrics
             }
@@ -277,33 +277,20 @@ struct SendCommand: AsyncParsableCommand {
         var request = request
         request.timeouts.total = nil
         let source = manager.events(request, options: .init(maxReconnects: 5))
-        let limit = maxEvents
-        let reader = Task { () throws in
-            var count = 0
-            for try await event in source {
+        do {
+            // Without --timeout the reading goes on until --max-events or the end of the stream.
+            try await source.read(upTo: maxEvents, within: timeout.map { .milliseconds(Int($0 * 1000)) }) { event, _ in
                 let line = JSONValue.object(["type": .string(event.type), "data": .string(event.data), "id": .string(event.lastEventID)])
-                try writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "") .utf8) + Data("\n".utf8))
-                count += 1
-                if let limit, count >= limit { return }
+                try SendCommand.writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "").utf8) + Data("\n".utf8))
             }
-        }
-        let timer = timeout.map { seconds in
-            Task {
-                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                reader.cancel()
-            }
-        }
-        let result = await reader.result
-        timer?.cancel()
-        if case .failure(let error) = result {
-            let failure = error as? SluiceError ?? SluiceError(kind: .stage, url: request.url, message: "\(error)")
-            if !(failure.kind == .cancelled && reader.isCancelled) { throw RequestFailure(error: failure) }
+        } catch {
+            throw RequestFailure(error: error)
         }
     }
 
     /// Writes to standard output, blocking while the reader is behind: that is what paces the
     /// transfer. A reader that went away (a closed pipe) ends the exchange as `.fileIO`.
-    private func writeToStandardOutput(_ bytes: Data) throws(SluiceError) {
+    private static func writeToStandardOutput(_ bytes: Data) throws(SluiceError) {
         do {
             try FileHandle.standardOutput.write(contentsOf: bytes)
         } catch {

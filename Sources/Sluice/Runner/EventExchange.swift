@@ -12,38 +12,15 @@ extension PipelineRunner {
         // The reading's own deadline bounds the exchange; libcurl's total timeout would cut the
         // stream and count as a failure.
         request.timeouts.total = nil
-        let collected = Locked<(events: [ServerSentEvent], head: Response?, timedOut: Bool)>(([], nil, false))
+        let events = Locked<[ServerSentEvent]>([])
         let source = manager.events(request, options: .init(defaultRetry: .seconds(1), maxReconnects: 3))
-        let url = request.url
-        let reader = Task { [reading] () -> SluiceError? in
-            var iterator = source.makeAsyncIterator()
-            do {
-                while let event = try await iterator.next() {
-                    let enough = collected.withLock { state -> Bool in
-                        state.events.append(event)
-                        state.head = iterator.response
-                        return reading.count.map { state.events.count >= $0 } ?? false
-                    }
-                    if enough { break }
-                }
-                collected.withLock { $0.head = $0.head ?? iterator.response }
-                return nil
-            } catch {
-                let failure = SluiceError.wrapping(error, stage: "server-sent-events", url: url)
-                collected.withLock { $0.head = $0.head ?? iterator.response ?? failure.response }
-                return failure
+        let head: Response?
+        do {
+            head = try await source.read(upTo: reading.count, within: within) { event, _ in
+                events.withLock { $0.append(event) }
             }
-        }
-        let timer = Task {
-            try await Task.sleep(for: within)
-            collected.withLock { $0.timedOut = true }
-            reader.cancel()
-        }
-        let failure = await reader.value
-        timer.cancel()
-        let (events, head, timedOut): ([ServerSentEvent], Response?, Bool) = collected.withLock { ($0.events, $0.head, $0.timedOut) }
-        if let failure, !(timedOut && failure.kind == .cancelled) {
-            return .failure(failure)
+        } catch {
+            return .failure(error)
         }
         guard var response = head else {
             return .failure(SluiceError(
@@ -51,7 +28,7 @@ extension PipelineRunner {
                 message: "no response within \(Expectation.format(within))"
             ))
         }
-        let array = JSONValue.array(events.map(eventJSON))
+        let array = JSONValue.array(events.withLock { $0 }.map(eventJSON))
         response.body = Data((try? JSONWriter().data(from: array)) ?? [])
         response.decoded = .json(array)
         return .success(response)
