@@ -39,9 +39,6 @@ public final class RequestBodyStream: Sendable, Equatable {
         self.init(pieces.map { Data($0) }, length: length)
     }
 
-    /// Whether the body was already taken by a transfer.
-    var isStarted: Bool { started.load(ordering: .acquiring) }
-
     /// The pieces, for the one transfer that sends the body; `nil` once taken.
     func take() -> (any RequestBodyPieces)? {
         let (first, _) = started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)

@@ -170,6 +170,4 @@ final class ResponseBodyChannel: @unchecked Sendable {
             return nil
         }
     }
-    /// Whether the body has ended, in success or failure.
-    var isFinished: Bool { state.withLock { $0.end != nil } }
 }
