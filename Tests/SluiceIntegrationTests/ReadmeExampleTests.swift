@@ -93,11 +93,11 @@ extension ReadmeExampleTests {
 }
 
 extension ReadmeExampleTests {
-    @Test("the 'libcurl transport' example: a task group spread over transport.executors")
+    @Test("the libcurl transport article's example (Sluice.docc/LibcurlTransport.md): a task group spread over transport.executors")
     func transportExecutorExample() async throws {
         let servers = try TestServers.load()
         let urls = (0..<8).map { servers.nginx($0.isMultiple(of: 2) ? "data.json" : "hello.txt") }
-        // As written in the README.
+        // As written in the article.
         let transport = CurlTransport()
         let manager = SessionManager(pipeline: try Pipeline(transport: transport))
         let executors = transport.executors
