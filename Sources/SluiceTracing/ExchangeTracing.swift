@@ -26,28 +26,15 @@ public struct ExchangeTracing: HopStage {
     public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         let attempt = context.storage[ExchangeCount.self] ?? 0
         context.storage[ExchangeCount.self] = attempt + 1
-        let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
-        defer { span.end() }
-        SpanConventions.describe(request, on: span)
-        if attempt > 0 {
-            span.attributes["http.request.resend_count"] = Int64(attempt)
-        }
-        var request = request
-        SpanConventions.propagate(span.context, into: &request, with: tracer)
-        do {
-            let response = try await InstrumentationContext.$current.withValue(span.context) {
-                try await next(request, context)
+        return try await SpanConventions.withClientSpan(for: request, context: context, tracer: tracer, next: next) { span, response in
+            if attempt > 0 {
+                span.attributes["http.request.resend_count"] = Int64(attempt)
             }
-            SpanConventions.describe(response, on: span)
-            if let metrics = response.metrics {
+            if let metrics = response?.metrics {
                 span.attributes["network.peer.address"] = metrics.remoteAddress
                 span.attributes["network.peer.port"] = metrics.remotePort.map { Int64($0) }
                 span.attributes["network.protocol.version"] = metrics.httpVersion.conventionName
             }
-            return response
-        } catch {
-            SpanConventions.describe(error, on: span)
-            throw error
         }
     }
 

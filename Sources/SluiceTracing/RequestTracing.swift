@@ -36,11 +36,7 @@ public struct RequestTracing: Stage {
 
     /// Runs the rest of the chain inside the task's span.
     public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-        let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
-        SpanConventions.describe(request, on: span)
-        var request = request
-        SpanConventions.propagate(span.context, into: &request, with: tracer)
-        defer {
+        try await SpanConventions.withClientSpan(for: request, context: context, tracer: tracer, next: next) { span, _ in
             for note in context.metrics.notes {
                 span.addEvent(SpanEvent(name: "\(note.stage).\(note.name)", attributes: ["sluice.note": .string(note.detail)]))
             }
@@ -49,17 +45,6 @@ public struct RequestTracing: Stage {
                     "sluice.stage.duration_ns": .int64(Int64(SpanConventions.nanoseconds(stage.duration))),
                 ]))
             }
-            span.end()
-        }
-        do {
-            let response = try await InstrumentationContext.$current.withValue(span.context) {
-                try await next(request, context)
-            }
-            SpanConventions.describe(response, on: span)
-            return response
-        } catch {
-            SpanConventions.describe(error, on: span)
-            throw error
         }
     }
 }

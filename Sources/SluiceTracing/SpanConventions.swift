@@ -4,6 +4,38 @@ import Tracing
 
 /// OpenTelemetry's semantic conventions for HTTP client spans, as both tracing stages write them.
 enum SpanConventions {
+    /// Sends `request` on through `next` inside a new client span, child of the current one: the
+    /// request described and the span's context propagated to the server, then the response or
+    /// the error described. `finish` adds what the calling stage knows (the response is `nil` when
+    /// the exchange failed) before the span ends.
+    static func withClientSpan(
+        for request: Request, context: TaskContext, tracer: any Tracer,
+        next: (Request, TaskContext) async throws -> Response,
+        finish: (any Span, Response?) -> Void
+    ) async throws -> Response {
+        let span = tracer.startSpan(request.method.rawValue, context: InstrumentationContext.current ?? .topLevel, ofKind: .client)
+        describe(request, on: span)
+        var request = request
+        propagate(span.context, into: &request, with: tracer)
+        var response: Response?
+        defer {
+            finish(span, response)
+            span.end()
+        }
+        let received: Response
+        do {
+            received = try await InstrumentationContext.$current.withValue(span.context) {
+                try await next(request, context)
+            }
+        } catch {
+            describe(error, on: span)
+            throw error
+        }
+        describe(received, on: span)
+        response = received
+        return received
+    }
+
     static func describe(_ request: Request, on span: any Span) {
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["url.full"] = withoutCredentials(request.url)
