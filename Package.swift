@@ -97,7 +97,9 @@ let package = Package(
         // Every task's count, duration, bytes and errors to swift-metrics, as an event monitor.
         .target(
             name: "SluiceMetrics",
-            dependencies: ["Sluice", .product(name: "CoreMetrics", package: "swift-metrics")]
+            dependencies: [
+                "Sluice", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Metrics", package: "swift-metrics"),
+            ]
         ),
         // A span per task and per exchange through swift-distributed-tracing, with OpenTelemetry's
         // HTTP client conventions.

@@ -1,4 +1,5 @@
 public import CoreMetrics
+import Metrics
 import Foundation
 public import Sluice
 import Synchronization
@@ -73,7 +74,7 @@ public final class MetricsMonitor: EventMonitor {
         let withStatus = base + [("status_class", statusClass)]
         Counter(label: "sluice_requests_total", dimensions: withStatus, factory: factory).increment()
         Timer(label: "sluice_request_duration_seconds", dimensions: withStatus, factory: factory)
-            .recordNanoseconds(MetricsMonitor.nanoseconds(event.time - task.start))
+            .record(duration: event.time - task.start)
         Counter(label: "sluice_request_bytes_sent_total", dimensions: base, factory: factory).increment(by: Int(task.sent))
         Counter(label: "sluice_response_bytes_received_total", dimensions: base, factory: factory).increment(by: Int(task.received))
         if let error {
@@ -84,10 +85,5 @@ public final class MetricsMonitor: EventMonitor {
     /// `connection failed` → `connection_failed`.
     static func token(_ text: String) -> String {
         String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
