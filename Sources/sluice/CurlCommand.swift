@@ -14,7 +14,7 @@ struct CurlCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineArguments
 
-    @Option(help: ArgumentHelp("Only this request (repeatable).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Only the requests whose name matches: a name, or a glob (repeatable).", valueName: "NAME"))
     var only: [String] = []
 
     @Flag(help: "Print secrets (tokens, passwords, environment values) as they are.")
@@ -26,15 +26,15 @@ struct CurlCommand: AsyncParsableCommand {
             let runner = PipelineRunner(file: file)
             let redactor = showSecrets ? Redactor.none : runner.redactor
             let redirects = file.stages.compactMap { $0 as? Redirection }.first ?? Redirection()
-            for prepared in try await runner.prepare(only: only) {
+            for prepared in try await runner.prepare(selection: RequestSelection(only: only)) {
                 let spec = prepared.spec
                 switch prepared.result {
                 case .success(let request):
                     let command = CurlExport.command(for: request, parts: prepared.written?.parts ?? [], redirects: redirects, redactor: redactor)
-                    Terminal.write("# \(spec.name)\n\(command)\n")
+                    Terminal.write("# \(spec.displayName)\n\(command)\n")
                 case .failure(let error):
                     failed = true
-                    Terminal.writeError("\(file.path):\(spec.mark.line):\(spec.mark.column): error: \(redactor.redact(error.description))\n")
+                    Terminal.writeError("\(spec.source.location(spec.mark)): error: \(redactor.redact(error.description))\n")
                 }
             }
         }

@@ -2,21 +2,34 @@ import ArgumentParser
 import Foundation
 import Sluice
 
-/// The arguments every pipeline command shares: the files and `--var`.
+/// The arguments every pipeline command shares: the files (or folders of them), `--var` and
+/// `--vars-file`.
 struct PipelineArguments: ParsableArguments {
-    @Argument(help: "Pipeline files (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(
+        help: "Pipeline files (YAML), or folders: every .yaml and .yml file under a folder, in name order, except those (and folders) whose name starts with _ or . (files made to be included).",
+        completion: .file(extensions: ["yaml", "yml"])
+    )
     var files: [String]
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("A variable, overriding the file's variables: (repeatable).", valueName: "NAME=VALUE"))
+    @Option(name: .customLong("var"), help: ArgumentHelp("A variable, over every other source (repeatable).", valueName: "NAME=VALUE"))
     var variables: [String] = []
+
+    @Option(
+        name: .customLong("vars-file"),
+        help: ArgumentHelp(
+            "Variables from a file: YAML (.yaml, .yml, .json) or dotenv (NAME=VALUE lines). Below --var, above SLUICE_VAR_NAME environment variables and variables: (repeatable; a later file wins).",
+            valueName: "FILE"
+        )
+    )
+    var variableFiles: [String] = []
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one pipeline file") }
-        _ = try variableValues()
+        _ = try commandLineVariables()
     }
 
     /// `--var` values by name.
-    func variableValues() throws -> [String: String] {
+    func commandLineVariables() throws -> [String: String] {
         var values: [String: String] = [:]
         for variable in variables {
             guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
@@ -27,13 +40,58 @@ struct PipelineArguments: ParsableArguments {
         return values
     }
 
+    /// The values that override `variables:`: `--vars-file` values, each file over the one before,
+    /// then `--var` values over them.
+    func variableValues() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for path in variableFiles {
+            values.merge(try VariablesFile.load(path: path)) { _, later in later }
+        }
+        return values.merging(try commandLineVariables()) { _, commandLine in commandLine }
+    }
+
+    /// The pipeline files the arguments name, folders expanded.
+    func paths() throws -> [String] {
+        var paths: [String] = []
+        for argument in files {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+                paths.append(argument)
+                continue
+            }
+            let found = PipelineArguments.pipelines(in: argument)
+            if found.isEmpty { throw ValidationError("\(argument): no pipeline files (.yaml, .yml) in this folder") }
+            paths += found
+        }
+        return paths
+    }
+
+    /// The `.yaml` and `.yml` files under a folder, sorted by path, leaving out files and folders
+    /// whose name starts with `_` or `.`.
+    static func pipelines(in folder: String) -> [String] {
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
+        var found: [String] = []
+        for name in names.sorted() where !name.hasPrefix("_") && !name.hasPrefix(".") {
+            let path = base + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                found += pipelines(in: path)
+            } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                found.append(path)
+            }
+        }
+        return found
+    }
+
     /// Every file loaded, or every problem of every file reported at once.
     func load() throws -> [PipelineFile] {
         let values = try variableValues()
         let registry = try StageCatalog.registry()
         var files: [PipelineFile] = []
         var diagnostics: [PipelineDiagnostic] = []
-        for path in self.files {
+        for path in try paths() {
             do {
                 files.append(try PipelineFile.load(path: path, variables: values, registry: registry))
             } catch {

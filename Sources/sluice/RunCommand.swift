@@ -10,6 +10,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Each request goes through the file's stages; captures flow to later requests. Output is a line per request (mark, name, method, URL, status, duration, size) and, for a failure, what was expected and the pipeline line it is written on; then a summary.
 
+            --jobs N runs N files at once, each with its own variables, captures and cookies; their output is printed in the order the files were given. A folder runs every pipeline under it.
+
             --dry-run runs the request half of the chain and prints what would be sent. --repeat N --concurrency C is the load mode: each request N times, C in flight, then requests/s and latency percentiles.
 
             Exit status: 0 all passed; 1 a request failed or an expectation was not met; 2 the pipeline or the command line is invalid.
@@ -24,10 +26,19 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineArguments
 
-    @Option(help: ArgumentHelp("Run only this request (repeatable).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Run only the requests whose name matches: a name, or a glob with *, ? and [...] (repeatable).", valueName: "NAME"))
     var only: [String] = []
 
-    @Flag(help: "Stop after the first request that fails.")
+    @Option(help: ArgumentHelp("Run only requests with this tag, their own or their file's (repeatable: any of them).", valueName: "TAG"))
+    var tag: [String] = []
+
+    @Option(name: .customLong("skip-tag"), help: ArgumentHelp("Leave out requests with this tag (repeatable).", valueName: "TAG"))
+    var skipTag: [String] = []
+
+    @Option(help: "How many files run at once.")
+    var jobs: Int = 1
+
+    @Flag(help: "Stop after the first request that fails (requests marked always: still run).")
     var failFast = false
 
     @Flag(help: "Print each request's and response's start line and headers to standard error, secrets redacted.")
@@ -48,104 +59,94 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Load mode: how many requests are in flight at once.")
     var concurrency: Int = 1
 
-    @Option(help: ArgumentHelp("Write a report: junit:PATH writes JUnit XML.", valueName: "junit:PATH"))
-    var report: String?
+    @Option(help: ArgumentHelp("Write a report: json:PATH, tap:PATH, junit:PATH or html:PATH (repeatable: several at once).", valueName: "KIND:PATH"))
+    var report: [String] = []
 
     func validate() throws {
         if let repetitions, repetitions < 1 { throw ValidationError("--repeat must be 1 or more") }
         if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
+        if jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         if concurrency > 1 && repetitions == nil { throw ValidationError("--concurrency needs --repeat (load mode)") }
         if dryRun && repetitions != nil { throw ValidationError("--dry-run and --repeat cannot be combined") }
-        if let report, !report.hasPrefix("junit:") || report.count <= 6 {
-            throw ValidationError("--report takes junit:PATH, not '\(report)'")
-        }
+        _ = try reports()
     }
 
-    /// Writes the file's cookie file, if it has one; says why not and returns `false` when it
-    /// cannot.
-    private func saveCookies(of file: PipelineFile) -> Bool {
-        do {
-            try file.saveCookies()
-            return true
-        } catch {
-            Terminal.writeError("\(file.path): error: cannot write the cookie file: \(error)\n")
-            return false
+    /// The `--report` arguments, checked.
+    func reports() throws -> [RunReportRequest] {
+        try report.map { argument in
+            guard let request = RunReportRequest(argument) else {
+                throw ValidationError("--report takes KIND:PATH with KIND one of \(RunReportRequest.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(argument)'")
+            }
+            return request
         }
     }
 
     func run() async throws {
         let files = try pipeline.load()
-        let terminal = Terminal(noColor: noColor)
-        var documents: [JSONValue] = []
-        var suites: [(file: String, pipeline: String, results: [RequestResult])] = []
-        var failed = false
-        for file in files {
-            let runner = PipelineRunner(file: file)
-            var text = TextReport(file: file, terminal: terminal, redactor: runner.redactor)
-            if dryRun {
-                let prepared = try await runner.prepare(only: only)
-                if format == .json {
-                    documents.append(RunReport.dryRunJSON(pipeline: file.spec.name, prepared: prepared, redactor: runner.redactor))
-                } else {
-                    Terminal.write(prepared.map { text.dryRun($0.spec, $0.result) }.joined())
-                }
-                failed = failed || prepared.contains { if case .failure = $0.result { true } else { false } }
-            } else if let repetitions {
-                let load = LoadRun(runner: runner, repetitions: repetitions, concurrency: concurrency)
-                let summary = try await runLoad(load, requests: try runner.requests(only: only).count * repetitions)
-                failed = !saveCookies(of: file) || failed
-                if format == .json {
-                    documents.append(RunReport.json(pipeline: file.spec.name, load: summary, redactor: runner.redactor))
-                } else {
-                    Terminal.write(text.load(summary))
-                }
-                failed = failed || summary.errors > 0
-            } else {
-                let clock = ContinuousClock()
-                let start = clock.now
-                let results = try await runner.run(only: only, failFast: failFast) { result in
-                    // A captured value that holds a secret is one from here on, in this result too.
-                    text.redactor = text.redactor.adding(result.capturedSecrets)
-                    guard format == .text else { return }
-                    Terminal.write(text.lines(for: result))
-                    if verbose { Terminal.writeError(text.verbose(for: result)) }
-                }
-                failed = !saveCookies(of: file) || failed
-                if format == .json {
-                    if verbose { results.forEach { Terminal.writeError(text.verbose(for: $0)) } }
-                    documents.append(RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor))
-                } else {
-                    Terminal.write(text.summary(results, elapsed: clock.now - start))
-                }
-                suites.append((file.path, file.spec.name, results))
-                failed = failed || results.contains { !$0.ok }
-                if failFast && failed { break }
-            }
+        let selection = RequestSelection(only: only, tags: tag, skipTags: skipTag)
+        if files.count > 1 {
+            // Across several files a pattern need only match in one of them.
+            let unmatched = selection.unmatchedPatterns(in: files.flatMap(\.spec.requests))
+            if let pattern = unmatched.first { throw ValidationError("--only \(pattern): no request of the \(files.count) files has that name") }
         }
+        let options = FileRun.Options(
+            selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
+            json: format == .json, repetitions: repetitions, concurrency: concurrency,
+            terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1
+        )
+        let outcomes = try await runAll(files, options: options)
         if format == .json {
+            let documents = outcomes.compactMap(\.document)
             let document = documents.count == 1 ? documents[0] : .array(documents)
             Terminal.write((try JSONWriter(prettyPrinted: true).string(from: document)) + "\n")
         }
-        if let report {
-            let path = String(report.dropFirst(6))
-            let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
+        let suites = outcomes.compactMap(\.suite)
+        let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
+        for request in try reports() {
             do {
-                try RunReport.junit(suites, redactor: redactor).write(toFile: path, atomically: true, encoding: .utf8)
+                try request.write(RunReport.Run(suites: suites), redactor: redactor)
             } catch {
-                throw ValidationError("cannot write the report \(path): \((error as NSError).localizedDescription)")
+                throw ValidationError("cannot write the report \(request.path): \((error as NSError).localizedDescription)")
             }
         }
-        if failed { throw ExitCode(1) }
+        if outcomes.contains(where: \.failed) { throw ExitCode(1) }
     }
 
-    /// Runs the load mode, with a progress bar on standard error when it is a terminal.
-    private func runLoad(_ load: LoadRun, requests: Int) async throws -> LoadRun.Summary {
-        let progress = LoadRun.Progress()
-        let bar = Terminal.standardErrorIsTerminal && !noColor ? Task { await ProgressBar(total: requests, progress: progress).show() } : nil
-        defer { bar?.cancel() }
-        let summary = try await load.run(only: only, progress: progress)
-        bar?.cancel()
-        await bar?.value
-        return summary
+    /// Runs the files, `jobs` at a time, printing each one's output in file order: with one job
+    /// as it comes, with more when the file and every file before it are done.
+    private func runAll(_ files: [PipelineFile], options: FileRun.Options) async throws -> [FileRun.Outcome] {
+        if jobs == 1 {
+            var outcomes: [FileRun.Outcome] = []
+            for file in files {
+                let outcome = try await FileRun(file: file, options: options, live: true).run()
+                outcomes.append(outcome)
+                if failFast && outcome.failed { break }
+            }
+            return outcomes
+        }
+        return try await withThrowingTaskGroup(of: (Int, FileRun.Outcome).self) { group in
+            var done: [Int: FileRun.Outcome] = [:]
+            var outcomes: [FileRun.Outcome] = []
+            var started = 0
+            var stopped = false
+            func start() {
+                let index = started
+                let file = files[index]
+                group.addTask { (index, try await FileRun(file: file, options: options, live: false).run()) }
+                started += 1
+            }
+            while started < min(jobs, files.count) { start() }
+            while let (index, outcome) = try await group.next() {
+                done[index] = outcome
+                if failFast && outcome.failed { stopped = true }
+                while let next = done.removeValue(forKey: outcomes.count) {
+                    Terminal.write(next.output)
+                    Terminal.writeError(next.errorOutput)
+                    outcomes.append(next)
+                }
+                if !stopped && started < files.count { start() }
+            }
+            return outcomes
+        }
     }
 }

@@ -12,17 +12,26 @@ struct TextReport {
     /// `stale`) when a cache handled it, then one line per failure with the
     /// pipeline line it comes from.
     func lines(for result: RequestResult) -> String {
+        let where_ = result.file.isEmpty ? file.path : result.file
+        if let reason = result.skipReason {
+            return "\(terminal.bold("○")) \(terminal.bold(redactor.redact(result.name)))  skipped: \(redactor.redact(reason))\n"
+        }
         let mark = result.ok ? terminal.green("✔") : terminal.red("✘")
         let status = result.status.map(String.init) ?? "---"
-        var text = "\(mark) \(terminal.bold(result.name))  \(result.method) \(redactor.redact(result.url))  \(status)  "
+        let attempts = result.attempts.count > 1 ? "  attempt \(result.attempts.count)" : ""
+        var text = "\(mark) \(terminal.bold(redactor.redact(result.name)))  \(result.method) \(redactor.redact(result.url))  \(status)  "
             + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))"
-            + (result.cache.map { "  cache \($0.rawValue)" } ?? "") + "\n"
+            + (result.cache.map { "  cache \($0.rawValue)" } ?? "") + attempts + "\n"
+        for attempt in result.attempts.dropLast() {
+            let detail = attempt.error.map { "\($0.kind): \($0.message)" } ?? attempt.failures.map(\.description).joined(separator: "; ")
+            text += "    attempt \(attempt.number): \(attempt.status.map(String.init) ?? "---") in \(TextReport.milliseconds(attempt.duration)): \(redactor.redact(detail))\n"
+        }
         if let error = result.error {
             let stage = error.stage.map { " in \($0)" } ?? ""
-            text += "    \(file.path):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
+            text += "    \(where_):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
         }
         for failure in result.failures {
-            text += "    \(file.path):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
+            text += "    \(where_):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
             text += "        expected: \(redactor.redact(failure.expected))\n"
             text += "        actual:   \(redactor.redact(failure.actual))\n"
         }
@@ -45,11 +54,13 @@ struct TextReport {
         return text
     }
 
-    /// `N requests: P passed, F failed in S s`.
+    /// `N requests: P passed, [S skipped, ]F failed in S s`.
     func summary(_ results: [RequestResult], elapsed: Duration) -> String {
-        let passed = results.filter(\.ok).count
-        let failed = results.count - passed
-        let counts = "\(terminal.green("\(passed) passed")), " + (failed > 0 ? terminal.red("\(failed) failed") : "0 failed")
+        let skipped = results.filter(\.isSkipped).count
+        let failed = results.filter { !$0.ok }.count
+        let passed = results.count - failed - skipped
+        let counts = "\(terminal.green("\(passed) passed")), " + (skipped > 0 ? "\(skipped) skipped, " : "")
+            + (failed > 0 ? terminal.red("\(failed) failed") : "0 failed")
         return "\(file.spec.name): \(results.count) request\(results.count == 1 ? "" : "s"): \(counts) in \(TextReport.milliseconds(elapsed))\n"
     }
 
@@ -72,10 +83,10 @@ struct TextReport {
 
     /// A dry run's request: its request line, headers and body as they would be sent.
     func dryRun(_ spec: RequestSpec, _ request: Result<Request, SluiceError>) -> String {
-        var text = "# \(spec.name)\n"
+        var text = "# \(spec.displayName)\n"
         switch request {
         case .failure(let error):
-            return text + "\(file.path):\(spec.mark.line):\(spec.mark.column): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"
+            return text + "\(spec.source.location(spec.mark)): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"
         case .success(let request):
             text += "\(request.method) \(redactor.redact(request.url.absoluteString))\n"
             for field in request.headers { text += "\(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }

@@ -187,10 +187,16 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.error)")
         let document = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(document["pipeline"] as? String == "httpbin-demo")
-        #expect(document["summary"] as? [String: Int] == ["passed": 2, "failed": 0])
+        #expect(document["summary"] as? [String: Int] == ["passed": 2, "failed": 0, "skipped": 0])
         let results = try #require(document["results"] as? [[String: Any]])
         // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
-        #expect(Set(results[0].keys) == ["name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "error", "failures", "decoded"])
+        // The format page's keys, and the extensions (size, headers, cache, file, line, tags, skipped, attempts).
+        #expect(
+            Set(results[0].keys) == [
+                "name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts",
+                "error", "failures", "decoded",
+            ]
+        )
         #expect(results[0]["cache"] is NSNull)
         #expect(results[0]["status"] as? Int == 200 && results[0]["ok"] as? Bool == true && results[0]["error"] is NSNull)
         #expect((results[0]["decoded"] as? [String: Any])?["args"] as? [String: String] == ["q": "swift", "page": "2"])

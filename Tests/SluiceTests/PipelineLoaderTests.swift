@@ -115,7 +115,7 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/\n    expect:\n      headers: {X: '/[/'}\n", "4:20: '[' is not a regular expression"),
         ("requests:\n  - path: http://h/\n    timeout: soon\n", "3:14: timeout must be a duration such as 500ms, 30s or 2m"),
         ("requests:\n  - path: http://h/\n    paht: x\n", "3:5: unknown key 'paht' in a request; did you mean 'path'?"),
-        ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at line 2"),
+        ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at p.yaml:2:5"),
         ("nmae: x\n", "1:1: unknown key 'nmae' in a pipeline; did you mean 'name'?"),
     ])
     func errorPositions(text: String, expected: String) {

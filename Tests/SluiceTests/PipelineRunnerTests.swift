@@ -87,11 +87,11 @@ struct PipelineRunnerTests {
               - { name: d, path: "items/${x}" }
             """)
         #expect(try await runner.run(failFast: true).map(\.name) == ["a"])
-        #expect(try await runner.run(only: ["b"]).map(\.name) == ["b"])
-        #expect(try await runner.run(only: ["c", "d"]).map(\.ok) == [true, true])
-        let unknown = await #expect(throws: SluiceError.self) { try await runner.run(only: ["zz"]) }
+        #expect(try await runner.run(selection: RequestSelection(only: ["b"])).map(\.name) == ["b"])
+        #expect(try await runner.run(selection: RequestSelection(only: ["c", "d"])).map(\.ok) == [true, true])
+        let unknown = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["zz"])) }
         #expect(unknown?.kind == .configuration)
-        let orphan = await #expect(throws: SluiceError.self) { try await runner.run(only: ["d"]) }
+        let orphan = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["d"])) }
         #expect(orphan?.message.contains("leaves out request 'c', which captures ${x} for 'd'") == true)
     }
 
@@ -143,12 +143,17 @@ struct PipelineRunnerTests {
         let result = try #require(document["results"]?[0])
         guard case .object(let members) = result else { throw Failure("not an object") }
         // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
-        #expect(members.keys == ["name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "error", "failures", "decoded"])
+        #expect(
+            members.keys == [
+                "name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts", "error",
+                "failures", "decoded",
+            ]
+        )
         #expect(result["url"] == "http://api.test/v1/items?key=***")
         #expect(result["ok"] == false && result["status"] == 200)
         #expect(result["failures"]?[0]?["expectation"] == "status" && result["failures"]?[0]?["line"] == 6)
         #expect(result["decoded"]?["url"] == "http://api.test/v1/items?key=***")
-        #expect(document["summary"] == ["passed": 0, "failed": 1])
+        #expect(document["summary"] == ["passed": 0, "failed": 1, "skipped": 0])
     }
 
     struct Failure: Error, CustomStringConvertible {

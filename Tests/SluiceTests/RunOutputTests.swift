@@ -98,7 +98,7 @@ struct RunOutputTests {
         func result(_ name: String, error: RequestResult.Failure? = nil, failures: [ExpectationFailure] = []) -> RequestResult {
             RequestResult(name: name, mark: YAMLNode.Mark(line: 3, column: 5), method: .get, url: "http://h/?k=s3cret", duration: .milliseconds(12), error: error, failures: failures, captured: [:])
         }
-        let xml = RunReport.junit([(
+        let xml = RunReport.junit([RunReport.Suite(
             file: "p.yaml", pipeline: "demo <&>",
             results: [
                 result("ok"),

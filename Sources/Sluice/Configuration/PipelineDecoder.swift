@@ -1,38 +1,101 @@
 import Foundation
 
-/// Decodes a pipeline document's node tree into a ``PipelineSpec``, collecting every problem of
-/// shape (unknown keys, wrong types, bad JSONPath, bad durations) instead of stopping at the first.
+/// One file of a pipeline as written, before its includes are resolved and its `for-each` rows
+/// read: what ``PipelineDecoder`` makes of one document.
+struct DecodedFile {
+    /// An `include:` entry: a path relative to the file.
+    struct Include {
+        var path: YAMLNode
+    }
+
+    /// `name:`.
+    var name: String?
+    /// The top-level `include:` entries.
+    var includes: [Include] = []
+    var plugins: [YAMLNode] = []
+    var variables: [YAMLNode.Pair] = []
+    var stages: [StageSpec] = []
+    var entries: [RequestEntry] = []
+    var maxResponseSize: (value: Int64, mark: YAMLNode.Mark)?
+    var cookieFile: YAMLNode?
+    /// `tags:` of the whole file.
+    var tags: [String] = []
+}
+
+/// One entry of `requests:`: a request, or a group of them.
+indirect enum RequestEntry {
+    case request(RequestSpec)
+    case group(RequestGroup)
+}
+
+/// A group entry of `requests:`: `{requests: [...]}` or `{include: FILE}`, with what applies to
+/// every request in it (`for-each`, `when`, `skip`, `tags`, `always`). A request with `for-each:`
+/// is read as a group of one.
+struct RequestGroup {
+    var mark: YAMLNode.Mark
+    /// `include:`: the requests come from this file.
+    var include: YAMLNode?
+    /// The requests written inline.
+    var entries: [RequestEntry] = []
+    var forEach: ForEachSpec?
+    var conditions: [RunCondition] = []
+    var tags: [String] = []
+    var always = false
+}
+
+/// Decodes a pipeline document's node tree into a ``DecodedFile``, collecting every problem of
+/// shape (unknown keys, wrong types, bad JSONPath, bad durations, bad conditions) instead of
+/// stopping at the first.
 struct PipelineDecoder {
-    private static let topLevelKeys = ["name", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
+    private static let topLevelKeys = ["name", "include", "tags", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
-        "max-response-size", "output", "events", "expect", "capture",
+        "max-response-size", "output", "events", "expect", "capture", "retry", "delay", "when", "skip", "tags", "always", "for-each",
     ]
+    private static let groupKeys = ["include", "requests", "for-each", "when", "skip", "tags", "always"]
     private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
     /// The body expectation operators, as error messages list them.
     private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
 
+    /// The file being decoded.
+    let source: PipelineSource
     /// The problems found so far.
     private(set) var problems: [(mark: YAMLNode.Mark, message: String)] = []
+
+    init(source: PipelineSource) {
+        self.source = source
+    }
 
     private mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
         problems.append((mark, message))
     }
 
-    /// The spec, as much of it as could be read; `problems` says what could not.
-    mutating func decode(_ root: YAMLNode, defaultName: String) -> PipelineSpec {
-        var spec = PipelineSpec(name: defaultName, plugins: [], variables: [], stages: [], requests: [])
+    /// The file, as much of it as could be read; `problems` says what could not.
+    mutating func decode(_ root: YAMLNode) -> DecodedFile {
+        var file = DecodedFile()
         guard let pairs = root.pairs else {
             fail(root.mark, "a pipeline is a mapping with stages: and requests:")
-            return spec
+            return file
         }
         checkKeys(pairs, allowed: PipelineDecoder.topLevelKeys, in: "a pipeline")
         if let name = root["name"] {
-            spec.name = scalar(name, "name") ?? defaultName
+            file.name = scalar(name, "name")
         }
-        spec.maxResponseSize = root["max-response-size"].flatMap { byteCount($0, "max-response-size") }
-        if let file = root["cookie-file"] {
-            if file.scalar == nil || file.isNull { fail(file.mark, "cookie-file: is the path of a cookie file") } else { spec.cookieFile = file }
+        if let include = root["include"], !include.isNull {
+            for entry in include.elements ?? [include] {
+                if entry.scalar == nil || entry.isNull {
+                    fail(entry.mark, "include: lists pipeline files (paths relative to this file)")
+                } else {
+                    file.includes.append(DecodedFile.Include(path: entry))
+                }
+            }
+        }
+        file.tags = root["tags"].map { tags($0) } ?? []
+        if let node = root["max-response-size"], let size = byteCount(node, "max-response-size") {
+            file.maxResponseSize = (size, node.mark)
+        }
+        if let cookieFile = root["cookie-file"] {
+            if cookieFile.scalar == nil || cookieFile.isNull { fail(cookieFile.mark, "cookie-file: is the path of a cookie file") } else { file.cookieFile = cookieFile }
         }
         if let plugins = root["plugins"], !plugins.isNull {
             let entries = plugins.elements ?? [plugins]
@@ -40,68 +103,138 @@ struct PipelineDecoder {
                 if entry.scalar == nil || entry.isNull {
                     fail(entry.mark, "plugins: lists paths of stage modules built as shared libraries (.so)")
                 } else {
-                    spec.plugins.append(entry)
+                    file.plugins.append(entry)
                 }
             }
         }
         if let variables = root["variables"], !variables.isNull {
-            spec.variables = mapping(variables, "variables") ?? []
-            for pair in spec.variables {
-                if let key = pair.key.scalar, !TemplateString.isValidName(key) || key.hasPrefix("env.") {
-                    fail(pair.key.mark, "'\(key)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
-                }
+            file.variables = mapping(variables, "variables") ?? []
+            for pair in file.variables {
+                if let key = pair.key.scalar { checkVariableName(key, at: pair.key.mark) }
                 if pair.value.scalar == nil { fail(pair.value.mark, "variable '\(pair.key.scalar ?? "")' must be a scalar") }
             }
         }
         if let stages = root["stages"], !stages.isNull {
             if let elements = stages.elements {
-                spec.stages = elements.compactMap { stage($0) }
+                file.stages = elements.compactMap { stage($0) }
             } else {
                 fail(stages.mark, "stages: must be a list of '- NAME: {options}' entries")
             }
         }
         if let requests = root["requests"], !requests.isNull {
-            if let elements = requests.elements {
-                spec.requests = elements.compactMap { request($0) }
-            } else {
-                fail(requests.mark, "requests: must be a list")
+            file.entries = entries(requests)
+        }
+        return file
+    }
+
+    private mutating func entries(_ node: YAMLNode) -> [RequestEntry] {
+        guard let elements = node.elements else {
+            fail(node.mark, "requests: must be a list")
+            return []
+        }
+        return elements.compactMap { element in
+            element["include"] != nil || element["requests"] != nil ? group(element).map(RequestEntry.group) : request(element)
+        }
+    }
+
+    // MARK: Groups
+
+    /// `{include: FILE}` or `{requests: [...]}`, with `for-each`, `when`, `skip`, `tags`, `always`.
+    private mutating func group(_ node: YAMLNode) -> RequestGroup? {
+        guard let pairs = node.pairs else { return nil }
+        checkKeys(pairs, allowed: PipelineDecoder.groupKeys, in: node["include"] != nil ? "an include entry" : "a group of requests")
+        var group = RequestGroup(mark: node.mark)
+        if let include = node["include"] {
+            if node["requests"] != nil { fail(node.mark, "an entry has include: (a file's requests) or requests: (a group written here), not both") }
+            if include.scalar == nil || include.isNull { fail(include.mark, "include: is the path of a pipeline file, relative to this one") } else { group.include = include }
+        }
+        if let requests = node["requests"] {
+            group.entries = entries(requests)
+        }
+        applyShared(node, to: &group)
+        return group
+    }
+
+    /// Reads the keys groups and requests share into a group.
+    private mutating func applyShared(_ node: YAMLNode, to group: inout RequestGroup) {
+        group.forEach = node["for-each"].flatMap { forEach($0) }
+        group.conditions = conditions(node)
+        group.tags = node["tags"].map { tags($0) } ?? []
+        if let always = node["always"] {
+            switch always.scalar.map(YAMLNode.coreSchemaValue) {
+            case .bool(let value)?: group.always = value
+            default: fail(always.mark, "always is true or false")
             }
         }
-        var seen: [CodePointKey: YAMLNode.Mark] = [:]
-        for request in spec.requests {
-            if let first = seen[CodePointKey(request.name)] {
-                fail(request.mark, "a request named '\(request.name)' is already defined at line \(first.line); names must be unique")
-            } else {
-                seen[CodePointKey(request.name)] = request.mark
+    }
+
+    /// `for-each: [...]`, `{csv: PATH}` or `{json: PATH}`.
+    private mutating func forEach(_ node: YAMLNode) -> ForEachSpec? {
+        if node.elements != nil { return ForEachSpec(source: .list(node), mark: node.mark) }
+        guard let pairs = node.pairs, pairs.count == 1, let key = pairs[0].key.scalar, ["csv", "json"].contains(key), pairs[0].value.scalar != nil else {
+            fail(node.mark, "for-each is a list of rows, {csv: PATH} or {json: PATH}")
+            return nil
+        }
+        return ForEachSpec(source: key == "csv" ? .csv(pairs[0].value) : .json(pairs[0].value), mark: node.mark)
+    }
+
+    /// `when:` and `skip:`, parsed.
+    private mutating func conditions(_ node: YAMLNode) -> [RunCondition] {
+        var conditions: [RunCondition] = []
+        for effect in [RunCondition.Effect.when, .skip] {
+            guard let value = node[effect.rawValue] else { continue }
+            guard let text = value.scalar, !value.isNull else {
+                fail(value.mark, "\(effect.rawValue): is a condition such as \"env == 'staging' and exists token\"")
+                continue
+            }
+            do {
+                conditions.append(try RunCondition(effect, parsing: text, mark: value.mark))
+            } catch {
+                fail(value.mark, "\(effect.rawValue): \(error.message)")
             }
         }
-        return spec
+        return conditions
+    }
+
+    /// `tags: [a, b]` or `tags: a`.
+    private mutating func tags(_ node: YAMLNode) -> [String] {
+        var tags: [String] = []
+        for element in node.elements ?? [node] {
+            guard let text = element.scalar, !element.isNull, !text.isEmpty,
+                text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:/".unicodeScalars.contains($0)) })
+            else {
+                fail(element.mark, "a tag is a word of letters, digits, '-', '_', '.', ':' or '/'")
+                continue
+            }
+            tags.append(text)
+        }
+        return tags
     }
 
     // MARK: Stages
 
     private mutating func stage(_ node: YAMLNode) -> StageSpec? {
         if let name = node.scalar, !node.isNull {
-            return StageSpec(name: name, mark: node.mark, options: [])
+            return StageSpec(name: name, source: source, mark: node.mark, options: [])
         }
         guard let pairs = node.pairs, pairs.count == 1, let name = pairs[0].key.scalar else {
             fail(node.mark, "a stage entry is '- NAME' or '- NAME: {options}' (one key)")
             return nil
         }
         let options = pairs[0].value
-        if options.isNull { return StageSpec(name: name, mark: node.mark, options: []) }
+        if options.isNull { return StageSpec(name: name, source: source, mark: node.mark, options: []) }
         guard let optionPairs = options.pairs else {
             fail(options.mark, "the options of stage '\(name)' must be a mapping")
             return nil
         }
-        return StageSpec(name: name, mark: node.mark, options: optionPairs)
+        return StageSpec(name: name, source: source, mark: node.mark, options: optionPairs)
     }
 
     // MARK: Requests
 
-    private mutating func request(_ node: YAMLNode) -> RequestSpec? {
+    private mutating func request(_ node: YAMLNode) -> RequestEntry? {
         guard let pairs = node.pairs else {
-            fail(node.mark, "a request is a mapping with at least path:")
+            fail(node.mark, "a request is a mapping with at least path:, or an entry with include: or requests:")
             return nil
         }
         checkKeys(pairs, allowed: PipelineDecoder.requestKeys, in: "a request")
@@ -117,7 +250,7 @@ struct PipelineDecoder {
         if path.scalar == nil { fail(path.mark, "path must be a string") }
         let name = node["name"].flatMap { scalar($0, "name") } ?? "\(method) \(path.scalar ?? "")"
         var request = RequestSpec(
-            name: name, mark: node.mark, method: method, path: path,
+            name: name, source: source, mark: node.mark, method: method, path: path,
             pathParameters: node["path-parameters"].flatMap { scalarMapping($0, "path-parameters") } ?? [],
             parameters: node["parameters"],
             headers: node["headers"].flatMap { scalarMapping($0, "headers") } ?? [],
@@ -151,7 +284,44 @@ struct PipelineDecoder {
         if let capture = node["capture"] {
             request.captures = captures(capture)
         }
-        return request
+        if let retry = node["retry"] {
+            request.retry = pollingRetry(retry)
+        }
+        request.delay = node["delay"].flatMap { duration($0, "delay") }
+        var shared = RequestGroup(mark: node.mark)
+        applyShared(node, to: &shared)
+        request.conditions = shared.conditions
+        request.tags = shared.tags
+        request.always = shared.always
+        guard shared.forEach != nil else { return .request(request) }
+        request.conditions = []
+        request.tags = []
+        request.always = false
+        shared.entries = [.request(request)]
+        return .group(shared)
+    }
+
+    /// `retry: N` or `retry: {attempts: N, interval: DURATION}`.
+    private mutating func pollingRetry(_ node: YAMLNode) -> PollingRetry? {
+        func count(_ node: YAMLNode) -> Int? {
+            guard let text = node.scalar, let value = Int(text), (1...PollingRetry.maximumAttempts).contains(value) else {
+                fail(node.mark, "retry attempts is a whole number from 1 to \(PollingRetry.maximumAttempts): how many times the request is sent at most")
+                return nil
+            }
+            return value
+        }
+        if node.scalar != nil {
+            return count(node).map { PollingRetry(attempts: $0, interval: PollingRetry.defaultInterval, mark: node.mark) }
+        }
+        guard let pairs = mapping(node, "retry") else { return nil }
+        checkKeys(pairs, allowed: ["attempts", "interval"], in: "retry")
+        guard let attemptsNode = node["attempts"] else {
+            fail(node.mark, "retry: needs attempts: (how many times the request is sent at most)")
+            return nil
+        }
+        let interval = node["interval"].map { duration($0, "retry.interval") } ?? PollingRetry.defaultInterval
+        guard let attempts = count(attemptsNode), let interval else { return nil }
+        return PollingRetry(attempts: attempts, interval: interval, mark: node.mark)
     }
 
     /// `events: {count: N, within: DURATION}`, with one of the two at least.
@@ -318,9 +488,7 @@ struct PipelineDecoder {
         var captures: [Capture] = []
         for pair in mapping(node, "capture") ?? [] {
             guard let name = pair.key.scalar else { continue }
-            if !TemplateString.isValidName(name) || name.hasPrefix("env.") {
-                fail(pair.key.mark, "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
-            }
+            checkVariableName(name, at: pair.key.mark)
             if let text = pair.value.scalar {
                 if let path = jsonPath(text, at: pair.value.mark) {
                     captures.append(Capture(name: name, source: .jsonPath(path), mark: pair.key.mark))
@@ -350,6 +518,15 @@ struct PipelineDecoder {
     }
 
     // MARK: Values
+
+    /// Refuses a variable or capture name that is malformed or a template function's.
+    private mutating func checkVariableName(_ name: String, at mark: YAMLNode.Mark) {
+        if !TemplateString.isValidName(name) || name.hasPrefix("env.") {
+            fail(mark, "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
+        } else if TemplateFunction.bareNames.contains(name) {
+            fail(mark, "'\(name)' is the name of a template function (${\(name)}); choose another name")
+        }
+    }
 
     private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed: [String], in owner: String) {
         for pair in pairs {

@@ -24,9 +24,10 @@ public struct PipelineFileError: Error, Sendable, CustomStringConvertible {
     /// The problems, sorted by line and column.
     public var diagnostics: [PipelineDiagnostic]
 
-    /// Creates the error from diagnostics in any order.
+    /// Creates the error from diagnostics in any order; a diagnostic found twice (in two rows of
+    /// a `for-each`, say) is kept once.
     public init(_ diagnostics: [PipelineDiagnostic]) {
-        self.diagnostics = diagnostics.sorted { ($0.file, $0.mark.line, $0.mark.column) < ($1.file, $1.mark.line, $1.mark.column) }
+        self.diagnostics = Array(Set(diagnostics)).sorted { ($0.file, $0.mark.line, $0.mark.column, $0.message) < ($1.file, $1.mark.line, $1.mark.column, $1.message) }
     }
 
     /// One diagnostic per line.

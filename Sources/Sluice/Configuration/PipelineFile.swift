@@ -30,10 +30,15 @@ public struct PipelineFile: Sendable {
     /// accepts invalid certificates).
     public let warnings: [String]
 
+    /// The prefix of environment variables that set pipeline variables: `SLUICE_VAR_base=URL` sets
+    /// `${base}`, above `variables:` and below `--vars-file` and `--var`.
+    public static let environmentVariablePrefix = "SLUICE_VAR_"
+
     /// Reads and checks a pipeline file.
     /// - Parameters:
     ///   - path: the file.
-    ///   - variables: `--var` values, which take precedence over `variables:`.
+    ///   - variables: `--var` values over `--vars-file` values, which take precedence over
+    ///     `SLUICE_VAR_` environment variables and `variables:`.
     ///   - environment: what `${env.NAME}` reads and `accept-language` defaults from.
     ///   - registry: the stages the file may name.
     /// - Throws: ``PipelineFileError`` with every problem found.
@@ -87,9 +92,13 @@ public struct PipelineFile: Sendable {
             throw error(documents[1].mark, "a pipeline file holds one YAML document; this is a second")
         }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        var loader = Loader(path: path, directory: directory, environment: environment, registry: registry)
-        let spec = loader.load(root, defaultName: stem, overrides: variables)
-        guard loader.diagnostics.isEmpty else { throw PipelineFileError(loader.diagnostics) }
+        let assembled = PipelineAssembly.assemble(root: root, source: PipelineSource(path: path, directory: directory), defaultName: stem)
+        // With a file or data file missing, what is left would only add errors that follow from it.
+        guard assembled.isComplete else { throw PipelineFileError(assembled.diagnostics) }
+        var loader = Loader(environment: environment, registry: registry)
+        let spec = loader.load(assembled.spec, overrides: variables)
+        let diagnostics = assembled.diagnostics + loader.diagnostics
+        guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
             path: path, spec: spec, stages: loader.stages, cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
             secrets: loader.secrets, warnings: loader.warnings
@@ -129,8 +138,6 @@ public struct PipelineFile: Sendable {
 
 /// The checks of one load, collecting diagnostics as it goes.
 private struct Loader {
-    let path: String
-    let directory: URL?
     let environment: [String: String]
     var registry: StageRegistry
     var diagnostics: [PipelineDiagnostic] = []
@@ -141,22 +148,21 @@ private struct Loader {
     var secrets: [String] = []
     var warnings: [String] = []
 
-    init(path: String, directory: URL?, environment: [String: String], registry: StageRegistry) {
-        self.path = path
-        self.directory = directory
+    init(environment: [String: String], registry: StageRegistry) {
         self.environment = environment
         self.registry = registry
         scope.environment = environment
     }
 
+    /// The file of the entry being checked: where `fail` places a problem.
+    private var current = PipelineSource(path: "", directory: nil)
+
     mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
-        diagnostics.append(PipelineDiagnostic(file: path, mark: mark, message: message))
+        diagnostics.append(PipelineDiagnostic(file: current.path, mark: mark, message: message))
     }
 
-    mutating func load(_ root: YAMLNode, defaultName: String, overrides: [String: String]) -> PipelineSpec {
-        var decoder = PipelineDecoder()
-        let spec = decoder.decode(root, defaultName: defaultName)
-        for problem in decoder.problems { fail(problem.mark, problem.message) }
+    mutating func load(_ spec: PipelineSpec, overrides: [String: String]) -> PipelineSpec {
+        current = spec.files.first ?? current
         var capturedBy: [String: String] = [:]
         for request in spec.requests {
             for capture in request.captures where capturedBy[capture.name] == nil {
@@ -171,12 +177,22 @@ private struct Loader {
         return spec
     }
 
-    /// Fills `scope` from `--var` and `variables:` (which may read the environment and the
-    /// variables above them).
-    private mutating func resolveVariables(_ entries: [YAMLNode.Pair], overrides: [String: String], capturedBy: [String: String]) {
+    /// Fills `scope` from, in order of precedence, `overrides` (`--var`, then `--vars-file`),
+    /// `SLUICE_VAR_NAME` environment variables (secrets, as everything read from the environment)
+    /// and `variables:` (which may read the environment and the variables above them).
+    private mutating func resolveVariables(_ entries: [Sourced<YAMLNode.Pair>], overrides: [String: String], capturedBy: [String: String]) {
         scope.values = overrides
-        for entry in entries {
-            guard let name = entry.key.scalar, let text = entry.value.scalar, overrides[name] == nil else { continue }
+        for (key, value) in environment where key.hasPrefix(PipelineFile.environmentVariablePrefix) {
+            let name = String(key.dropFirst(PipelineFile.environmentVariablePrefix.count))
+            guard TemplateString.isValidName(name), scope.values[name] == nil else { continue }
+            scope.values[name] = value
+            scope.secretNames.insert(name)
+            secrets.append(value)
+        }
+        for sourced in entries {
+            let entry = sourced.value
+            current = sourced.source
+            guard let name = entry.key.scalar, let text = entry.value.scalar, scope.values[name] == nil else { continue }
             guard checkReferences(in: entry.value, known: Set(scope.values.keys), captures: capturedBy, context: "variables") else { continue }
             guard let template = try? TemplateString(parsing: text), let value = try? scope.render(text) else { continue }
             if scope.isSecret(template) {
@@ -191,7 +207,10 @@ private struct Loader {
     /// Keeps cookies between the requests of a run: the listed `cookies` stage, or a new one
     /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:top:bottom:)``
     /// puts at the bottom of the chain.
-    private mutating func addCookies(file: YAMLNode?, capturedBy: [String: String]) {
+    private mutating func addCookies(file sourced: Sourced<YAMLNode>?, capturedBy: [String: String]) {
+        let file = sourced?.value
+        let directory = sourced?.source.directory
+        if let sourced { current = sourced.source }
         if let listed = stages.first(where: { $0 is CookieHandling }) as? CookieHandling {
             if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(listed.file == nil ? " (the stage reads none)" : ""); give it as the stage's file: option") }
             cookies = listed
@@ -212,8 +231,11 @@ private struct Loader {
     }
 
     /// Loads the `plugins:` modules and registers their stages.
-    private mutating func loadPlugins(_ entries: [YAMLNode], capturedBy: [String: String]) {
-        for entry in entries {
+    private mutating func loadPlugins(_ entries: [Sourced<YAMLNode>], capturedBy: [String: String]) {
+        for sourced in entries {
+            let entry = sourced.value
+            let directory = sourced.source.directory
+            current = sourced.source
             guard checkReferences(in: entry, known: Set(scope.values.keys), captures: capturedBy, context: "plugins"),
                 let text = entry.scalar, let path = try? scope.render(text)
             else { continue }
@@ -233,6 +255,7 @@ private struct Loader {
 
     private mutating func makeStages(_ entries: [StageSpec], capturedBy: [String: String]) {
         for entry in entries {
+            current = entry.source
             guard let descriptor = registry[entry.name] else {
                 var message = "unknown stage '\(entry.name)'"
                 if let near = OptionDescriptor.nearest(to: entry.name, in: registry.descriptors.map(\.name)) { message += "; did you mean '\(near)'?" }
@@ -259,7 +282,7 @@ private struct Loader {
             for problem in problems { fail(problem.mark, problem.message) }
             guard problems.isEmpty else { continue }
             collectSecrets(in: entry.options, rendered: rendered.pairs ?? [], options: descriptor.options, secret: false)
-            let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: directory, environment: environment)
+            let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
             do {
                 let stage = try descriptor.make(options)
                 if let injection = stage as? HeaderInjection, options.node("authorization") != nil,
@@ -268,7 +291,7 @@ private struct Loader {
                     secrets.append(String(credentials))
                 }
                 if let trust = stage as? TrustEvaluation {
-                    warnings += trust.policy.warnings.map { "\(path):\(entry.mark): warning: \($0)" }
+                    warnings += trust.policy.warnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
                 }
                 stages.append(stage)
             } catch let invalid as StageOptions.Invalid {
@@ -282,8 +305,9 @@ private struct Loader {
         do {
             _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
         } catch {
-            let mark = entries.first { $0.name == error.stage }?.mark ?? entries.first?.mark ?? YAMLNode.Mark(line: 1, column: 1)
-            fail(mark, error.message)
+            let entry = entries.first { $0.name == error.stage } ?? entries.first
+            current = entry?.source ?? current
+            fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
         }
     }
 
@@ -332,6 +356,16 @@ private struct Loader {
         let hasResolution = spec.stages.contains { $0.name == "url-resolution" }
         var captured: [String: String] = [:]
         for request in spec.requests {
+            current = request.source
+            let rowNames = Set(request.row?.values.map(\.name) ?? [])
+            for condition in request.conditions {
+                let known = Set(scope.values.keys).union(capturedBy.keys).union(rowNames)
+                for name in condition.variables where !known.contains(name) {
+                    var message = "\(condition.effect.rawValue): \(name) is not a variable, a capture or a for-each column"
+                    if let near = OptionDescriptor.nearest(to: name, in: Array(known)) { message += "; did you mean \(near)?" }
+                    fail(condition.mark, message)
+                }
+            }
             if let parameters = request.parameters, !hasSerialization {
                 fail(parameters.mark, "parameters need a serialization stage to write them; add '- serialization' to stages:")
             }
@@ -347,7 +381,7 @@ private struct Loader {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
             }
             for node in request.templatedNodes {
-                _ = checkReferences(in: node, known: Set(scope.values.keys).union(captured.keys), captures: capturedBy, context: "request '\(request.name)'")
+                _ = checkReferences(in: node, known: Set(scope.values.keys).union(captured.keys).union(rowNames), captures: capturedBy, context: "request '\(request.name)'")
                 if let text = node.scalar, let template = try? TemplateString(parsing: text) {
                     secrets += scope.secrets(in: template)
                 }

@@ -6,25 +6,60 @@ import Foundation
 public struct PipelineSpec: Sendable {
     /// The pipeline's name: `name:`, or the file's stem.
     public var name: String
-    /// The `plugins:` entries: paths of stage modules to load, relative to the file.
-    public var plugins: [YAMLNode]
-    /// The `variables:` entries, in order.
-    public var variables: [YAMLNode.Pair]
-    /// The stage entries, top to bottom.
+    /// The `plugins:` entries of the file and the files it includes: paths of stage modules to
+    /// load, relative to the file that names them.
+    public var plugins: [Sourced<YAMLNode>]
+    /// The `variables:` entries of the file and the files it includes, included files first.
+    public var variables: [Sourced<YAMLNode.Pair>]
+    /// The stage entries, top to bottom: an included file's before the including file's own.
     public var stages: [StageSpec]
-    /// The requests, in file order.
+    /// The requests, in the order they run: included files' requests where they are included,
+    /// `for-each` expanded to one request per row.
     public var requests: [RequestSpec]
     /// `max-response-size:`, the response-body limit of requests that set none.
     public var maxResponseSize: Int64?
     /// `cookie-file:`, the cookie file (curl's format) the run reads before its first request
     /// and writes after its last, as written.
-    public var cookieFile: YAMLNode?
+    public var cookieFile: Sourced<YAMLNode>?
+    /// Every file the pipeline is made of: the file itself, then each included file once.
+    public var files: [PipelineSource] = []
+}
+
+/// Where part of a pipeline was written: the file's name as diagnostics show it, and the folder
+/// its relative paths (pins, bodies, data files, includes) are resolved against.
+public struct PipelineSource: Sendable, Hashable {
+    /// The file's name as given (on the command line, or in an `include:` joined to the
+    /// including file's folder).
+    public var path: String
+    /// The folder relative paths are resolved against; `nil` for the current directory.
+    public var directory: URL?
+
+    /// Creates a source.
+    public init(path: String, directory: URL?) {
+        self.path = path
+        self.directory = directory
+    }
+
+    /// `PATH:LINE:COLUMN`.
+    public func location(_ mark: YAMLNode.Mark) -> String {
+        "\(path):\(mark.line):\(mark.column)"
+    }
+}
+
+/// A value of a pipeline and the file it was written in.
+public struct Sourced<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// The file.
+    public var source: PipelineSource
 }
 
 /// One entry of `stages:`: a stage's name and its options as written.
 public struct StageSpec: Sendable {
     /// The stage's name.
     public var name: String
+    /// The file it is written in.
+    public var source: PipelineSource
     /// Where the entry starts.
     public var mark: YAMLNode.Mark
     /// The options, as written (`${...}` not yet filled in).
@@ -47,8 +82,10 @@ public struct RequestSpec: Sendable {
         public var contentType: YAMLNode?
     }
 
-    /// The request's name, unique in its file.
+    /// The request's name as written, unique in the pipeline and the files it includes.
     public var name: String
+    /// The file it is written in.
+    public var source: PipelineSource
     /// Where the entry starts.
     public var mark: YAMLNode.Mark
     /// The method.
@@ -80,6 +117,32 @@ public struct RequestSpec: Sendable {
     public var expectations: [Expectation]
     /// Values taken from the response for later requests.
     public var captures: [Capture]
+    /// `retry:`: send again until every expectation holds.
+    public var retry: PollingRetry?
+    /// `delay:`: how long to wait before sending.
+    public var delay: Duration?
+    /// The `when:` and `skip:` conditions of the request and of the groups and includes around
+    /// it, outermost first; the request runs when all of them allow it.
+    public var conditions: [RunCondition] = []
+    /// The request's tags: its own, its groups', its file's and the including files'.
+    public var tags: [String] = []
+    /// `always: true`: the request runs even after `--fail-fast` has stopped the run (a teardown).
+    public var always = false
+    /// The `for-each` row this copy of the request runs for, when it has one.
+    public var row: ForEachRow?
+
+    /// The name results show: the written name with the row's variables filled in when it refers
+    /// to them, else the written name followed by the row in brackets.
+    public var displayName: String {
+        guard let row else { return name }
+        if name.contains("${"), let template = try? TemplateString(parsing: name),
+            !template.variables.isEmpty, template.variables.allSatisfy({ row.variables[$0] != nil }),
+            let rendered = try? template.render(variables: row.variables, environment: [:])
+        {
+            return rendered
+        }
+        return "\(name) [\(row.label)]"
+    }
 
     /// Every node whose scalars may hold `${...}`.
     var templatedNodes: [YAMLNode] {
@@ -89,4 +152,23 @@ public struct RequestSpec: Sendable {
         nodes += expectations.compactMap(\.templatedValue)
         return nodes
     }
+}
+
+/// A request's `retry:`: Hurl's `retry`, Tavern's `max_retries`. The request is sent again,
+/// `interval` apart, until every expectation holds (and every capture is found) or `attempts`
+/// sends have been made. Unlike the `retry` stage, which re-sends on transport failures and
+/// statuses inside one send, this polls for an eventually consistent result, and every attempt
+/// is reported.
+public struct PollingRetry: Sendable, Hashable {
+    /// How many times the request is sent at most, the first included.
+    public var attempts: Int
+    /// The pause between two attempts.
+    public var interval: Duration
+    /// Where `retry:` is written.
+    public var mark: YAMLNode.Mark
+
+    /// 1 s: the pause when `retry:` gives none.
+    public static let defaultInterval: Duration = .seconds(1)
+    /// 10,000: the most attempts a request may ask for, so a run stays bounded.
+    public static let maximumAttempts = 10_000
 }

@@ -1,5 +1,6 @@
 /// A pipeline string with `${NAME}` variables: `${NAME}` takes a capture, a `--var` or a
-/// `variables:` entry; `${env.NAME}` reads the environment; `$${` writes a literal `${`.
+/// `variables:` entry; `${env.NAME}` reads the environment; `${uuid}`, `${now}` and the other
+/// ``TemplateFunction``s compute a value; `$${` writes a literal `${`.
 ///
 /// Parsing finds every reference up front, so a pipeline can check statically that each one has a
 /// source before anything is sent.
@@ -12,6 +13,8 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         case variable(String)
         /// `${env.NAME}`.
         case environment(String)
+        /// `${FUNCTION(ARGUMENTS)}`.
+        case function(TemplateFunction)
     }
 
     /// Why a string's `${` is malformed, and where.
@@ -58,6 +61,19 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
                 }
                 var name = ""
                 name.unicodeScalars.append(contentsOf: characters[(index + 2)..<close])
+                if TemplateFunction.isCall(name) {
+                    let function: TemplateFunction
+                    do {
+                        function = try TemplateFunction(parsing: name)
+                    } catch {
+                        throw SyntaxError(message: error.message, offset: index)
+                    }
+                    if !literal.isEmpty { parts.append(.literal(literal)) }
+                    literal = ""
+                    parts.append(.function(function))
+                    index = close + 1
+                    continue
+                }
                 guard TemplateString.isValidName(name) else {
                     throw SyntaxError(message: "'${\(name)}' is not a variable name (letters, digits, '_', '-', '.')", offset: index)
                 }
@@ -80,14 +96,26 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         return bare.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
     }
 
-    /// The `${NAME}` names referenced, in order.
+    /// The `${NAME}` names referenced, in order, function arguments included.
     public var variables: [String] {
-        parts.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .variable(let name): [name]
+            case .function(let function): function.arguments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+            default: []
+            }
+        }
     }
 
-    /// The `${env.NAME}` names referenced, in order.
+    /// The `${env.NAME}` names referenced, in order, function arguments included.
     public var environmentVariables: [String] {
-        parts.compactMap { if case .environment(let name) = $0 { name } else { nil } }
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .environment(let name): [name]
+            case .function(let function): function.arguments.compactMap { if case .environment(let name) = $0 { name } else { nil } }
+            default: []
+            }
+        }
     }
 
     /// Whether the string is plain text, with no reference.
@@ -109,6 +137,8 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
             case .environment(let name):
                 guard let value = environment[name] else { throw UndefinedVariable(name: "env." + name) }
                 output += value
+            case .function(let function):
+                output += try function.evaluate(variables: variables, environment: environment)
             }
         }
         return output

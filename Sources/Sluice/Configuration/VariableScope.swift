@@ -19,6 +19,14 @@ public struct VariableScope: Sendable {
         self.secretNames = secretNames
     }
 
+    /// The scope with a `for-each` row's values, which win over every other source.
+    public func adding(_ row: ForEachRow?) -> VariableScope {
+        guard let row else { return self }
+        var scope = self
+        for pair in row.values { scope.values[pair.name] = pair.value }
+        return scope
+    }
+
     /// The string with its references filled in.
     /// - Throws: `TemplateString.SyntaxError` or `TemplateString.UndefinedVariable`.
     public func render(_ text: String) throws -> String {

@@ -99,22 +99,23 @@ public struct LoadRun: Sendable {
 
     /// Sends the requests and measures.
     /// - Parameters:
-    ///   - only: names of the requests to send; all when empty.
+    ///   - selection: the requests to send; all by default.
     ///   - progress: counters to update as requests finish.
     /// - Throws: `.configuration` for a selection the runner refuses, or a request that uses a
     ///   capture (requests run concurrently here, so captures have no value: pass `--var`).
-    public func run(only: [String] = [], progress: Progress = Progress()) async throws(SluiceError) -> Summary {
-        let specs = try runner.requests(only: only)
+    public func run(selection: RequestSelection = RequestSelection(), progress: Progress = Progress()) async throws(SluiceError) -> Summary {
+        let specs = try runner.requests(selection: selection)
         let file = runner.file
-        var prepared: [(RequestSpec, Request)] = []
+        var prepared: [(RequestSpec, Request, VariableScope)] = []
         for spec in specs {
-            if let name = spec.variableNames.sorted().first(where: { file.scope.values[$0] == nil }) {
+            let scope = file.scope.adding(spec.row)
+            if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
                 throw SluiceError(
                     kind: .configuration,
                     message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
                 )
             }
-            prepared.append((spec, try spec.makeRequest(scope: file.scope, directory: runner.directory)))
+            prepared.append((spec, try spec.makeRequest(scope: scope, directory: spec.source.directory), scope))
         }
         let pipeline = try runner.pipeline(dryRun: false)
         let manager = SessionManager(pipeline: pipeline)
@@ -122,7 +123,6 @@ public struct LoadRun: Sendable {
         let total = prepared.count * repetitions
         let tickets = Tickets()
         let jobs = prepared
-        let scope = file.scope
         let jar = file.cookies.jar
         let workers = min(concurrency, max(total, 1))
         let clock = ContinuousClock()
@@ -145,7 +145,7 @@ public struct LoadRun: Sendable {
                     while true {
                         let index = tickets.next()
                         guard index < total else { break }
-                        let (spec, request) = jobs[index % jobs.count]
+                        let (spec, request, scope) = jobs[index % jobs.count]
                         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
                         let microseconds = min(UInt64(max(0, DurationText.milliseconds(outcome.duration) * 1000)), longest)
                         shard.withLock { _ = $0.record(microseconds) }
@@ -153,7 +153,7 @@ public struct LoadRun: Sendable {
                         let ok = outcome.error == nil && outcome.failures.isEmpty
                         if !ok, failure == nil {
                             let status = outcome.response.map { " (status \($0.status))" } ?? ""
-                            failure = "\(spec.name)\(status): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
+                            failure = "\(spec.displayName)\(status): " + (outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; "))
                         }
                         progress.record(ok: ok)
                     }

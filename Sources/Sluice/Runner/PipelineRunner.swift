@@ -29,31 +29,40 @@ public struct PipelineRunner: Sendable {
         self.transport = transport
     }
 
-    /// The folder of the pipeline file, for relative paths.
-    var directory: URL { URL(fileURLWithPath: file.path).deletingLastPathComponent() }
-
-    /// The requests `--only` selects (all of them when `only` is empty), in file order.
-    /// - Throws: `.configuration` for a name no request has, or a selected request that uses a
-    ///   capture of a request left out.
-    public func requests(only: [String]) throws(SluiceError) -> [RequestSpec] {
-        guard !only.isEmpty else { return file.spec.requests }
-        let names = Set(file.spec.requests.map { CodePointKey($0.name) })
-        for name in only where !names.contains(CodePointKey(name)) {
-            throw SluiceError(kind: .configuration, message: "--only \(name): \(file.path) has no request of that name (requests: \(file.spec.requests.map(\.name).joined(separator: ", ")))")
+    /// The requests a selection picks, in run order.
+    /// - Parameters:
+    ///   - selection: `--only`, `--tag`, `--skip-tag`.
+    ///   - requiresMatches: whether an `--only` pattern that matches no request of this file is an
+    ///     error (a run of several files checks that across them instead).
+    /// - Throws: `.configuration` for a pattern that matches nothing, or a selected request that
+    ///   uses a capture of a request left out.
+    public func requests(selection: RequestSelection, requiresMatches: Bool = true) throws(SluiceError) -> [RequestSpec] {
+        let all = file.spec.requests
+        guard !selection.selectsAll else { return all }
+        if requiresMatches, let pattern = selection.unmatchedPatterns(in: all).first {
+            throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
         }
-        let chosen = Set(only.map(CodePointKey.init))
-        let selected = file.spec.requests.filter { chosen.contains(CodePointKey($0.name)) }
+        let selected = all.filter(selection.selects)
+        let chosen = Set(selected.map { CodePointKey($0.displayName) })
         for request in selected {
-            for earlier in file.spec.requests where !chosen.contains(CodePointKey(earlier.name)) {
-                if let capture = earlier.captures.first(where: { request.variableNames.contains($0.name) && file.scope.values[$0.name] == nil }) {
+            let rowNames = Set(request.row?.values.map(\.name) ?? [])
+            let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
+            for earlier in all.prefix(while: { $0.displayName != request.displayName }) where !chosen.contains(CodePointKey(earlier.displayName)) {
+                if let capture = earlier.captures.first(where: { needed.contains($0.name) && file.scope.values[$0.name] == nil }) {
                     throw SluiceError(
                         kind: .configuration,
-                        message: "--only leaves out request '\(earlier.name)', which captures ${\(capture.name)} for '\(request.name)'; select it too, or pass --var \(capture.name)=VALUE"
+                        message: "the selection leaves out request '\(earlier.displayName)', which captures ${\(capture.name)} for '\(request.displayName)'; select it too, or pass --var \(capture.name)=VALUE"
                     )
                 }
             }
         }
         return selected
+    }
+
+    /// The requests' names for a message, the first few of them.
+    private static func names(_ requests: [RequestSpec]) -> String {
+        let names = requests.map(\.displayName)
+        return names.prefix(12).joined(separator: ", ") + (names.count > 12 ? ", and \(names.count - 12) more" : "")
     }
 
     /// A redactor for this file's secrets.
@@ -67,20 +76,24 @@ public struct PipelineRunner: Sendable {
         return try file.makePipeline(transport: transport, top: [info], bottom: bottom)
     }
 
-    /// Sends the requests one after another.
+    /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
+    /// one with `delay:` waits first; one with `retry:` is sent again until it passes. After a
+    /// failure with `failFast`, only the requests marked `always` still run.
     /// - Parameters:
-    ///   - only: names of the requests to run; all when empty.
+    ///   - selection: the requests to run; all by default.
+    ///   - requiresMatches: whether an `--only` pattern must match a request of this file.
     ///   - failFast: stop after the first request that fails.
     ///   - onResult: called with each result as it is known, for live output.
     /// - Returns: the results, in order.
-    /// - Throws: `.configuration` for a selection ``requests(only:)`` refuses or stages that cannot
-    ///   form a pipeline.
+    /// - Throws: `.configuration` for a selection ``requests(selection:requiresMatches:)`` refuses
+    ///   or stages that cannot form a pipeline.
     public func run(
-        only: [String] = [],
+        selection: RequestSelection = RequestSelection(),
+        requiresMatches: Bool = true,
         failFast: Bool = false,
         onResult: (RequestResult) -> Void = { _ in }
     ) async throws(SluiceError) -> [RequestResult] {
-        let selected = try requests(only: only)
+        let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let redactor = Locked(self.redactor)
         let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, bottom: [SentRequestRecorder(stops: false)]))
         // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
@@ -88,7 +101,8 @@ public struct PipelineRunner: Sendable {
             var scope = file.scope
             var missing: [String: String] = [:]
             var results: [RequestResult] = []
-            for spec in selected {
+            var stopped = false
+            for spec in selected where !stopped || spec.always {
                 let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
@@ -101,7 +115,7 @@ public struct PipelineRunner: Sendable {
                 }
                 results.append(result)
                 onResult(result)
-                if failFast && !result.ok { break }
+                if failFast && !result.ok { stopped = true }
             }
             return results
         }
@@ -110,8 +124,8 @@ public struct PipelineRunner: Sendable {
     /// Runs each request through the request half of the chain without sending it.
     /// - Returns: for each selected request, the request as it would be sent, or why it could
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
-    public func prepare(only: [String] = []) async throws(SluiceError) -> [PreparedRequest] {
-        let selected = try requests(only: only)
+    public func prepare(selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true) async throws(SluiceError) -> [PreparedRequest] {
+        let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let manager = SessionManager(pipeline: try pipeline(dryRun: true, bottom: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
@@ -121,7 +135,7 @@ public struct PipelineRunner: Sendable {
         for spec in selected {
             var written: Request?
             do {
-                written = try spec.makeRequest(scope: scope, directory: directory)
+                written = try spec.makeRequest(scope: scope.adding(spec.row), directory: spec.source.directory)
                 let handle = manager.task(written!)
                 do {
                     _ = try await handle.value
@@ -139,20 +153,54 @@ public struct PipelineRunner: Sendable {
         return prepared
     }
 
-    /// Sends one request and checks it; `redactor` says which captured values hold a secret.
+    /// Runs one request of the file: checks its conditions, waits its `delay`, sends it (again,
+    /// as `retry` allows, until it passes) and checks it; `redactor` says which captured values
+    /// hold a secret.
     private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String], redactor: Redactor) async -> RequestResult {
+        let scope = scope.adding(spec.row)
         var result = RequestResult(
-            name: spec.name, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
+            name: spec.displayName, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
             duration: .zero, error: nil, failures: [], captured: [:]
         )
+        result.file = spec.source.path
+        result.tags = spec.tags
+        result.expectations = spec.expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
+            + spec.captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
+        if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
+            result.skipReason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
+            return result
+        }
         if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
             let source = missing[name].map { "request '\($0)' did not capture it" } ?? "nothing supplied it"
             result.error = RequestResult.Failure(stage: nil, kind: "skipped", message: "${\(name)} has no value: \(source)")
             return result
         }
+        if let delay = spec.delay { try? await Task.sleep(for: delay) }
+        let attempts = spec.retry?.attempts ?? 1
+        var history: [RequestResult.Attempt] = []
+        for number in 1...attempts {
+            if number > 1, let interval = spec.retry?.interval {
+                do { try await Task.sleep(for: interval) } catch { break }
+            }
+            result = await attempt(spec, into: result, manager: manager, scope: scope, redactor: redactor)
+            if spec.retry != nil {
+                history.append(RequestResult.Attempt(number: number, status: result.status, duration: result.duration, error: result.error, failures: result.failures))
+                result.attempts = history
+            }
+            if result.ok || Task.isCancelled { break }
+        }
+        return result
+    }
+
+    /// Sends the request once and checks it: what `result` holds of an earlier attempt is replaced.
+    private func attempt(_ spec: RequestSpec, into result: RequestResult, manager: SessionManager, scope: VariableScope, redactor: Redactor) async -> RequestResult {
+        var result = result
+        result.error = nil
+        result.failures = []
+        result.captured = [:]
         let request: Request
         do {
-            request = try spec.makeRequest(scope: scope, directory: directory)
+            request = try spec.makeRequest(scope: scope, directory: spec.source.directory)
         } catch {
             result.error = RequestResult.Failure(error)
             return result
@@ -166,6 +214,7 @@ public struct PipelineRunner: Sendable {
         result.error = outcome.error
         result.failures = outcome.failures
         result.notes = outcome.notes
+        result.metrics = outcome.metrics
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
         result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
         if let response = outcome.response, outcome.error == nil {
@@ -201,6 +250,8 @@ public struct PipelineRunner: Sendable {
         var cookies: [Cookie] = []
         /// What the stages reported (retries, token refreshes).
         var notes: [StageNote] = []
+        /// The time in each stage and the wire metrics of each exchange.
+        var metrics: TaskMetrics?
     }
 
     /// Sends a prepared request through `manager` and checks the expectations. A response that
@@ -239,6 +290,7 @@ public struct PipelineRunner: Sendable {
         outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
         outcome.notes = handle.context.notes
+        outcome.metrics = handle.context.metrics
         return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
     }
 

@@ -6,7 +6,8 @@ import Foundation
 /// It knows the secret values themselves and hides each in every form it is written in on the way
 /// out: as it is; percent-encoded as a URL writes it (a capture sent in a path or a query: `a b/c`
 /// as `a%20b/c`, every reserved character kept) or as a parameter is (`a%20b%2Fc`), with either
-/// case of hex digit; form-encoded (`a+b%2Fc`); and escaped inside a JSON string.
+/// case of hex digit; form-encoded (`a+b%2Fc`); escaped inside a JSON string; and in base64 and
+/// base64url, as the template functions write it.
 /// Matching is on UTF-8 bytes, so a secret followed by a combining mark, which `String.contains`
 /// would not find inside the larger character, is hidden too. The longest form is replaced first,
 /// so a secret that contains another is hidden whole. It hides the credentials of `Authorization`
@@ -96,7 +97,10 @@ public struct Redactor: Sendable {
         if let json = try? JSONWriter().string(from: .string(secret)) {
             forms.append(String(json.dropFirst().dropLast()))
         }
-        return forms.map { Array($0.utf8) }
+        // As `${base64(NAME)}` and `${base64url(NAME)}` write it (`${urlencode(NAME)}` is above).
+        let base64 = Data(secret.utf8).base64EncodedString()
+        forms += [base64, TemplateFunction.base64URL(Data(secret.utf8))]
+        return forms.filter { !$0.isEmpty }.map { Array($0.utf8) }
     }
 
     /// RFC 3986's reserved characters (gen-delims and sub-delims), which a URL may hold as they are.

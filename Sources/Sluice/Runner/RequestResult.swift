@@ -25,8 +25,27 @@ public struct RequestResult: Sendable {
         }
     }
 
-    /// The request's name.
+    /// One send of a request with `retry:`.
+    public struct Attempt: Sendable, Hashable {
+        /// 1 for the first send.
+        public var number: Int
+        /// The status of the response, when one arrived.
+        public var status: Int?
+        /// How long the send took.
+        public var duration: Duration
+        /// Why it failed, if it did.
+        public var error: Failure?
+        /// The expectations it did not meet.
+        public var failures: [ExpectationFailure]
+
+        /// Whether it completed and met every expectation.
+        public var ok: Bool { error == nil && failures.isEmpty }
+    }
+
+    /// The request's name, with its `for-each` row when it has one.
     public var name: String
+    /// The file the request is written in (an included file's requests name theirs).
+    public var file = ""
     /// Where the request is written.
     public var mark: YAMLNode.Mark
     /// The method.
@@ -51,9 +70,30 @@ public struct RequestResult: Sendable {
     public var capturedSecrets: [String] = []
     /// What the stages reported about the request: each retry, each token refresh.
     public var notes: [StageNote] = []
+    /// Why the request was not sent, when its `when:` or `skip:` said so; such a request passes.
+    public var skipReason: String?
+    /// Every send of a request with `retry:`, in order; empty without `retry:`.
+    public var attempts: [Attempt] = []
+    /// The request's tags.
+    public var tags: [String] = []
+    /// The time in each stage and each libcurl phase, when the request was sent.
+    public var metrics: TaskMetrics?
+    /// Every expectation and capture of the request, as written; those not met are also in
+    /// ``failures``, with the same label and mark.
+    public var expectations: [CheckedItem] = []
 
-    /// Whether the request completed and met every expectation.
+    /// An expectation or capture of a request: its label and where it is written.
+    public struct CheckedItem: Sendable, Hashable {
+        /// `status`, `body $.args.q`, `capture token`.
+        public var label: String
+        /// Where it is written.
+        public var mark: YAMLNode.Mark
+    }
+
+    /// Whether the request completed and met every expectation, or was skipped by a condition.
     public var ok: Bool { error == nil && failures.isEmpty }
+    /// Whether a `when:` or `skip:` condition kept the request from being sent.
+    public var isSkipped: Bool { skipReason != nil }
     /// The response status, when a response arrived (refused or not).
     public var status: Int? { response?.status }
     /// The size of the response body in bytes, in memory or in its `output` file.

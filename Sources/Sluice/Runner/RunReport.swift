@@ -1,16 +1,76 @@
 import Foundation
 
 /// The machine-readable documents of a run, as the pipeline format specifies them: the
-/// `--format json` result and dry-run documents, and JUnit XML for `--report junit:PATH`. Every
-/// string passes through the redactor.
+/// `--format json` result and dry-run documents, and the `--report` files (JSON, TAP, JUnit XML,
+/// HTML). Every string passes through the redactor.
 public enum RunReport {
-    /// `{"pipeline", "results": [...], "summary": {"passed", "failed"}}`.
+    /// One pipeline file's results.
+    public struct Suite: Sendable {
+        /// The file as given.
+        public var file: String
+        /// The pipeline's name.
+        public var pipeline: String
+        /// The results, in run order.
+        public var results: [RequestResult]
+        /// How long the file took.
+        public var elapsed: Duration
+
+        /// Creates a suite.
+        public init(file: String, pipeline: String, results: [RequestResult], elapsed: Duration = .zero) {
+            self.file = file
+            self.pipeline = pipeline
+            self.results = results
+            self.elapsed = elapsed
+        }
+    }
+
+    /// A whole run: every file's results, in the order the files were given.
+    public struct Run: Sendable {
+        /// The files' results.
+        public var suites: [Suite]
+
+        /// Creates a run.
+        public init(suites: [Suite]) {
+            self.suites = suites
+        }
+
+        /// Every result.
+        var results: [RequestResult] { suites.flatMap(\.results) }
+    }
+
+    /// Passed, failed and skipped counts: a skipped request is neither passed nor failed.
+    static func counts(_ results: [RequestResult]) -> (passed: Int, failed: Int, skipped: Int) {
+        let skipped = results.filter(\.isSkipped).count
+        let failed = results.filter { !$0.ok }.count
+        return (results.count - failed - skipped, failed, skipped)
+    }
+
+    /// `{"pipeline", "results": [...], "summary": {"passed", "failed", "skipped"}}`.
     public static func json(pipeline: String, results: [RequestResult], redactor: Redactor) -> JSONValue {
-        let passed = results.filter(\.ok).count
+        let counts = counts(results)
         return [
             "pipeline": .string(pipeline),
             "results": .array(results.map { result(json: $0, redactor: redactor) }),
-            "summary": ["passed": .int(passed), "failed": .int(results.count - passed)],
+            "summary": ["passed": .int(counts.passed), "failed": .int(counts.failed), "skipped": .int(counts.skipped)],
+        ]
+    }
+
+    /// `--report json:PATH`: `{"pipelines": [the --format json document of each file], "summary":
+    /// {"files", "passed", "failed", "skipped"}}`, the same shape for one file or many.
+    public static func json(_ run: Run, redactor: Redactor) -> JSONValue {
+        let counts = counts(run.results)
+        return [
+            "pipelines": .array(run.suites.map { suite in
+                var document = json(pipeline: suite.pipeline, results: suite.results, redactor: redactor)
+                if case .object(var object) = document {
+                    object["file"] = .string(suite.file)
+                    document = .object(object)
+                }
+                return document
+            }),
+            "summary": [
+                "files": .int(run.suites.count), "passed": .int(counts.passed), "failed": .int(counts.failed), "skipped": .int(counts.skipped),
+            ],
         ]
     }
 
@@ -79,7 +139,7 @@ public enum RunReport {
     /// JUnit XML: one `<testsuite>` per pipeline file, one `<testcase>` per request; unmet
     /// expectations are `<failure>`s, errors `<error>`s, requests skipped for a missing capture
     /// `<skipped>`.
-    public static func junit(_ suites: [(file: String, pipeline: String, results: [RequestResult])], redactor: Redactor) -> String {
+    public static func junit(_ suites: [Suite], redactor: Redactor) -> String {
         func attribute(_ text: String) -> String { xmlEscaped(redactor.redact(text)) }
         var suitesXML: [String] = []
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0, time: 0.0)
@@ -90,17 +150,20 @@ public enum RunReport {
                 let time = DurationText.milliseconds(result.duration) / 1000
                 counts.time += time
                 var body = ""
-                if let error = result.error, error.kind == "skipped" {
+                if let reason = result.skipReason {
+                    counts.skipped += 1
+                    body = "<skipped message=\"\(attribute(reason))\"/>"
+                } else if let error = result.error, error.kind == "skipped" {
                     counts.skipped += 1
                     body = "<skipped message=\"\(attribute(error.message))\"/>"
                 } else if let error = result.error {
                     counts.errors += 1
-                    let where_ = "\(suite.file):\(result.mark.line):\(result.mark.column)"
+                    let where_ = "\(location(result, suite)):\(result.mark.line):\(result.mark.column)"
                     let answer = responseSummary(result, redactor: redactor).map { "\n" + $0 } ?? ""
                     body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)\(answer)"))</error>"
                 } else if !result.failures.isEmpty {
                     counts.failures += 1
-                    let details = (result.failures.map { "\(suite.file):\($0.mark.line):\($0.mark.column): \($0)" } + [responseSummary(result, redactor: redactor)].compactMap { $0 })
+                    let details = (result.failures.map { "\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [responseSummary(result, redactor: redactor)].compactMap { $0 })
                         .joined(separator: "\n")
                     body = "<failure message=\"\(attribute(result.failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
                 }
@@ -124,6 +187,11 @@ public enum RunReport {
             </testsuites>
 
             """
+    }
+
+    /// The file a result's request is written in: its own, or the suite's.
+    static func location(_ result: RequestResult, _ suite: Suite) -> String {
+        result.file.isEmpty ? suite.file : result.file
     }
 
     /// `response: status 404, 1234 bytes`, then a `< NAME: VALUE` line per header (secrets
@@ -168,17 +236,33 @@ public enum RunReport {
             "duration-ms": .double(rounded(DurationText.milliseconds(result.duration))),
             "cache": result.cache.map { .string($0.rawValue) } ?? .null,
             "ok": .bool(result.ok),
-            "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
-            "failures": .array(result.failures.map { failure in
+            "file": .string(result.file),
+            "line": .int(result.mark.line),
+            "tags": .array(result.tags.map { .string($0) }),
+            "skipped": result.skipReason.map { .string(redactor.redact($0)) } ?? .null,
+            "attempts": .array(result.attempts.map { attempt in
                 [
-                    "expectation": .string(failure.label),
-                    "line": .int(failure.mark.line),
-                    "column": .int(failure.mark.column),
-                    "expected": .string(redactor.redact(failure.expected)),
-                    "actual": .string(redactor.redact(failure.actual)),
+                    "attempt": .int(attempt.number),
+                    "status": attempt.status.map { .int($0) } ?? .null,
+                    "duration-ms": .double(rounded(DurationText.milliseconds(attempt.duration))),
+                    "ok": .bool(attempt.ok),
+                    "error": attempt.error.map { failure(json: $0, redactor: redactor) } ?? .null,
+                    "failures": .array(attempt.failures.map { failure(json: $0, redactor: redactor) }),
                 ]
             }),
+            "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
+            "failures": .array(result.failures.map { failure(json: $0, redactor: redactor) }),
             "decoded": result.decoded.map { redacted($0, redactor) } ?? .null,
+        ]
+    }
+
+    private static func failure(json failure: ExpectationFailure, redactor: Redactor) -> JSONValue {
+        [
+            "expectation": .string(failure.label),
+            "line": .int(failure.mark.line),
+            "column": .int(failure.mark.column),
+            "expected": .string(redactor.redact(failure.expected)),
+            "actual": .string(redactor.redact(failure.actual)),
         ]
     }
 
@@ -201,7 +285,7 @@ public enum RunReport {
         }
     }
 
-    private static func rounded(_ value: Double) -> Double {
+    static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A file of variables for `--vars-file`: a YAML mapping (`.yaml`, `.yml`, `.json`) or a
+/// dotenv file (anything else, `.env` for one).
+///
+/// The dotenv form is the one docker compose and most dotenv libraries read: `NAME=VALUE` lines,
+/// `export ` before the name allowed, `#` comment lines and blank lines ignored; a value in single
+/// quotes is taken as it is, one in double quotes understands `\n`, `\t`, `\"` and `\\`, an
+/// unquoted one is trimmed and ends at ` #`. Values are never expanded (`$OTHER` stays as
+/// written), so a file cannot reach into the environment.
+public enum VariablesFile {
+    /// Reads the variables of a file.
+    /// - Throws: ``PipelineFileError`` with the line of each problem.
+    public static func load(path: String) throws(PipelineFileError) -> [String: String] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \((error as NSError).localizedDescription)")])
+        }
+        let isYAML = [".yaml", ".yml", ".json"].contains { path.lowercased().hasSuffix($0) }
+        return isYAML ? try yaml(text, path: path) : try dotenv(text, path: path)
+    }
+
+    static func yaml(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+        func failure(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
+            PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
+        }
+        let documents: [YAMLNode]
+        do {
+            documents = try YAMLReader().documents(from: text)
+        } catch {
+            throw failure(error.mark, error.message)
+        }
+        guard documents.count <= 1 else { throw failure(documents[1].mark, "a variables file holds one mapping; this is a second document") }
+        guard let root = documents.first, !root.isNull else { return [:] }
+        guard let pairs = root.pairs else { throw failure(root.mark, "a variables file is a mapping of names to values") }
+        var values: [String: String] = [:]
+        var problems: [PipelineDiagnostic] = []
+        for pair in pairs {
+            guard let name = pair.key.scalar, TemplateString.isValidName(name), !name.hasPrefix("env.") else {
+                problems.append(PipelineDiagnostic(file: path, mark: pair.key.mark, message: "'\(pair.key.scalar ?? "")' is not a variable name (letters, digits, '_', '-', '.'; not env.)"))
+                continue
+            }
+            guard let value = pair.value.scalar, !pair.value.isNull else {
+                problems.append(PipelineDiagnostic(file: path, mark: pair.value.mark, message: "variable '\(name)' must be a scalar"))
+                continue
+            }
+            values[name] = value
+        }
+        guard problems.isEmpty else { throw PipelineFileError(problems) }
+        return values
+    }
+
+    static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+        var values: [String: String] = [:]
+        var problems: [PipelineDiagnostic] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let mark = YAMLNode.Mark(line: index + 1, column: 1)
+            var line = Substring(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
+            line = line.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
+            guard let equals = line.firstIndex(of: "=") else {
+                problems.append(PipelineDiagnostic(file: path, mark: mark, message: "a line of a dotenv file is NAME=VALUE"))
+                continue
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard TemplateString.isValidName(name), !name.hasPrefix("env.") else {
+                problems.append(PipelineDiagnostic(file: path, mark: mark, message: "'\(name)' is not a variable name (letters, digits, '_', '-', '.')"))
+                continue
+            }
+            do {
+                values[name] = try value(line[line.index(after: equals)...])
+            } catch {
+                problems.append(PipelineDiagnostic(file: path, mark: mark, message: error.message))
+            }
+        }
+        guard problems.isEmpty else { throw PipelineFileError(problems) }
+        return values
+    }
+
+    private struct Problem: Error {
+        var message: String
+    }
+
+    /// The value after `=`: quoted or bare.
+    private static func value(_ text: Substring) throws(Problem) -> String {
+        let text = text.drop { $0 == " " || $0 == "\t" }
+        guard let quote = text.first, quote == "'" || quote == "\"" else {
+            let bare = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text
+            return bare.trimmingCharacters(in: .whitespaces)
+        }
+        var output = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if character == quote {
+                let rest = text[text.index(after: index)...].trimmingCharacters(in: .whitespaces)
+                guard rest.isEmpty || rest.hasPrefix("#") else { throw Problem(message: "text after the closing \(quote)") }
+                return output
+            }
+            if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
+                index = text.index(after: index)
+                switch text[index] {
+                case "n": output.append("\n")
+                case "t": output.append("\t")
+                case "r": output.append("\r")
+                default: output.append(text[index])
+                }
+            } else {
+                output.append(character)
+            }
+            index = text.index(after: index)
+        }
+        throw Problem(message: "the value has no closing \(quote)")
+    }
+}
