@@ -99,7 +99,7 @@ public enum RunReport {
                 let body = bodyBytes(request.body)
                 let text = body.flatMap { String(data: $0, encoding: .utf8) }
                 return [
-                    "name": .string(entry.spec.name),
+                    "name": .string(entry.spec.displayName),
                     "method": .string(request.method.rawValue),
                     "url": .string(redactor.redact(request.url.absoluteString)),
                     "headers": .array(request.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] }),
@@ -108,7 +108,7 @@ public enum RunReport {
                 ]
             case .failure(let error):
                 return [
-                    "name": .string(entry.spec.name),
+                    "name": .string(entry.spec.displayName),
                     "method": .string(entry.spec.method.rawValue),
                     "url": .string(redactor.redact(entry.spec.path.scalar ?? "")),
                     "error": failure(json: RequestResult.Failure(error), redactor: redactor),

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// `for-each:` over a list, a CSV file and a JSON file, and `when:`/`skip:`, run against httpbin.
+@Suite("Data-driven runs and conditions")
+struct DataDrivenRunTests {
+    @Test("for-each runs a request once per row of a list, a CSV file and a JSON file, row values as variables, results named with the row")
+    func rows() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("user,role\nalice,admin\n\"bob, jr\",\"line one\nline two\"\n", to: "users.csv")
+        _ = try directory.write(#"[{"id": 7, "tags": ["a"]}, {"id": 8, "tags": []}]"#, to: "items.json")
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)/" }
+              - serialization: { format: json }
+            requests:
+              - name: color
+                path: anything/${item}
+                for-each: [red, green]
+                expect:
+                  body: { $.url: "\(servers.httpbin.absoluteString)/anything/${item}" }
+              - name: user ${user}
+                method: POST
+                path: anything
+                for-each: { csv: users.csv }
+                parameters: { user: "${user}", role: "${role}" }
+                expect:
+                  body:
+                    $.json.user: "${user}"
+                    $.json.role: "${role}"
+              - for-each: { json: items.json }
+                requests:
+                  - name: item
+                    path: anything/items/${id}
+                    capture: { last: $.url }
+                  - name: tags
+                    path: anything/tags
+                    parameters: { tags: "${tags}" }
+                    expect:
+                      body: { $.args.tags: "${tags}" }
+            """, to: "rows.yaml")
+        let run = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("✔ color [red]  GET \(servers.httpbin.absoluteString)/anything/red  200"))
+        #expect(lines[1].hasPrefix("✔ color [green]  GET"))
+        #expect(lines[2].hasPrefix("✔ user alice  POST"))
+        #expect(lines[3].hasPrefix("✔ user bob, jr  POST"))
+        #expect(lines[4].hasPrefix("✔ item [id=7, tags=[\"a\"]]  GET \(servers.httpbin.absoluteString)/anything/items/7"))
+        #expect(lines[5].hasPrefix("✔ tags [id=7, tags=[\"a\"]]"))
+        #expect(lines[6].hasPrefix("✔ item [id=8, tags=[]]"))
+        #expect(lines.filter { $0.hasPrefix("✔") }.count == 8)
+        #expect(run.output.contains("rows: 8 requests: 8 passed, 0 failed"))
+    }
+
+    @Test("the CSV rows are those Python's csv module reads from the same file: quotes, commas, line breaks, a BOM")
+    func csvAgainstPython() throws {
+        let directory = try TemporaryDirectory()
+        let csv = "\u{FEFF}name,note\r\n\"a, b\",\"say \"\"hi\"\"\"\r\nplain,\"two\nlines\"\r\nlast,\r\n"
+        _ = try directory.write(csv, to: "tricky.csv")
+        let path = try directory.write("""
+            requests:
+              - name: row ${name}
+                path: http://127.0.0.1:9/${name}
+                for-each: { csv: tricky.csv }
+            """, to: "csv.yaml")
+        let dry = try SluiceProcess.run(["run", "--dry-run", "--format", "json", path])
+        let document = try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any]
+        let names = (document?["requests"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import csv, json, sys; print(json.dumps(['row ' + r['name'] for r in csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8-sig'))]))", directory.file("tricky.csv").path]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        let expected = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String]
+        #expect(names == expected)
+        #expect(names == ["row a, b", "row plain", "row last"])
+    }
+
+    @Test("a row value is data, never a template: ${env.SECRET} in a CSV cell is sent as written, not expanded")
+    func rowValuesAreNotTemplates() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("probe\n${env.SLUICE_ROW_SECRET}\n$${x}\n", to: "hostile.csv")
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)/" }
+            requests:
+              - name: probe
+                path: anything
+                for-each: { csv: hostile.csv }
+                headers: { X-Probe: "${probe}" }
+                capture: { echoed: "$.headers['X-Probe']" }
+            """, to: "hostile.yaml")
+        let run = try SluiceProcess.run(["run", "--format", "json", path], environment: ["SLUICE_ROW_SECRET": "top-secret-value"])
+        #expect(!run.output.contains("top-secret-value"))
+        let document = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let results = document?["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["name"] as? String } == ["probe [probe=${env.SLUICE_ROW_SECRET}]", "probe [probe=$${x}]"])
+        #expect(results.allSatisfy { $0["ok"] as? Bool == true })
+    }
+
+    @Test("when and skip decide per run: comparisons, exists on a capture that did not happen, a row's values; skipped requests pass")
+    func conditions() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            variables:
+              stage: staging
+              limit: "10"
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)/" }
+            requests:
+              - name: login
+                path: status/500
+                capture: { token: $.token }
+              - name: needs-token
+                path: bearer
+                when: exists token
+                headers: { Authorization: "Bearer ${token}" }
+              - name: staging-only
+                path: get
+                when: stage == 'staging' and limit >= 9.5
+              - name: not-in-staging
+                path: status/500
+                skip: stage == "staging"
+              - name: size
+                path: anything/${item}
+                for-each: ["5", "50"]
+                skip: item > limit
+            """, to: "when.yaml")
+        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("○ needs-token  skipped: when: exists token does not hold"), "\(run.output)")
+        #expect(lines.contains { $0.hasPrefix("✔ staging-only  GET") })
+        #expect(lines.contains("○ not-in-staging  skipped: skip: stage == \"staging\" holds"))
+        #expect(lines.contains { $0.hasPrefix("✔ size [5]  GET") })
+        #expect(lines.contains("○ size [50]  skipped: skip: item > limit holds"))
+        #expect(run.output.contains("when: 6 requests: 2 passed, 3 skipped, 1 failed"))
+
+        let junit = directory.file("junit.xml").path
+        _ = try SluiceProcess.run(["run", "--report", "junit:\(junit)", path])
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("skipped=\"3\""))
+        #expect(xml.contains("<skipped message=\"when: exists token does not hold\"/>"))
+    }
+
+    @Test("conditions are checked at load time: syntax, and names nothing in the file supplies")
+    func conditionErrors() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            variables: { region: eu }
+            requests:
+              - path: http://h/a
+                when: regoin == 'eu'
+              - path: http://h/b
+                skip: region = 'eu'
+              - path: http://h/c
+                when: region
+            """, to: "bad.yaml")
+        let run = try SluiceProcess.run(["validate", path])
+        #expect(run.status == 2)
+        #expect(run.error.contains("\(path):4:11: error: when: regoin is not a variable, a capture or a for-each column; did you mean region?"), "\(run.error)")
+        #expect(run.error.contains("\(path):6:11: error: skip: '=' at character 8 is not an operator"))
+        #expect(run.error.contains("\(path):8:11: error: when: 'region' at character 1 needs a comparison"))
+        let missing = try directory.write("requests:\n  - path: http://h/d\n    for-each: { csv: nowhere.csv }\n", to: "missing.yaml")
+        let unread = try SluiceProcess.run(["validate", missing])
+        #expect(unread.error.hasPrefix("\(missing):3:22: error: cannot read 'nowhere.csv'"), "\(unread.error)")
+    }
+}

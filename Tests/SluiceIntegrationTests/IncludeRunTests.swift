@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `include:`: a login, a setup and a teardown shared between files, run against httpbin; and the
+/// errors of composition, each at its FILE:LINE:COLUMN.
+@Suite("Pipelines that include other files")
+struct IncludeRunTests {
+    /// A suite in a temporary folder: shared stages and variables, a login, a teardown, and two
+    /// files that use them.
+    static func suite(_ servers: TestServers) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.file("_shared"), withIntermediateDirectories: true)
+        _ = try directory.write("""
+            variables:
+              base: \(servers.httpbin.absoluteString)
+            stages:
+              - url-resolution: { base-url: "${base}" }
+              - response-decoding
+            """, to: "_shared/common.yaml")
+        _ = try directory.write("""
+            include: common.yaml
+            requests:
+              - name: login
+                method: POST
+                path: post
+                headers: { Content-Type: application/json }
+                body: '{"token": "tok-from-login"}'
+                capture:
+                  token: $.json.token
+            """, to: "_shared/login.yaml")
+        _ = try directory.write("""
+            include: common.yaml
+            requests:
+              - name: logout
+                method: DELETE
+                path: delete
+                headers: { Authorization: "Bearer ${token}" }
+                expect:
+                  body:
+                    $.headers.Authorization: Bearer tok-from-login
+            """, to: "_shared/teardown.yaml")
+        _ = try directory.write("""
+            include: _shared/common.yaml
+            requests:
+              - include: _shared/login.yaml
+              - name: orders
+                path: bearer
+                headers: { Authorization: "Bearer ${token}" }
+                expect:
+                  body:
+                    $.token: tok-from-login
+              - name: broken
+                path: status/500
+                expect:
+                  status: 200
+              - name: never
+                path: get
+              - include: _shared/teardown.yaml
+                always: true
+            """, to: "orders.yaml")
+        _ = try directory.write("""
+            include: _shared/common.yaml
+            requests:
+              - include: _shared/login.yaml
+              - name: profile
+                path: anything/profile
+                headers: { X-Token: "${token}" }
+                expect:
+                  body:
+                    $.headers['X-Token']: tok-from-login
+            """, to: "profile.yaml")
+        return directory
+    }
+
+    @Test("a shared login's capture reaches the including file; a teardown marked always runs after --fail-fast stops; lines name the included file")
+    func sharedLoginAndTeardown() throws {
+        let servers = try TestServers.load()
+        let directory = try IncludeRunTests.suite(servers)
+        let orders = directory.file("orders.yaml").path
+        let run = try SluiceProcess.run(["run", "--no-color", "--fail-fast", orders])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let marks = lines.filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+        #expect(marks == ["✔ login", "✔ orders", "✘ broken", "✔ logout"], "\(run.output)")
+        #expect(!run.output.contains("never"))
+        #expect(run.output.contains("\(orders):13:15: failed: status"))
+        #expect(run.output.contains("orders: 4 requests: 3 passed, 1 failed"))
+    }
+
+    @Test("a folder runs each pipeline once, leaving out _shared; --jobs 2 prints the files in order, each with its own captures")
+    func folderInParallel() throws {
+        let servers = try TestServers.load()
+        let directory = try IncludeRunTests.suite(servers)
+        let run = try SluiceProcess.run(["run", "--no-color", "--jobs", "2", "--report", "json:\(directory.file("report.json").path)", directory.url.path])
+        #expect(run.status == 1, "\(run.error)")
+        let summaries = run.output.split(separator: "\n").filter { $0.contains(" requests: ") }
+        #expect(summaries.map { $0.prefix(while: { $0 != ":" }) } == ["orders", "profile"], "\(run.output)")
+        #expect(run.output.contains("✔ profile"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.file("report.json"))) as? [String: Any]
+        let pipelines = report?["pipelines"] as? [[String: Any]]
+        #expect(pipelines?.map { $0["pipeline"] as? String } == ["orders", "profile"])
+        let loginFile = ((pipelines?[1]["results"] as? [[String: Any]])?.first?["file"] as? String) ?? ""
+        #expect(loginFile.hasSuffix("_shared/login.yaml"))
+    }
+
+    @Test("cycles, missing files and names defined twice are load errors at FILE:LINE:COLUMN that name both places")
+    func compositionErrors() throws {
+        let directory = try TemporaryDirectory()
+        let a = try directory.write("include: b.yaml\nrequests:\n  - {name: a, path: 'http://h/'}\n", to: "a.yaml")
+        _ = try directory.write("include: c.yaml\n", to: "b.yaml")
+        _ = try directory.write("requests:\n  - include: a.yaml\n", to: "c.yaml")
+        let cycle = try SluiceProcess.run(["validate", a])
+        #expect(cycle.status == 2)
+        #expect(cycle.error.contains("c.yaml:2:14: error: include cycle: \(a) includes \(directory.url.path)/b.yaml includes \(directory.url.path)/c.yaml includes \(directory.url.path)/a.yaml again (included at \(a):1:10, then \(directory.url.path)/b.yaml:1:10, then \(directory.url.path)/c.yaml:2:14)"), "\(cycle.error)")
+
+        let missing = try directory.write("stages: []\nrequests:\n  - include: nowhere/login.yaml\n", to: "missing.yaml")
+        let gone = try SluiceProcess.run(["validate", missing])
+        #expect(gone.status == 2)
+        #expect(gone.error.hasPrefix("\(missing):3:14: error: cannot include '\(directory.url.path)/nowhere/login.yaml': no such file"), "\(gone.error)")
+
+        _ = try directory.write("variables:\n  base: http://one/\nrequests:\n  - {name: shared, path: 'http://h/'}\n", to: "first.yaml")
+        let twice = try directory.write("include: first.yaml\nvariables:\n  base: http://two/\nrequests:\n  - {name: shared, path: 'http://h/'}\n", to: "twice.yaml")
+        let doubled = try SluiceProcess.run(["validate", twice])
+        #expect(doubled.status == 2)
+        let first = "\(directory.url.path)/first.yaml"
+        #expect(doubled.error.contains("\(twice):3:3: error: variable 'base' is defined twice: here and at \(first):2:3"), "\(doubled.error)")
+        #expect(doubled.error.contains("\(twice):5:5: error: a request named 'shared' is already defined at \(first):4:5"), "\(doubled.error)")
+
+        _ = try directory.write("requests:\n  - {name: login, path: 'http://h/'}\n", to: "login.yaml")
+        let again = try directory.write("requests:\n  - include: login.yaml\n  - include: login.yaml\n", to: "again.yaml")
+        let repeated = try SluiceProcess.run(["validate", again])
+        #expect(repeated.error.contains("login.yaml:2:5: error: request 'login' is included twice: at \(again):2:14 and at \(again):3:14"), "\(repeated.error)")
+    }
+
+    @Test("a file that only declares stages and variables can be included, and one include of it serves a diamond")
+    func declarationsOnly() throws {
+        let servers = try TestServers.load()
+        let directory = try IncludeRunTests.suite(servers)
+        let validate = try SluiceProcess.run(["validate", directory.file("orders.yaml").path, directory.file("_shared/login.yaml").path])
+        #expect(validate.status == 0, "\(validate.error)")
+        #expect(validate.output.contains("orders.yaml: ok (2 stages, 5 requests)"), "\(validate.output)")
+    }
+}
