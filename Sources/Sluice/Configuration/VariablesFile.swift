@@ -55,10 +55,10 @@ public enum VariablesFile {
     static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
         var values: [String: String] = [:]
         var problems: [PipelineDiagnostic] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // CR LF is one `Character`, and a line break like any other.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let mark = YAMLNode.Mark(line: index + 1, column: 1)
-            var line = Substring(rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine)
-            line = line.drop { $0 == " " || $0 == "\t" }
+            var line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") { line = line.dropFirst(7).drop { $0 == " " } }
             guard let equals = line.firstIndex(of: "=") else {

@@ -5,7 +5,8 @@ import Foundation
 /// A request is selected when `only` is empty or one of its patterns matches the request's name
 /// (as written, or as shown with its `for-each` row), when `tags` is empty or the request has one
 /// of them, and when it has none of `skipTags`. Patterns are POSIX globs (`fnmatch(3)`: `*`, `?`,
-/// `[...]`); a name with none of those characters matches only itself, code point by code point.
+/// `[...]`); a pattern that is a request's name, code point by code point, matches it whatever
+/// characters it holds.
 public struct RequestSelection: Sendable, Hashable {
     /// `--only` patterns.
     public var only: [String]
@@ -24,10 +25,10 @@ public struct RequestSelection: Sendable, Hashable {
     /// Whether it selects every request.
     public var selectsAll: Bool { only.isEmpty && tags.isEmpty && skipTags.isEmpty }
 
-    /// Whether `pattern` matches a name: as a glob when it has glob characters, else by code points.
+    /// Whether `pattern` matches a name: when both have the same code points (so `fetch [b]`
+    /// names the row it shows), or as a glob.
     public static func matches(_ pattern: String, _ name: String) -> Bool {
-        guard pattern.contains(where: { "*?[".contains($0) }) else { return pattern.hasSameCodePoints(as: name) }
-        return fnmatch(pattern, name, 0) == 0
+        pattern.hasSameCodePoints(as: name) || (pattern.contains(where: { "*?[".contains($0) }) && fnmatch(pattern, name, 0) == 0)
     }
 
     /// Whether a pattern of `only` matches the request.
