@@ -12,7 +12,8 @@ extension RunReport {
     /// (headers and bodies, secrets redacted, bodies cut at ``htmlBodyLimit``), and a timeline of
     /// the request's time: the time inside each stage of the chain, and each libcurl phase of each
     /// exchange (DNS, TCP connect, TLS, sending, waiting for the first byte, receiving).
-    /// Failed requests are open, the others folded; a button shows only the failures.
+    /// Failed requests are open, the others folded; a box, labelled with the number of failures,
+    /// shows only them.
     public static func html(_ run: Run, redactor: Redactor, generated: Date = Date()) -> String {
         let counts = counts(run.results)
         var page = """
@@ -45,9 +46,14 @@ extension RunReport {
         page += """
             </main>
             <script>
-            document.getElementById('failures-only').addEventListener('change', function (event) {
-              document.body.classList.toggle('failures-only', event.target.checked);
-            });
+            (function () {
+              var failed = document.querySelectorAll('details.request.failed').length;
+              var box = document.getElementById('failures-only');
+              box.parentNode.appendChild(document.createTextNode(' (' + failed + ')'));
+              box.addEventListener('change', function (event) {
+                document.body.classList.toggle('failures-only', event.target.checked);
+              });
+            })();
             </script>
             </body>
             </html>
@@ -57,7 +63,7 @@ extension RunReport {
     }
 
     private static func request(_ result: RequestResult, suite: Suite, redactor: Redactor) -> String {
-        let outcome = result.isSkipped ? "skip" : (result.ok ? "pass" : "fail")
+        let outcome = result.isSkipped ? "skipped" : (result.ok ? "passed" : "failed")
         let mark = result.isSkipped ? "○" : (result.ok ? "✔" : "✘")
         let status = result.status.map(String.init) ?? "—"
         var html = "<details class=\"request \(outcome)\"\(result.ok ? "" : " open")>\n"
@@ -119,27 +125,27 @@ extension RunReport {
         for (item, failure) in items {
             let state = failure != nil ? "fail" : (checked ? "pass" : "unchecked")
             let mark = failure != nil ? "✘" : (checked ? "✔" : "–")
+            let unchecked = result.response == nil ? "not checked: no response" : "not checked: the request failed first"
             html += "<li class=\"\(state)\"><span class=\"mark\">\(mark)</span> <code>\(escape(redactor.redact(item.label)))</code> <span class=\"muted\">line \(item.mark.line)</span>"
             if let failure {
                 html += "<div class=\"compare\">expected <code>\(escape(redactor.redact(failure.expected)))</code>, actual <code>\(escape(redactor.redact(failure.actual)))</code></div>"
             } else if !checked {
-                html += " <span class=\"muted\">not checked: no response</span>"
+                html += " <span class=\"muted\">\(unchecked)</span>"
             }
             html += "</li>\n"
         }
         return html + "</ul>\n"
     }
 
-    /// Bars for the time inside each stage and each libcurl phase of each exchange, on the scale
-    /// of the whole request.
+    /// Bars on the scale of the whole request: for each stage of the chain, the time spent inside
+    /// it (its request and response halves together, the stages below it not counted), from the
+    /// left edge; then each exchange's libcurl phases as a waterfall from the exchange's start.
+    /// The runner's own bookkeeping stages are left out.
     private static func timeline(_ metrics: TaskMetrics, total: Duration) -> String {
         let scale = max(DurationText.milliseconds(total), 0.001)
         var rows: [(group: String, label: String, start: Double, length: Double)] = []
-        var offset = 0.0
-        for stage in metrics.stages where stage.invocations > 0 {
-            let length = DurationText.milliseconds(stage.duration)
-            rows.append(("stage", stage.name, offset, length))
-            offset += length
+        for stage in metrics.stages where stage.invocations > 0 && stage.name != RunInfoStage.stageName {
+            rows.append(("stage", stage.name + (stage.invocations > 1 ? " (×\(stage.invocations))" : ""), 0, DurationText.milliseconds(stage.duration)))
         }
         var start = 0.0
         for (index, transfer) in metrics.transfers.enumerated() {
@@ -152,11 +158,11 @@ extension RunReport {
             let end = DurationText.milliseconds(transfer.total)
             let phases: [(String, Double, Double)] = [
                 ("DNS", 0, dns), ("TCP connect", dns, connect), ("TLS handshake", dns + connect, tls),
-                ("sending", dns + connect + tls, max(0, pre - dns - connect - tls)), ("waiting (TTFB)", pre, max(0, first - pre)),
-                ("receiving", first, max(0, end - first)),
+                (transfer.connectionReused ? "sending (connection reused)" : "sending", dns + connect + tls, max(0, pre - dns - connect - tls)),
+                ("waiting (TTFB)", pre, max(0, first - pre)), ("receiving", first, max(0, end - first)),
             ]
-            for (label, phaseStart, length) in phases where length > 0 || label == "waiting (TTFB)" {
-                rows.append(("libcurl", label + hop + (transfer.connectionReused && label == "sending" ? ", connection reused" : ""), start + phaseStart, length))
+            for (label, phaseStart, length) in phases where length > 0 || label.hasPrefix("waiting") {
+                rows.append(("libcurl", label + hop, start + phaseStart, length))
             }
             start += end
         }
@@ -165,9 +171,9 @@ extension RunReport {
         for row in rows {
             let left = min(100, row.start / scale * 100)
             let width = max(0.3, min(100 - left, row.length / scale * 100))
-            html += "<tr class=\"\(row.group)\"><th>\(row.group == "stage" ? "stage" : "libcurl")</th><td class=\"label\">\(escape(row.label))</td>"
+            html += "<tr class=\"\(row.group)\"><th>\(row.group)</th><td class=\"label\">\(escape(row.label))</td>"
                 + "<td class=\"track\"><div class=\"bar\" style=\"margin-left:\(format(left))%;width:\(format(width))%\"></div></td>"
-                + "<td class=\"time\">\(format(row.length)) ms</td></tr>\n"
+                + "<td class=\"time\">\(format(row.length, digits: 2)) ms</td></tr>\n"
         }
         return html + "</table>\n"
     }
@@ -209,8 +215,8 @@ extension RunReport {
         return value < 1000 ? "\(format(value)) ms" : "\(format(value / 1000)) s"
     }
 
-    private static func format(_ value: Double) -> String {
-        value.formatted(.number.precision(.fractionLength(1)).grouping(.never).locale(Locale(identifier: "en_US_POSIX")))
+    private static func format(_ value: Double, digits: Int = 1) -> String {
+        value.formatted(.number.precision(.fractionLength(digits)).grouping(.never).locale(Locale(identifier: "en_US_POSIX")))
     }
 
     private static let htmlStyle = """
@@ -226,11 +232,11 @@ extension RunReport {
         .pass { color: var(--pass); } .fail, .error { color: var(--fail); }
         .totals span { margin-right: 8px; font-weight: 600; }
         details.request { background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--pass); border-radius: 6px; margin: 6px 0; }
-        details.request.fail { border-left-color: var(--fail); }
-        details.request.skip { border-left-color: var(--muted); }
+        details.request.failed { border-left-color: var(--fail); }
+        details.request.skipped { border-left-color: var(--muted); }
         summary { cursor: pointer; padding: 8px 12px; display: flex; gap: 10px; align-items: baseline; }
         summary .name { font-weight: 600; } summary .url { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); flex: 1; overflow-wrap: anywhere; }
-        .request.fail summary .mark { color: var(--fail); } .request.pass summary .mark { color: var(--pass); }
+        .request.failed summary .mark, .request.failed summary .status { color: var(--fail); } .request.passed summary .mark { color: var(--pass); }
         .body { padding: 0 12px 12px; }
         .where { color: var(--muted); font-size: 12px; margin: 0; }
         ul.expectations { list-style: none; padding: 0; margin: 0; }
@@ -243,6 +249,6 @@ extension RunReport {
         table.timeline td.label { width: 230px; } table.timeline td.time { width: 80px; text-align: right; font-family: ui-monospace, monospace; }
         td.track { background: #eaeef2; } .bar { height: 10px; border-radius: 2px; background: #0969da; }
         tr.libcurl .bar { background: #8250df; }
-        body.failures-only details.request:not(.fail) { display: none; }
+        body.failures-only details.request:not(.failed) { display: none; }
         """
 }

@@ -32,7 +32,10 @@ struct RunInfoStage: RequestStage {
     let isDryRun: Bool
     let redactor: Locked<Redactor>
 
-    var name: String { "runner" }
+    var name: String { RunInfoStage.stageName }
+
+    /// `runner`: the name of the runner's own stages (this one and the recorder at the bottom).
+    static let stageName = "runner"
 
     func prepare(_ request: Request, context: TaskContext) async throws -> Request {
         context.storage[RunInfo.Key.self] = RunInfo(isDryRun: isDryRun, redactor: redactor.withLock { $0 })

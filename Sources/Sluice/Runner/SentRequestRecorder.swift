@@ -13,7 +13,7 @@ struct SentRequestRecorder: Stage {
     /// Whether requests stop here instead of going to the transport.
     let stops: Bool
 
-    var name: String { "runner" }
+    var name: String { RunInfoStage.stageName }
 
     func handle(
         _ request: Request,
