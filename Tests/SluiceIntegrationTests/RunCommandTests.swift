@@ -17,8 +17,9 @@ struct RunCommandTests {
         case "pinned-tls.yaml": (["--var", "base=\(servers.nginxHTTPS.absoluteString)", "--var", "ca=\(servers.caBundle)"], [:])
         case "serialization-json.yaml": (["--var", "base=\(servers.httpbin.absoluteString)"], ["API_TOKEN": "tok-5f2b9c"])
         case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
-        case "signing.yaml", "events.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
-        case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml":
+        case "signing.yaml", "events.yaml", "polling.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
+        case "data-driven.yaml": (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/staging.env").path], [:])
+        case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml", "suite.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
         default: nil
         }
@@ -42,8 +43,9 @@ struct RunCommandTests {
         }
         let check = Process()
         check.executableURL = RunCommandTests.root.appendingPathComponent(".venv/bin/python")
+        let shared = try FileManager.default.contentsOfDirectory(atPath: RunCommandTests.pipelines.appendingPathComponent("_shared").path).filter { $0.hasSuffix(".yaml") }.map { "_shared/" + $0 }
         check.arguments = [RunCommandTests.root.appendingPathComponent("scripts/check-schema.py").path, RunCommandTests.pipelines.appendingPathComponent("schema.json").path]
-            + names.map { RunCommandTests.pipelines.appendingPathComponent($0).path }
+            + (names + shared).map { RunCommandTests.pipelines.appendingPathComponent($0).path }
         try check.run()
         check.waitUntilExit()
         #expect(check.terminationStatus == 0)
