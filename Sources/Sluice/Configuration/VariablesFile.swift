@@ -22,7 +22,12 @@ public enum VariablesFile {
         return isYAML ? try yaml(text, path: path) : try dotenv(text, path: path)
     }
 
-    static func yaml(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+    /// Reads the variables of a YAML mapping.
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - path: the name diagnostics use.
+    /// - Throws: ``PipelineFileError`` with the line of each problem.
+    public static func yaml(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
         func failure(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
             PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
         }
@@ -52,7 +57,12 @@ public enum VariablesFile {
         return values
     }
 
-    static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+    /// Reads the variables of a dotenv file.
+    /// - Parameters:
+    ///   - text: the file's text.
+    ///   - path: the name diagnostics use.
+    /// - Throws: ``PipelineFileError`` with the line of each problem.
+    public static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
         var values: [String: String] = [:]
         var problems: [PipelineDiagnostic] = []
         // CR LF is one `Character`, and a line break like any other.

@@ -26,6 +26,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case urlResolution = "url-resolution"
     /// The `text/event-stream` parser.
     case serverSentEvents = "server-sent-events"
+    /// The `when:`/`skip:` condition language.
+    case condition
+    /// The dotenv form of `--vars-file`.
+    case variablesFile = "variables-file"
 
     /// Runs the target over one input.
     public func run(_ input: [UInt8]) {
@@ -40,6 +44,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .responseHead: ResponseHeadFuzz.run(input)
         case .urlResolution: URLResolutionFuzz.run(input)
         case .serverSentEvents: ServerSentEventFuzz.run(input)
+        case .condition: ConditionFuzz.run(input)
+        case .variablesFile: VariablesFileFuzz.run(input)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Sluice
 
-/// `${NAME}` templates: parsed or refused with a position inside the text; a parsed template
-/// renders from a scope that defines every name it uses, and its literal text survives.
+/// `${NAME}` templates and template functions: parsed or refused with a position inside the text;
+/// a parsed template renders from a scope that defines every name it uses, and its literal text
+/// survives.
 enum TemplateFuzz {
     static func run(_ input: [UInt8]) {
         let text = String(decoding: input, as: UTF8.self)
@@ -23,7 +24,9 @@ enum TemplateFuzz {
         if template.isLiteral {
             require(!contains(rendered, "${") || contains(text, "$${"), "literal '\(text)' rendered as '\(rendered)'")
         }
-        for name in template.variables {
+        // A name written as ${NAME} shows its value; one that is a function's argument shows what
+        // the function made of it.
+        for case .variable(let name) in template.parts {
             require(contains(rendered, "<\(name)>"), "'\(text)' rendered without ${\(name)}: '\(rendered)'")
         }
     }

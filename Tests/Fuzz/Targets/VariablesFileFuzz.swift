@@ -1,0 +1,40 @@
+import Sluice
+
+/// Dotenv files from anywhere: read or refused with a line, never a crash; every name read is a
+/// variable name; and the values read, written back double-quoted with escapes, read the same.
+enum VariablesFileFuzz {
+    static func run(_ input: [UInt8]) {
+        let text = String(decoding: input, as: UTF8.self)
+        let values: [String: String]
+        do {
+            values = try VariablesFile.dotenv(text, path: "fuzz.env")
+        } catch {
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+            require(error.diagnostics.allSatisfy { $0.mark.line >= 1 && $0.mark.line <= lines }, "a problem outside the text's \(lines) lines")
+            return
+        }
+        var written = ""
+        for (name, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            var escaped = ""
+            for character in value {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\r\n": escaped += "\\r\\n"
+                case "\t": escaped += "\\t"
+                default: escaped.append(character)
+                }
+            }
+            written += "\(name)=\"\(escaped)\"\n"
+        }
+        let again: [String: String]
+        do {
+            again = try VariablesFile.dotenv(written, path: "again.env")
+        } catch {
+            preconditionFailure("the values of '\(text)', written back, do not read: \(error)")
+        }
+        require(again.count == values.count && values.allSatisfy { again[$0.key]?.utf8.elementsEqual($0.value.utf8) == true }, "'\(text)' does not survive writing back")
+    }
+}
