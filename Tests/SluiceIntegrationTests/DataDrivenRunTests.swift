@@ -170,4 +170,22 @@ struct DataDrivenRunTests {
         let unread = try SluiceProcess.run(["validate", missing])
         #expect(unread.error.hasPrefix("\(missing):3:22: error: cannot read 'nowhere.csv'"), "\(unread.error)")
     }
+
+    @Test("nested for-each that would expand past 100,000 requests is refused at load time, before memory fills")
+    func expansionBomb() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("n\n" + (0..<1000).map(String.init).joined(separator: "\n") + "\n", to: "thousand.csv")
+        let path = try directory.write("""
+            requests:
+              - for-each: { csv: thousand.csv }
+                requests:
+                  - for-each: { csv: thousand.csv }
+                    requests:
+                      - name: bomb
+                        path: http://127.0.0.1:9/${n}
+            """, to: "bomb.yaml")
+        let run = try SluiceProcess.run(["validate", path])
+        #expect(run.status == 2)
+        #expect(run.error.contains("\(path):6:13: error: the pipeline expands to more than 100000 requests"), "\(run.error)")
+    }
 }

@@ -46,7 +46,7 @@ struct RunConditionTests {
         #expect(try RunCondition(.when, parsing: "a == b or exists c and d < 3", mark: YAMLNode.Mark(line: 1, column: 1)).variables == ["a", "b", "c", "d"])
     }
 
-    @Test("malformed conditions say what and where")
+    @Test("malformed conditions say what and where; nesting deep enough to exhaust the stack is refused")
     func errors() {
         let cases: [(String, String)] = [
             ("a = 1", "'=' at character 3 is not an operator (==, !=, <, <=, >, >=)"),
@@ -60,10 +60,12 @@ struct RunConditionTests {
             ("a == 1.2.3", "'1.2.3' at character 6 is not a number"),
             ("", "the condition ends where a value was expected"),
             ("a == @", "unexpected '@' at character 6"),
+            (String(repeating: "(", count: 100_000) + "true" + String(repeating: ")", count: 100_000), "the condition nests deeper than 64 levels"),
+            (String(repeating: "not ", count: 100_000) + "true", "the condition nests deeper than 64 levels"),
         ]
         for (text, message) in cases {
-            let error = #expect(throws: RunCondition.SyntaxError.self, "\(text)") { try RunCondition(.when, parsing: text, mark: YAMLNode.Mark(line: 1, column: 1)) }
-            #expect(error?.message.hasPrefix(message) == true, "\(text): \(error?.message ?? "")")
+            let error = #expect(throws: RunCondition.SyntaxError.self, "\(text.prefix(40))") { try RunCondition(.when, parsing: text, mark: YAMLNode.Mark(line: 1, column: 1)) }
+            #expect(error?.message.hasPrefix(message) == true, "\(text.prefix(40)): \(error?.message ?? "")")
         }
     }
 }

@@ -40,6 +40,14 @@ struct PipelineAssembly {
     private var variableOrigins: [CodePointKey: String] = [:]
     private var requestOrigins: [CodePointKey: (location: String, includedAt: String?)] = [:]
     private var maxResponseSizeOrigin: String?
+    /// Requests made so far, against ``maximumRequests``.
+    private var requestCount = 0
+    /// The rows of each `for-each` read so far, by where it is written: a nested one is read once.
+    private var rowsRead: [String: [ForEachRow?]] = [:]
+
+    /// The most requests a pipeline may expand to (nested `for-each` multiplies): a guard against a
+    /// file that would fill memory before anything is sent.
+    static let maximumRequests = 100_000
 
     /// Assembles the pipeline whose main file is `root`.
     /// - Returns: the spec, every problem found, and whether every file could be read: when one
@@ -89,6 +97,14 @@ struct PipelineAssembly {
     private mutating func requests(of entry: RequestEntry, in file: LoadedFile, inherited: Inherited) -> [RequestSpec] {
         switch entry {
         case .request(var request):
+            requestCount += 1
+            guard requestCount <= PipelineAssembly.maximumRequests else {
+                if requestCount == PipelineAssembly.maximumRequests + 1 {
+                    fail(request.source, request.mark, "the pipeline expands to more than \(PipelineAssembly.maximumRequests) requests (for-each rows multiply); split the data")
+                    isComplete = false
+                }
+                return []
+            }
             if inherited.checksNames { checkName(of: request, includedAt: inherited.includedAt) }
             request.conditions = inherited.conditions + request.conditions
             request.tags = PipelineAssembly.union(inherited.tags, request.tags)
@@ -98,16 +114,22 @@ struct PipelineAssembly {
         case .group(let group):
             var rows: [ForEachRow?] = [nil]
             if let forEach = group.forEach {
-                do {
-                    rows = try forEach.rows(directory: file.source.directory)
-                } catch {
-                    fail(file.source, error.mark, error.message)
-                    isComplete = false
-                    return []
+                let key = file.source.location(forEach.mark)
+                if let known = rowsRead[key] {
+                    rows = known
+                } else {
+                    do {
+                        rows = try forEach.rows(directory: file.source.directory)
+                    } catch {
+                        fail(file.source, error.mark, error.message)
+                        isComplete = false
+                        return []
+                    }
+                    rowsRead[key] = rows
                 }
             }
             var requests: [RequestSpec] = []
-            for (index, row) in rows.enumerated() {
+            for (index, row) in rows.enumerated() where requestCount <= PipelineAssembly.maximumRequests {
                 var inner = inherited
                 inner.conditions += group.conditions
                 inner.tags = PipelineAssembly.union(inherited.tags, group.tags)

@@ -222,8 +222,13 @@ private enum Tokenizer {
 }
 
 private struct Parser {
+    /// How deep parentheses and `not` may nest: far more than a condition needs, far less than
+    /// would exhaust the stack.
+    static let maximumDepth = 64
+
     var tokens: [Token]
     var position = 0
+    var depth = 0
 
     var peek: Token? { position < tokens.count ? tokens[position] : nil }
 
@@ -256,15 +261,26 @@ private struct Parser {
 
     mutating func negation() throws(RunCondition.SyntaxError) -> RunCondition.Node {
         if isKeyword(peek, "not") {
+            try enter()
+            defer { depth -= 1 }
             position += 1
             return .not(try negation())
         }
         return try primary()
     }
 
+    mutating func enter() throws(RunCondition.SyntaxError) {
+        depth += 1
+        guard depth <= Parser.maximumDepth else {
+            throw RunCondition.SyntaxError(message: "the condition nests deeper than \(Parser.maximumDepth) levels of parentheses and not")
+        }
+    }
+
     mutating func primary() throws(RunCondition.SyntaxError) -> RunCondition.Node {
         guard let token = next() else { throw RunCondition.SyntaxError(message: "the condition ends where a value was expected") }
         if token.kind == .symbol && token.text == "(" {
+            try enter()
+            defer { depth -= 1 }
             let inner = try expression()
             guard let close = next(), close.kind == .symbol, close.text == ")" else {
                 throw RunCondition.SyntaxError(message: "the '(' at character \(token.offset + 1) has no closing ')'")

@@ -109,6 +109,8 @@ public struct LoadRun: Sendable {
         var prepared: [(RequestSpec, Request, VariableScope)] = []
         for spec in specs {
             let scope = file.scope.adding(spec.row)
+            // Conditions are judged once, before the run: captures have no value here.
+            guard spec.conditions.allSatisfy({ $0.allowsRun(variables: scope.values, environment: scope.environment) }) else { continue }
             if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
                 throw SluiceError(
                     kind: .configuration,
