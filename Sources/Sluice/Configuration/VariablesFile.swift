@@ -94,34 +94,39 @@ public enum VariablesFile {
         var message: String
     }
 
-    /// The value after `=`: quoted or bare.
+    /// The value after `=`: quoted or bare. Read by code points, not characters: a combining mark
+    /// after an escape's letter (`\t` then U+07FD) would otherwise hide the letter (found by
+    /// fuzzing).
     private static func value(_ text: Substring) throws(Problem) -> String {
         let text = text.drop { $0 == " " || $0 == "\t" }
-        guard let quote = text.first, quote == "'" || quote == "\"" else {
+        guard let quote = text.unicodeScalars.first, quote == "'" || quote == "\"" else {
             let bare = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text
             return bare.trimmingCharacters(in: .whitespaces)
         }
-        var output = ""
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex {
-            let character = text[index]
-            if character == quote {
-                let rest = text[text.index(after: index)...].trimmingCharacters(in: .whitespaces)
-                guard rest.isEmpty || rest.hasPrefix("#") else { throw Problem(message: "text after the closing \(quote)") }
-                return output
+        let scalars = Array(text.unicodeScalars.dropFirst())
+        var output = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == quote {
+                var rest = String.UnicodeScalarView()
+                rest.append(contentsOf: scalars[(index + 1)...])
+                let trailing = String(rest).trimmingCharacters(in: .whitespaces)
+                guard trailing.isEmpty || trailing.hasPrefix("#") else { throw Problem(message: "text after the closing \(quote)") }
+                return String(output)
             }
-            if quote == "\"", character == "\\", text.index(after: index) < text.endIndex {
-                index = text.index(after: index)
-                switch text[index] {
+            if quote == "\"", scalar == "\\", index + 1 < scalars.count {
+                index += 1
+                switch scalars[index] {
                 case "n": output.append("\n")
                 case "t": output.append("\t")
                 case "r": output.append("\r")
-                default: output.append(text[index])
+                default: output.append(scalars[index])
                 }
             } else {
-                output.append(character)
+                output.append(scalar)
             }
-            index = text.index(after: index)
+            index += 1
         }
         throw Problem(message: "the value has no closing \(quote)")
     }

@@ -42,12 +42,11 @@ public struct PipelineRunner: Sendable {
         if requiresMatches, let pattern = selection.unmatchedPatterns(in: all).first {
             throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
         }
-        let selected = all.filter(selection.selects)
-        let chosen = Set(selected.map { CodePointKey($0.displayName) })
-        for request in selected {
+        let chosen = all.map(selection.selects)
+        for (position, request) in all.enumerated() where chosen[position] {
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
             let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
-            for earlier in all.prefix(while: { $0.displayName != request.displayName }) where !chosen.contains(CodePointKey(earlier.displayName)) {
+            for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
                 if let capture = earlier.captures.first(where: { needed.contains($0.name) && file.scope.values[$0.name] == nil }) {
                     throw SluiceError(
                         kind: .configuration,
@@ -56,7 +55,7 @@ public struct PipelineRunner: Sendable {
                 }
             }
         }
-        return selected
+        return zip(all, chosen).filter(\.1).map(\.0)
     }
 
     /// The requests' names for a message, the first few of them.

@@ -16,15 +16,15 @@ enum VariablesFileFuzz {
         var written = ""
         for (name, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             var escaped = ""
-            for character in value {
-                switch character {
+            // By code points: a combining mark after a quote must not hide the quote.
+            for scalar in value.unicodeScalars {
+                switch scalar {
                 case "\\": escaped += "\\\\"
                 case "\"": escaped += "\\\""
                 case "\n": escaped += "\\n"
                 case "\r": escaped += "\\r"
-                case "\r\n": escaped += "\\r\\n"
                 case "\t": escaped += "\\t"
-                default: escaped.append(character)
+                default: escaped.unicodeScalars.append(scalar)
                 }
             }
             written += "\(name)=\"\(escaped)\"\n"
@@ -35,6 +35,6 @@ enum VariablesFileFuzz {
         } catch {
             preconditionFailure("the values of '\(text)', written back, do not read: \(error)")
         }
-        require(again.count == values.count && values.allSatisfy { again[$0.key]?.utf8.elementsEqual($0.value.utf8) == true }, "'\(text)' does not survive writing back")
+        require(again.count == values.count && values.allSatisfy { again[$0.key]?.utf8.elementsEqual($0.value.utf8) == true }, "'\(text)' does not survive writing back: \(values.debugDescription) became \(again.debugDescription)")
     }
 }
