@@ -140,4 +140,21 @@ struct IncludeRunTests {
         #expect(validate.status == 0, "\(validate.error)")
         #expect(validate.output.contains("orders.yaml: ok (2 stages, 5 requests)"), "\(validate.output)")
     }
+
+    @Test("a top-level include of a file with requests runs them first, as a setup, before the file's own")
+    func setupFirst() throws {
+        let servers = try TestServers.load()
+        let directory = try IncludeRunTests.suite(servers)
+        let path = try directory.write("""
+            include: [_shared/login.yaml]
+            requests:
+              - name: uses-token
+                path: anything/${token}
+                expect:
+                  body: { $.url: { matches: "tok-from-login$" } }
+            """, to: "setup.yaml")
+        let run = try SluiceProcess.run(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(SelectionRunTests.names(run.output) == ["login", "uses-token"])
+    }
 }
