@@ -51,6 +51,8 @@ let package = Package(
             pkgConfig: "libidn2",
             providers: [.apt(["libidn2-dev"])]
         ),
+        // Linux's rtnetlink headers, for the reachability monitor: no library to link.
+        .systemLibrary(name: "CNetlink"),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -63,6 +65,7 @@ let package = Package(
                 "CIDN2",
                 "COpenSSL",
                 "CYAML",
+                "CNetlink",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),

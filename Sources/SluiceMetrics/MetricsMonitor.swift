@@ -19,6 +19,9 @@ import Synchronization
 ///   `method` and `kind` (the error's kind as a token: `connection_failed`, `timeout`,
 ///   `trust_evaluation_failed`, `cancelled`).
 ///
+/// - `sluice_connectivity_wait_seconds` (timer, labelled `pipeline`) for a task that waited for a
+///   route to its host (the `reachability` stage with `waits-for-connectivity`), when the route came.
+///
 /// Labels never carry a URL, a header or a status code: their number stays small whatever the
 /// traffic. A method outside the standard ones is labelled `other`, as OpenTelemetry's HTTP
 /// conventions say, so a client cannot grow the label set with made-up methods.
@@ -62,6 +65,8 @@ public final class MetricsMonitor: EventMonitor {
             finish(event, statusClass: "error", error: MetricsMonitor.token(error.kind.description))
         case .cancelled:
             finish(event, statusClass: "error", error: "cancelled")
+        case .waitedForConnectivity(_, let duration):
+            Timer(label: "sluice_connectivity_wait_seconds", dimensions: [("pipeline", pipeline)], factory: factory).record(duration: duration)
         default:
             break
         }

@@ -118,6 +118,12 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-events"), help: "With --events, stop after this many events.")
     var maxEvents: Int?
 
+    @Flag(
+        name: .customLong("wait-for-connectivity"),
+        help: "While no route leads to the host, wait for one (up to --timeout, else 60 s) instead of failing; without it, no route fails at once with 'not reachable'."
+    )
+    var waitsForConnectivity = false
+
     func validate() throws {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
             throw ValidationError("'\(url)' is not an absolute http or https URL")
@@ -156,11 +162,15 @@ struct SendCommand: AsyncParsableCommand {
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
         ))
         let policy = try trustPolicy()
-        let manager = SessionManager(pipeline: try Pipeline(
-            stages: form.isEmpty ? [] : [Serialization(format: .multipart)],
-            transport: transport,
-            redirects: location ? Redirection(maximumHops: maxRedirects) : nil
-        ))
+        let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
+        let manager = SessionManager(
+            pipeline: try Pipeline(
+                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]),
+                transport: transport,
+                redirects: location ? Redirection(maximumHops: maxRedirects) : nil
+            ),
+            monitors: [ReachabilityNotes()]
+        )
         var request = try makeRequest()
         request.trustPolicy = policy
         request.proxyRoute = try proxyRoute()

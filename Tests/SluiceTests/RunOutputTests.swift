@@ -18,9 +18,9 @@ struct RunOutputTests {
         })
         let schema = PipelineSchema.schema(for: registry)
         let entries = try #require(schema["properties"]?["stages"]?["items"]?["anyOf"])
-        // Nine built-in stages, then the registered one.
-        #expect(entries[0]?["enum"]?[9] == "stamp")
-        #expect(entries[10]?["properties"]?["stamp"]?["anyOf"]?[1]?["required"] == ["value"])
+        // Ten built-in stages, then the registered one.
+        #expect(entries[0]?["enum"]?[10] == "stamp")
+        #expect(entries[11]?["properties"]?["stamp"]?["anyOf"]?[1]?["required"] == ["value"])
         let duplicate = #expect(throws: SluiceError.self) { try registry.register(BuiltInStages.redirects) }
         #expect(duplicate?.kind == .configuration)
     }

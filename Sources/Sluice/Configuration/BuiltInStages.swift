@@ -4,8 +4,25 @@ import Foundation
 /// format names them.
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
-        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies, cache,
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies, cache, reachability,
     ]
+
+    static let reachability = StageDescriptor(
+        name: "reachability",
+        summary: "Checks that a route leads to the host before sending: with none, fails at once (not reachable), or waits for one (URLSession's waitsForConnectivity).",
+        options: [
+            OptionDescriptor(
+                "waits-for-connectivity", .boolean, default: "false",
+                summary: "Wait, up to the request's timeout (else max-wait), while no route leads to the host, instead of failing at once."
+            ),
+            OptionDescriptor("max-wait", .duration, default: "60s", summary: "The longest wait for a request with no timeout."),
+        ]
+    ) { options in
+        ReachabilityCheck(
+            waitsForConnectivity: options.bool("waits-for-connectivity") ?? false,
+            maximumWait: options.duration("max-wait") ?? ReachabilityCheck.defaultMaximumWait
+        )
+    }
 
     static let urlResolution = StageDescriptor(
         name: "url-resolution",

@@ -33,6 +33,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case insecureRedirect = "insecure redirect"
             case proxy = "proxy failure"
             case transport = "transport failure"
+            case notReachable = "not reachable"
         }
 
         private let code: Code
@@ -99,6 +100,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         public static let proxy = Kind(.proxy)
         /// The transport failed in a way none of the other kinds names.
         public static let transport = Kind(.transport)
+        /// No route leads to the host (the `reachability` stage found none, and was not asked to
+        /// wait for one): nothing was sent.
+        public static let notReachable = Kind(.notReachable)
 
         /// A short phrase for the kind, for example `connect timeout`.
         public var description: String { code.rawValue }

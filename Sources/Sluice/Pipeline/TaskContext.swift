@@ -89,6 +89,13 @@ public final class TaskContext: Sendable {
         emit(.note(note))
     }
 
+    /// Records a wait for connectivity that ended with a route: in
+    /// ``TaskMetrics/connectivityWait``, and as an event.
+    func recordConnectivityWait(host: String, duration: Duration) {
+        state.withLock { $0.metrics.connectivityWait += duration }
+        emit(.waitedForConnectivity(host: host, duration: duration))
+    }
+
     /// Records what a cache did for one exchange: in ``TaskMetrics/cacheOutcomes``, and as a note
     /// named after the outcome.
     func recordCache(_ outcome: CacheOutcome, detail: String, stage: String) {

@@ -26,6 +26,9 @@ public struct TaskMetrics: Sendable {
     /// What a ``ResponseCaching`` stage did for each exchange it handled (one per redirect hop),
     /// in order.
     public var cacheOutcomes: [CacheOutcome]
+    /// How long the task waited for a route to its host before sending (the `reachability`
+    /// stage with `waits-for-connectivity`); zero when it did not wait.
+    public var connectivityWait: Duration = .zero
     /// When the task was created.
     public var created: ContinuousClock.Instant
     /// When the task ended, if it has.

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+/// `sluice reachability`: whether a host, or the network at large, can be reached, and with
+/// `--watch` each change as it happens.
+struct ReachabilityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reachability",
+        abstract: "Says whether a host (or the network at large) can be reached, from the kernel's routing table; --watch follows changes.",
+        discussion: """
+            The status is reachable (with the kind of interface the route leaves by: wired, wireless, cellular, loopback, other), not reachable, or unknown (the name not resolved yet). It comes from the route the kernel would take and whether that interface is up with a carrier; --watch prints a line at each change the kernel announces (links, addresses, routes), never polling.
+
+            Exit status: 0 reachable, 1 not reachable (without --watch).
+            """
+    )
+
+    @Argument(help: "A host name or address; none for the network at large.")
+    var host: String?
+
+    @Flag(help: "Keep watching, printing a line for each change, until interrupted.")
+    var watch = false
+
+    @Flag(help: "One JSON object per line: {\"status\", \"interface\", \"name\", \"time\"}.")
+    var json = false
+
+    func run() async throws {
+        let monitor = ReachabilityMonitor(host: host)
+        try monitor.start()
+        defer { monitor.stop() }
+        guard watch else {
+            let status = await monitor.knownStatus()
+            Terminal.write(line(status, interface: monitor.interfaceName) + "\n")
+            if !status.isReachable { throw ExitCode(1) }
+            return
+        }
+        for await status in monitor.updates() {
+            Terminal.write(line(status, interface: monitor.interfaceName) + "\n")
+        }
+    }
+
+    private func line(_ status: ReachabilityStatus, interface: String?) -> String {
+        guard json else { return status.description + (interface.map { " (\($0))" } ?? "") }
+        var object: JSONObject = [:]
+        switch status {
+        case .unknown: object["status"] = "unknown"
+        case .notReachable: object["status"] = "not-reachable"
+        case .reachable(let kind):
+            object["status"] = "reachable"
+            object["interface"] = .string(kind.rawValue)
+            object["name"] = interface.map(JSONValue.string) ?? .null
+        }
+        object["time"] = .double(Date().timeIntervalSince1970)
+        return (try? JSONWriter().string(from: .object(object))) ?? ""
+    }
+}
