@@ -22,7 +22,7 @@ public struct ReachabilityCheck: RequestStage, HopStage {
     public let waitsForConnectivity: Bool
     /// The longest a task waits: its own total timeout when it has one, else this.
     public let maximumWait: Duration
-    private let monitors = MonitorPool()
+    private let monitors: MonitorPool
 
     /// 60 s: how long a task with no total timeout waits for connectivity.
     public static let defaultMaximumWait: Duration = .seconds(60)
@@ -35,8 +35,15 @@ public struct ReachabilityCheck: RequestStage, HopStage {
     ///   - waitsForConnectivity: wait for a route instead of failing at once.
     ///   - maximumWait: the longest wait for a task that sets no total timeout.
     public init(waitsForConnectivity: Bool = false, maximumWait: Duration = ReachabilityCheck.defaultMaximumWait) {
+        self.init(waitsForConnectivity: waitsForConnectivity, maximumWait: maximumWait) { ReachabilityMonitor(host: $0) }
+    }
+
+    /// Creates the stage with the monitors `makeMonitor` makes (a test's, started in a network
+    /// namespace).
+    init(waitsForConnectivity: Bool, maximumWait: Duration, makeMonitor: @escaping @Sendable (String) -> ReachabilityMonitor) {
         self.waitsForConnectivity = waitsForConnectivity
         self.maximumWait = maximumWait
+        monitors = MonitorPool(makeMonitor: makeMonitor)
     }
 
     /// Sends the request on when a route leads to its host; fails or waits when none does.
@@ -101,7 +108,12 @@ public struct ReachabilityCheck: RequestStage, HopStage {
 /// ``limit``.
 private final class MonitorPool: Sendable {
     private let monitors = Locked<[(host: String, monitor: ReachabilityMonitor)]>([])
+    private let makeMonitor: @Sendable (String) -> ReachabilityMonitor
     let limit = 64
+
+    init(makeMonitor: @escaping @Sendable (String) -> ReachabilityMonitor) {
+        self.makeMonitor = makeMonitor
+    }
 
     func monitor(for host: String) throws(SluiceError) -> ReachabilityMonitor {
         let (monitor, evicted) = monitors.withLock { monitors -> (ReachabilityMonitor, ReachabilityMonitor?) in
@@ -110,7 +122,7 @@ private final class MonitorPool: Sendable {
                 monitors.append(entry)
                 return (entry.monitor, nil)
             }
-            let monitor = ReachabilityMonitor(host: host)
+            let monitor = makeMonitor(host)
             monitors.append((host, monitor))
             return (monitor, monitors.count > limit ? monitors.removeFirst().monitor : nil)
         }

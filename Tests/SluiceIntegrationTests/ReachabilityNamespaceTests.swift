@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+@testable import Sluice
+
+/// The reachability monitor and the `reachability` stage in network namespaces the tests make and
+/// break: links down and up, addresses removed and added, the default route removed and restored.
+@Suite("Reachability in network namespaces", .enabled(if: NamespacePair.available, Comment(rawValue: NamespacePair.unavailableReason)))
+struct ReachabilityNamespaceTests {
+    /// Makes each change in turn and checks the status `sluice reachability --watch --json` prints
+    /// next: the expected one, in order. `current` is the index of the line that holds the status
+    /// before the first change. Returns how long after each change its line came.
+    static func expectChanges(_ watch: LiveProcess, from current: Int, _ changes: [(change: () throws -> Void, status: String)]) throws -> [Duration] {
+        _ = try #require(watch.line(current), "no status line \(current): \(watch.output()) \(watch.output(1))")
+        var latencies: [Duration] = []
+        for (offset, step) in changes.enumerated() {
+            try step.change()
+            let changed = ContinuousClock.now
+            let line = try #require(watch.line(current + offset + 1), "nothing reported after change \(offset + 1); seen: \(watch.output())")
+            #expect(line.text.contains("\"status\":\"\(step.status)\""), "change \(offset + 1): \(line.text)")
+            latencies.append(line.time - changed)
+        }
+        return latencies
+    }
+
+    static func status(_ line: String?) -> String? {
+        guard let line, let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        return object["status"] as? String
+    }
+
+    /// A web server in the server's namespace on 10.77.1.1:8000, serving `hello.txt`.
+    static func server(in pair: NamespacePair, directory: TemporaryDirectory) throws -> LiveProcess {
+        _ = try directory.write("hello-from-b\n", to: "hello.txt")
+        let server = try pair.run(["/usr/bin/python3", "-u", "-m", "http.server", "--bind", "10.77.1.1", "--directory", directory.url.path, "8000"], in: pair.server)
+        _ = try #require(server.line(0, within: .seconds(20)), "the server did not start: \(server.output(1))")
+        return server
+    }
+
+    @Test("link down and up, IPv4 and IPv6 addresses removed and added: each change reported, in order, within a second")
+    func linksAndAddresses() throws {
+        let pair = try NamespacePair()
+        let v4 = try pair.run([SluiceProcess.executable.path, "reachability", "10.77.0.2", "--watch", "--json"])
+        let v6 = try pair.run([SluiceProcess.executable.path, "reachability", "fd77::2", "--watch", "--json"])
+        defer {
+            v4.stop()
+            v6.stop()
+        }
+        _ = try #require(v6.line(0))
+        var latencies = try ReachabilityNamespaceTests.expectChanges(v4, from: 0, [
+            ({ try pair.client("link", "set", "va", "down") }, "not-reachable"),
+            ({ try pair.client("link", "set", "va", "up") }, "reachable"),
+            ({ try pair.client("addr", "del", "10.77.0.1/24", "dev", "va") }, "not-reachable"),
+            ({ try pair.client("addr", "add", "10.77.0.1/24", "dev", "va") }, "reachable"),
+        ])
+        #expect(v4.output().first?.contains("\"interface\":\"wired\",\"name\":\"va\"") == true, "\(v4.output())")
+        // The IPv6 watcher saw the link go down. Its address went with the link (the kernel drops
+        // static IPv6 addresses on a link that goes down, keep_addr_on_down being 0), so it stays
+        // unreachable until the address is back.
+        _ = try #require(v6.line(1))
+        #expect(v6.output().prefix(2).map(ReachabilityNamespaceTests.status) == ["reachable", "not-reachable"], "\(v6.output())")
+        latencies += try ReachabilityNamespaceTests.expectChanges(v6, from: 1, [
+            ({ try pair.client("addr", "add", "fd77::1/64", "dev", "va", "nodad") }, "reachable"),
+            ({ try pair.client("addr", "del", "fd77::1/64", "dev", "va") }, "not-reachable"),
+            ({ try pair.client("addr", "add", "fd77::1/64", "dev", "va", "nodad") }, "reachable"),
+        ])
+        for latency in latencies {
+            #expect(latency < .seconds(1), "a change was reported \(latency) after it was made")
+        }
+    }
+
+    @Test("the default route removed and restored: the network at large and a host behind it follow, within a second; the peer's link going down is seen too")
+    func defaultRoute() throws {
+        let pair = try NamespacePair()
+        let machine = try pair.run([SluiceProcess.executable.path, "reachability", "--watch", "--json"])
+        let host = try pair.run([SluiceProcess.executable.path, "reachability", "10.77.1.1", "--watch", "--json"])
+        defer {
+            machine.stop()
+            host.stop()
+        }
+        _ = try #require(host.line(0))
+        let latencies = try ReachabilityNamespaceTests.expectChanges(machine, from: 0, [
+            ({ try pair.client("route", "del", "default") }, "not-reachable"),
+            ({ try pair.client("route", "add", "default", "via", "10.77.0.2") }, "reachable"),
+            // The server's end goes down: the client's link loses its carrier.
+            ({ try pair.inside(pair.server, ["link", "set", "vb", "down"]) }, "not-reachable"),
+            ({ try pair.inside(pair.server, ["link", "set", "vb", "up"]) }, "reachable"),
+        ])
+        for latency in latencies {
+            #expect(latency < .seconds(1), "a change was reported \(latency) after it was made")
+        }
+        _ = try #require(host.line(4))
+        #expect(host.output().prefix(5).map(ReachabilityNamespaceTests.status) == ["reachable", "not-reachable", "reachable", "not-reachable", "reachable"], "\(host.output())")
+        let once = try pair.run([SluiceProcess.executable.path, "reachability"])
+        #expect(once.wait() == 0)
+        #expect(once.output() == ["reachable via wired (va)"])
+    }
+
+    @Test("sluice send: no route fails at once with 'not reachable'; --wait-for-connectivity waits, and sends when the route returns; --timeout ends the wait")
+    func sendWaits() throws {
+        let pair = try NamespacePair()
+        let directory = try TemporaryDirectory()
+        let server = try ReachabilityNamespaceTests.server(in: pair, directory: directory)
+        defer { server.stop() }
+        let url = "http://10.77.1.1:8000/hello.txt"
+        let direct = try pair.run([SluiceProcess.executable.path, "send", url])
+        #expect(direct.wait() == 0)
+        #expect(direct.output() == ["hello-from-b"])
+
+        try pair.client("route", "del", "default")
+        let refused = try pair.run([SluiceProcess.executable.path, "send", url])
+        #expect(refused.wait() == 1)
+        #expect(refused.output(1) == ["sluice: error: not reachable in reachability for \(url): no route to 10.77.1.1: the routing table has none, or the interface it would leave by is down"])
+
+        let waiting = try pair.run([SluiceProcess.executable.path, "send", "--wait-for-connectivity", "--timeout", "60", url])
+        let said = try #require(waiting.line(0, stream: 1), "no word of waiting")
+        #expect(said.text == "sluice: no route to 10.77.1.1; waiting up to 60.0 seconds for one")
+        try pair.client("route", "add", "default", "via", "10.77.0.2")
+        #expect(waiting.wait() == 0)
+        #expect(waiting.output() == ["hello-from-b"])
+        #expect(waiting.output(1).last?.hasPrefix("sluice: a route to 10.77.1.1 came after ") == true, "\(waiting.output(1))")
+
+        try pair.client("route", "del", "default")
+        let late = try pair.run([SluiceProcess.executable.path, "send", "--wait-for-connectivity", "--timeout", "1", url])
+        #expect(late.wait() == 1)
+        #expect(late.output(1).last == "sluice: error: timeout in reachability for \(url): no route to 10.77.1.1 came within 1.0 seconds")
+    }
+
+    @Test("a pipeline's reachability stage: not reachable as a typed error, or waits-for-connectivity until the route returns, noted in --verbose")
+    func pipelineOption() throws {
+        let pair = try NamespacePair()
+        let directory = try TemporaryDirectory()
+        let server = try ReachabilityNamespaceTests.server(in: pair, directory: directory)
+        defer { server.stop() }
+        let failing = try directory.write("""
+            stages:
+              - reachability
+            requests:
+              - name: hello
+                path: http://10.77.1.1:8000/hello.txt
+            """, to: "fails.yaml")
+        let waiting = try directory.write("""
+            stages:
+              - reachability: { waits-for-connectivity: true, max-wait: 60s }
+            requests:
+              - name: hello
+                path: http://10.77.1.1:8000/hello.txt
+                expect: { status: 200 }
+            """, to: "waits.yaml")
+        try pair.client("route", "del", "default")
+        let refused = try pair.run([SluiceProcess.executable.path, "run", "--format", "json", failing])
+        #expect(refused.wait() == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(refused.output().joined().utf8)) as? [String: Any]
+        let error = ((document?["results"] as? [[String: Any]])?.first?["error"] as? [String: Any]) ?? [:]
+        #expect(error["kind"] as? String == "not reachable")
+        #expect(error["stage"] as? String == "reachability")
+
+        let run = try pair.run([SluiceProcess.executable.path, "run", "--no-color", "--verbose", waiting])
+        // The request has begun waiting once the runner is past loading; give it that moment.
+        Thread.sleep(forTimeInterval: 0.5)
+        try pair.client("route", "add", "default", "via", "10.77.0.2")
+        #expect(run.wait() == 0, "\(run.output()) \(run.output(1))")
+        #expect(run.output().first?.hasPrefix("✔ hello  GET http://10.77.1.1:8000/hello.txt  200") == true)
+        #expect(run.output(1).contains { $0.hasPrefix("* reachability: a route to 10.77.1.1 came after ") }, "\(run.output(1))")
+    }
+
+    /// Collects a task's events.
+    final class Events: EventMonitor {
+        let seen = Locked<[TaskEvent.Kind]>([])
+        func receive(_ event: TaskEvent) { seen.withLock { $0.append(event.kind) } }
+    }
+
+    @Test("in the library: a waiting task is cancelled at once; one that waits until the route returns records the wait in its metrics and events")
+    func waitInLibrary() async throws {
+        let pair = try NamespacePair()
+        try pair.client("route", "del", "default")
+        // The monitor's sockets are opened in the client's namespace; the transport is in memory.
+        let monitor = try pair.inClient {
+            let monitor = ReachabilityMonitor(host: "10.77.1.1")
+            try monitor.start()
+            return monitor
+        }
+        defer { monitor.stop() }
+        let stage = ReachabilityCheck(waitsForConnectivity: true, maximumWait: .seconds(60)) { _ in monitor }
+        let events = Events()
+        let manager = SessionManager(
+            pipeline: try Pipeline(stages: [stage], transport: InMemoryTransport { _ in Response(status: 200) }),
+            monitors: [events]
+        )
+        let request = Request(method: .get, url: URL(string: "http://10.77.1.1:8000/")!)
+
+        let cancelled = manager.task(request)
+        while !cancelled.context.notes.contains(where: { $0.name == "waiting" }) { try await Task.sleep(for: .milliseconds(10)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        cancelled.cancel()
+        let error = await #expect(throws: SluiceError.self) { try await cancelled.value }
+        #expect(error?.kind == .cancelled)
+        // Bounded, not timed: the wait would otherwise last its whole minute.
+        #expect(clock.now - start < .seconds(30))
+
+        let waits = manager.task(request)
+        while !waits.context.notes.contains(where: { $0.name == "waiting" }) { try await Task.sleep(for: .milliseconds(10)) }
+        try pair.client("route", "add", "default", "via", "10.77.0.2")
+        let response = try await waits.value
+        #expect(response.status == 200)
+        #expect(waits.context.metrics.connectivityWait > .zero)
+        #expect(waits.context.notes.map(\.name) == ["waiting", "connected"])
+        #expect(events.seen.withLock { kinds in kinds.contains { if case .waitedForConnectivity(host: "10.77.1.1", _) = $0 { true } else { false } } })
+    }
+}
