@@ -1,4 +1,6 @@
 import Foundation
+import MetricsTestKit
+import SluiceMetrics
 import Testing
 
 @testable import Sluice
@@ -169,7 +171,7 @@ struct ReachabilityNamespaceTests {
         func receive(_ event: TaskEvent) { seen.withLock { $0.append(event.kind) } }
     }
 
-    @Test("in the library: a waiting task is cancelled at once; one that waits until the route returns records the wait in its metrics and events")
+    @Test("in the library: a waiting task is cancelled at once; one that waits until the route returns records the wait in its metrics, its events and swift-metrics")
     func waitInLibrary() async throws {
         let pair = try NamespacePair()
         try pair.client("route", "del", "default")
@@ -182,9 +184,10 @@ struct ReachabilityNamespaceTests {
         defer { monitor.stop() }
         let stage = ReachabilityCheck(waitsForConnectivity: true, maximumWait: .seconds(60)) { _ in monitor }
         let events = Events()
+        let metrics = TestMetrics()
         let manager = SessionManager(
             pipeline: try Pipeline(stages: [stage], transport: InMemoryTransport { _ in Response(status: 200) }),
-            monitors: [events]
+            monitors: [events, MetricsMonitor(pipeline: "edge", factory: metrics)]
         )
         let request = Request(method: .get, url: URL(string: "http://10.77.1.1:8000/")!)
 
@@ -198,13 +201,20 @@ struct ReachabilityNamespaceTests {
         // Bounded, not timed: the wait would otherwise last its whole minute.
         #expect(clock.now - start < .seconds(30))
 
+        let changes = Locked<[ReachabilityStatus]>([])
+        monitor.onChange { status in changes.withLock { $0.append(status) } }
         let waits = manager.task(request)
         while !waits.context.notes.contains(where: { $0.name == "waiting" }) { try await Task.sleep(for: .milliseconds(10)) }
         try pair.client("route", "add", "default", "via", "10.77.0.2")
         let response = try await waits.value
         #expect(response.status == 200)
+        // The callback form saw the same change, on the monitor's thread.
+        #expect(changes.withLock { $0 } == [.reachable(.wired)])
         #expect(waits.context.metrics.connectivityWait > .zero)
         #expect(waits.context.notes.map(\.name) == ["waiting", "connected"])
         #expect(events.seen.withLock { kinds in kinds.contains { if case .waitedForConnectivity(host: "10.77.1.1", _) = $0 { true } else { false } } })
+        let waited = try metrics.expectTimer("sluice_connectivity_wait_seconds", [("pipeline", "edge")])
+        #expect(waited.values.count == 1)
+        #expect(waited.values[0] > 0)
     }
 }

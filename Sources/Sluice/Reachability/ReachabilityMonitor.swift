@@ -243,8 +243,9 @@ public final class ReachabilityMonitor: Sendable {
             return (changed, Array(state.continuations.values), state.handlers)
         }
         guard changed else { return }
-        continuations.forEach { $0.yield(status) }
+        // Callbacks first: whoever waits on a stream then finds them run.
         handlers.forEach { $0(status) }
+        continuations.forEach { $0.yield(status) }
     }
 
     // MARK: Addresses

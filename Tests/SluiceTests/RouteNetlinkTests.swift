@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import Sluice
+
+@Suite("rtnetlink messages and the reachability monitor on this machine")
+struct RouteNetlinkTests {
+    /// A netlink header: length, type, flags, sequence, port.
+    static func header(length: UInt32, type: UInt16) -> [UInt8] {
+        withUnsafeBytes(of: length.littleEndian) { Array($0) } + withUnsafeBytes(of: type.littleEndian) { Array($0) } + [UInt8](repeating: 0, count: 10)
+    }
+
+    @Test("messages and attributes with lengths that lie are cut short, never read past the buffer")
+    func malformed() {
+        let good = RouteNetlinkTests.header(length: 20, type: 24) + [1, 2, 3, 4]
+        #expect(RouteNetlink.messages(good[...]).map(\.type) == [24])
+        #expect(RouteNetlink.messages(good[...]).first?.payload.elementsEqual([1, 2, 3, 4]) == true)
+        // A length past the end, a length shorter than a header, a truncated header.
+        #expect(RouteNetlink.messages((RouteNetlinkTests.header(length: 4000, type: 24) + [1])[...]).isEmpty)
+        #expect(RouteNetlink.messages(RouteNetlinkTests.header(length: 3, type: 24)[...]).isEmpty)
+        #expect(RouteNetlink.messages((good + [9, 9, 9])[...]).count == 1)
+        // Two messages, the first padded to four bytes.
+        let two = RouteNetlinkTests.header(length: 17, type: 1) + [7, 0, 0, 0] + RouteNetlinkTests.header(length: 16, type: 3)
+        #expect(RouteNetlink.messages(two[...]).map(\.type) == [1, 3])
+        // Attributes: one good (length 8), then one that claims 200 bytes.
+        let attributes: [UInt8] = [8, 0, 4, 0, 1, 2, 3, 4, 200, 0, 5, 0, 0, 0]
+        let parsed = RouteNetlink.attributes(attributes[...])
+        #expect(parsed.count == 1)
+        #expect(parsed.first?.0 == 4)
+        #expect(RouteNetlink.attributes([2, 0, 1, 0][...]).isEmpty)
+        for length in 0..<64 {
+            let noise = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            _ = RouteNetlink.messages(noise[...])
+            _ = RouteNetlink.attributes(noise[...])
+        }
+    }
+
+    @Test("addresses: literals read and written as inet_pton and inet_ntop do; a name resolves through getaddrinfo")
+    func addresses() {
+        #expect(ReachabilityMonitor.literalAddress("192.0.2.10") == [192, 0, 2, 10])
+        #expect(ReachabilityMonitor.literalAddress("[::1]") == [UInt8](repeating: 0, count: 15) + [1])
+        #expect(ReachabilityMonitor.literalAddress("example.com") == nil)
+        #expect(ReachabilityMonitor.literalAddress("1.2.3") == nil)
+        #expect(ReachabilityMonitor.text([192, 0, 2, 10]) == "192.0.2.10")
+        #expect(ReachabilityMonitor.text([0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1]) == "2001:db8::1")
+        #expect(ReachabilityMonitor.addresses(of: "localhost").contains([127, 0, 0, 1]))
+        #expect(ReachabilityMonitor.addresses(of: "no-such-host.invalid").isEmpty)
+    }
+
+    @Test("on this machine: the loopback is reachable via loopback; a name that does not resolve is not reachable; stop ends the updates")
+    func loopback() async throws {
+        let monitor = ReachabilityMonitor(host: "localhost")
+        try monitor.start()
+        #expect(await monitor.knownStatus() == .reachable(.loopback))
+        #expect(monitor.interfaceName == "lo")
+        let updates = monitor.updates()
+        monitor.stop()
+        var seen: [ReachabilityStatus] = []
+        for await status in updates { seen.append(status) }
+        #expect(seen == [.reachable(.loopback)])
+
+        let nowhere = ReachabilityMonitor(host: "no-such-host.invalid")
+        try nowhere.start()
+        defer { nowhere.stop() }
+        #expect(await nowhere.knownStatus() == .notReachable)
+        #expect(nowhere.addresses == [])
+        #expect(ReachabilityStatus.reachable(.wireless).description == "reachable via wireless")
+    }
+}
