@@ -19,7 +19,7 @@ struct RunCommandTests {
         case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
         case "signing.yaml", "events.yaml", "polling.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
         case "data-driven.yaml": (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/staging.env").path], [:])
-        case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml", "suite.yaml":
+        case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml", "suite.yaml", "reachability.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
         default: nil
         }
