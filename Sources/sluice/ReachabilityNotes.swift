@@ -5,7 +5,7 @@ import Sluice
 /// came: a person at a terminal then knows why nothing arrives yet.
 final class ReachabilityNotes: EventMonitor {
     func receive(_ event: TaskEvent) {
-        guard case .note(let note) = event.kind, note.stage == "reachability" else { return }
+        guard case .note(let note) = event.kind, note.stage == "reachability", ["waiting", "connected"].contains(note.name) else { return }
         Terminal.writeError("sluice: \(note.detail)\n")
     }
 }

@@ -66,4 +66,25 @@ struct RouteNetlinkTests {
         #expect(nowhere.addresses == [])
         #expect(ReachabilityStatus.reachable(.wireless).description == "reachable via wireless")
     }
+
+    @Test("interface kinds: the hardware type, then sysfs's wireless folder and DEVTYPE, as NetworkManager reads them")
+    func interfaceKinds() throws {
+        let sysfs = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-sysfs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: sysfs) }
+        func link(_ name: String, _ type: Int32, wireless: Bool = false, devtype: String? = nil) throws -> RouteNetlink.Link {
+            let folder = sysfs.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if wireless { try FileManager.default.createDirectory(at: folder.appendingPathComponent("wireless"), withIntermediateDirectories: true) }
+            try "INTERFACE=\(name)\n\(devtype.map { "DEVTYPE=\($0)\n" } ?? "")".write(to: folder.appendingPathComponent("uevent"), atomically: true, encoding: .utf8)
+            return RouteNetlink.Link(index: 2, name: name, hardwareType: UInt16(type), flags: 0)
+        }
+        #expect(InterfaceKind(try link("eth0", 1), sysfs: sysfs.path) == .wired)
+        #expect(InterfaceKind(try link("wlp2s0", 1, wireless: true), sysfs: sysfs.path) == .wireless)
+        #expect(InterfaceKind(try link("wlan1", 1, devtype: "wlan"), sysfs: sysfs.path) == .wireless)
+        #expect(InterfaceKind(try link("wwan0", 1, devtype: "wwan"), sysfs: sysfs.path) == .cellular)
+        #expect(InterfaceKind(try link("wwan1", 519), sysfs: sysfs.path) == .cellular)
+        #expect(InterfaceKind(try link("lo", 772), sysfs: sysfs.path) == .loopback)
+        #expect(InterfaceKind(try link("tun0", 65534), sysfs: sysfs.path) == .other)
+        #expect(InterfaceKind(try link("wg0", 65534, devtype: "wireguard"), sysfs: sysfs.path) == .other)
+    }
 }
