@@ -32,7 +32,6 @@ indirect enum RequestEntry {
 /// every request in it (`for-each`, `when`, `skip`, `tags`, `always`). A request with `for-each:`
 /// is read as a group of one.
 struct RequestGroup {
-    var mark: YAMLNode.Mark
     /// `include:`: the requests come from this file.
     var include: YAMLNode?
     /// The requests written inline.
@@ -143,7 +142,7 @@ struct PipelineDecoder {
     private mutating func group(_ node: YAMLNode) -> RequestGroup? {
         guard let pairs = node.pairs else { return nil }
         checkKeys(pairs, allowed: PipelineDecoder.groupKeys, in: node["include"] != nil ? "an include entry" : "a group of requests")
-        var group = RequestGroup(mark: node.mark)
+        var group = RequestGroup()
         if let include = node["include"] {
             if node["requests"] != nil { fail(node.mark, "an entry has include: (a file's requests) or requests: (a group written here), not both") }
             if include.scalar == nil || include.isNull { fail(include.mark, "include: is the path of a pipeline file, relative to this one") } else { group.include = include }
@@ -288,7 +287,7 @@ struct PipelineDecoder {
             request.retry = pollingRetry(retry)
         }
         request.delay = node["delay"].flatMap { duration($0, "delay") }
-        var shared = RequestGroup(mark: node.mark)
+        var shared = RequestGroup()
         applyShared(node, to: &shared)
         request.conditions = shared.conditions
         request.tags = shared.tags
