@@ -29,7 +29,7 @@ extension RunReport {
             <body>
             <header>
             <h1>Sluice run</h1>
-            <p class="totals" id="totals"><span class="pass">\(counts.passed) passed</span> <span class="\(counts.failed > 0 ? "fail" : "muted")">\(counts.failed) failed</span> <span class="muted">\(counts.skipped) skipped</span> · \(run.suites.count) file\(run.suites.count == 1 ? "" : "s") · \(escape(generated.formatted(Date.ISO8601FormatStyle())))</p>
+            <p class="totals" id="totals"><span class="pass">\(counts.passed) passed</span> <span class="\(counts.failed > 0 ? "fail" : "muted")">\(counts.failed) failed</span> <span class="muted">\(counts.skipped) skipped</span> · \(run.suites.count) file\(run.suites.count == 1 ? "" : "s") · \(xmlEscaped(generated.formatted(Date.ISO8601FormatStyle())))</p>
             <label><input type="checkbox" id="failures-only"> failures only</label>
             </header>
             <main>
@@ -37,7 +37,7 @@ extension RunReport {
             """
         for suite in run.suites {
             let suiteCounts = self.counts(suite.results)
-            page += "<section class=\"suite\">\n<h2>\(escape(suite.pipeline)) <span class=\"file\">\(escape(suite.file))</span> <span class=\"muted\">\(suiteCounts.passed) passed, \(suiteCounts.failed) failed, \(suiteCounts.skipped) skipped · \(milliseconds(suite.elapsed))</span></h2>\n"
+            page += "<section class=\"suite\">\n<h2>\(xmlEscaped(suite.pipeline)) <span class=\"file\">\(xmlEscaped(suite.file))</span> <span class=\"muted\">\(suiteCounts.passed) passed, \(suiteCounts.failed) failed, \(suiteCounts.skipped) skipped · \(milliseconds(suite.elapsed))</span></h2>\n"
             for result in suite.results {
                 page += request(result, suite: suite, redactor: redactor)
             }
@@ -67,17 +67,17 @@ extension RunReport {
         let mark = result.isSkipped ? "○" : (result.ok ? "✔" : "✘")
         let status = result.status.map(String.init) ?? "—"
         var html = "<details class=\"request \(outcome)\"\(result.ok ? "" : " open")>\n"
-        html += "<summary><span class=\"mark\">\(mark)</span> <span class=\"name\">\(escape(redactor.redact(result.name)))</span> "
-            + "<span class=\"method\">\(escape(result.method.rawValue))</span> <span class=\"url\">\(escape(redactor.redact(result.url)))</span> "
+        html += "<summary><span class=\"mark\">\(mark)</span> <span class=\"name\">\(xmlEscaped(redactor.redact(result.name)))</span> "
+            + "<span class=\"method\">\(xmlEscaped(result.method.rawValue))</span> <span class=\"url\">\(xmlEscaped(redactor.redact(result.url)))</span> "
             + "<span class=\"status\">\(status)</span> <span class=\"duration\">\(milliseconds(result.duration))</span></summary>\n"
-        html += "<div class=\"body\">\n<p class=\"where\">\(escape(location(result, suite))):\(result.mark.line):\(result.mark.column)"
-            + (result.tags.isEmpty ? "" : " · tags: " + result.tags.map(escape).joined(separator: ", ")) + "</p>\n"
+        html += "<div class=\"body\">\n<p class=\"where\">\(xmlEscaped(location(result, suite))):\(result.mark.line):\(result.mark.column)"
+            + (result.tags.isEmpty ? "" : " · tags: " + result.tags.map(xmlEscaped).joined(separator: ", ")) + "</p>\n"
         if let reason = result.skipReason {
-            html += "<p class=\"skipped\">Skipped: \(escape(redactor.redact(reason)))</p>\n</div>\n</details>\n"
+            html += "<p class=\"skipped\">Skipped: \(xmlEscaped(redactor.redact(reason)))</p>\n</div>\n</details>\n"
             return html
         }
         if let error = result.error {
-            html += "<p class=\"error\">\(escape(error.kind))\(error.stage.map { " in " + escape($0) } ?? ""): \(escape(redactor.redact(error.message)))</p>\n"
+            html += "<p class=\"error\">\(xmlEscaped(error.kind))\(error.stage.map { " in " + xmlEscaped($0) } ?? ""): \(xmlEscaped(redactor.redact(error.message)))</p>\n"
         }
         html += expectations(result, redactor: redactor)
         if !result.attempts.isEmpty {
@@ -85,7 +85,7 @@ extension RunReport {
             for attempt in result.attempts {
                 let detail = attempt.error.map { "\($0.kind): \($0.message)" } ?? attempt.failures.map(\.description).joined(separator: "; ")
                 html += "<li class=\"\(attempt.ok ? "pass" : "fail")\">\(attempt.status.map(String.init) ?? "—") in \(milliseconds(attempt.duration))"
-                    + (detail.isEmpty ? "" : ": " + escape(redactor.redact(detail))) + "</li>\n"
+                    + (detail.isEmpty ? "" : ": " + xmlEscaped(redactor.redact(detail))) + "</li>\n"
             }
             html += "</ol>\n"
         }
@@ -93,16 +93,16 @@ extension RunReport {
             html += timeline(metrics, total: result.duration)
         }
         if let sent = result.sent {
-            html += "<h3>Request</h3>\n<pre class=\"message\">" + escape("\(sent.method) \(redactor.redact(sent.url.absoluteString))\n")
-            html += sent.headers.map { escape("\($0.name): \(redactor.redact(header: $0.name, value: $0.value))\n") }.joined()
+            html += "<h3>Request</h3>\n<pre class=\"message\">" + xmlEscaped("\(sent.method) \(redactor.redact(sent.url.absoluteString))\n")
+            html += sent.headers.map { xmlEscaped("\($0.name): \(redactor.redact(header: $0.name, value: $0.value))\n") }.joined()
             if let body = bodyBytes(sent.body) { html += "\n" + bodyText(body, redactor: redactor) }
             html += "</pre>\n"
         }
         if let response = result.response {
-            html += "<h3>Response</h3>\n<pre class=\"message\">" + escape("\(response.httpVersion) \(response.status)\n")
-            html += response.headers.map { escape("\($0.name): \(redactor.redact(header: $0.name, value: $0.value))\n") }.joined()
+            html += "<h3>Response</h3>\n<pre class=\"message\">" + xmlEscaped("\(response.httpVersion) \(response.status)\n")
+            html += response.headers.map { xmlEscaped("\($0.name): \(redactor.redact(header: $0.name, value: $0.value))\n") }.joined()
             if let file = response.bodyFile {
-                html += escape("\n[body written to \(file.path), \(result.size) bytes]")
+                html += xmlEscaped("\n[body written to \(file.path), \(result.size) bytes]")
             } else if !response.body.isEmpty {
                 html += "\n" + bodyText(response.body, redactor: redactor)
             }
@@ -126,9 +126,9 @@ extension RunReport {
             let state = failure != nil ? "fail" : (checked ? "pass" : "unchecked")
             let mark = failure != nil ? "✘" : (checked ? "✔" : "–")
             let unchecked = result.response == nil ? "not checked: no response" : "not checked: the request failed first"
-            html += "<li class=\"\(state)\"><span class=\"mark\">\(mark)</span> <code>\(escape(redactor.redact(item.label)))</code> <span class=\"muted\">line \(item.mark.line)</span>"
+            html += "<li class=\"\(state)\"><span class=\"mark\">\(mark)</span> <code>\(xmlEscaped(redactor.redact(item.label)))</code> <span class=\"muted\">line \(item.mark.line)</span>"
             if let failure {
-                html += "<div class=\"compare\">expected <code>\(escape(redactor.redact(failure.expected)))</code>, actual <code>\(escape(redactor.redact(failure.actual)))</code></div>"
+                html += "<div class=\"compare\">expected <code>\(xmlEscaped(redactor.redact(failure.expected)))</code>, actual <code>\(xmlEscaped(redactor.redact(failure.actual)))</code></div>"
             } else if !checked {
                 html += " <span class=\"muted\">\(unchecked)</span>"
             }
@@ -171,7 +171,7 @@ extension RunReport {
         for row in rows {
             let left = min(100, row.start / scale * 100)
             let width = max(0.3, min(100 - left, row.length / scale * 100))
-            html += "<tr class=\"\(row.group)\"><th>\(row.group)</th><td class=\"label\">\(escape(row.label))</td>"
+            html += "<tr class=\"\(row.group)\"><th>\(row.group)</th><td class=\"label\">\(xmlEscaped(row.label))</td>"
                 + "<td class=\"track\"><div class=\"bar\" style=\"margin-left:\(format(left))%;width:\(format(width))%\"></div></td>"
                 + "<td class=\"time\">\(format(row.length, digits: 2)) ms</td></tr>\n"
         }
@@ -182,32 +182,10 @@ extension RunReport {
     private static func bodyText(_ body: Data, redactor: Redactor) -> String {
         let shown = body.prefix(htmlBodyLimit)
         guard let text = String(data: shown, encoding: .utf8) ?? (body.count > htmlBodyLimit ? String(decoding: shown.dropLast(3), as: UTF8.self) : nil) else {
-            return escape("[\(body.count) bytes of binary body]")
+            return xmlEscaped("[\(body.count) bytes of binary body]")
         }
         let cut = body.count > htmlBodyLimit ? "\n[… \(body.count - shown.count) more bytes not shown]" : ""
-        return escape(redactor.redact(text) + cut)
-    }
-
-    /// Text safe in HTML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default:
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
-                    output += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output
+        return xmlEscaped(redactor.redact(text) + cut)
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

@@ -203,8 +203,8 @@ public enum RunReport {
             .joined(separator: "\n")
     }
 
-    /// Text safe inside an XML attribute or element: the five special characters escaped,
-    /// characters XML 1.0 cannot hold dropped.
+    /// Text safe inside an XML or HTML attribute or element: the five special characters
+    /// escaped, characters XML 1.0 cannot hold dropped. JUnit and the HTML report both use it.
     static func xmlEscaped(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
