@@ -32,6 +32,9 @@ struct VariablesFileTests {
         #expect(nested?.description == "v.yaml:1:4: error: variable 'a' must be a scalar")
         let list = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("- a\n", path: "v.yaml") }
         #expect(list?.description == "v.yaml:1:1: error: a variables file is a mapping of names to values")
+        // A name ${now} would never read: the function wins.
+        let reserved = #expect(throws: PipelineFileError.self) { try VariablesFile.dotenv("now=yesterday\n", path: ".env") }
+        #expect(reserved?.description == ".env:1:1: error: 'now' is the name of a template function (${now}); choose another name")
         let name = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("env.HOME: x\n", path: "v.yaml") }
         #expect(name?.description.hasPrefix("v.yaml:1:1: error: 'env.HOME' is not a variable name") == true)
     }

@@ -153,8 +153,8 @@ public struct ForEachRow: Sendable, Hashable {
     init(checking values: [(String, String)], at mark: YAMLNode.Mark) throws(ForEachSpec.Problem) {
         var seen = Set<CodePointKey>()
         for (name, _) in values {
-            guard TemplateString.isValidName(name), !name.hasPrefix("env.") else {
-                throw ForEachSpec.Problem(mark: mark, message: "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.), so it cannot name a for-each column")
+            if let problem = TemplateString.problem(naming: name) {
+                throw ForEachSpec.Problem(mark: mark, message: "\(problem), so it cannot name a for-each column")
             }
             guard seen.insert(CodePointKey(name)).inserted else {
                 throw ForEachSpec.Problem(mark: mark, message: "the for-each column '\(name)' is named twice")

@@ -520,11 +520,7 @@ struct PipelineDecoder {
 
     /// Refuses a variable or capture name that is malformed or a template function's.
     private mutating func checkVariableName(_ name: String, at mark: YAMLNode.Mark) {
-        if !TemplateString.isValidName(name) || name.hasPrefix("env.") {
-            fail(mark, "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)")
-        } else if TemplateFunction.bareNames.contains(name) {
-            fail(mark, "'\(name)' is the name of a template function (${\(name)}); choose another name")
-        }
+        if let problem = TemplateString.problem(naming: name) { fail(mark, problem) }
     }
 
     private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed: [String], in owner: String) {

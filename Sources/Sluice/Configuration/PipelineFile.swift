@@ -184,7 +184,7 @@ private struct Loader {
         scope.values = overrides
         for (key, value) in environment where key.hasPrefix(PipelineFile.environmentVariablePrefix) {
             let name = String(key.dropFirst(PipelineFile.environmentVariablePrefix.count))
-            guard TemplateString.isValidName(name), scope.values[name] == nil else { continue }
+            guard TemplateString.problem(naming: name) == nil, scope.values[name] == nil else { continue }
             scope.values[name] = value
             scope.secretNames.insert(name)
             secrets.append(value)

@@ -90,6 +90,19 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         self.parts = parts
     }
 
+    /// Why `name` cannot name a variable, a capture, a vars file's entry or a for-each column: it
+    /// is malformed, reads the environment (`env.`), or is a template function written bare
+    /// (`now`); `nil` when it can.
+    static func problem(naming name: String) -> String? {
+        if !isValidName(name) || name.hasPrefix("env.") {
+            return "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)"
+        }
+        if TemplateFunction.bareNames.contains(name) {
+            return "'\(name)' is the name of a template function (${\(name)}); choose another name"
+        }
+        return nil
+    }
+
     static func isValidName(_ name: String) -> Bool {
         let bare = name.hasPrefix("env.") ? String(name.dropFirst(4)) : name
         guard let first = bare.first, first.isLetter || first == "_" else { return false }

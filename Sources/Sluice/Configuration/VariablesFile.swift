@@ -43,8 +43,9 @@ public enum VariablesFile {
         var values: [String: String] = [:]
         var problems: [PipelineDiagnostic] = []
         for pair in pairs {
-            guard let name = pair.key.scalar, TemplateString.isValidName(name), !name.hasPrefix("env.") else {
-                problems.append(PipelineDiagnostic(file: path, mark: pair.key.mark, message: "'\(pair.key.scalar ?? "")' is not a variable name (letters, digits, '_', '-', '.'; not env.)"))
+            let name = pair.key.scalar ?? ""
+            if let problem = TemplateString.problem(naming: name) {
+                problems.append(PipelineDiagnostic(file: path, mark: pair.key.mark, message: problem))
                 continue
             }
             guard let value = pair.value.scalar, !pair.value.isNull else {
@@ -76,8 +77,8 @@ public enum VariablesFile {
                 continue
             }
             let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard TemplateString.isValidName(name), !name.hasPrefix("env.") else {
-                problems.append(PipelineDiagnostic(file: path, mark: mark, message: "'\(name)' is not a variable name (letters, digits, '_', '-', '.')"))
+            if let problem = TemplateString.problem(naming: name) {
+                problems.append(PipelineDiagnostic(file: path, mark: mark, message: problem))
                 continue
             }
             do {
