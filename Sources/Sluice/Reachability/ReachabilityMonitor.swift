@@ -149,18 +149,22 @@ public final class ReachabilityMonitor: Sendable {
     /// The first known status: waits while it is ``ReachabilityStatus/unknown`` (the name being
     /// resolved), for at most `limit`.
     public func knownStatus(within limit: Duration = .seconds(10)) async -> ReachabilityStatus {
-        let now = status
-        guard now == .unknown else { return now }
-        return await withTaskGroup(of: ReachabilityStatus.self) { group in
+        await firstStatus(within: limit) { $0 != .unknown } ?? .unknown
+    }
+
+    /// The status now if it satisfies `condition`, else the first change that does; `nil` when
+    /// none does within `limit`, the monitor stops, or the task is cancelled.
+    public func firstStatus(within limit: Duration, where condition: @escaping @Sendable (ReachabilityStatus) -> Bool) async -> ReachabilityStatus? {
+        await withTaskGroup(of: ReachabilityStatus?.self) { group in
             group.addTask {
-                for await status in self.updates() where status != .unknown { return status }
-                return .unknown
+                for await status in self.updates() where condition(status) { return status }
+                return nil
             }
             group.addTask {
                 try? await Task.sleep(for: limit)
-                return .unknown
+                return nil
             }
-            let first = await group.next() ?? .unknown
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }

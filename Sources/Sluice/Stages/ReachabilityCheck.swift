@@ -72,19 +72,7 @@ public struct ReachabilityCheck: RequestStage, HopStage {
         context.note("waiting", "no route to \(host); waiting up to \(limit) for one", stage: name)
         let clock = ContinuousClock()
         let start = clock.now
-        let reached = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await status in monitor.updates() where status.isReachable { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let reached = await monitor.firstStatus(within: limit) { $0.isReachable } != nil
         if Task.isCancelled {
             throw SluiceError(kind: .cancelled, stage: name, url: request.url, message: "cancelled while waiting for a route to \(host)")
         }
