@@ -126,6 +126,12 @@ struct IncludeRunTests {
         #expect(doubled.error.contains("\(twice):3:3: error: variable 'base' is defined twice: here and at \(first):2:3"), "\(doubled.error)")
         #expect(doubled.error.contains("\(twice):5:5: error: a request named 'shared' is already defined at \(first):4:5"), "\(doubled.error)")
 
+        // An included file is one document, as the main file is; a second is not silently dropped.
+        _ = try directory.write("requests:\n  - {name: first, path: 'http://h/'}\n---\nrequests: []\n", to: "two.yaml")
+        let includesTwo = try directory.write("include: two.yaml\n", to: "includes-two.yaml")
+        let second = try SluiceProcess.run(["validate", includesTwo])
+        #expect(second.error.contains("two.yaml:4:1: error: a pipeline file holds one YAML document; this is a second"), "\(second.error)")
+
         _ = try directory.write("requests:\n  - {name: login, path: 'http://h/'}\n", to: "login.yaml")
         let again = try directory.write("requests:\n  - include: login.yaml\n  - include: login.yaml\n", to: "again.yaml")
         let repeated = try SluiceProcess.run(["validate", again])

@@ -192,14 +192,14 @@ struct PipelineAssembly {
             fail(including, mark, "cannot include '\(source.path)': \(reason) (looked for \(resolved))")
             return nil
         }
-        let documents: [YAMLNode]
+        let document: YAMLNode?
         do {
-            documents = try YAMLReader().documents(from: text)
+            document = try YAMLReader().singleDocument(from: text, path: source.path, secondDocument: PipelineFile.secondDocument)
         } catch {
-            fail(source, error.mark, error.message)
+            diagnostics += error.diagnostics
             return nil
         }
-        guard let root = documents.first else {
+        guard let root = document else {
             fail(including, mark, "'\(source.path)' is empty; an included file declares stages, variables or requests")
             return nil
         }

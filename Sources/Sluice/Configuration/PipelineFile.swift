@@ -30,6 +30,9 @@ public struct PipelineFile: Sendable {
     /// accepts invalid certificates).
     public let warnings: [String]
 
+    /// What a pipeline file (included or not) with a second YAML document is told.
+    static let secondDocument = "a pipeline file holds one YAML document; this is a second"
+
     /// The prefix of environment variables that set pipeline variables: `SLUICE_VAR_base=URL` sets
     /// `${base}`, above `variables:` and below `--vars-file` and `--var`.
     public static let environmentVariablePrefix = "SLUICE_VAR_"
@@ -78,18 +81,8 @@ public struct PipelineFile: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
-        func error(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
-            PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
-        }
-        let documents: [YAMLNode]
-        do {
-            documents = try YAMLReader().documents(from: text)
-        } catch {
-            throw PipelineFileError([PipelineDiagnostic(file: path, mark: error.mark, message: error.message)])
-        }
-        guard let root = documents.first else { throw error(YAMLNode.Mark(line: 1, column: 1), "the file is empty; a pipeline has stages: and requests:") }
-        if documents.count > 1 {
-            throw error(documents[1].mark, "a pipeline file holds one YAML document; this is a second")
+        guard let root = try YAMLReader().singleDocument(from: text, path: path, secondDocument: PipelineFile.secondDocument) else {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "the file is empty; a pipeline has stages: and requests:")])
         }
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let assembled = PipelineAssembly.assemble(root: root, source: PipelineSource(path: path, directory: directory), defaultName: stem)

@@ -31,14 +31,8 @@ public enum VariablesFile {
         func failure(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
             PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
         }
-        let documents: [YAMLNode]
-        do {
-            documents = try YAMLReader().documents(from: text)
-        } catch {
-            throw failure(error.mark, error.message)
-        }
-        guard documents.count <= 1 else { throw failure(documents[1].mark, "a variables file holds one mapping; this is a second document") }
-        guard let root = documents.first, !root.isNull else { return [:] }
+        let document = try YAMLReader().singleDocument(from: text, path: path, secondDocument: "a variables file holds one mapping; this is a second document")
+        guard let root = document, !root.isNull else { return [:] }
         guard let pairs = root.pairs else { throw failure(root.mark, "a variables file is a mapping of names to values") }
         var values: [String: String] = [:]
         var problems: [PipelineDiagnostic] = []
