@@ -25,20 +25,15 @@ struct HARTimings {
             field = max(field, 0) + value
         }
         for exchange in metrics {
-            let dns = HARTimings.milliseconds(exchange.dnsLookup)
-            let tcp = HARTimings.milliseconds(exchange.connect)
             let tls = HARTimings.milliseconds(exchange.tlsHandshake)
-            let preTransfer = HARTimings.milliseconds(exchange.timeToPreTransfer)
-            let firstByte = HARTimings.milliseconds(exchange.timeToFirstByte)
-            let total = HARTimings.milliseconds(exchange.total)
             if !exchange.connectionReused {
-                add(dns, to: &self.dns)
-                add(tcp + tls, to: &connect)
+                add(HARTimings.milliseconds(exchange.dnsLookup), to: &dns)
+                add(HARTimings.milliseconds(exchange.connect) + tls, to: &connect)
                 if tls > 0 { add(tls, to: &ssl) }
             }
-            add(max(0, preTransfer - dns - tcp - tls), to: &blocked)
-            wait += max(0, firstByte - preTransfer)
-            receive += max(0, total - firstByte)
+            add(HARTimings.milliseconds(exchange.preparing), to: &blocked)
+            wait += HARTimings.milliseconds(exchange.waiting)
+            receive += HARTimings.milliseconds(exchange.receiving)
         }
     }
 

@@ -34,6 +34,14 @@ public struct TransferMetrics: Sendable, Hashable {
     /// asked for them (`Request.recordsPeerCertificates`); empty otherwise and over plain HTTP.
     public var peerCertificates: [X509Certificate] = []
 
+    /// libcurl's timeline cut into its phases after the handshakes: from the connection being ready
+    /// (DNS, connect and TLS done, or a reused connection) until the request was about to be sent.
+    public var preparing: Duration { max(.zero, timeToPreTransfer - dnsLookup - connect - tlsHandshake) }
+    /// From the request about to be sent until the first response byte: the server's time.
+    public var waiting: Duration { max(.zero, timeToFirstByte - timeToPreTransfer) }
+    /// From the first response byte until the exchange ended.
+    public var receiving: Duration { max(.zero, total - timeToFirstByte) }
+
     /// Creates metrics.
     public init(
         dnsLookup: Duration = .zero,

@@ -150,21 +150,19 @@ extension RunReport {
         var start = 0.0
         for (index, transfer) in metrics.transfers.enumerated() {
             let hop = metrics.transfers.count > 1 ? " (exchange \(index + 1))" : ""
-            let dns = DurationText.milliseconds(transfer.dnsLookup)
-            let connect = DurationText.milliseconds(transfer.connect)
-            let tls = DurationText.milliseconds(transfer.tlsHandshake)
-            let pre = DurationText.milliseconds(transfer.timeToPreTransfer)
-            let first = DurationText.milliseconds(transfer.timeToFirstByte)
-            let end = DurationText.milliseconds(transfer.total)
-            let phases: [(String, Double, Double)] = [
-                ("DNS", 0, dns), ("TCP connect", dns, connect), ("TLS handshake", dns + connect, tls),
-                (transfer.connectionReused ? "sending (connection reused)" : "sending", dns + connect + tls, max(0, pre - dns - connect - tls)),
-                ("waiting (TTFB)", pre, max(0, first - pre)), ("receiving", first, max(0, end - first)),
+            // The phases in order, each starting where the one before ended.
+            let phases: [(String, Duration)] = [
+                ("DNS", transfer.dnsLookup), ("TCP connect", transfer.connect), ("TLS handshake", transfer.tlsHandshake),
+                (transfer.connectionReused ? "sending (connection reused)" : "sending", transfer.preparing),
+                ("waiting (TTFB)", transfer.waiting), ("receiving", transfer.receiving),
             ]
-            for (label, phaseStart, length) in phases where length > 0 || label.hasPrefix("waiting") {
-                rows.append(("libcurl", label + hop, start + phaseStart, length))
+            var phaseStart = start
+            for (label, duration) in phases {
+                let length = DurationText.milliseconds(duration)
+                if length > 0 || label.hasPrefix("waiting") { rows.append(("libcurl", label + hop, phaseStart, length)) }
+                phaseStart += length
             }
-            start += end
+            start += DurationText.milliseconds(transfer.total)
         }
         guard !rows.isEmpty else { return "" }
         var html = "<h3>Timeline</h3>\n<table class=\"timeline\">\n"
