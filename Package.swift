@@ -53,6 +53,12 @@ let package = Package(
         ),
         // Linux's rtnetlink headers, for the reachability monitor: no library to link.
         .systemLibrary(name: "CNetlink"),
+        // zlib, for the HdrHistogram encoding of load results (its compressed form is deflate).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -66,6 +72,7 @@ let package = Package(
                 "COpenSSL",
                 "CYAML",
                 "CNetlink",
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
@@ -144,12 +151,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceTests",
-            dependencies: ["Sluice", "CYAML", "SluiceFuzzTargets"]
+            dependencies: ["Sluice", "CYAML", "SluiceFuzzTargets", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .testTarget(
             name: "SluiceIntegrationTests",
             dependencies: [
                 "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -12,8 +12,8 @@ struct FileRun {
         var verbose: Bool
         var dryRun: Bool
         var json: Bool
-        var repetitions: Int?
-        var concurrency: Int
+        /// The load mode's plan, or `nil` to run the file's requests once, in order.
+        var load: LoadPlan?
         var terminal: Terminal
         var showsProgress: Bool
     }
@@ -28,6 +28,8 @@ struct FileRun {
         var document: JSONValue?
         /// The results, for the reports (not in a dry run or the load mode).
         var suite: RunReport.Suite?
+        /// What the load mode measured.
+        var load: LoadResult?
         /// Whether a request failed, or the cookie file could not be written.
         var failed = false
     }
@@ -57,16 +59,16 @@ struct FileRun {
             outcome.failed = prepared.contains { if case .failure = $0.result { true } else { false } }
             return outcome
         }
-        if let repetitions = options.repetitions {
-            let load = LoadRun(runner: runner, repetitions: repetitions, concurrency: options.concurrency)
-            let total = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count * repetitions
-            let summary = try await runLoad(load, requests: total)
-            outcome.failed = !saveCookies(writeError) || summary.errors > 0
+        if let plan = options.load {
+            let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
+            let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: plan.totalRequests(requestCount: requests).map(plan.shard.share(of:)))
+            outcome.failed = !saveCookies(writeError) || result.errors > 0 || result.dropped > 0
             if options.json {
-                outcome.document = RunReport.json(pipeline: file.spec.name, load: summary, redactor: runner.redactor)
+                outcome.document = result.json(redactor: runner.redactor)
             } else {
-                write(text.load(summary))
+                write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result))
             }
+            outcome.load = result
             return outcome
         }
         let clock = ContinuousClock()
@@ -102,13 +104,13 @@ struct FileRun {
     }
 
     /// Runs the load mode, with a progress bar on standard error when it is a terminal.
-    private func runLoad(_ load: LoadRun, requests: Int) async throws -> LoadRun.Summary {
+    private func runLoad(_ load: LoadRun, total: Int?) async throws -> LoadResult {
         let progress = LoadRun.Progress()
-        let bar = options.showsProgress ? Task { await ProgressBar(total: requests, progress: progress).show() } : nil
+        let bar = options.showsProgress ? Task { await ProgressBar(total: total, duration: load.plan.duration, progress: progress).show() } : nil
         defer { bar?.cancel() }
-        let summary = try await load.run(selection: options.selection, progress: progress)
+        let result = try await load.run(selection: options.selection, progress: progress)
         bar?.cancel()
         await bar?.value
-        return summary
+        return result
     }
 }

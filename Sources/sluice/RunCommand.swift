@@ -12,7 +12,11 @@ struct RunCommand: AsyncParsableCommand {
 
             --jobs N runs N files at once, each with its own variables, captures and cookies; their output is printed in the order the files were given. A folder runs every pipeline under it.
 
-            --dry-run runs the request half of the chain and prints what would be sent. --repeat N --concurrency C is the load mode: each request N times, C in flight, then requests/s and latency percentiles.
+            --dry-run runs the request half of the chain and prints what would be sent.
+
+            Load mode, closed loop: --repeat N and/or --duration D with --concurrency C workers, each sending as soon as its last response is in. Open loop: --rate R (or a ramp R1:R2 over --duration) sends on a schedule whatever the server does, at most C in flight; requests due when C are in flight are dropped and counted. Latency is measured from when each request was due. The summary gives the achieved rate, dropped requests, errors by kind and p50/p90/p99/p99.9/max.
+
+            Several machines: --shard I/N runs shard I (from 0) of N, each sending its share of the requests or of the rate; --start-at TIME makes shards start together; --report histogram:PATH writes the shard's result, and `sluice report merge` combines them.
 
             Exit status: 0 all passed; 1 a request failed or an expectation was not met; 2 the pipeline or the command line is invalid.
 
@@ -56,19 +60,66 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Load mode: send each request this many times.")
     var repetitions: Int?
 
-    @Option(help: "Load mode: how many requests are in flight at once.")
+    @Option(help: ArgumentHelp("Load mode: how long to send, 30s, 5m (with --repeat, whichever ends first).", valueName: "DURATION"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("Load mode, open loop: requests per second, whatever the responses do, or a ramp FROM:TO over --duration.", valueName: "R|FROM:TO"))
+    var rate: String?
+
+    @Option(help: "Load mode: how many requests are in flight at once (in the open loop, at most).")
     var concurrency: Int = 1
 
-    @Option(help: ArgumentHelp("Write a report: json:PATH, tap:PATH, junit:PATH or html:PATH (repeatable: several at once).", valueName: "KIND:PATH"))
+    @Option(help: ArgumentHelp("Load mode: run shard I (from 0) of N; each sends its share of the requests or of the rate.", valueName: "I/N"))
+    var shard: String?
+
+    @Option(name: .customLong("start-at"), help: ArgumentHelp("Load mode: start at this time, RFC 3339 (2026-11-23T09:00:00Z) or Unix seconds, so that shards overlap.", valueName: "TIME"))
+    var startAt: String?
+
+    @Option(help: ArgumentHelp("Write a report: json:PATH, tap:PATH, junit:PATH or html:PATH; in load mode json:PATH, junit:PATH or histogram:PATH (repeatable: several at once).", valueName: "KIND:PATH"))
     var report: [String] = []
 
     func validate() throws {
-        if let repetitions, repetitions < 1 { throw ValidationError("--repeat must be 1 or more") }
-        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
-        if concurrency > 1 && repetitions == nil { throw ValidationError("--concurrency needs --repeat (load mode)") }
-        if dryRun && repetitions != nil { throw ValidationError("--dry-run and --repeat cannot be combined") }
-        _ = try reports()
+        if let plan = try loadPlan() {
+            if let problem = plan.problem { throw ValidationError(problem) }
+            if dryRun { throw ValidationError("--dry-run and load mode (--repeat, --duration, --rate) cannot be combined") }
+        } else {
+            if concurrency != 1 { throw ValidationError("--concurrency needs load mode: --repeat, --duration or --rate") }
+            if shard != nil || startAt != nil { throw ValidationError("--\(shard != nil ? "shard" : "start-at") needs load mode: --repeat, --duration or --rate") }
+        }
+        let loadMode = try loadPlan() != nil
+        for request in try reports() where !request.kind.fits(loadMode: loadMode) {
+            throw ValidationError(loadMode ? "--report \(request.kind.rawValue): load mode writes json, junit or histogram reports" : "--report histogram: needs load mode (--repeat, --duration or --rate)")
+        }
+    }
+
+    /// The load mode's plan from the command line, or `nil` when none of `--repeat`,
+    /// `--duration` and `--rate` is given.
+    func loadPlan() throws -> LoadPlan? {
+        guard repetitions != nil || duration != nil || rate != nil else { return nil }
+        var plan = LoadPlan(repetitions: repetitions, concurrency: concurrency)
+        if let duration {
+            guard let parsed = DurationText.parse(duration) else { throw ValidationError("--duration takes a duration such as 30s, 1.5m or 500ms, not '\(duration)'") }
+            plan.duration = parsed
+        }
+        if let rate {
+            guard let parsed = LoadRate(rate) else {
+                throw ValidationError("--rate takes requests per second, R or FROM:TO (at most \(Int(LoadRate.maximum))), not '\(rate)'")
+            }
+            plan.rate = parsed
+        }
+        if let shard {
+            guard let parsed = LoadShard(shard) else { throw ValidationError("--shard takes I/N with 0 ≤ I < N, such as 0/4, not '\(shard)'") }
+            plan.shard = parsed
+        }
+        if let startAt {
+            let seconds = startAt.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } ? Double(startAt) : nil
+            guard let date = seconds.map({ Date(timeIntervalSince1970: $0) }) ?? RFC3339Timestamp.date(startAt) else {
+                throw ValidationError("--start-at takes an RFC 3339 time (2026-11-23T09:00:00Z) or Unix seconds, not '\(startAt)'")
+            }
+            plan.startAt = date
+        }
+        return plan
     }
 
     /// The `--report` arguments, checked.
@@ -83,6 +134,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let files = try pipeline.load()
+        if try loadPlan() != nil, files.count > 1, try !reports().isEmpty {
+            throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
+        }
         let selection = RequestSelection(only: only, tags: tag, skipTags: skipTag)
         if files.count > 1 {
             // Across several files a pattern need only match in one of them.
@@ -91,7 +145,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let options = FileRun.Options(
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
-            json: format == .json, repetitions: repetitions, concurrency: concurrency,
+            json: format == .json, load: try loadPlan(),
             terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1
         )
         let outcomes = try await runAll(files, options: options)
@@ -102,9 +156,14 @@ struct RunCommand: AsyncParsableCommand {
         }
         let suites = outcomes.compactMap(\.suite)
         let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
+        let loads = outcomes.compactMap(\.load)
         for request in try reports() {
             do {
-                try request.write(RunReport.Run(suites: suites), redactor: redactor)
+                if let load = loads.first {
+                    try request.write(load, redactor: redactor)
+                } else {
+                    try request.write(RunReport.Run(suites: suites), redactor: redactor)
+                }
             } catch {
                 throw ValidationError("cannot write the report \(request.path): \((error as NSError).localizedDescription)")
             }

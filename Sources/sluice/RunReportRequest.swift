@@ -5,7 +5,17 @@ import Sluice
 struct RunReportRequest: Sendable {
     /// The report kinds.
     enum Kind: String, CaseIterable, Sendable {
-        case json, tap, junit, html
+        case json, tap, junit, html, histogram
+
+        /// Whether a run of this mode can write this report: the load mode writes json, junit and
+        /// histogram reports, the other runs all but histogram.
+        func fits(loadMode: Bool) -> Bool {
+            switch self {
+            case .json, .junit: true
+            case .tap, .html: !loadMode
+            case .histogram: loadMode
+            }
+        }
     }
 
     let kind: Kind
@@ -28,6 +38,19 @@ struct RunReportRequest: Sendable {
         case .tap: text = RunReport.tap(run, redactor: redactor)
         case .junit: text = RunReport.junit(run.suites, redactor: redactor)
         case .html: text = RunReport.html(run, redactor: redactor)
+        case .histogram: preconditionFailure("validated: a histogram report comes from the load mode")
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Writes the report of a load run: one file's result (or several merged shards').
+    func write(_ load: LoadResult, redactor: Redactor) throws {
+        let text: String
+        switch kind {
+        case .json: text = try JSONWriter(prettyPrinted: true).string(from: load.json(redactor: redactor)) + "\n"
+        case .junit: text = load.junit(redactor: redactor)
+        case .histogram: text = try JSONWriter(prettyPrinted: true).string(from: load.fileJSON(redactor: redactor)) + "\n"
+        case .tap, .html: preconditionFailure("validated: the load mode writes json, junit and histogram reports")
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }

@@ -64,23 +64,6 @@ struct TextReport {
         return "\(file.spec.name): \(results.count) request\(results.count == 1 ? "" : "s"): \(counts) in \(TextReport.milliseconds(elapsed))\n"
     }
 
-    /// The load mode's summary.
-    func load(_ summary: LoadRun.Summary) -> String {
-        func ms(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2)).grouping(.never)) }
-        var text = "\(file.spec.name): load\n"
-        text += "  requests  \(summary.requests)  ok \(summary.ok)  errors \(summary.errors > 0 ? terminal.red("\(summary.errors)") : "0")\n"
-        text += "  seconds   \(summary.seconds.formatted(.number.precision(.fractionLength(3)).grouping(.never)))\n"
-        text += "  rps       \(summary.rps.formatted(.number.precision(.fractionLength(1)).grouping(.never)))\n"
-        text += "  latency   p50 \(ms(summary.latency.p50)) ms  p90 \(ms(summary.latency.p90)) ms  p99 \(ms(summary.latency.p99)) ms  max \(ms(summary.latency.max)) ms\n"
-        if !summary.statuses.isEmpty {
-            text += "  statuses  " + summary.statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: "  ") + "\n"
-        }
-        if let failure = summary.firstFailure {
-            text += "  first error: \(redactor.redact(failure))\n"
-        }
-        return text
-    }
-
     /// A dry run's request: its request line, headers and body as they would be sent.
     func dryRun(_ spec: RequestSpec, _ request: Result<Request, SluiceError>) -> String {
         var text = "# \(spec.displayName)\n"

@@ -35,6 +35,10 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   are sent it ends the body; a request past the last id
                                                   gets 204, which ends an EventSource for good.
                                                   /events-log/KEY lists the Last-Event-ID of each request
+  /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
+                                                  request, every request that arrives between `after`
+                                                  and `after`+`for` ms is held until that pause ends, as
+                                                  a server stopped by a garbage collector holds them
 """
 
 import base64
@@ -59,6 +63,7 @@ counts = {}
 realms = {}
 cache_modes = {}
 event_logs = {}
+stall_starts = {}
 
 
 def realm(name):
@@ -68,6 +73,9 @@ def realm(name):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # The head and the body are written apart: without TCP_NODELAY, Nagle's algorithm holds the
+    # body until the client's delayed ACK, 40 ms on Linux, and every answer would take that long.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):
         pass
@@ -109,6 +117,8 @@ class Handler(BaseHTTPRequestHandler):
                 headers = [("Retry-After", query["retry-after"])] if "retry-after" in query else []
                 return self.answer(int(query.get("status", "503")), {"attempt": seen}, headers)
             return self.answer(200, {"attempt": seen})
+        if parts[0] == "stall" and len(parts) == 2:
+            return self.stall(parts[1], query)
         if parts[0] == "cache" and len(parts) == 2:
             return self.cache(parts[1], query)
         if parts[0] == "events" and len(parts) == 2:
@@ -127,6 +137,17 @@ class Handler(BaseHTTPRequestHandler):
         if parts[0] == "hmac":
             return self.hmac(url, body)
         self.answer(404, {"error": "no such scenario"})
+
+    def stall(self, key, query):
+        now = time.monotonic()
+        with lock:
+            first = stall_starts.setdefault(key, now)
+        begins = first + int(query.get("after", "1000")) / 1000
+        ends = begins + int(query.get("for", "1000")) / 1000
+        held = ends - now if begins <= now < ends else 0.0
+        if held > 0:
+            time.sleep(held)
+        return self.answer(200, {"held": round(held, 6)})
 
     def events(self, key, query):
         last = self.headers.get("Last-Event-ID")

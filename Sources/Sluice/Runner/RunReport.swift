@@ -74,22 +74,6 @@ public enum RunReport {
         ]
     }
 
-    /// `{"pipeline", "load": {"requests", "ok", "errors", "seconds", "rps", "latency-ms": {"p50", "p90", "p99", "max"},
-    /// "statuses": {"200": N, ...}, "first-error"}}`.
-    public static func json(pipeline: String, load: LoadRun.Summary, redactor: Redactor) -> JSONValue {
-        var summary: JSONObject = [
-            "requests": .int(load.requests), "ok": .int(load.ok), "errors": .int(load.errors),
-            "seconds": .double(rounded(load.seconds)), "rps": .double(rounded(load.rps)),
-            "latency-ms": [
-                "p50": .double(rounded(load.latency.p50)), "p90": .double(rounded(load.latency.p90)),
-                "p99": .double(rounded(load.latency.p99)), "max": .double(rounded(load.latency.max)),
-            ],
-        ]
-        summary["statuses"] = .object(JSONObject(load.statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) }))
-        summary["first-error"] = load.firstFailure.map { .string(redactor.redact($0)) } ?? .null
-        return ["pipeline": .string(pipeline), "load": .object(summary)]
-    }
-
     /// `{"pipeline", "requests": [{"name", "method", "url", "headers": [[NAME, VALUE]], "body", "body-base64"}]}`.
     /// A request that could not be prepared has `"error"` instead of its headers and body.
     public static func dryRunJSON(pipeline: String, prepared: [PreparedRequest], redactor: Redactor) -> JSONValue {

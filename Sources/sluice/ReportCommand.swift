@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sluice report`: works on reports that runs wrote.
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Works on reports that runs wrote.",
+        subcommands: [ReportMergeCommand.self]
+    )
+}
