@@ -122,7 +122,7 @@ struct RunCommandTests {
         let plain = try onTerminal(["run", "--no-color"] + variables + [demo])
         #expect(plain.contains("✔ search") && !plain.contains("\u{1B}["), "\(plain)")
         let load = try onTerminal(["run", "--repeat", "1500", "--concurrency", "4", "--only", "search"] + variables + [demo])
-        #expect(load.contains("/1500  rps ") && load.contains("errors 0") && load.contains("[#"), "\(load)")
+        #expect(load.contains("/1500  rate ") && load.contains("/s  p99 ") && load.contains("errors 0") && load.contains("[#"), "\(load)")
         #expect(load.contains("requests  1500  ok 1500  errors 0"))
     }
 
@@ -267,8 +267,9 @@ struct RunCommandTests {
         #expect(load["requests"] as? Int == 40 && load["ok"] as? Int == 40 && load["errors"] as? Int == 0)
         #expect((load["rps"] as? Double ?? 0) > 0 && (load["seconds"] as? Double ?? 0) > 0)
         let latency = try #require(load["latency-ms"] as? [String: Double])
-        #expect(Set(latency.keys) == ["p50", "p90", "p99", "max"])
-        #expect(latency["p50"]! <= latency["p90"]! && latency["p90"]! <= latency["p99"]! && latency["p99"]! <= latency["max"]!)
+        #expect(Set(latency.keys) == ["p50", "p90", "p99", "p99.9", "max"])
+        #expect(latency["p50"]! <= latency["p90"]! && latency["p90"]! <= latency["p99"]! && latency["p99"]! <= latency["p99.9"]! && latency["p99.9"]! <= latency["max"]!)
+        #expect(load["mode"] as? String == "closed" && load["dropped"] as? Int == 0 && load["concurrency"] as? Int == 4)
         let text = try SluiceProcess.run(["run", "--repeat", "10", "--no-color", "--var", "base=\(servers.httpbin.absoluteString)", demo, "--only", "search"])
         #expect(text.status == 0)
         #expect(text.output.contains("requests  10  ok 10  errors 0") && text.output.contains("latency   p50 "), "\(text.output)")

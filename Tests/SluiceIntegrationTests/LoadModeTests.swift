@@ -1,0 +1,298 @@
+import Foundation
+import Histogram
+import Testing
+
+@testable import Sluice
+
+/// The load mode against real servers: the scenario server's stall (a server that stops for a
+/// second mid-run, as a garbage collector's pause would) and nginx for a quick endpoint. The
+/// suite runs its tests one at a time: each measures rates.
+@Suite("Load mode: open and closed loops, shards and their merge", .serialized)
+struct LoadModeTests {
+    /// A pipeline of one GET of `path` under `${base}`, expecting 200.
+    static func pipeline(_ directory: TemporaryDirectory, path: String, name: String = "load") throws -> String {
+        try directory.write(
+            """
+            name: \(name)
+            variables:
+              base: http://127.0.0.1:1
+            requests:
+              - name: get
+                path: ${base}\(path)
+                expect:
+                  status: 200
+            """, to: "\(name).yaml")
+    }
+
+    /// The `"load"` object of a `--format json` run.
+    static func load(_ result: SluiceProcess.Result) throws -> [String: Any] {
+        let document = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)\(result.error)")
+        return try #require(document["load"] as? [String: Any])
+    }
+
+    /// Every bucket's count, by the bucket's highest value.
+    static func buckets(_ histogram: Histogram<UInt64>) -> [UInt64: UInt64] {
+        Dictionary(uniqueKeysWithValues: histogram.recordedValues().map { (histogram.highestEquivalentForValue($0.value), UInt64($0.count)) })
+    }
+
+    static func milliseconds(_ load: [String: Any], _ key: String = "latency-ms") -> [String: Double] {
+        load[key] as? [String: Double] ?? [:]
+    }
+
+    /// Runs the reference script `scripts/hdrhistogram-reference.py` (HdrHistogram's Python
+    /// library) and returns its standard output.
+    static func reference(_ arguments: [String]) throws -> String {
+        let python = RunCommandTests.root.appendingPathComponent(".venv/bin/python")
+        let script = RunCommandTests.root.appendingPathComponent("scripts/hdrhistogram-reference.py").path
+        let result = try SluiceProcess.run([script] + arguments, executable: python)
+        try #require(result.status == 0, "scripts/hdrhistogram-reference.py failed (run scripts/setup): \(result.error)")
+        return result.output
+    }
+
+    @Test("a one-second stall mid-run: the closed loop's p99 hides it, the open loop's shows it")
+    func stall() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/stall/${key}?after=1500&for=1000")
+        let base = ["--format", "json", "--var", "base=\(servers.scenario.absoluteString)", file]
+        // Closed loop: two workers; each is stuck on one request through the stall, and sends
+        // nothing meanwhile, so the stall is two samples among thousands.
+        let closed = try Self.load(SluiceProcess.run(["run", "--duration", "4s", "--concurrency", "2", "--var", "key=closed-\(UUID())"] + base))
+        let closedLatency = Self.milliseconds(closed)
+        #expect(closed["errors"] as? Int == 0)
+        #expect(closedLatency["max"] ?? 0 >= 900, "the closed loop met the stall: \(closed)")
+        #expect(closedLatency["p99"] ?? .infinity < 250, "the closed loop's p99 hides the stall: \(closed)")
+        // Open loop: 100 requests a second whatever happens; the 100 due during the stall wait
+        // from 1 s down to nothing, a quarter of the run.
+        let open = try Self.load(SluiceProcess.run(["run", "--rate", "100", "--duration", "4s", "--concurrency", "200", "--var", "key=open-\(UUID())"] + base))
+        let openLatency = Self.milliseconds(open)
+        #expect(open["requests"] as? Int == 400 && open["errors"] as? Int == 0 && open["dropped"] as? Int == 0, "\(open)")
+        #expect(openLatency["p99"] ?? 0 >= 800, "the open loop's p99 shows the stall: \(open)")
+        #expect(openLatency["p90"] ?? 0 >= 300, "\(open)")
+        #expect(Self.milliseconds(open, "service-time-ms")["p99"] ?? 0 >= 800)
+    }
+
+    @Test("the open loop sends at the asked rate: 200/s for 3 s against nginx is 600 requests at 200/s within 5%")
+    func achievedRate() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/hello.txt")
+        let result = try SluiceProcess.run(["run", "--rate", "200", "--duration", "3s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        #expect(result.status == 0, "\(result.error)")
+        let load = try Self.load(result)
+        #expect(load["requests"] as? Int == 600 && load["ok"] as? Int == 600 && load["dropped"] as? Int == 0, "\(load)")
+        let rate = try #require(load["rate"] as? [String: Any])
+        #expect(rate["asked"] as? Double == 200)
+        let achieved = try #require(rate["achieved"] as? Double)
+        #expect(abs(achieved - 200) <= 10, "achieved \(achieved)/s")
+        #expect(load["mode"] as? String == "open")
+        let seconds = try #require(load["seconds"] as? Double)
+        #expect(seconds >= 2.99, "the schedule spans the duration: \(seconds) s")
+        // A ramp sends the area under it: (50 + 150) / 2 × 2 s.
+        let ramp = try Self.load(SluiceProcess.run(["run", "--rate", "50:150", "--duration", "2s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file]))
+        #expect(ramp["requests"] as? Int == 200, "\(ramp)")
+        #expect((ramp["rate"] as? [String: Any])?["asked"] as? [String: Double] == ["from": 50, "to": 150])
+    }
+
+    @Test("requests due while --concurrency are in flight are dropped and counted, not sent late; the run fails")
+    func dropped() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/stall/${key}?after=500&for=1000")
+        let arguments = ["run", "--rate", "100", "--duration", "3s", "--concurrency", "10", "--var", "base=\(servers.scenario.absoluteString)", file]
+        let json = try SluiceProcess.run(arguments + ["--format", "json", "--var", "key=drop-\(UUID())"])
+        #expect(json.status == 1)
+        let load = try Self.load(json)
+        let requests = try #require(load["requests"] as? Int)
+        let dropped = try #require(load["dropped"] as? Int)
+        #expect(requests + dropped == 300, "\(load)")
+        // Ten are stuck in the stall; of the hundred due meanwhile, about ninety cannot start.
+        #expect(dropped >= 50, "\(load)")
+        let text = try SluiceProcess.run(arguments + ["--no-color", "--var", "key=drop-\(UUID())"])
+        #expect(text.output.contains("  dropped ") && !text.output.contains("dropped 0"), "\(text.output)")
+        #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
+    }
+
+    @Test("--duration bounds the closed loop too; errors are counted by kind")
+    func closedLoopDurationAndErrorKinds() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            """
+            name: kinds
+            variables:
+              base: http://127.0.0.1:1
+            requests:
+              - name: missing
+                path: ${base}/missing.txt
+                expect:
+                  status: 200
+              - name: refused
+                path: http://127.0.0.1:1/
+            """, to: "kinds.yaml")
+        let result = try SluiceProcess.run(["run", "--duration", "1s", "--concurrency", "2", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        #expect(result.status == 1)
+        let load = try Self.load(result)
+        let kinds = try #require(load["errors-by-kind"] as? [String: Int])
+        #expect(Set(kinds.keys) == ["expectation not met", "connection failed"], "\(kinds)")
+        #expect(kinds.values.reduce(0, +) == load["requests"] as? Int && load["ok"] as? Int == 0)
+        #expect(load["seconds"] as? Double ?? 0 >= 1)
+        let text = try SluiceProcess.run(["run", "--duration", "1s", "--no-color", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        #expect(text.output.contains("  errors    connection failed ×") && text.output.contains("expectation not met ×"), "\(text.output)")
+    }
+
+    @Test("four shards started together, merged: the totals of one run, and the percentiles of their histograms merged by hand and by HdrHistogram's Python library")
+    func shardsMerge() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/hello.txt")
+        let start = Date().addingTimeInterval(3).timeIntervalSince1970.rounded(.up)
+        let shards = (0..<4).map { directory.file("shard-\($0).json").path }
+        let runs = try (0..<4).map { index in
+            let process = Process()
+            process.executableURL = SluiceProcess.executable
+            process.arguments = [
+                "run", "--rate", "400", "--duration", "2s", "--concurrency", "16", "--shard", "\(index)/4", "--start-at", String(Int(start)),
+                "--report", "histogram:\(shards[index])", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        runs.forEach { $0.waitUntilExit() }
+        #expect(runs.allSatisfy { $0.terminationStatus == 0 })
+        let results = try shards.map { try LoadResult(file: try Data(contentsOf: URL(fileURLWithPath: $0)), path: $0) }
+        // Each shard sent its quarter of the schedule, and all four started at --start-at.
+        #expect(results.map(\.requests) == [200, 200, 200, 200])
+        #expect(results.allSatisfy { $0.start.timeIntervalSince1970 == start })
+
+        let merged = try SluiceProcess.run(["report", "merge", "--format", "json", "--report", "histogram:\(directory.file("merged.json").path)", "--report", "junit:\(directory.file("merged.xml").path)"] + shards)
+        #expect(merged.status == 0, "\(merged.error)")
+        let load = try Self.load(merged)
+        #expect(load["requests"] as? Int == 800 && load["ok"] as? Int == 800 && load["dropped"] as? Int == 0)
+        #expect((load["shards"] as? [String: Any])?["measured"] as? [Int] == [0, 1, 2, 3])
+        #expect((load["statuses"] as? [String: Int]) == ["200": 800])
+
+        // By hand: the four response-time histograms added with the HdrHistogram library itself.
+        var byHand = LoadResult.emptyHistogram()
+        for result in results { byHand.add(result.responseTimes) }
+        let latency = Self.milliseconds(load)
+        let expected = LoadResult.Latency(byHand)
+        for (name, value) in expected.named {
+            #expect(latency[name] == (value * 1000).rounded() / 1000, "\(name): merged \(latency[name] ?? -1), by hand \(value)")
+        }
+        let mergedFile = try LoadResult(file: try Data(contentsOf: directory.file("merged.json")), path: "merged.json")
+        #expect(Self.buckets(mergedFile.responseTimes) == Self.buckets(byHand))
+
+        // By HdrHistogram's Python library, from the shards' files: the same buckets and counts, and
+        // the same percentiles where its definition and Java's agree (p × count / 100 whole).
+        let reference = try #require(JSONSerialization.jsonObject(with: Data(try Self.reference(["merge"] + shards).utf8)) as? [String: [String: Any]])
+        for (name, histogram) in [("response-time", mergedFile.responseTimes), ("service-time", mergedFile.serviceTimes)] {
+            let python = try #require(reference[name])
+            #expect(python["count"] as? Int == 800)
+            let buckets = (python["buckets"] as? [[Int]] ?? []).map { (UInt64($0[0]), UInt64($0[1])) }
+            let ours = histogram.recordedValues().map { (histogram.highestEquivalentForValue($0.value), UInt64($0.count)) }
+            #expect(buckets.map(\.0) == ours.map(\.0) && buckets.map(\.1) == ours.map(\.1), "\(name): bucket counts differ")
+            let percentiles = python["percentiles"] as? [String: Int] ?? [:]
+            let figures = LoadResult.Latency(histogram)
+            #expect(percentiles["50"].map { Double($0) / 1000 } == figures.p50)
+            #expect(percentiles["90"].map { Double($0) / 1000 } == figures.p90)
+            #expect(percentiles["99"].map { Double($0) / 1000 } == figures.p99)
+            #expect((python["max"] as? Int).map { Double($0) / 1000 } == figures.max)
+        }
+
+        // JUnit: three passing cases, and the figures as properties.
+        let junit = try String(contentsOf: directory.file("merged.xml"), encoding: .utf8)
+        #expect(junit.contains(#"tests="3" failures="0""#) && junit.contains(#"<property name="response-time.p99.9""#), "\(junit)")
+    }
+
+    @Test("merge refuses files that are not shards of one run, says which shards are missing, and reads histograms HdrHistogram's Python library wrote")
+    func mergeChecks() throws {
+        let directory = try TemporaryDirectory()
+        let start = Date(timeIntervalSince1970: 1_795_424_400)
+        func shard(_ index: Int, of count: Int = 3, rate: Double = 30, values: [UInt64] = [1000, 2000]) -> LoadResult {
+            var responseTimes = LoadResult.emptyHistogram()
+            for value in values { _ = responseTimes.record(value) }
+            return LoadResult(
+                pipeline: "p", openLoop: true, askedRate: LoadRate(from: rate), concurrency: 6, shardCount: count, shards: [index],
+                start: start, end: start.addingTimeInterval(2), ok: values.count, errorsByKind: [:], dropped: 0, statuses: [200: values.count],
+                firstFailure: nil, responseTimes: responseTimes, serviceTimes: responseTimes
+            )
+        }
+        func write(_ result: LoadResult, _ name: String) throws -> String {
+            try directory.write(try JSONWriter(prettyPrinted: true).string(from: result.fileJSON(redactor: Redactor(secrets: []))), to: name)
+        }
+        let first = try write(shard(0), "0.json")
+        let second = try write(shard(1), "1.json")
+        let missing = try SluiceProcess.run(["report", "merge", "--no-color", first, second])
+        #expect(missing.status == 1 && missing.output.contains("shards    0,1 of 3  missing 2"), "\(missing.output)")
+        #expect(try SluiceProcess.run(["report", "merge", "--allow-missing", first, second]).status == 0)
+        let twice = try SluiceProcess.run(["report", "merge", first, second, first])
+        #expect(twice.status == 2 && twice.error.contains("shard 0 of 3 is measured twice: in \(first) and in \(first)"), "\(twice.error)")
+        let otherRate = try write(shard(2, rate: 60), "2.json")
+        let mismatch = try SluiceProcess.run(["report", "merge", first, otherRate])
+        #expect(mismatch.status == 2 && mismatch.error.contains("is not a shard of the same run as \(first): its rate is 60/s, not 30/s"), "\(mismatch.error)")
+
+        // A shard whose histogram HdrHistogram's Python library encoded.
+        var third = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try write(shard(2), "2.json")))) as! [String: Any]
+        var histograms = third["histograms"] as! [String: Any]
+        let python = try Self.reference(["encode", "1000", "2000"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        histograms["response-time"] = python
+        histograms["service-time"] = python
+        third["histograms"] = histograms
+        let thirdPath = directory.file("2-python.json").path
+        try JSONSerialization.data(withJSONObject: third).write(to: URL(fileURLWithPath: thirdPath))
+        let whole = try SluiceProcess.run(["report", "merge", "--format", "json", first, second, thirdPath])
+        #expect(whole.status == 0, "\(whole.error)")
+        let load = try Self.load(whole)
+        #expect(load["requests"] as? Int == 6 && Self.milliseconds(load)["p50"] == 1.0 && Self.milliseconds(load)["max"] == 2.0, "\(load)")
+
+        // Files that are not load results, or lie about their counts.
+        let damaged: [(String, String, String)] = [
+            ("text.json", "hello", "not JSON"),
+            ("other.json", #"{"format": "something-else"}"#, "not a load result file"),
+            ("future.json", #"{"format": "sluice-load-result", "version": 2}"#, "version 2; this sluice reads version 1"),
+        ]
+        for (name, text, message) in damaged {
+            let path = try directory.write(text, to: name)
+            let result = try SluiceProcess.run(["report", "merge", path])
+            #expect(result.status == 2 && result.error.contains("\(path): \(message)"), "\(result.error)")
+        }
+        var lying = third
+        lying["ok"] = 5
+        let lyingPath = directory.file("lying.json").path
+        try JSONSerialization.data(withJSONObject: lying).write(to: URL(fileURLWithPath: lyingPath))
+        let lie = try SluiceProcess.run(["report", "merge", lyingPath])
+        #expect(lie.status == 2 && lie.error.contains("the histograms count 2 and 2 requests, but ok and errors add up to 5"), "\(lie.error)")
+        var huge = third
+        huge["ok"] = Int.max
+        huge["errors-by-kind"] = ["timeout": Int.max]
+        let hugePath = directory.file("huge.json").path
+        try JSONSerialization.data(withJSONObject: huge).write(to: URL(fileURLWithPath: hugePath))
+        let overflow = try SluiceProcess.run(["report", "merge", hugePath])
+        #expect(overflow.status == 2 && overflow.error.contains("add up to more than"), "\(overflow.error)")
+    }
+
+    @Test("the command line says what is wrong with a load plan before anything is sent")
+    func commandLine() throws {
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/")
+        let cases: [([String], String)] = [
+            (["--rate", "100:200", "--repeat", "5"], "a ramping --rate (100→200/s) needs --duration"),
+            (["--rate", "100"], "--rate needs --duration or --repeat"),
+            (["--rate", "fast", "--duration", "1s"], "--rate takes requests per second"),
+            (["--duration", "soon"], "--duration takes a duration such as 30s"),
+            (["--repeat", "5", "--shard", "4/4"], "--shard takes I/N with 0 ≤ I < N"),
+            (["--repeat", "5", "--shard", "0/4"], "--concurrency 1 cannot be split over 4 shards"),
+            (["--repeat", "5", "--start-at", "tomorrow"], "--start-at takes an RFC 3339 time"),
+            (["--repeat", "5", "--report", "tap:x.tap"], "--report tap: load mode writes json, junit or histogram reports"),
+            (["--report", "histogram:x.json"], "--report histogram: needs load mode"),
+            (["--shard", "0/2"], "--shard needs load mode"),
+            (["--concurrency", "2"], "--concurrency needs load mode"),
+        ]
+        for (arguments, message) in cases {
+            let result = try SluiceProcess.run(["run"] + arguments + [file])
+            #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.error)")
+        }
+    }
+}
