@@ -134,7 +134,7 @@ let package = Package(
         // `sluice-fuzz` as `scripts/fuzz` builds it (SanitizerCoverage, ASan, libFuzzer, -DSLUICE_FUZZING).
         .target(
             name: "SluiceFuzzTargets",
-            dependencies: ["Sluice"],
+            dependencies: ["Sluice", "CZlib"],
             path: "Tests/Fuzz/Targets"
         ),
         .executableTarget(

@@ -14,6 +14,12 @@ public struct LoadRate: Sendable, Hashable, CustomStringConvertible {
     /// The highest rate accepted, a million requests per second.
     public static let maximum = 1_000_000.0
 
+    /// Whether `from` and `to` are rates a run can have: finite, from 0 to ``maximum``, not both 0.
+    public var isValid: Bool {
+        from.isFinite && to.isFinite && (0...Self.maximum).contains(from) && (0...Self.maximum).contains(to) && from + to > 0
+            && (isRamp || from > 0)
+    }
+
     /// A steady rate, or a ramp from `from` to `to`.
     public init(from: Double, to: Double? = nil) {
         self.from = from
@@ -31,9 +37,9 @@ public struct LoadRate: Sendable, Hashable, CustomStringConvertible {
             else { return nil }
             return value
         }
-        guard let first = rates.first ?? nil, let last = rates.last ?? nil, first + last > 0 else { return nil }
+        guard let first = rates.first ?? nil, let last = rates.last ?? nil else { return nil }
         self.init(from: first, to: last)
-        if !isRamp && from <= 0 { return nil }
+        guard isValid else { return nil }
     }
 
     /// Whether the rate changes over the run.
@@ -42,7 +48,7 @@ public struct LoadRate: Sendable, Hashable, CustomStringConvertible {
     /// `R/s` or `R1→R2/s`.
     public var description: String {
         func number(_ value: Double) -> String {
-            value == value.rounded() ? String(Int(value)) : String(value)
+            Int(exactly: value).map(String.init) ?? String(value)
         }
         return isRamp ? "\(number(from))→\(number(to))/s" : "\(number(from))/s"
     }

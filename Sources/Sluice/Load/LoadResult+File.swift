@@ -87,6 +87,7 @@ extension LoadResult {
         } else {
             askedRate = LoadRate(from: try field("from", \.doubleValue, in: rate), to: try field("to", \.doubleValue, in: rate))
         }
+        guard askedRate?.isValid != false else { throw failure("field 'rate' is not a rate: from 0 to \(Int(LoadRate.maximum)) requests per second") }
         concurrency = try field("concurrency", count)
         let shardInfo = try field("shards", { $0 })
         let shardCount = try field("count", count, in: shardInfo)
@@ -95,8 +96,8 @@ extension LoadResult {
             let numbers = items.compactMap(\.intValue)
             return numbers.count == items.count ? numbers : nil
         }, in: shardInfo)
-        guard shardCount >= 1, shards.allSatisfy({ (0..<shardCount).contains($0) }), Set(shards).count == shards.count else {
-            throw failure("field 'shards' names shards outside 0..<\(shardCount), or one twice")
+        guard (1...LoadShard.maximumCount).contains(shardCount), shards.allSatisfy({ (0..<shardCount).contains($0) }), Set(shards).count == shards.count else {
+            throw failure("field 'shards' has more than \(LoadShard.maximumCount) shards, names shards outside 0..<\(shardCount), or one twice")
         }
         self.shardCount = shardCount
         self.shards = shards

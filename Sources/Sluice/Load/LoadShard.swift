@@ -12,12 +12,15 @@ public struct LoadShard: Sendable, Hashable, CustomStringConvertible {
     /// How many shards the run has.
     public var count: Int
 
+    /// The most shards a run may have.
+    public static let maximumCount = 10_000
+
     /// The whole run: shard 0 of 1.
     public static let whole = LoadShard(index: 0, count: 1)!
 
-    /// Shard `index` of `count`; `nil` unless `0 ≤ index < count`.
+    /// Shard `index` of `count`; `nil` unless `0 ≤ index < count ≤ maximumCount`.
     public init?(index: Int, count: Int) {
-        guard count >= 1, index >= 0, index < count else { return nil }
+        guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else { return nil }
         self.index = index
         self.count = count
     }
@@ -26,7 +29,7 @@ public struct LoadShard: Sendable, Hashable, CustomStringConvertible {
     /// `$JOB_COMPLETION_INDEX` give it: `0/4` is the first of four.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 5 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let index = Int(parts[0]), let count = Int(parts[1])
         else { return nil }
         self.init(index: index, count: count)

@@ -30,6 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case condition
     /// The dotenv form of `--vars-file`.
     case variablesFile = "variables-file"
+    /// Load result files and the HdrHistogram encoding inside them.
+    case loadResult = "load-result"
 
     /// Runs the target over one input.
     public func run(_ input: [UInt8]) {
@@ -46,6 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .serverSentEvents: ServerSentEventFuzz.run(input)
         case .condition: ConditionFuzz.run(input)
         case .variablesFile: VariablesFileFuzz.run(input)
+        case .loadResult: LoadResultFuzz.run(input)
         }
     }
 }
