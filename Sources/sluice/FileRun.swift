@@ -105,6 +105,15 @@ struct FileRun {
 
     /// Runs the load mode, with a progress bar on standard error when it is a terminal.
     private func runLoad(_ load: LoadRun, total: Int?) async throws -> LoadResult {
+        if let startAt = load.plan.startAt {
+            let wait = startAt.timeIntervalSinceNow
+            let when = RFC3339Timestamp.string(startAt)
+            if wait > 1 {
+                Terminal.writeError("\(file.path): load: waiting \(Int(wait.rounded())) s for --start-at \(when)\n")
+            } else if wait < -1 {
+                Terminal.writeError("\(file.path): load: started \(Int((-wait).rounded())) s after --start-at \(when): the requests due since then are late, or dropped\n")
+            }
+        }
         let progress = LoadRun.Progress()
         let bar = options.showsProgress ? Task { await ProgressBar(total: total, duration: load.plan.duration, progress: progress).show() } : nil
         defer { bar?.cancel() }

@@ -113,6 +113,21 @@ struct LoadModeTests {
         #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
     }
 
+    @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")
+    func closedLoopShards() throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/hello.txt")
+        let counts = try (0..<3).map { index in
+            let load = try Self.load(SluiceProcess.run([
+                "run", "--repeat", "10", "--concurrency", "3", "--shard", "\(index)/3", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
+            ]))
+            #expect((load["shards"] as? [String: Any])?["measured"] as? [Int] == [index])
+            return load["requests"] as? Int ?? -1
+        }
+        #expect(counts == [4, 3, 3])
+    }
+
     @Test("--duration bounds the closed loop too; errors are counted by kind")
     func closedLoopDurationAndErrorKinds() throws {
         let servers = try TestServers.load()
@@ -294,5 +309,9 @@ struct LoadModeTests {
             let result = try SluiceProcess.run(["run"] + arguments + [file])
             #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.error)")
         }
+        // A start time already past is said, not silently turned into a burst.
+        let past = Int(Date().timeIntervalSince1970) - 30
+        let late = try SluiceProcess.run(["run", "--repeat", "1", "--start-at", String(past), file])
+        #expect(late.error.contains("load: started 3") && late.error.contains("s after --start-at \(RFC3339Timestamp.string(Date(timeIntervalSince1970: Double(past))))"), "\(late.error)")
     }
 }

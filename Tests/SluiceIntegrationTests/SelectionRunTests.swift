@@ -154,6 +154,6 @@ struct SelectionRunTests {
         #expect(run.error.contains("\(dotenv):3:1: error: the value has no closing \""))
         let report = try SluiceProcess.run(["run", "--report", "pdf:out.pdf", pipeline])
         #expect(report.status == 2)
-        #expect(report.error.contains("--report takes KIND:PATH with KIND one of json, tap, junit, html, not 'pdf:out.pdf'"))
+        #expect(report.error.contains("--report takes KIND:PATH with KIND one of json, tap, junit, html, histogram, not 'pdf:out.pdf'"))
     }
 }

@@ -100,11 +100,6 @@ public struct LoadRun: Sendable {
         self.plan = plan
     }
 
-    /// Creates the closed-loop run `--repeat repetitions --concurrency concurrency`.
-    public init(runner: PipelineRunner, repetitions: Int, concurrency: Int) {
-        self.init(runner: runner, plan: LoadPlan(repetitions: max(1, repetitions), concurrency: max(1, concurrency)))
-    }
-
     /// Sends the requests and measures.
     /// - Parameters:
     ///   - selection: the requests to send; all by default.
