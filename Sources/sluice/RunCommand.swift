@@ -117,6 +117,9 @@ struct RunCommand: AsyncParsableCommand {
             guard let date = seconds.map({ Date(timeIntervalSince1970: $0) }) ?? RFC3339Timestamp.date(startAt) else {
                 throw ValidationError("--start-at takes an RFC 3339 time (2026-11-23T09:00:00Z) or Unix seconds, not '\(startAt)'")
             }
+            guard abs(date.timeIntervalSinceNow) <= 7 * 86_400 else {
+                throw ValidationError("--start-at \(RFC3339Timestamp.string(date)) is more than a week from now; is the time or this machine's clock wrong?")
+            }
             plan.startAt = date
         }
         return plan

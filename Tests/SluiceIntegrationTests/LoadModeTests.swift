@@ -300,6 +300,7 @@ struct LoadModeTests {
             (["--repeat", "5", "--shard", "4/4"], "--shard takes I/N with 0 ≤ I < N"),
             (["--repeat", "5", "--shard", "0/4"], "--concurrency 1 cannot be split over 4 shards"),
             (["--repeat", "5", "--start-at", "tomorrow"], "--start-at takes an RFC 3339 time"),
+            (["--repeat", "5", "--start-at", "99999999999999999999"], "is more than a week from now"),
             (["--repeat", "5", "--report", "tap:x.tap"], "--report tap: load mode writes json, junit or histogram reports"),
             (["--report", "histogram:x.json"], "--report histogram: needs load mode"),
             (["--shard", "0/2"], "--shard needs load mode"),

@@ -132,7 +132,8 @@ public struct LoadRun: Sendable {
         // their clocks' agreement.
         let clock = ContinuousClock()
         let startWall = plan.startAt ?? Date()
-        let start = clock.now + .seconds(startWall.timeIntervalSinceNow)
+        // Within a year either way: a Duration holds that, where a Date may be anything.
+        let start = clock.now + .seconds(min(max(startWall.timeIntervalSinceNow, -3.2e7), 3.2e7))
         progress.attach(recorder, start: start)
         if start > clock.now { try? await clock.sleep(until: start) }
         if !jobs.isEmpty {
