@@ -34,6 +34,9 @@ struct RFC3339TimestampTests {
             #expect(abs(RFC3339Timestamp.date(text)!.timeIntervalSince1970 - seconds) < 1e-6, "\(text)")
         }
         #expect(RFC3339Timestamp.string(Date(timeIntervalSince1970: 1_795_424_400.25)) == "2026-11-23T09:00:00.250000Z")
+        // Dates RFC 3339 cannot write are written as the nearest it can, not a trap.
+        #expect(RFC3339Timestamp.string(Date(timeIntervalSince1970: 1e20)) == "9999-12-31T23:59:59.999999Z")
+        #expect(RFC3339Timestamp.string(.distantPast) == "0001-01-01T00:00:00.000000Z")
     }
 
     @Test("anything else is refused, not guessed")

@@ -3,17 +3,20 @@ import Foundation
 /// Times as RFC 3339 writes them (`2026-11-23T09:00:00.250Z`, `2026-11-23T10:00:00+01:00`),
 /// for load runs' start times and time windows.
 public enum RFC3339Timestamp {
-    /// `date` in UTC with six fractional digits: `2026-11-23T09:00:00.250000Z`.
+    /// `date` in UTC with six fractional digits: `2026-11-23T09:00:00.250000Z`. A date outside
+    /// the years 0001 to 9999, which RFC 3339 cannot write, is written as the nearest it can.
     public static func string(_ date: Date) -> String {
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        var seconds = time_t(microseconds.quotientAndRemainder(dividingBy: 1_000_000).quotient)
-        var fraction = microseconds - Int64(seconds) * 1_000_000
+        let (first, last): (Int64, Int64) = (-62_135_596_800_000_000, 253_402_300_799_999_999)
+        let exact = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        let microseconds = exact.isNaN ? 0 : exact <= Double(first) ? first : exact >= Double(last) ? last : Int64(exact)
+        var whole = time_t(microseconds.quotientAndRemainder(dividingBy: 1_000_000).quotient)
+        var fraction = microseconds - Int64(whole) * 1_000_000
         if fraction < 0 {
-            seconds -= 1
+            whole -= 1
             fraction += 1_000_000
         }
         var parts = tm()
-        gmtime_r(&seconds, &parts)
+        gmtime_r(&whole, &parts)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ",
             Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), fraction
