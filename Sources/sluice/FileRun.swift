@@ -66,7 +66,7 @@ struct FileRun {
             if options.json {
                 outcome.document = result.json(redactor: runner.redactor)
             } else {
-                write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result))
+                write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result, merged: false))
             }
             outcome.load = result
             return outcome

@@ -22,7 +22,9 @@ struct LoadTextReport {
 
     /// The load mode's summary: counts, the rate, latency percentiles (response time, and in the
     /// open loop service time as well), errors by kind and statuses.
-    func text(_ result: LoadResult) -> String {
+    /// - Parameter merged: whether the result is shards merged by `sluice report merge`, which
+    ///   then names the shards missing; a shard's own run names only itself.
+    func text(_ result: LoadResult, merged: Bool) -> String {
         func ms(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2)).grouping(.never)) }
         func percentiles(_ latency: LoadResult.Latency) -> String {
             latency.named.map { "\($0.name) \(ms($0.milliseconds)) ms" }.joined(separator: "  ")
@@ -49,7 +51,7 @@ struct LoadTextReport {
             text += "  statuses  " + counted(result.statuses.sorted { $0.key < $1.key }.map { (String($0.key), $0.value) }) + "\n"
         }
         if result.shardCount > 1 {
-            let missing = result.missingShards
+            let missing = merged ? result.missingShards : []
             text += "  shards    \(result.shards.map(String.init).joined(separator: ",")) of \(result.shardCount)"
                 + (missing.isEmpty ? "" : terminal.red("  missing \(missing.map(String.init).joined(separator: ","))")) + "\n"
         }

@@ -72,11 +72,11 @@ struct ReportMergeCommand: ParsableCommand {
         if format == .json {
             Terminal.write((try JSONWriter(prettyPrinted: true).string(from: merged.json(redactor: redactor))) + "\n")
         } else {
-            Terminal.write(LoadTextReport(terminal: Terminal(noColor: noColor), redactor: redactor).text(merged))
+            Terminal.write(LoadTextReport(terminal: Terminal(noColor: noColor), redactor: redactor).text(merged, merged: true))
         }
         for request in try reports() {
             do {
-                try request.write(merged, redactor: redactor)
+                try request.write(merged, redactor: redactor, merged: true)
             } catch {
                 throw ValidationError("cannot write the report \(request.path): \((error as NSError).localizedDescription)")
             }

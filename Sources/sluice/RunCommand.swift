@@ -163,7 +163,7 @@ struct RunCommand: AsyncParsableCommand {
         for request in try reports() {
             do {
                 if let load = loads.first {
-                    try request.write(load, redactor: redactor)
+                    try request.write(load, redactor: redactor, merged: false)
                 } else {
                     try request.write(RunReport.Run(suites: suites), redactor: redactor)
                 }

@@ -43,12 +43,12 @@ struct RunReportRequest: Sendable {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// Writes the report of a load run: one file's result (or several merged shards').
-    func write(_ load: LoadResult, redactor: Redactor) throws {
+    /// Writes the report of a load run: one file's result, or several shards' merged.
+    func write(_ load: LoadResult, redactor: Redactor, merged: Bool) throws {
         let text: String
         switch kind {
         case .json: text = try JSONWriter(prettyPrinted: true).string(from: load.json(redactor: redactor)) + "\n"
-        case .junit: text = load.junit(redactor: redactor)
+        case .junit: text = load.junit(redactor: redactor, merged: merged)
         case .histogram: text = try JSONWriter(prettyPrinted: true).string(from: load.fileJSON(redactor: redactor)) + "\n"
         case .tap, .html: preconditionFailure("validated: the load mode writes json, junit and histogram reports")
         }

@@ -126,6 +126,14 @@ struct LoadModeTests {
             return load["requests"] as? Int ?? -1
         }
         #expect(counts == [4, 3, 3])
+        // A shard's own run names itself; the other shards are elsewhere, not missing.
+        let junit = directory.file("shard.xml").path
+        let text = try SluiceProcess.run([
+            "run", "--repeat", "10", "--concurrency", "3", "--shard", "1/3", "--no-color", "--report", "junit:\(junit)", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
+        ])
+        #expect(text.status == 0 && text.output.contains("  shards    1 of 3\n") && !text.output.contains("missing"), "\(text.output)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="1" failures="0""#) && !xml.contains(#"name="shards""#), "\(xml)")
     }
 
     @Test("--duration bounds the closed loop too; errors are counted by kind")

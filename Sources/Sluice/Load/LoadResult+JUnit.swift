@@ -4,9 +4,11 @@ extension LoadResult {
     /// The load run as JUnit XML, for CI systems that show test results: one test suite with a
     /// test case for the requests (failing when any failed), one for the schedule (failing when
     /// requests were dropped; open loop only) and one for the shards (failing when a shard's
-    /// result is missing; sharded runs only). The figures are the suite's properties:
-    /// `rate.achieved`, `response-time.p99` (milliseconds) and so on.
-    public func junit(redactor: Redactor) -> String {
+    /// result is missing; merged results of sharded runs only). The figures are the suite's
+    /// properties: `rate.achieved`, `response-time.p99` (milliseconds) and so on.
+    /// - Parameter merged: whether this is shards merged (`sluice report merge`) rather than one
+    ///   shard's own run, whose other shards are not missing but elsewhere.
+    public func junit(redactor: Redactor, merged: Bool) -> String {
         func attribute(_ text: String) -> String { RunReport.xmlEscaped(redactor.redact(text)) }
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
         var properties: [(String, String)] = [
@@ -24,7 +26,7 @@ extension LoadResult {
         if openLoop {
             cases.append(("schedule", dropped > 0 ? "\(dropped) requests were dropped: \(concurrency) were already in flight when they were due" : nil))
         }
-        if shardCount > 1 {
+        if merged && shardCount > 1 {
             let missing = missingShards
             cases.append(("shards", missing.isEmpty ? nil : "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(shardCount) missing"))
         }
