@@ -4,8 +4,11 @@
 /// The run is described once, in full, on every machine; each shard takes every N-th request of
 /// it, starting with request I (counting from 0). Requests of the open loop's schedule, and the
 /// closed loop's repetitions, are numbered the same on every machine, so the shards together send
-/// exactly the requests one machine would have, and each the same share within one request.
-/// `--concurrency` is split the same way.
+/// exactly the requests one machine would have, their counts within one of each other.
+/// `--concurrency` is split the same way. Requests go round the selected ones in order, so when
+/// the numbers of shards and of selected requests share a factor (2 shards, 4 requests) each shard
+/// sends only some of the requests: the whole run's mix is right, each shard's is not, which
+/// matters only when one machine's figures are read alone.
 public struct LoadShard: Sendable, Hashable, CustomStringConvertible {
     /// This shard's number, from 0.
     public var index: Int
