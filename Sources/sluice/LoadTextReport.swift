@@ -15,7 +15,9 @@ import Sluice
 /// ```
 ///
 /// `latency` is the response time, from when each request was due; `service` (open loop only; in
-/// the closed loop the two are the same) from when it was sent.
+/// the closed loop the two are the same) from when it was sent. Text from the result (the
+/// pipeline's name, error kinds, the first error) may come from another machine's file, so its
+/// control characters are shown escaped (`Terminal.printable`).
 struct LoadTextReport {
     let terminal: Terminal
     let redactor: Redactor
@@ -30,10 +32,10 @@ struct LoadTextReport {
             latency.named.map { "\($0.name) \(ms($0.milliseconds)) ms" }.joined(separator: "  ")
         }
         func counted(_ pairs: [(String, Int)]) -> String {
-            pairs.map { "\($0.0) ×\($0.1)" }.joined(separator: "  ")
+            pairs.map { "\(Terminal.printable($0.0)) ×\($0.1)" }.joined(separator: "  ")
         }
         let loop = result.openLoop ? "open loop, at most \(result.concurrency) in flight" : "closed loop, \(result.concurrency) in flight"
-        var text = "\(result.pipeline): load (\(loop))\n"
+        var text = "\(Terminal.printable(result.pipeline)): load (\(loop))\n"
         let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"
         let dropped = result.dropped > 0 ? terminal.red("\(result.dropped)") : "0"
         text += "  requests  \(result.requests)  ok \(result.ok)  errors \(errors)" + (result.openLoop ? "  dropped \(dropped)" : "") + "\n"
@@ -56,7 +58,7 @@ struct LoadTextReport {
                 + (missing.isEmpty ? "" : terminal.red("  missing \(missing.map(String.init).joined(separator: ","))")) + "\n"
         }
         if let failure = result.firstFailure {
-            text += "  first error: \(redactor.redact(failure))\n"
+            text += "  first error: \(Terminal.printable(redactor.redact(failure)))\n"
         }
         return text
     }

@@ -64,7 +64,7 @@ struct ReportMergeCommand: ParsableCommand {
             }
             merged = try LoadResult.merged(results)
         } catch {
-            Terminal.writeError("sluice: error: \(error.message)\n")
+            Terminal.writeError("sluice: error: \(Terminal.printable(error.message))\n")
             throw ExitCode(2)
         }
         // First errors were redacted by the runs that wrote them.

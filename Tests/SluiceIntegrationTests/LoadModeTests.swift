@@ -270,6 +270,21 @@ struct LoadModeTests {
         let load = try Self.load(whole)
         #expect(load["requests"] as? Int == 6 && Self.milliseconds(load)["p50"] == 1.0 && Self.milliseconds(load)["max"] == 2.0, "\(load)")
 
+        // Text from another machine's file cannot drive the terminal: escapes, a title change and a
+        // bidirectional override are shown, not obeyed.
+        var hostile = third
+        hostile["pipeline"] = "p\u{1B}]0;owned\u{07}"
+        hostile["first-error"] = "\u{1B}[2J\u{202E}gnp.exe"
+        hostile["errors-by-kind"] = ["\u{1B}[31mkind": 1]
+        hostile["ok"] = 1
+        let hostilePath = directory.file("hostile.json").path
+        try JSONSerialization.data(withJSONObject: hostile).write(to: URL(fileURLWithPath: hostilePath))
+        let shown = try SluiceProcess.run(["report", "merge", "--no-color", hostilePath])
+        #expect(!shown.output.contains("\u{1B}") && !shown.output.contains("\u{202E}") && !shown.output.contains("\u{07}"), "\(shown.output)")
+        #expect(shown.output.contains(#"p\u{1B}]0;owned\u{7}: load"#) && shown.output.contains(#"first error: \u{1B}[2J\u{202E}gnp.exe"#), "\(shown.output)")
+        let refused = try SluiceProcess.run(["report", "merge", first, hostilePath])
+        #expect(refused.status == 2 && !refused.error.contains("\u{1B}") && refused.error.contains(#"its pipeline is p\u{1B}]0;owned\u{7}"#), "\(refused.error)")
+
         // Files that are not load results, or lie about their counts.
         let damaged: [(String, String, String)] = [
             ("text.json", "hello", "not JSON"),
