@@ -42,11 +42,14 @@ struct SecurityTests {
               body: { "$.headers['X-Api-Key']": "not-the-key" }
         """.write(to: pipeline, atomically: true, encoding: .utf8)
         let report = directory.file("report.xml")
+        let loadResult = directory.file("load.json")
+        let loadJUnit = directory.file("load.xml")
         let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
         let runs: [[String]] = [
             ["run"], ["run", "--verbose"], ["run", "--format", "json"], ["run", "--verbose", "--format", "json"],
             ["run", "--report", "junit:\(report.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
             ["run", "--repeat", "4", "--concurrency", "2"], ["run", "--repeat", "4", "--concurrency", "2", "--format", "json"],
+            ["run", "--rate", "20", "--repeat", "2", "--concurrency", "4", "--report", "histogram:\(loadResult.path)", "--report", "junit:\(loadJUnit.path)"],
             ["curl"], ["validate"],
         ]
         for arguments in runs {
@@ -55,6 +58,12 @@ struct SecurityTests {
             #expect(!result.error.contains(secret), "stderr of \(arguments)")
         }
         #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
+        // The load result file holds the first error (the broken request's URL carries the secret).
+        let result = try String(contentsOf: loadResult, encoding: .utf8)
+        #expect(!result.contains(secret) && result.contains(#""first-error""#) && !result.contains(#""first-error" : null"#), "\(result)")
+        #expect(try !String(contentsOf: loadJUnit, encoding: .utf8).contains(secret))
+        let merged = try SluiceProcess.run(["report", "merge", "--format", "json", loadResult.path])
+        #expect(!merged.output.contains(secret) && !merged.error.contains(secret))
         // The check has teeth: the secret was really sent, and --show-secrets does show it.
         let shown = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: ["SECRET": secret])
         #expect(shown.output.contains(secret))
