@@ -60,7 +60,7 @@ struct SecurityTests {
         #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
         // The load result file holds the first error (the broken request's URL carries the secret).
         let result = try String(contentsOf: loadResult, encoding: .utf8)
-        #expect(!result.contains(secret) && result.contains(#""first-error""#) && !result.contains(#""first-error" : null"#), "\(result)")
+        #expect(!result.contains(secret) && result.contains(#""first-error""#) && !result.contains(#""first-error": null"#), "\(result)")
         #expect(try !String(contentsOf: loadJUnit, encoding: .utf8).contains(secret))
         let merged = try SluiceProcess.run(["report", "merge", "--format", "json", loadResult.path])
         #expect(!merged.output.contains(secret) && !merged.error.contains(secret))
