@@ -30,9 +30,9 @@ extension LoadResult {
             "shards": ["count": .int(shardCount), "measured": .array(shards.map { .int($0) })],
             "window": ["start": .string(RFC3339Timestamp.string(start)), "end": .string(RFC3339Timestamp.string(end))],
             "ok": .int(ok),
-            "errors-by-kind": .object(JSONObject(errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, .int($0.value)) })),
+            "errors-by-kind": errorsByKindJSON,
             "dropped": .int(dropped),
-            "statuses": .object(JSONObject(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) })),
+            "statuses": statusesJSON,
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
             "histograms": [
                 "unit": "microseconds",

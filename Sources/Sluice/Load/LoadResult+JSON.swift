@@ -13,7 +13,7 @@ extension LoadResult {
     /// `rate.achieved` are the same figure, requests ended per second of the window. `rate.asked`
     /// is a number, `{"from", "to"}` for a ramp, or `null` in the closed loop.
     public func json(redactor: Redactor) -> JSONValue {
-        func rounded(_ value: Double) -> JSONValue { .double((value * 1000).rounded() / 1000) }
+        func rounded(_ value: Double) -> JSONValue { .double(RunReport.rounded(value)) }
         func latency(_ figures: Latency) -> JSONValue {
             .object(JSONObject(figures.named.map { ($0.name, rounded($0.milliseconds)) }))
         }
@@ -25,12 +25,22 @@ extension LoadResult {
             "mode": .string(openLoop ? "open" : "closed"),
             "rate": ["asked": asked, "achieved": rounded(achievedRate)],
             "concurrency": .int(concurrency), "dropped": .int(dropped),
-            "errors-by-kind": .object(JSONObject(errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, .int($0.value)) })),
-            "statuses": .object(JSONObject(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) })),
+            "errors-by-kind": errorsByKindJSON,
+            "statuses": statusesJSON,
             "shards": ["count": .int(shardCount), "measured": .array(shards.map { .int($0) })],
             "window": ["start": .string(RFC3339Timestamp.string(start)), "end": .string(RFC3339Timestamp.string(end))],
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
         ]
         return ["pipeline": .string(pipeline), "load": .object(summary)]
+    }
+
+    /// ``errorsByKind`` as a JSON object, the kinds in code-point order.
+    var errorsByKindJSON: JSONValue {
+        .object(JSONObject(errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, .int($0.value)) }))
+    }
+
+    /// ``statuses`` as a JSON object, `{"200": N}`, in order of status.
+    var statusesJSON: JSONValue {
+        .object(JSONObject(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) }))
     }
 }

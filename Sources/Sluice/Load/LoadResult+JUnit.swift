@@ -6,8 +6,10 @@ extension LoadResult {
     /// requests were dropped; open loop only) and one for the shards (failing when a shard's
     /// result is missing; merged results of sharded runs only). The figures are the suite's
     /// properties: `rate.achieved`, `response-time.p99` (milliseconds) and so on.
-    /// - Parameter merged: whether this is shards merged (`sluice report merge`) rather than one
-    ///   shard's own run, whose other shards are not missing but elsewhere.
+    /// - Parameters:
+    ///   - redactor: hides secrets in the first error.
+    ///   - merged: whether this is shards merged (`sluice report merge`) rather than one shard's
+    ///     own run, whose other shards are not missing but elsewhere.
     public func junit(redactor: Redactor, merged: Bool) -> String {
         func attribute(_ text: String) -> String { RunReport.xmlEscaped(redactor.redact(text)) }
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
