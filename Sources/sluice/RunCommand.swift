@@ -18,7 +18,7 @@ struct RunCommand: AsyncParsableCommand {
 
             Several machines: --shard I/N runs shard I (from 0) of N, each sending its share of the requests or of the rate; --start-at TIME makes shards start together; --report histogram:PATH writes the shard's result, and `sluice report merge` combines them.
 
-            Exit status: 0 all passed; 1 a request failed or an expectation was not met; 2 the pipeline or the command line is invalid.
+            Exit status: 0 all passed; 1 a request failed or an expectation was not met (in load mode, also: a request of the schedule was dropped); 2 the pipeline or the command line is invalid.
 
             Example: sluice run --var base=http://127.0.0.1:8080 pipelines/demo.yaml
             """
@@ -80,14 +80,15 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
-        if let plan = try loadPlan() {
+        let plan = try loadPlan()
+        if let plan {
             if let problem = plan.problem { throw ValidationError(problem) }
             if dryRun { throw ValidationError("--dry-run and load mode (--repeat, --duration, --rate) cannot be combined") }
         } else {
             if concurrency != 1 { throw ValidationError("--concurrency needs load mode: --repeat, --duration or --rate") }
             if shard != nil || startAt != nil { throw ValidationError("--\(shard != nil ? "shard" : "start-at") needs load mode: --repeat, --duration or --rate") }
         }
-        let loadMode = try loadPlan() != nil
+        let loadMode = plan != nil
         for request in try reports() where !request.kind.fits(loadMode: loadMode) {
             throw ValidationError(loadMode ? "--report \(request.kind.rawValue): load mode writes json, junit or histogram reports" : "--report histogram: needs load mode (--repeat, --duration or --rate)")
         }
@@ -137,7 +138,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let files = try pipeline.load()
-        if try loadPlan() != nil, files.count > 1, try !reports().isEmpty {
+        let plan = try loadPlan()
+        if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
         }
         let selection = RequestSelection(only: only, tags: tag, skipTags: skipTag)
@@ -148,7 +150,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let options = FileRun.Options(
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
-            json: format == .json, load: try loadPlan(),
+            json: format == .json, load: plan,
             terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1
         )
         let outcomes = try await runAll(files, options: options)
