@@ -150,32 +150,34 @@ final class RouteNetlink: @unchecked Sendable {
 
     /// The messages in what one `recv` read; a truncated one ends the list.
     static func messages(_ bytes: ArraySlice<UInt8>) -> [Message] {
-        var messages: [Message] = []
-        var offset = bytes.startIndex
-        let headerSize = MemoryLayout<nlmsghdr>.size
-        while bytes.endIndex - offset >= headerSize {
-            let header: nlmsghdr = load(bytes[offset...])
-            let length = Int(header.nlmsg_len)
-            guard length >= headerSize, offset + length <= bytes.endIndex else { break }
-            messages.append(Message(type: header.nlmsg_type, payload: bytes[(offset + headerSize)..<(offset + length)]))
-            offset += Int(sluice_nlmsg_align(UInt32(length)))
-        }
-        return messages
+        records(bytes, header: nlmsghdr.self, length: { $0.nlmsg_len }, type: { $0.nlmsg_type }, align: sluice_nlmsg_align)
+            .map { Message(type: $0.type, payload: $0.value) }
     }
 
     /// The `rtattr` attributes in a payload, as type and value; a malformed one ends the list.
     static func attributes(_ bytes: ArraySlice<UInt8>) -> [(UInt16, ArraySlice<UInt8>)] {
-        var attributes: [(UInt16, ArraySlice<UInt8>)] = []
+        records(bytes, header: rtattr.self, length: { UInt32($0.rta_len) }, type: { $0.rta_type }, align: sluice_rta_align)
+            .map { ($0.type, $0.value) }
+    }
+
+    /// The length-prefixed records netlink nests at both levels (messages, and the attributes
+    /// inside them): each a `Header` whose length counts itself, its value, then padding to the
+    /// alignment. A record whose length is shorter than its header or runs past the bytes ends the
+    /// list, which is all the kernel (or anything posing as it) can make of a malformed one.
+    private static func records<Header>(
+        _ bytes: ArraySlice<UInt8>, header: Header.Type, length: (Header) -> UInt32, type: (Header) -> UInt16, align: (UInt32) -> UInt32
+    ) -> [(type: UInt16, value: ArraySlice<UInt8>)] {
+        var records: [(type: UInt16, value: ArraySlice<UInt8>)] = []
         var offset = bytes.startIndex
-        let headerSize = MemoryLayout<rtattr>.size
+        let headerSize = MemoryLayout<Header>.size
         while bytes.endIndex - offset >= headerSize {
-            let header: rtattr = load(bytes[offset...])
-            let length = Int(header.rta_len)
-            guard length >= headerSize, offset + length <= bytes.endIndex else { break }
-            attributes.append((header.rta_type, bytes[(offset + headerSize)..<(offset + length)]))
-            offset += Int(sluice_rta_align(UInt32(length)))
+            let header: Header = load(bytes[offset...])
+            let size = Int(length(header))
+            guard size >= headerSize, offset + size <= bytes.endIndex else { break }
+            records.append((type(header), bytes[(offset + headerSize)..<(offset + size)]))
+            offset += Int(align(UInt32(size)))
         }
-        return attributes
+        return records
     }
 
     /// A C structure read from the start of `bytes`; zeros for what `bytes` lacks.
