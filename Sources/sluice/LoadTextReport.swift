@@ -47,7 +47,7 @@ struct LoadTextReport {
             text += "  service   \(percentiles(result.serviceTime))\n"
         }
         if !result.errorsByKind.isEmpty {
-            text += "  errors    " + counted(result.errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, $0.value) }) + "\n"
+            text += "  errors    " + counted(result.errorsInOrder.map { ($0.kind, $0.count) }) + "\n"
         }
         if !result.statuses.isEmpty {
             text += "  statuses  " + counted(result.statuses.sorted { $0.key < $1.key }.map { (String($0.key), $0.value) }) + "\n"

@@ -27,8 +27,8 @@ extension LoadResult {
         return [
             "format": .string(Self.fileFormat), "version": .int(Self.fileVersion),
             "pipeline": .string(pipeline), "mode": .string(openLoop ? "open" : "closed"), "rate": rate, "concurrency": .int(concurrency),
-            "shards": ["count": .int(shardCount), "measured": .array(shards.map { .int($0) })],
-            "window": ["start": .string(RFC3339Timestamp.string(start)), "end": .string(RFC3339Timestamp.string(end))],
+            "shards": shardsJSON,
+            "window": windowJSON,
             "ok": .int(ok),
             "errors-by-kind": errorsByKindJSON,
             "dropped": .int(dropped),

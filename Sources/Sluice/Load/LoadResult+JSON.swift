@@ -27,8 +27,8 @@ extension LoadResult {
             "concurrency": .int(concurrency), "dropped": .int(dropped),
             "errors-by-kind": errorsByKindJSON,
             "statuses": statusesJSON,
-            "shards": ["count": .int(shardCount), "measured": .array(shards.map { .int($0) })],
-            "window": ["start": .string(RFC3339Timestamp.string(start)), "end": .string(RFC3339Timestamp.string(end))],
+            "shards": shardsJSON,
+            "window": windowJSON,
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
         ]
         return ["pipeline": .string(pipeline), "load": .object(summary)]
@@ -36,11 +36,21 @@ extension LoadResult {
 
     /// ``errorsByKind`` as a JSON object, the kinds in code-point order.
     var errorsByKindJSON: JSONValue {
-        .object(JSONObject(errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, .int($0.value)) }))
+        .object(JSONObject(errorsInOrder.map { ($0.kind, .int($0.count)) }))
     }
 
     /// ``statuses`` as a JSON object, `{"200": N}`, in order of status.
     var statusesJSON: JSONValue {
         .object(JSONObject(statuses.sorted { $0.key < $1.key }.map { (String($0.key), .int($0.value)) }))
+    }
+
+    /// `{"count": N, "measured": [I...]}`.
+    var shardsJSON: JSONValue {
+        ["count": .int(shardCount), "measured": .array(shards.map { .int($0) })]
+    }
+
+    /// `{"start", "end"}` as RFC 3339 times with microseconds.
+    var windowJSON: JSONValue {
+        ["start": .string(RFC3339Timestamp.string(start)), "end": .string(RFC3339Timestamp.string(end))]
     }
 }

@@ -21,9 +21,9 @@ extension LoadResult {
         for (name, latency) in [("response-time", responseTime), ("service-time", serviceTime)] {
             properties += latency.named.map { ("\(name).\($0.name)", number($0.milliseconds)) }
         }
-        properties += errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ("errors.\($0.key)", "\($0.value)") }
+        properties += errorsInOrder.map { ("errors.\($0.kind)", "\($0.count)") }
         var cases: [(name: String, failure: String?)] = [
-            ("requests", errors > 0 ? "\(errors) of \(requests) requests failed: " + errorsByKind.map { "\($0.key) ×\($0.value)" }.sorted().joined(separator: ", ") + (firstFailure.map { "; first: \($0)" } ?? "") : nil)
+            ("requests", errors > 0 ? "\(errors) of \(requests) requests failed: " + errorsInOrder.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + (firstFailure.map { "; first: \($0)" } ?? "") : nil)
         ]
         if openLoop {
             cases.append(("schedule", dropped > 0 ? "\(dropped) requests were dropped: \(concurrency) were already in flight when they were due" : nil))

@@ -68,6 +68,11 @@ public struct LoadResult: Sendable {
         return total
     }
 
+    /// ``errorsByKind`` in the order every report lists it: the kinds by code point.
+    public var errorsInOrder: [(kind: String, count: Int)] {
+        errorsByKind.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }.map { ($0.key, $0.value) }
+    }
+
     /// Requests that failed or missed an expectation.
     public var errors: Int { errorsByKind.values.reduce(0, +) }
     /// Requests that were sent and ended, one way or the other.
