@@ -33,15 +33,20 @@ public final class CachedBody: Sendable {
         self.count = count
     }
 
-    /// A whole file, opened now.
-    /// - Throws: `.fileIO` when it cannot be opened.
+    /// A whole regular file, opened now.
+    /// - Throws: `.fileIO` when it cannot be opened, or is not a regular file (a download written
+    ///   to a device or a FIFO cannot be read back).
     public convenience init(contentsOf file: URL) throws(SluiceError) {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
             let reason = String(cString: strerror(errno))
             if descriptor >= 0 { close(descriptor) }
             throw SluiceError(kind: .fileIO, stage: "cache", message: "cannot read \(file.path) to store it: \(reason)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw SluiceError(kind: .fileIO, stage: "cache", message: "cannot store \(file.path): it is not a regular file, so its body cannot be read back")
         }
         self.init(descriptor: descriptor, offset: 0, count: Int64(status.st_size))
     }
@@ -89,11 +94,10 @@ public final class CachedBody: Sendable {
         }
     }
 
-    /// Writes the body to `destination` as a download would: into a temporary file beside it,
-    /// renamed onto it once complete.
-    /// - Throws: `.fileIO` when reading or writing fails; no file is left half-written.
-    func write(to destination: URL, for url: URL) throws(SluiceError) {
-        let file = try DownloadFile(destination: destination, url: url)
+    /// Writes the body to `destination` as a transport writes a download (``OutputFile/Replacement/asWritten``).
+    /// - Throws: `.fileIO` when reading or writing fails.
+    func write(to destination: URL) throws(SluiceError) {
+        let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "cache")
         try chunks { bytes throws(SluiceError) in try file.write(bytes) }
         try file.commit()
     }

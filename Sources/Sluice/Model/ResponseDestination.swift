@@ -4,9 +4,13 @@ import Foundation
 public enum ResponseDestination: Sendable, Equatable {
     /// Collected in memory into `Response.body`.
     case memory
-    /// Streamed to disk as it arrives, so memory stays flat whatever the size. The bytes go to a
-    /// temporary file beside `URL`, which is renamed to `URL` (replacing any file there) once the
-    /// transfer succeeds and removed when it fails or is cancelled. `Response.bodyFile` names it.
+    /// Streamed to disk as it arrives, so memory stays flat whatever the size, and written through
+    /// to what `URL` names, as curl's `-o` writes: a device or a FIFO takes the bytes as they come,
+    /// an existing file is written in place (its inode, hard links, mode and owner kept), a
+    /// symbolic link is followed. Through a ``SessionManager`` the file changes only when the task
+    /// succeeds, with the final response's body (see ``SessionManager/download(_:to:)``); a
+    /// ``Transport`` called directly writes as ``OutputFile/Replacement/asWritten`` says.
+    /// `Response.bodyFile` names it.
     case file(URL)
     /// Delivered as it arrives, through `Response.bodyStream`, with the response handed back as
     /// soon as its head is in. When the reader falls `bufferSize` bytes behind, the transfer

@@ -116,6 +116,15 @@ public final class SessionManager: Sendable {
 
     /// Downloads the response body of `request` to `destination`, streamed to disk so memory stays
     /// flat, and returns the response, whose `bodyFile` is `destination`.
+    ///
+    /// The body is written through to what `destination` names, as curl's `-o` writes, and
+    /// nothing there is replaced (see ``OutputFile``): a symbolic link is followed; a device, a
+    /// FIFO or a terminal (`/dev/null`, a named pipe) is written as the final body arrives; an
+    /// existing regular file keeps its inode, so its hard links, mode and owner stay, and changes
+    /// only when the task succeeds (a failed or cancelled download leaves it as it was); a new
+    /// file appears only when the task succeeds. Redirect and retry hops never reach the file:
+    /// only the final response's body does. A directory, a socket or a path the system refuses
+    /// fails the task with `.fileIO` before anything is sent.
     public func download(_ request: Request, to destination: URL) async throws -> Response {
         var request = request
         request.destination = .file(destination)
@@ -170,6 +179,27 @@ public final class SessionManager: Sendable {
 
     // MARK: Running one task
 
+    /// Runs a download through the chain so that the user's file changes only when the whole
+    /// task succeeds, and only with the final response's body: each hop (a redirect, a retry)
+    /// writes a staging file beside it, which is put in place at the end (renamed for a new
+    /// file, copied into an existing one so it keeps its inode, its links and its mode). A device
+    /// or FIFO cannot be staged: the chain streams the final body, written to it as it arrives.
+    private static func download(
+        _ request: Request, to destination: URL, context: TaskContext, through pipeline: Pipeline
+    ) async throws -> Response {
+        let file = try OutputFile(path: destination.path, role: "the download", stage: "output")
+        var staged = request
+        guard let staging = file.stagingPath else {
+            staged.destination = .stream()
+            return try await file.finishDownload(of: pipeline.handler(staged, context), to: destination)
+        }
+        staged.destination = .file(URL(fileURLWithPath: staging))
+        var response = try await pipeline.handler(staged, context)
+        try file.commit()
+        response.bodyFile = destination
+        return response
+    }
+
     private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         context.emit(.created)
         let debug = context.logs(at: .debug)
@@ -177,7 +207,12 @@ public final class SessionManager: Sendable {
             context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
         }
         do {
-            let response = try await pipeline.handler(request, context)
+            let response: Response
+            if case .file(let destination) = request.destination {
+                response = try await download(request, to: destination, context: context, through: pipeline)
+            } else {
+                response = try await pipeline.handler(request, context)
+            }
             context.emit(.completed(status: response.status))
             if debug {
                 context.logger.debug("task completed", metadata: ["status": "\(response.status)"])

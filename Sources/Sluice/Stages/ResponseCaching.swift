@@ -248,7 +248,7 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
         case .memory:
             response.body = try stored.body.data()
         case .file(let destination):
-            try stored.body.write(to: destination, for: request.url)
+            try stored.body.write(to: destination)
             response.bodyFile = destination
         case .stream:
             response.bodyStream = ResponseBodyStream(try stored.body.data(), url: response.url)

@@ -30,7 +30,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     private var upload: UploadSource?
     private var streamedUpload: StreamedUpload?
-    private var downloadFile: DownloadFile?
+    /// Where a `.file` destination's body goes, opened and committed by the transport.
+    private var downloadFile: OutputFile?
     /// Where a streamed response body goes, for a `.stream` destination.
     private var bodyChannel: ResponseBodyChannel?
     /// What pauses the exchange: the task (`suspend()`), a reader of the body that fell behind, a
@@ -69,7 +70,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         task: TaskID,
         events: any TransportEvents,
         loop: CurlMultiLoop,
-        configuration: CurlTransport.Configuration
+        configuration: CurlTransport.Configuration,
+        downloadFile: OutputFile?
     ) throws(SluiceError) -> CurlTransfer {
         try validate(request)
         var upload: UploadSource?
@@ -79,12 +81,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         } else {
             upload = try UploadSource(request.body, url: request.url)
         }
-        var downloadFile: DownloadFile?
         var bodyChannel: ResponseBodyChannel?
-        switch request.destination {
-        case .memory: break
-        case .file(let destination): downloadFile = try DownloadFile(destination: destination, url: request.url)
-        case .stream(let bufferSize): bodyChannel = ResponseBodyChannel(capacity: bufferSize)
+        if case .stream(let bufferSize) = request.destination {
+            bodyChannel = ResponseBodyChannel(capacity: bufferSize)
         }
         let easy: CurlEasyHandle
         do {
@@ -116,7 +115,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         easy: CurlEasyHandle,
         loop: CurlMultiLoop,
         upload: UploadSource?,
-        downloadFile: DownloadFile?
+        downloadFile: OutputFile?
     ) {
         self.request = request
         presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
@@ -595,15 +594,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     private func response(metrics: TransferMetrics) -> Result<Response, SluiceError> {
-        var bodyFile: URL?
-        if let file = downloadFile {
-            bodyFile = file.destination
-            do {
-                try file.commit()
-            } catch {
-                return .failure(error)
-            }
-        }
         let received = lastProgress.download.completed
         events.progressed(task, TaskProgress(
             upload: lastProgress.upload,
@@ -613,7 +603,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             status: easy.long(CURLINFO_RESPONSE_CODE),
             headers: head.headers,
             body: body,
-            bodyFile: bodyFile,
             url: request.url,
             httpVersion: metrics.httpVersion,
             metrics: metrics
@@ -725,7 +714,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         return metrics
     }
 
-    /// Frees the header list and closes the body files; a download file not committed is removed.
+    /// Frees the header list and lets go of the body files (the transport commits a download's).
     private func releaseResources() {
         if let list = headerList {
             curl_slist_free_all(list)

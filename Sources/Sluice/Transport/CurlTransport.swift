@@ -129,10 +129,34 @@ public final class CurlTransport: Transport {
     }
 
     /// Sends the request over libcurl.
+    ///
+    /// A `.file` destination is written as an ``OutputFile`` with ``OutputFile/Replacement/asWritten``
+    /// writes it: through to a device or FIFO (its body streamed to it, paced by its reader), in
+    /// place into an existing file, into a new file otherwise.
     public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+        guard case .file(let destination) = request.destination else {
+            return try await exchange(request, for: task, events: events, downloadingTo: nil)
+        }
+        let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
+        if file.isSpecial {
+            var streamed = request
+            streamed.destination = .stream()
+            let response = try await exchange(streamed, for: task, events: events, downloadingTo: nil)
+            return try await file.finishDownload(of: response, to: destination)
+        }
+        var response = try await exchange(request, for: task, events: events, downloadingTo: file)
+        try file.commit()
+        response.bodyFile = destination
+        return response
+    }
+
+    /// One exchange on the I/O thread, its body written to `file` when given.
+    private func exchange(
+        _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
+    ) async throws -> Response {
         let loop = try loopForCaller().get()
         let transfer = try CurlTransfer.make(
-            request: request, task: task, events: events, loop: loop, configuration: configuration
+            request: request, task: task, events: events, loop: loop, configuration: configuration, downloadFile: file
         )
         if request.destination.isStream { transfer.owner = self }
         events.transferStarted(task, url: request.url, control: transfer)

@@ -6,7 +6,8 @@ import Foundation
 /// It reports to the task the same events a network transport does (exchange started, request
 /// sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
 /// and it holds a body to the request's `maxResponseSize` as the libcurl transport does. A request
-/// whose destination is a stream gets the body as a ``ResponseBodyStream``.
+/// whose destination is a stream gets the body as a ``ResponseBodyStream``; one whose destination
+/// is a file gets it written there as the libcurl transport writes it.
 ///
 /// ```swift
 /// let transport = InMemoryTransport { request in
@@ -38,10 +39,16 @@ public struct InMemoryTransport: Transport {
             events.progressed(task, TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
             let metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
             response.metrics = response.metrics ?? metrics
-            if request.destination.isStream, response.bodyStream == nil {
+            switch request.destination {
+            case .stream where response.bodyStream == nil:
                 // As the network transport does: the body goes to the caller as a stream.
                 response.bodyStream = ResponseBodyStream(response.body, url: response.url ?? request.url)
                 response.body = Data()
+            case .file(let destination) where response.bodyFile == nil:
+                let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
+                response = try await file.finishDownload(of: response, to: destination)
+            default:
+                break
             }
             events.transferFinished(task, control: control, metrics: metrics)
             return response
