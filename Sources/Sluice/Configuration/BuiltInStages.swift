@@ -254,6 +254,8 @@ enum BuiltInStages {
     ) { options in
         do {
             return try CookieHandling(file: options.path("file").map { URL(fileURLWithPath: $0) })
+        } catch let error as InputFile.Unreadable {
+            throw StageOptions.Invalid(option: "file", message: error.description)
         } catch {
             throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
         }

@@ -56,9 +56,9 @@ public struct ForEachSpec: Sendable {
         guard let text = path.scalar else { throw Problem(mark: path.mark, message: "a for-each file is a path") }
         let resolved = StageOptions.resolve(text, against: directory)
         do {
-            return try String(contentsOfFile: resolved, encoding: .utf8)
+            return try InputFile.text(at: resolved, role: "the for-each file")
         } catch {
-            throw Problem(mark: path.mark, message: "cannot read '\(text)' (\(resolved)): \((error as NSError).localizedDescription)")
+            throw Problem(mark: path.mark, message: "cannot read '\(text)' (\(resolved)): \(error.reason)")
         }
     }
 

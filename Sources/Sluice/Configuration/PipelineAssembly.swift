@@ -186,10 +186,9 @@ struct PipelineAssembly {
     private mutating func load(_ source: PipelineSource, resolved: String, includedAt mark: YAMLNode.Mark, by including: PipelineSource) -> LoadedFile? {
         let text: String
         do {
-            text = try String(contentsOfFile: resolved, encoding: .utf8)
+            text = try InputFile.text(at: resolved, role: "the included file")
         } catch {
-            let reason = FileManager.default.fileExists(atPath: resolved) ? (error as NSError).localizedDescription : "no such file"
-            fail(including, mark, "cannot include '\(source.path)': \(reason) (looked for \(resolved))")
+            fail(including, mark, "cannot include '\(source.path)': \(error.reason) (looked for \(resolved))")
             return nil
         }
         let document: YAMLNode?

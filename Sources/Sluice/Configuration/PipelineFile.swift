@@ -53,9 +53,9 @@ public struct PipelineFile: Sendable {
     ) throws(PipelineFileError) -> PipelineFile {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputFile.text(at: path, role: "the pipeline")
         } catch {
-            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the file: \((error as NSError).localizedDescription)")])
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the file: \(error.reason)")])
         }
         let url = URL(fileURLWithPath: path)
         return try load(
@@ -218,6 +218,8 @@ private struct Loader {
         }
         do {
             cookies = try CookieHandling(file: url)
+        } catch let error as InputFile.Unreadable {
+            fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.description)
         } catch {
             fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), "cannot read the cookie file \(url?.path ?? ""): \(error)")
         }

@@ -14,9 +14,9 @@ public enum VariablesFile {
     public static func load(path: String) throws(PipelineFileError) -> [String: String] {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputFile.text(at: path, role: "the variables file")
         } catch {
-            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \((error as NSError).localizedDescription)")])
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \(error.reason)")])
         }
         let isYAML = [".yaml", ".yml", ".json"].contains { path.lowercased().hasSuffix($0) }
         return isYAML ? try yaml(text, path: path) : try dotenv(text, path: path)

@@ -69,25 +69,27 @@ public enum NetscapeCookieFile {
         return text
     }
 
-    /// Loads the cookies of a file into `jar`; a missing file is an empty one.
-    /// - Throws: ``LineError`` for a line that is not a cookie, and what reading the file throws.
+    /// Loads the cookies of a file into `jar`; a missing file is an empty one, and so is a
+    /// device such as `/dev/null` (curl's `-b /dev/null`). A FIFO or `<(...)` is read as it is.
+    /// - Throws: ``LineError`` for a line that is not a cookie, and ``InputFile/Unreadable``
+    ///   saying why the file cannot be read (a directory, no permission, not UTF-8).
     public static func load(_ url: URL, into jar: CookieJar) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
-        for cookie in try cookies(in: String(contentsOf: url, encoding: .utf8)) { jar.insert(cookie) }
+        let text: String
+        do throws(InputFile.Unreadable) {
+            text = try InputFile.text(at: url.path, role: "the cookie file")
+        } catch {
+            if error.isMissing { return }
+            throw error
+        }
+        for cookie in try cookies(in: text) { jar.insert(cookie) }
     }
 
-    /// Writes every cookie of `jar` to a file, readable by its owner only (cookies are
-    /// credentials), replacing it whole: a crash leaves the old file or the new one.
+    /// Writes every cookie of `jar` to a file through ``OutputFile``: a new file is readable by its
+    /// owner only (cookies are credentials); an existing one keeps its inode, links and mode
+    /// and changes only once the whole text is written; a device or FIFO takes the text as it is.
+    /// - Throws: `.fileIO` naming the file and the reason.
     public static func save(_ jar: CookieJar, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text(for: jar.cookies).utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
-        }
+        try OutputFile.write(Data(text(for: jar.cookies).utf8), to: url.path, permissions: 0o600, role: "the cookie file", stage: "cookies")
     }
 
     private static func flag(_ text: String) -> Bool? {

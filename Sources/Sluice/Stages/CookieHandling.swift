@@ -31,7 +31,7 @@ public struct CookieHandling: Stage, HopStage, ChainValidating {
     /// Creates the stage over a jar, a new one unless given, and a cookie file, whose cookies are
     /// read into the jar now.
     /// - Throws: ``NetscapeCookieFile/LineError`` for a line of the file that is not a cookie,
-    ///   and what reading it throws. A missing file is an empty one.
+    ///   and ``InputFile/Unreadable`` when it cannot be read. A missing file is an empty one.
     public init(jar: CookieJar = CookieJar(), file: URL?) throws {
         self.jar = jar
         self.file = file

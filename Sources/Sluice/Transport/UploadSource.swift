@@ -65,15 +65,27 @@ final class UploadSource {
         if let openFile { close(openFile.descriptor) }
     }
 
-    /// The size of a file that can be opened for reading, or a `.fileIO` error saying why not.
+    /// The size of a regular file that can be opened for reading, or a `.fileIO` error saying why
+    /// not: a directory, or a device or FIFO, whose size is not known before it is read (and
+    /// which would otherwise go out as an empty body).
     private static func readableSize(of path: String, url: URL) throws(SluiceError) -> Int64 {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         defer { if descriptor >= 0 { close(descriptor) } }
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
             throw UploadSource.readFailure(path, url: url)
         }
-        return Int64(status.st_size)
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return Int64(status.st_size)
+        case S_IFDIR:
+            throw SluiceError(kind: .fileIO, stage: "transport", url: url, message: "cannot read upload file \(path): it is a directory")
+        default:
+            throw SluiceError(
+                kind: .fileIO, stage: "transport", url: url,
+                message: "cannot upload \(path): it is a device or a FIFO, whose size is not known before it is read; send it as a stream (RequestBody.stream) instead"
+            )
+        }
     }
 
     /// `.fileIO` for a body file that cannot be read, with the system's reason (`errno`).

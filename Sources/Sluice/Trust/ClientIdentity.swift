@@ -51,9 +51,9 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
     public init(certificate: String, key: String? = nil, password: String? = nil, intermediates: String? = nil) throws(Invalid) {
         func read(_ path: String, _ part: String) throws(Invalid) -> Data {
             do {
-                return try Data(contentsOf: URL(fileURLWithPath: path))
+                return try InputFile.data(at: path, role: "the client \(part)")
             } catch {
-                throw Invalid(part: part, message: "cannot read the client \(part) \(path): \((error as NSError).localizedDescription)")
+                throw Invalid(part: part, message: error.description)
             }
         }
         var certificateBytes = try read(certificate, "certificate")

@@ -36,9 +36,9 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
         let url = text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: text, relativeTo: directory)
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.data(at: url.path, role: "pin file")
         } catch {
-            throw failure("cannot read pin file \(url.path): \((error as NSError).localizedDescription)")
+            throw failure(error.description)
         }
         do {
             return try X509Certificate.certificates(in: data).map(TrustPin.certificate)

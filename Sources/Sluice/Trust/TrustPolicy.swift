@@ -80,12 +80,12 @@ public struct TrustPolicy: Sendable, Hashable {
         var bundle: Data?
         if let caBundle {
             do {
-                bundle = try Data(contentsOf: URL(fileURLWithPath: caBundle))
+                bundle = try InputFile.data(at: caBundle, role: "ca-bundle")
                 _ = try X509Certificate.certificates(in: bundle!)
             } catch let error as X509Certificate.InvalidCertificate {
                 throw TrustPin.failure("ca-bundle \(caBundle) is not a PEM file of certificates: \(error.reason)")
             } catch {
-                throw TrustPin.failure("cannot read ca-bundle \(caBundle): \((error as NSError).localizedDescription)")
+                throw TrustPin.failure("\(error)")
             }
         }
         if let hosts, hosts.isEmpty {
