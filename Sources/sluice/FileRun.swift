@@ -98,7 +98,7 @@ struct FileRun {
             try file.saveCookies()
             return true
         } catch {
-            writeError("\(file.path): error: cannot write the cookie file: \(error)\n")
+            writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the cookie file: \(error)")\n")
             return false
         }
     }

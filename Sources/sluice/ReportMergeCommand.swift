@@ -53,18 +53,17 @@ struct ReportMergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let reportFiles = try reports().map { ($0, try $0.open()) }
         var results: [(name: String, result: LoadResult)] = []
         let merged: LoadResult
-        do throws(SluiceError) {
+        do {
             for path in files {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw SluiceError(kind: .fileIO, message: "\(path): cannot be read")
-                }
+                let data = try InputFile.data(at: path, role: "the load result file")
                 results.append((path, try LoadResult(file: data, path: path)))
             }
             merged = try LoadResult.merged(results)
         } catch {
-            Terminal.writeError("sluice: error: \(Terminal.printable(error.message))\n")
+            Terminal.writeError("sluice: error: \(Terminal.printable((error as? SluiceError)?.message ?? "\(error)"))\n")
             throw ExitCode(2)
         }
         // First errors were redacted by the runs that wrote them.
@@ -74,12 +73,8 @@ struct ReportMergeCommand: ParsableCommand {
         } else {
             Terminal.write(LoadTextReport(terminal: Terminal(noColor: noColor), redactor: redactor).text(merged, merged: true))
         }
-        for request in try reports() {
-            do {
-                try request.write(merged, redactor: redactor, merged: true)
-            } catch {
-                throw ValidationError("cannot write the report \(request.path): \((error as NSError).localizedDescription)")
-            }
+        for (request, file) in reportFiles {
+            try request.write(merged, redactor: redactor, merged: true, to: file)
         }
         if merged.errors > 0 || merged.dropped > 0 || (!allowMissing && !merged.missingShards.isEmpty) { throw ExitCode(1) }
     }

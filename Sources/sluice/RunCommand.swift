@@ -75,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("start-at"), help: ArgumentHelp("Load mode: start at this time, RFC 3339 (2026-11-23T09:00:00Z) or Unix seconds, so that shards overlap.", valueName: "TIME"))
     var startAt: String?
 
-    @Option(help: ArgumentHelp("Write a report: json:PATH, tap:PATH, junit:PATH or html:PATH; in load mode json:PATH, junit:PATH or histogram:PATH (repeatable: several at once).", valueName: "KIND:PATH"))
+    @Option(help: ArgumentHelp("Write a report: json:PATH, tap:PATH, junit:PATH or html:PATH; in load mode json:PATH, junit:PATH or histogram:PATH (repeatable: several at once). Checked before the first request; written through as curl's -o writes: /dev/stdout, a device or a FIFO as it is, an existing file in place (its hard links, mode and owner kept).", valueName: "KIND:PATH"))
     var report: [String] = []
 
     func validate() throws {
@@ -142,6 +142,7 @@ struct RunCommand: AsyncParsableCommand {
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
         }
+        let reportFiles = try reports().map { ($0, try $0.open()) }
         let selection = RequestSelection(only: only, tags: tag, skipTags: skipTag)
         if files.count > 1 {
             // Across several files a pattern need only match in one of them.
@@ -162,15 +163,11 @@ struct RunCommand: AsyncParsableCommand {
         let suites = outcomes.compactMap(\.suite)
         let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
         let loads = outcomes.compactMap(\.load)
-        for request in try reports() {
-            do {
-                if let load = loads.first {
-                    try request.write(load, redactor: redactor, merged: false)
-                } else {
-                    try request.write(RunReport.Run(suites: suites), redactor: redactor)
-                }
-            } catch {
-                throw ValidationError("cannot write the report \(request.path): \((error as NSError).localizedDescription)")
+        for (request, file) in reportFiles {
+            if let load = loads.first {
+                try request.write(load, redactor: redactor, merged: false, to: file)
+            } else {
+                try request.write(RunReport.Run(suites: suites), redactor: redactor, to: file)
             }
         }
         if outcomes.contains(where: \.failed) { throw ExitCode(1) }

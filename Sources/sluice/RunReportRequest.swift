@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Sluice
 
@@ -30,8 +31,21 @@ struct RunReportRequest: Sendable {
         self.path = path
     }
 
-    /// Writes the report of a run.
-    func write(_ run: RunReport.Run, redactor: Redactor) throws {
+    /// Opens the report's file before the run, so that a path that cannot be used (a directory,
+    /// a missing folder, no permission) is said before any request is sent. It is an
+    /// ``OutputFile``: a regular file changes only once the whole report is written, keeping its
+    /// inode, links and mode; a device, a FIFO or `/dev/stdout` takes the report as it is.
+    /// - Throws: `ValidationError` saying why.
+    func open() throws -> OutputFile {
+        do {
+            return try OutputFile(path: path, role: "the \(kind.rawValue) report", stage: "report")
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Writes the report of a run to its file.
+    func write(_ run: RunReport.Run, redactor: Redactor, to file: OutputFile) throws {
         let text: String
         switch kind {
         case .json: text = try JSONWriter(prettyPrinted: true).string(from: RunReport.json(run, redactor: redactor)) + "\n"
@@ -40,11 +54,11 @@ struct RunReportRequest: Sendable {
         case .html: text = RunReport.html(run, redactor: redactor)
         case .histogram: preconditionFailure("validated: a histogram report comes from the load mode")
         }
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try finish(file, with: text)
     }
 
-    /// Writes the report of a load run: one file's result, or several shards' merged.
-    func write(_ load: LoadResult, redactor: Redactor, merged: Bool) throws {
+    /// Writes the report of a load run to its file: one file's result, or several shards' merged.
+    func write(_ load: LoadResult, redactor: Redactor, merged: Bool, to file: OutputFile) throws {
         let text: String
         switch kind {
         case .json: text = try JSONWriter(prettyPrinted: true).string(from: load.json(redactor: redactor)) + "\n"
@@ -52,6 +66,15 @@ struct RunReportRequest: Sendable {
         case .histogram: text = try JSONWriter(prettyPrinted: true).string(from: load.fileJSON(redactor: redactor)) + "\n"
         case .tap, .html: preconditionFailure("validated: the load mode writes json, junit and histogram reports")
         }
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try finish(file, with: text)
+    }
+
+    private func finish(_ file: OutputFile, with text: String) throws {
+        do throws(SluiceError) {
+            try file.write(Data(text.utf8))
+            try file.commit()
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }

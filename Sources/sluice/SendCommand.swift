@@ -41,7 +41,10 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-redirs"), help: "With --location, the most redirects to follow.")
     var maxRedirects = 10
 
-    @Option(name: [.short, .customLong("output")], help: "Write the body to this file instead of standard output.")
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds.",
+        valueName: "FILE"
+    ))
     var output: String?
 
     @Flag(name: [.short, .customLong("include")], help: "Print the status line and headers before the body.")
@@ -275,7 +278,7 @@ struct SendCommand: AsyncParsableCommand {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
         request.parts = try form.map { try FormPart($0).part }
-        request.destination = output.map { .file(URL(fileURLWithPath: $0)) } ?? .stream()
+        request.destination = output.flatMap { $0 == "-" ? nil : .file(URL(fileURLWithPath: $0)) } ?? .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request
@@ -301,10 +304,18 @@ struct SendCommand: AsyncParsableCommand {
     /// Writes to standard output, blocking while the reader is behind: that is what paces the
     /// transfer. A reader that went away (a closed pipe) ends the exchange as `.fileIO`.
     private static func writeToStandardOutput(_ bytes: Data) throws(SluiceError) {
-        do {
-            try FileHandle.standardOutput.write(contentsOf: bytes)
-        } catch {
-            throw SluiceError(kind: .fileIO, stage: "output", message: "cannot write the body to standard output: \(error)")
+        let failure = bytes.withUnsafeBytes { buffer -> Int32? in
+            var written = 0
+            while written < buffer.count {
+                let count = write(STDOUT_FILENO, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return errno }
+                written += count
+            }
+            return nil
+        }
+        if let failure {
+            throw SluiceError(kind: .fileIO, stage: "output", message: "cannot write the body to standard output: \(String(cString: strerror(failure)))")
         }
     }
 

@@ -17,7 +17,11 @@ struct SluiceCommand: AsyncParsableCommand {
 
     /// Runs the command, mapping errors to the exit statuses the pipeline format names:
     /// 1 for a failed request, 2 for an invalid command line.
+    ///
+    /// `SIGPIPE` is ignored, as curl ignores it: a reader that goes away (`sluice send URL | head`)
+    /// ends the write with an error that is reported, instead of killing the process unannounced.
     static func main() async {
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

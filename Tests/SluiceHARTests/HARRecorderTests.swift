@@ -128,7 +128,7 @@ struct HARRecorderTests {
             _ = try PipelineFile.load(text: "stages:\n  - har-recorder: { path: /nonexistent/dir/x.har }\nrequests: []\n", path: "h.yaml", environment: [:], registry: registry)
             Issue.record("an unwritable path was accepted")
         } catch {
-            #expect(error.description.hasPrefix("h.yaml:2:21: error: cannot create the HAR file /nonexistent/dir/x.har"))
+            #expect(error.description.hasPrefix("h.yaml:2:21: error: cannot write the HAR file to /nonexistent/dir/x.har: the folder /nonexistent/dir does not exist"))
         }
     }
 }

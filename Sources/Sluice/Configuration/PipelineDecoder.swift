@@ -259,7 +259,9 @@ struct PipelineDecoder {
             output: node["output"],
             expectations: [], captures: []
         )
-        if let output = request.output, output.scalar == nil || output.isNull {
+        if let output = request.output, output.isNull {
+            fail(output.mark, "output is empty (YAML's null): give the file the body is written to, in quotes if it is named null")
+        } else if let output = request.output, output.scalar == nil {
             fail(output.mark, "output must be a path: the file the response body is written to")
         }
         if let body = request.body, body.scalar == nil {
