@@ -190,7 +190,7 @@ public enum PipelineSchema {
         ],
         "timeout": duration,
         "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."),
-        "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file; written only when the transfer succeeds."],
+        "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file, written through as curl's -o writes: a device or FIFO as the bytes arrive, an existing file in place (its hard links, mode and owner kept), a symbolic link followed. A regular file changes only when the request succeeds."],
         "events": [
             "type": "object",
             "description": "Read a text/event-stream response as server-sent events until count have arrived or within has passed (reconnecting with Last-Event-ID between); expect and capture then see the events as a JSON array of {type, data, id, json?}.",
