@@ -11,6 +11,11 @@ import Sluice
 /// headers in `redactedHeaders` always, and under the runner every secret of the pipeline file,
 /// wherever it appears. Place it last, just above the transport, to record each exchange as sent
 /// (below `retry` and `redirects` it sees every attempt and every hop).
+///
+/// The file is an ``OutputFile`` written as curl's `-o` writes: a regular file (a link followed,
+/// an existing one written in place, its hard links and mode kept) is a complete HAR document
+/// after every entry; a device or a FIFO (`/dev/stdout`, a named pipe) gets the log's opening,
+/// each entry as it is recorded, and the closing brackets when the recorder is released.
 public struct HARRecorder: Stage {
     /// Headers whose values are always hidden.
     public static let defaultRedactedHeaders = ["Cookie", "Set-Cookie", "X-Api-Key", "X-Amz-Security-Token"]

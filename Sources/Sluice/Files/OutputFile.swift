@@ -91,8 +91,8 @@ public final class OutputFile: @unchecked Sendable {
             }
         case .regular:
             let original = try target.openExisting()
-            let staging = target.stagingPath()
-            if replacement == .onCommit, let stagingDescriptor = try? target.create(at: staging, permissions: 0o600) {
+            let staging = replacement == .onCommit ? target.stagingPath() : nil
+            if let staging, let stagingDescriptor = try? target.create(at: staging, permissions: 0o600) {
                 descriptor = stagingDescriptor
                 placement = .copy(staging: staging, original: original)
             } else {
