@@ -53,7 +53,7 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
     var metrics = false
 
-    @Flag(help: "Exit with status 1 when the response status is 400 or more.")
+    @Flag(help: "Exit with status 1 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's --fail.")
     var fail = false
 
     @Option(name: [.customLong("ca-bundle"), .customLong("cacert")], help: "A PEM file of trust anchors to use instead of the system's.")
@@ -152,6 +152,9 @@ struct SendCommand: AsyncParsableCommand {
         if let maxEvents, maxEvents < 1 {
             throw ValidationError("--max-events must be 1 or more")
         }
+        if output == "" {
+            throw ValidationError("-o needs a file name (- for standard output)")
+        }
         if events, output != nil {
             throw ValidationError("--events prints the events; it does not write --output")
         }
@@ -182,19 +185,33 @@ struct SendCommand: AsyncParsableCommand {
             await transport.shutdown()
             return
         }
-        let handle = manager.task(request)
         var response: Response
+        let handle: TaskHandle
         do {
+            // Opened before anything is sent, so a path that cannot be used is said at once.
+            let file = try outputFile()
+            handle = manager.task(request)
             response = try await handle.value
+            if fail, response.status >= 400 {
+                // As curl's --fail: nothing of the answer is written, and the file stays as it was.
+                await transport.shutdown()
+                Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n")
+                throw ExitCode(1)
+            }
+            let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
+                if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
+            }
             if include {
-                try SendCommand.writeToStandardOutput(Data(headText(response).utf8))
+                try write(Data(headText(response).utf8))
             }
             if let body = response.bodyStream {
-                for try await piece in body {
-                    try SendCommand.writeToStandardOutput(piece)
+                var pieces = body.makeAsyncIterator()
+                while let piece = try await pieces.next() {
+                    try write(piece)
                 }
                 response.metrics = body.finalMetrics ?? response.metrics
             }
+            try file?.commit()
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
@@ -203,9 +220,14 @@ struct SendCommand: AsyncParsableCommand {
         if metrics {
             FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
         }
-        if fail, response.status >= 400 {
-            throw ExitCode(1)
-        }
+    }
+
+    /// The file `-o` names, opened as an ``OutputFile``: the head (with `-i`) and the body are
+    /// written to it as they arrive, and a regular file changes only once they all have; `nil`
+    /// for standard output (no `-o`, or `-o -`).
+    private func outputFile() throws(SluiceError) -> OutputFile? {
+        guard let output, output != "-" else { return nil }
+        return try OutputFile(path: output, role: "the download", stage: "output")
     }
 
     /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
@@ -278,7 +300,7 @@ struct SendCommand: AsyncParsableCommand {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
         request.parts = try form.map { try FormPart($0).part }
-        request.destination = output.flatMap { $0 == "-" ? nil : .file(URL(fileURLWithPath: $0)) } ?? .stream()
+        request.destination = .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request

@@ -298,6 +298,31 @@ struct OutputPathTests {
         #expect(FileNode(FileManager.default.currentDirectoryPath + "/-") == nil)
     }
 
+    @Test("--fail on an error status leaves the -o file as curl --fail does; -i -o writes the head into the file before the body, as curl -i -o does")
+    func sendFailAndInclude() async throws {
+        let directory = try TemporaryDirectory()
+        let missing = servers.httpbin("status/404").absoluteString
+        for tool in ["curl", "sluice"] {
+            let path = try FileNodes.file(at: directory.file(tool).path, "keep\n")
+            let arguments = tool == "curl" ? ["-s", "--fail", "-o", path, missing] : ["send", "--fail", "-o", path, missing]
+            let result = try await offPool {
+                try SluiceProcess.run(arguments, executable: tool == "curl" ? URL(fileURLWithPath: "/usr/bin/curl") : SluiceProcess.executable)
+            }
+            #expect(result.status == (tool == "curl" ? 22 : 1))
+            #expect(FileNodes.contents(path) == "keep\n", "\(tool) left the file as it was")
+        }
+        let headed = directory.file("headed.txt").path
+        let url = servers.nginx("hello.txt").absoluteString
+        let included = try await offPool { try SluiceProcess.run(["send", "-i", "-o", headed, url]) }
+        #expect(included.output.isEmpty)
+        let text = try #require(FileNodes.contents(headed))
+        #expect(text.hasPrefix("HTTP/1.1 200\r\n"))
+        #expect(text.hasSuffix("\r\n\r\n" + hello))
+        let empty = try await offPool { try SluiceProcess.run(["send", "-o", "", url]) }
+        #expect(empty.status == 2)
+        #expect(empty.error.contains("-o needs a file name (- for standard output)"))
+    }
+
     @Test("a reader of standard output that goes away ends sluice send with an error that says so, as curl's does, not a SIGPIPE")
     func sendToClosedPipe() async throws {
         let url = servers.nginx("large.bin").absoluteString
