@@ -71,6 +71,16 @@ enum FileNodes {
         return path
     }
 
+    /// A regular file holding `text`, with `permissions` and a second hard link `otherName`
+    /// beside it: what a writer that replaces files breaks. Returns the path and its inode.
+    static func hardLinked(
+        at path: String, otherName: String, _ text: String = "old\n", permissions: mode_t = 0o600
+    ) throws -> (path: String, inode: UInt) {
+        try file(at: path, text, permissions: permissions)
+        guard Glibc.link(path, otherName) == 0, let node = FileNode(path) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        return (path, node.inode)
+    }
+
     /// A symbolic link at `path` to `target`, which need not exist.
     static func link(at path: String, to target: String) throws -> String {
         guard symlink(target, path) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }

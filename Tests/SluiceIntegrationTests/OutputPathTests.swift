@@ -55,10 +55,8 @@ struct OutputPathTests {
         #expect(FileNode(dangling)?.isSymbolicLink == true)
         #expect(FileNodes.contents(directory.file("created.txt").path) == hello)
 
-        let linked = try FileNodes.file(at: directory.file("linked.txt").path, "old\n", permissions: 0o600)
         let other = directory.file("other-name.txt").path
-        #expect(Glibc.link(linked, other) == 0)
-        let inode = FileNode(linked)?.inode
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("linked.txt").path, otherName: other)
         _ = try await manager.download(request, to: URL(fileURLWithPath: linked))
         #expect(FileNode(linked)?.inode == inode)
         #expect(FileNode(linked)?.permissions == 0o600)
@@ -72,8 +70,7 @@ struct OutputPathTests {
         let manager = try servers.manager()
         let cut = Request(url: servers.fault.appendingPathComponent("short-body"))
 
-        let linked = try FileNodes.file(at: directory.file("linked.bin").path, "old\n", permissions: 0o640)
-        #expect(Glibc.link(linked, directory.file("other-name.bin").path) == 0)
+        let linked = try FileNodes.hardLinked(at: directory.file("linked.bin").path, otherName: directory.file("other-name.bin").path, permissions: 0o640).path
         let before = FileNode(linked)
         let failure = await #expect(throws: SluiceError.self) { try await manager.download(cut, to: URL(fileURLWithPath: linked)) }
         #expect(failure?.kind == .connectionLost)
@@ -219,8 +216,7 @@ struct OutputPathTests {
         switch kind {
         case "new": break
         case "hard-linked":
-            try FileNodes.file(at: path, "old\n", permissions: 0o600)
-            #expect(Glibc.link(path, directory.file("other-name").path) == 0)
+            _ = try FileNodes.hardLinked(at: path, otherName: directory.file("other-name").path)
         case "symlink":
             try FileNodes.file(at: directory.file("target").path, "old\n")
             _ = try FileNodes.link(at: path, to: "target")
@@ -347,9 +343,7 @@ struct OutputPathTests {
     func pipelineOutput() async throws {
         let directory = try TemporaryDirectory()
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
-        let linked = try FileNodes.file(at: directory.file("linked.txt").path, "old\n", permissions: 0o600)
-        #expect(Glibc.link(linked, directory.file("other-name.txt").path) == 0)
-        let inode = FileNode(linked)?.inode
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("linked.txt").path, otherName: directory.file("other-name.txt").path, "old\n", permissions: 0o600)
         var requests = """
               - { name: to-fifo, path: hello.txt, output: pipe }
               - { name: to-linked, path: hello.txt, output: linked.txt }
@@ -399,9 +393,7 @@ struct OutputPathTests {
         let directory = try TemporaryDirectory()
         let path = try simplePipeline(in: directory)
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
-        let linked = try FileNodes.file(at: directory.file("report.html").path, "old\n", permissions: 0o640)
-        #expect(Glibc.link(linked, directory.file("other-name.html").path) == 0)
-        let inode = FileNode(linked)?.inode
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("report.html").path, otherName: directory.file("other-name.html").path, "old\n", permissions: 0o640)
         var arguments = ["run", "--no-color", path, "--report", "junit:/dev/stdout", "--report", "json:\(fifo)", "--report", "html:\(linked)"]
         if FileNodes.canMakeDevices {
             arguments += ["--report", "tap:" + (try FileNodes.null(at: directory.file("null").path))]
@@ -440,9 +432,7 @@ struct OutputPathTests {
     func cookieFiles() async throws {
         let directory = try TemporaryDirectory()
         let cookies = "cookies/set?flavour=oat"
-        let linked = try FileNodes.file(at: directory.file("jar.txt").path, "", permissions: 0o640)
-        #expect(Glibc.link(linked, directory.file("other-name.txt").path) == 0)
-        let inode = FileNode(linked)?.inode
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("jar.txt").path, otherName: directory.file("other-name.txt").path, "", permissions: 0o640)
         for jar in ["jar.txt", "new-jar.txt"] + (FileNodes.canMakeDevices ? [try FileNodes.null(at: directory.file("null").path)] : []) {
             let path = try pipeline(in: directory, """
                 cookie-file: \(jar)
@@ -471,9 +461,7 @@ struct OutputPathTests {
     func harFiles() async throws {
         let directory = try TemporaryDirectory()
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
-        let linked = try FileNodes.file(at: directory.file("log.har").path, "old\n", permissions: 0o600)
-        #expect(Glibc.link(linked, directory.file("other-name.har").path) == 0)
-        let inode = FileNode(linked)?.inode
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("log.har").path, otherName: directory.file("other-name.har").path, "old\n", permissions: 0o600)
         for target in ["pipe", "log.har"] + (FileNodes.canMakeDevices ? [try FileNodes.null(at: directory.file("null").path)] : []) {
             let reader = target == "pipe" ? FIFOReader(fifo) : nil
             let path = try pipeline(in: directory, """
