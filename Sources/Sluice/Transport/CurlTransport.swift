@@ -130,9 +130,9 @@ public final class CurlTransport: Transport {
 
     /// Sends the request over libcurl.
     ///
-    /// A `.file` destination is written as an ``OutputFile`` with ``OutputFile/Replacement/asWritten``
-    /// writes it: through to a device or FIFO (its body streamed to it, paced by its reader), in
-    /// place into an existing file, into a new file otherwise.
+    /// A `.file` destination is written as ``OutputFile/Replacement/asWritten`` says, the way
+    /// curl's `-o` writes: through to a device or FIFO (the body streamed to it, paced by its
+    /// reader), in place into an existing file, into a new file otherwise.
     public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
         guard case .file(let destination) = request.destination else {
             return try await exchange(request, for: task, events: events, downloadingTo: nil)
