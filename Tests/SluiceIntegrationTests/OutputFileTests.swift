@@ -126,6 +126,29 @@ struct OutputFileTests {
         #expect(directory.contents == ["null"])
     }
 
+    @Test("a terminal (a pseudo-terminal of the test's own) is written through, and stays a terminal")
+    func terminal() throws {
+        // Python's pty module holds a new pseudo-terminal, names its terminal end, and prints
+        // what arrives at the other end once a line has.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import os, pty, sys; m, s = pty.openpty(); print(os.ttyname(s), flush=True); print(repr(os.read(m, 256)), flush=True)"]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        defer { holder.terminate() }
+        let lines = LineReader(output.fileHandleForReading)
+        let terminal = try #require(lines.next())
+        let before = try #require(FileNode(terminal))
+        #expect(before.isCharacterDevice)
+        let file = try OutputFile(path: terminal, role: "the download")
+        #expect(file.isSpecial)
+        try file.write(Self.body)
+        try file.commit()
+        #expect(lines.next() == #"b'the new body\r\n'"#, "the terminal's own line discipline ends the line")
+        #expect(FileNode(terminal) == before)
+    }
+
     @Test("a FIFO is written through to its reader and stays a FIFO")
     func fifo() async throws {
         let directory = try TemporaryDirectory()
@@ -232,6 +255,29 @@ struct OutputFileTests {
             #expect(failure?.description == "cannot read the variables file \(path): \(reason)")
             #expect(failure?.isMissing == (reason == "no such file"))
         }
+    }
+}
+
+/// Reads a child's output a line at a time, waiting for each.
+private final class LineReader {
+    private let handle: FileHandle
+    private var buffered = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line without its newline; `nil` at the end.
+    func next() -> String? {
+        while !buffered.contains(0x0A) {
+            let more = handle.availableData
+            if more.isEmpty { return nil }
+            buffered.append(more)
+        }
+        let end = buffered.firstIndex(of: 0x0A)!
+        let line = String(decoding: buffered[..<end], as: UTF8.self)
+        buffered.removeSubrange(...end)
+        return line
     }
 }
 
