@@ -6,7 +6,9 @@ import Foundation
 /// reaches it. `url` may be relative (`users/{id}`) until a ``URLResolution`` stage resolves it
 /// against its base URL, filling `{name}` templates from `pathParameters`: the transport accepts
 /// only absolute `http` and `https` URLs. `parameters` and `parts` are for a ``Serialization``
-/// stage, which turns them into the query or the body.
+/// stage, which turns them into the query or the body. A request that reaches the transport still
+/// carrying parameters, parts or path parameters (no stage wrote them) is refused with
+/// `.invalidRequest` naming them, before anything is sent: nothing it carries is dropped in silence.
 public struct Request: Sendable {
     /// The method; `GET` by default.
     public var method: HTTPMethod

@@ -100,11 +100,37 @@ public struct Pipeline: Sendable {
         request.maxResponseSize ?? maxResponseSize ?? (request.destination == .memory ? maxInMemoryResponseSize : nil)
     }
 
-    /// The bottom of the chain: wait while the task is suspended, then let the transport send.
+    /// The bottom of the chain: refuse a request that still carries what no stage wrote, wait while
+    /// the task is suspended, then let the transport send.
     private static func innermost(_ transport: any Transport) -> Handler {
         { request, context in
+            try refuseUnwritten(request)
             try await context.waitWhileSuspended()
             return try await transport.execute(request, for: context.id, events: context.transportEvents)
+        }
+    }
+
+    /// Refuses a request that reaches the transport still carrying parameters, multipart parts or
+    /// path parameters: the stages that write them into the URL or the body (``Serialization``,
+    /// ``URLResolution``) consume them, so what is left was never written, and sending without it
+    /// would drop what the caller gave (a POST going out empty) in silence.
+    /// - Throws: `.invalidRequest` naming the field and the stage that writes it.
+    static func refuseUnwritten(_ request: Request) throws(SluiceError) {
+        func refuse(_ what: String, _ remedy: String) -> SluiceError {
+            SluiceError(
+                kind: .invalidRequest, stage: "pipeline", url: request.url,
+                message: "the request's \(what) would not be sent: no stage of the pipeline wrote them; \(remedy)"
+            )
+        }
+        if request.parameters != nil {
+            throw refuse("parameters", "add a Serialization stage (serialization: in a pipeline file)")
+        }
+        if !request.parts.isEmpty {
+            throw refuse("multipart parts", "add Serialization(format: .multipart) (serialization: {format: multipart})")
+        }
+        if !request.pathParameters.isEmpty {
+            let names = request.pathParameters.keys.sorted().joined(separator: ", ")
+            throw refuse("path parameters (\(names))", "add a URLResolution stage, which fills {name} templates (url-resolution:)")
         }
     }
 
