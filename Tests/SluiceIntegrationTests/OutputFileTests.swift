@@ -177,11 +177,16 @@ struct OutputFileTests {
         #expect(FileNode(fifo)?.isFIFO == true)
     }
 
-    @Test("a FIFO with no reader is waited for; cancelling the task ends the wait with .cancelled")
+    @Test("a FIFO is opened at the first byte, as curl opens its output; with no reader it is waited for, and cancelling the task ends the wait with .cancelled")
     func fifoWithoutReader() async throws {
         let directory = try TemporaryDirectory()
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
-        let waiting = Task { try OutputFile(path: fifo, role: "the download") }
+        let unopened = try OutputFile(path: fifo, role: "the download")
+        #expect(unopened.isSpecial, "made at once, with no reader: nothing was opened yet")
+        let waiting = Task {
+            let file = try OutputFile(path: fifo, role: "the download")
+            try file.write(Data("x".utf8))
+        }
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()
         let failure = await #expect(throws: SluiceError.self) { try await waiting.value }

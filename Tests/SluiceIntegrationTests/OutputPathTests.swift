@@ -378,6 +378,33 @@ struct OutputPathTests {
         #expect(messages == ["3:13: output is empty (YAML's null): give the file the body is written to, in quotes if it is named null"])
     }
 
+    @Test("retry: with output: to a FIFO: the reader gets one stream with one end; attempts refused inside the chain write nothing, attempts that answered write their bodies, as curl --retry into a pipe")
+    func retryIntoFIFO() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
+        for decoded in [true, false] {
+            let key = UUID().uuidString
+            let path = try pipeline(in: directory, """
+                stages:
+                  - url-resolution: { base-url: "\(servers.scenario.absoluteString)" }
+                \(decoded ? "  - response-decoding: { format: data, acceptable-content-types: any }" : "")
+                requests:
+                  - name: flaky
+                    path: "flaky/\(key)?failures=2"
+                    retry: { attempts: 3, interval: 10ms }
+                    expect: { status: 200 }
+                    output: pipe
+                """)
+            let reader = FIFOReader(fifo)
+            let result = try await offPool { try SluiceProcess.run(["run", "--no-color", path]) }
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            let received = await reader.text()
+            let bodies = received.components(separatedBy: "attempt").count - 1
+            #expect(bodies == (decoded ? 1 : 3), "decoded \(decoded): \(received)")
+            #expect(received.hasSuffix("3}") || received.hasSuffix("3}\n"), "the last body is the answered attempt's: \(received)")
+        }
+    }
+
     private func simplePipeline(in directory: TemporaryDirectory, extra: String = "") throws -> String {
         try pipeline(in: directory, """
             \(extra)

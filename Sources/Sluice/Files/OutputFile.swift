@@ -9,8 +9,9 @@ import Glibc
 /// nothing there:
 /// - a symbolic link is followed; a dangling one gets its target created, and stays a link;
 /// - a character device, a FIFO or a terminal (`/dev/null`, `/dev/stdout`, a named pipe) is
-///   opened and written as it is, as the bytes come: never truncated, renamed over or removed.
-///   A FIFO with no reader yet is waited for, as curl waits; cancelling the task ends the wait;
+///   opened at the first byte, as curl opens its output, and written as it is, as the bytes come:
+///   never truncated, renamed over or removed. A FIFO with no reader yet is waited for then, as
+///   curl waits; cancelling the task ends the wait;
 /// - an existing regular file is written in place, so it keeps its inode: its other hard links
 ///   see the new content, and its mode, owner and extended attributes stay, as with curl;
 /// - a path that names nothing gets a new file, its mode `permissions` less the umask;
@@ -47,8 +48,11 @@ public final class OutputFile: @unchecked Sendable {
         case copy(staging: String, original: Int32)
         /// A regular file written in place; `emptyPending` until the first write empties it.
         case inPlace(emptyPending: Bool)
-        /// A device, a FIFO or a terminal, written through as the bytes come.
-        case special
+        /// A device, a FIFO or a terminal, written through as the bytes come; opened at the first
+        /// write or the commit (as curl opens its output at the first byte), so that a request
+        /// that fails before its body never opens it, and a FIFO's reader never sees an end that
+        /// no body came before.
+        case special(OutputTarget)
     }
 
     /// The path as the user named it.
@@ -100,8 +104,9 @@ public final class OutputFile: @unchecked Sendable {
                 placement = .inPlace(emptyPending: true)
             }
         case .special:
-            descriptor = try target.openSpecial()
-            placement = .special
+            try target.checkWritable()
+            descriptor = -1
+            placement = .special(target)
         }
     }
 
@@ -116,7 +121,7 @@ public final class OutputFile: @unchecked Sendable {
             close(original)
             unlink(staging)
         case .inPlace, .special:
-            close(descriptor)
+            if descriptor >= 0 { close(descriptor) }
         }
     }
 
@@ -143,7 +148,8 @@ public final class OutputFile: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         precondition(!finished, "OutputFile.write after commit")
         switch placement {
-        case .special:
+        case .special(let target):
+            if descriptor < 0 { descriptor = try target.openSpecial() }
             try SpecialFileWriter(descriptor: descriptor).write(bytes) { failure($0) }
             return
         case .inPlace(emptyPending: true):
@@ -245,7 +251,9 @@ public final class OutputFile: @unchecked Sendable {
                 throw failure(errno, doing: "emptying it")
             }
             guard close(descriptor) == 0 || errno == EINTR else { throw failure(errno) }
-        case .special:
+        case .special(let target):
+            // An empty body still reaches the reader, as an end.
+            if descriptor < 0 { descriptor = try target.openSpecial() }
             close(descriptor)
         }
     }

@@ -140,6 +140,12 @@ struct OutputTarget {
         return descriptor
     }
 
+    /// Refuses a device or FIFO this process may not write, before anything is sent: the
+    /// opening itself waits for the first byte.
+    func checkWritable() throws(SluiceError) {
+        guard access(resolvedPath, W_OK) == 0 else { throw OutputTarget.failure(role: role, path: path, stage: stage, errno) }
+    }
+
     /// The folder part of a path: `.` for a bare name, `/` for a name at the root.
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

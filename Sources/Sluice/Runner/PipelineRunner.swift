@@ -176,6 +176,10 @@ public struct PipelineRunner: Sendable {
         }
         if let delay = spec.delay { try? await Task.sleep(for: delay) }
         let attempts = spec.retry?.attempts ?? 1
+        // A FIFO that several attempts may write to is held open across them, so that its reader
+        // sees one stream with one end, as curl keeps its output open across --retry.
+        let heldFIFO = attempts > 1 ? openedFIFO(spec, scope: scope) : nil
+        defer { if let heldFIFO { close(heldFIFO) } }
         var history: [RequestResult.Attempt] = []
         for number in 1...attempts {
             if number > 1, let interval = spec.retry?.interval {
@@ -189,6 +193,16 @@ public struct PipelineRunner: Sendable {
             if result.ok || Task.isCancelled { break }
         }
         return result
+    }
+
+    /// A descriptor of the request's `output:` when it names a FIFO, opened for writing (waiting
+    /// for its reader); `nil` for any other output, or none.
+    private func openedFIFO(_ spec: RequestSpec, scope: VariableScope) -> Int32? {
+        guard spec.output != nil, let request = try? spec.makeRequest(scope: scope, directory: spec.source.directory),
+            case .file(let url) = request.destination,
+            let target = try? OutputTarget(path: url.path, role: "the output", stage: "output"), target.kind == .special("a FIFO")
+        else { return nil }
+        return try? target.openSpecial()
     }
 
     /// Sends the request once and checks it: what `result` holds of an earlier attempt is replaced.
