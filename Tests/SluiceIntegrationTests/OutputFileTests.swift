@@ -230,6 +230,22 @@ struct OutputFileTests {
         #expect(FileNodes.contents(path) == "[1,2]")
     }
 
+    @Test("calls a file cannot take are typed errors, not traps: a write or a commit after the commit, a rewrite at an offset of a staged file")
+    func misuse() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("out.txt").path
+        let staged = try OutputFile(path: path, role: "the report")
+        let rewrite = #expect(throws: SluiceError.self) { try staged.write(Data("x".utf8), at: 0) }
+        #expect(rewrite?.kind == .invalidRequest)
+        #expect(rewrite?.message == "the report \(path): only a regular file written in place (asWritten), written to once and not yet committed, can be rewritten at an offset")
+        try staged.commit()
+        let late = #expect(throws: SluiceError.self) { try staged.write(Data("late".utf8)) }
+        #expect(late?.message == "the report \(path): it was committed already; nothing more can be written")
+        let twice = #expect(throws: SluiceError.self) { try staged.commit() }
+        #expect(twice?.kind == .invalidRequest)
+        #expect(FileNodes.contents(path) == "")
+    }
+
     @Test("InputFile reads a device as empty and a FIFO as written; refuses a directory, a missing file, an endless device and non-UTF-8 text, each saying why")
     func inputFiles() async throws {
         let directory = try TemporaryDirectory()

@@ -144,9 +144,10 @@ public final class OutputFile: @unchecked Sendable {
 
     /// Writes bytes after those written before.
     /// - Throws: `.fileIO` with the system's reason (a full disk, a FIFO whose reader went away);
-    ///   `.cancelled` when the task is cancelled while a FIFO or terminal is not ready.
+    ///   `.cancelled` when the task is cancelled while a FIFO or terminal is not ready;
+    ///   `.invalidRequest` after ``commit()``.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        precondition(!finished, "OutputFile.write after commit")
+        guard !finished else { throw misuse("it was committed already; nothing more can be written") }
         switch placement {
         case .special(let target):
             if descriptor < 0 { descriptor = try target.openSpecial() }
@@ -174,10 +175,11 @@ public final class OutputFile: @unchecked Sendable {
     /// Writes `data` at `offset` from the file's start, over what is there, for a document
     /// rewritten as it grows (a HAR file's closing brackets). Only a regular file written in
     /// place (``Replacement/asWritten``) can be written this way: see ``isSpecial``.
-    /// - Throws: `.fileIO` with the system's reason.
+    /// - Throws: `.fileIO` with the system's reason; `.invalidRequest` for a file that is not a
+    ///   regular file written in place and written to once already, or was committed.
     public func write(_ data: Data, at offset: Int64) throws(SluiceError) {
-        guard case .inPlace(emptyPending: false) = placement else {
-            preconditionFailure("OutputFile.write(_:at:) needs a regular file written in place, after its first write")
+        guard !finished, case .inPlace(emptyPending: false) = placement else {
+            throw misuse("only a regular file written in place (asWritten), written to once and not yet committed, can be rewritten at an offset")
         }
         let written = data.withUnsafeBytes { bytes in
             var done = 0
@@ -224,8 +226,9 @@ public final class OutputFile: @unchecked Sendable {
     /// copies it into the existing file in place; empties an existing file nothing was written
     /// to under ``Replacement/asWritten``.
     /// - Throws: `.fileIO` with the system's reason; the staging file is removed all the same.
+    ///   `.invalidRequest` when it was committed already.
     public func commit() throws(SluiceError) {
-        precondition(!finished, "OutputFile.commit twice")
+        guard !finished else { throw misuse("it was committed already") }
         finished = true
         switch placement {
         case .rename(let staging, let final):
@@ -282,6 +285,11 @@ public final class OutputFile: @unchecked Sendable {
             guard writeFully(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: original) else { return false }
             offset += off_t(count)
         }
+    }
+
+    /// The error for a call this file cannot take.
+    private func misuse(_ reason: String) -> SluiceError {
+        SluiceError(kind: .invalidRequest, stage: stage, message: "\(role) \(path): \(reason)")
     }
 
     /// The error for a system error code: `.cancelled` for `ECANCELED`, `.fileIO` naming the
