@@ -128,13 +128,14 @@ struct OutputFileTests {
 
     @Test("a terminal (a pseudo-terminal of the test's own) is written through, and stays a terminal")
     func terminal() throws {
-        // Python's pty module holds a new pseudo-terminal, names its terminal end, and prints
-        // what arrives at the other end once a line has.
+        // Python's pty module holds a new pseudo-terminal, names its terminal end, prints what
+        // arrives at the other end once a line has, and holds the terminal until it is ended.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import os, pty, sys; m, s = pty.openpty(); print(os.ttyname(s), flush=True); print(repr(os.read(m, 256)), flush=True)"]
+        holder.arguments = ["-c", "import os, pty, sys; m, s = pty.openpty(); print(os.ttyname(s), flush=True); print(repr(os.read(m, 256)), flush=True); sys.stdin.read()"]
         let output = Pipe()
         holder.standardOutput = output
+        holder.standardInput = Pipe()
         try holder.run()
         defer { holder.terminate() }
         let lines = LineReader(output.fileHandleForReading)

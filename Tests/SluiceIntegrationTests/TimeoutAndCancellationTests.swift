@@ -72,14 +72,16 @@ struct TimeoutAndCancellationTests {
         }
     }
 
-    /// Each task ending `.cancelled` shows that cancellation ended it (a delay or download that ran
-    /// to its end would succeed); the time limit catches a cancellation that never comes. No
-    /// tighter clock is read: a loaded CI machine can delay the cancelled tasks by seconds.
+    /// Each task ending `.cancelled` shows that cancellation ended it: the silent server never
+    /// answers, and a 50 MiB download at 1 MiB/s outlasts the time limit, so none can succeed on
+    /// its own (httpbin's `delay/10` could, when a loaded machine took ten seconds to get every
+    /// download moving); the time limit catches a cancellation that never comes. No tighter clock
+    /// is read: a loaded CI machine can delay the cancelled tasks by seconds.
     @Test("cancelAll ends every task in flight at once, whatever it is waiting on", .timeLimit(.minutes(1)))
     func cancelAllInFlight() async throws {
         let servers = try TestServers.load()
         let manager = try servers.manager()
-        let slow = (0..<5).map { _ in manager.task(Request(url: servers.httpbin("delay/10"))) }
+        let slow = (0..<5).map { _ in manager.task(Request(url: servers.fault.appendingPathComponent("silent"))) }
         let downloads = (0..<5).map { _ in manager.task(Request(url: servers.nginx("slow/large.bin"))) }
         // Once every download moves bytes, every exchange is under way.
         while downloads.contains(where: { $0.progress.current.download.completed == 0 }) {
