@@ -129,7 +129,7 @@ extension ReadmeExampleTests {
         let file = try PipelineFile.load(text: pipeline, path: "readme-jsonpath.yaml")
         let results = try await PipelineRunner(file: file).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
-        #expect(results.first?.captured["first-failed"] == "2")
+        #expect(results.first?.captured["first-failed"] == 2, "a captured number stays a number")
     }
 }
 

@@ -63,7 +63,7 @@ struct ExpectationTests {
         #expect(try failures("      max-duration: 10ms\n", duration: .milliseconds(11)).map(\.description) == ["max-duration: expected at most 10 ms, actual 11 ms"])
     }
 
-    @Test("captures take a JSONPath (strings as they are, other values as JSON), a header, or a regex group")
+    @Test("captures take a JSONPath (every value with its JSON type), a header, or a regex group (strings)")
     func captures() throws {
         let file = try PipelineFile.load(text: """
             requests:
@@ -79,7 +79,8 @@ struct ExpectationTests {
             """, path: "p.yaml", environment: [:])
         let response = Response(status: 200, headers: ["ETag": "\"v1\""], body: Data(#"{"name":"widget","gadget":1}"#.utf8), decoded: .json(ExpectationTests.body))
         let values = try file.spec.requests[0].captures.map { try $0.value(from: response, body: response.jsonBody) }
-        #expect(values == ["widget", #"["a","b"]"#, "3", "\"v1\"", "id", "gad", nil])
+        #expect(values == ["widget", ["a", "b"], 3, "\"v1\"", "id", "gad", nil])
+        #expect(values.map { $0.map(VariableScope.text(of:)) } == ["widget", #"["a","b"]"#, "3", "\"v1\"", "id", "gad", nil], "the text ${NAME} renders")
     }
 
     @Test("without a decoding stage the body is read as JSON when it is JSON")

@@ -13,6 +13,7 @@ import Foundation
 /// | `${base64(NAME)}` | the UTF-8 bytes of a value in base64 (RFC 4648 section 4, padded) |
 /// | `${base64url(NAME)}` | the same in base64url (section 5), unpadded, as JWTs write it |
 /// | `${urlencode(NAME)}` | the value percent-encoded for any part of a URL: all but `A-Z a-z 0-9 - . _ ~` |
+/// | `${text(NAME)}` | the value's text: a captured number `2` as the string `"2"`, where `${NAME}` alone would stand for the number (to compare with what a server echoed as text) |
 ///
 /// An argument that names a value is a variable (`user`), `env.NAME`, or text in single quotes
 /// (`'a b'`). A function with arguments is known by its parentheses, so a variable may still be
@@ -25,6 +26,7 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         case randomInt = "random-int"
         case base64, base64url
         case urlencode
+        case text
     }
 
     /// An argument.
@@ -80,7 +82,7 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
                 throw failure("random-int takes two whole numbers, the lower first: random-int(1, 6)")
             }
             self.arguments = arguments.map(Argument.literal)
-        case .base64, .base64url, .urlencode:
+        case .base64, .base64url, .urlencode, .text:
             guard arguments.count == 1 else { throw failure("\(name.rawValue) takes one argument: a variable, env.NAME or 'text'") }
             self.arguments = [try TemplateFunction.value(arguments[0], of: name)]
         }
@@ -92,7 +94,7 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
             switch argument {
             case .variable(let name): name
             case .environment(let name): "env." + name
-            case .literal(let text): name == .base64 || name == .base64url || name == .urlencode ? "'\(text)'" : text
+            case .literal(let text): [.base64, .base64url, .urlencode, .text].contains(name) ? "'\(text)'" : text
             }
         }
         return written.isEmpty ? name.rawValue : "\(name.rawValue)(\(written.joined(separator: ", ")))"
@@ -128,6 +130,8 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
             return TemplateFunction.base64URL(Data(try argument(0).utf8))
         case .urlencode:
             return PercentEncoding.encode(try argument(0), keeping: PercentEncoding.isUnreserved)
+        case .text:
+            return try argument(0)
         }
     }
 

@@ -4,9 +4,19 @@
 /// A name's value is, in order of precedence, a capture from an earlier request, a `--var`, or
 /// the pipeline's `variables:`. Values read from the environment, and variables computed from
 /// them, are secrets.
+///
+/// Every value has a text, which `${NAME}` inside a longer string renders. A captured value keeps
+/// its JSON type too (a string, a number, a boolean, null, an array or an object that a JSONPath
+/// selected), in ``typedValues``: a scalar that is exactly `${NAME}` (quoted or not) in an
+/// expected value or in `parameters` stands for the value itself, so a captured `2` is compared
+/// with and sent as `2`, never `"2"`, as Hurl keeps a captured number a number.
 public struct VariableScope: Sendable {
-    /// The variables by name.
+    /// The variables' text, by name.
     public var values: [String: String]
+    /// The JSON values of the variables that were set with one (captures), by name; a variable
+    /// from a text source (`variables:`, `--var`, a vars file, a `for-each` row) has none, and
+    /// `${NAME}` alone reads its text as YAML reads a scalar.
+    public private(set) var typedValues: [String: JSONValue] = [:]
     /// The environment, for `${env.NAME}`.
     public var environment: [String: String]
     /// The names whose values are secrets.
@@ -23,8 +33,58 @@ public struct VariableScope: Sendable {
     public func adding(_ row: ForEachRow?) -> VariableScope {
         guard let row else { return self }
         var scope = self
-        for pair in row.values { scope.values[pair.name] = pair.value }
+        for pair in row.values {
+            scope.values[pair.name] = pair.value
+            scope.typedValues.removeValue(forKey: pair.name)
+        }
         return scope
+    }
+
+    /// Sets a variable to a JSON value (a capture): its text is a string as it is, any other
+    /// value as compact JSON; a template that is exactly `${NAME}` stands for the value itself,
+    /// so a captured string `"2"` stays a string and a captured `2` a number.
+    public mutating func assign(_ name: String, _ value: JSONValue) {
+        values[name] = VariableScope.text(of: value)
+        typedValues[name] = value
+    }
+
+    /// The text `${NAME}` renders for a value: a string as it is, anything else as compact JSON.
+    public static func text(of value: JSONValue) -> String {
+        value.stringValue ?? (try? JSONWriter().string(from: value)) ?? ""
+    }
+
+    /// The node as a JSON value, its references filled in: a scalar that is exactly one `${NAME}`
+    /// (quoted or not) naming a typed value is that value; any other scalar is rendered as text,
+    /// then read by the YAML core schema (a quoted one stays a string), as
+    /// ``YAMLNode/jsonValue()`` reads it.
+    /// - Throws: what ``render(_:)-swift.method`` throws, with the scalar's mark.
+    public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
+        switch node.content {
+        case .scalar(let text, _):
+            if let name = VariableScope.soleVariable(in: text), let typed = typedValues[name] { return typed }
+            return try render(node).jsonValue()
+        case .sequence(let elements):
+            var values: [JSONValue] = []
+            for element in elements { values.append(try jsonValue(of: element)) }
+            return .array(values)
+        case .mapping(let pairs):
+            var members: [(String, JSONValue)] = []
+            for pair in pairs {
+                guard let key = pair.key.scalar else {
+                    throw YAMLReader.SyntaxError(message: "a mapping key must be a scalar to become JSON", mark: pair.key.mark)
+                }
+                members.append((key, try jsonValue(of: pair.value)))
+            }
+            return .object(JSONObject(members))
+        }
+    }
+
+    /// The name when `text` is exactly one `${NAME}` and nothing else.
+    private static func soleVariable(in text: String) -> String? {
+        guard text.hasPrefix("${"), let template = try? TemplateString(parsing: text), template.parts.count == 1,
+            case .variable(let name) = template.parts[0]
+        else { return nil }
+        return name
     }
 
     /// The string with its references filled in.

@@ -33,7 +33,7 @@ extension Expectation {
             return met ? nil : failure(expected, values.joined(separator: ", "))
         case .body(let path, let op, let node):
             guard let body else { return failure("a JSON body", response.body.isEmpty ? "an empty body" : "a body that is not JSON") }
-            guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
+            guard let expected = try? scope.jsonValue(of: node) else { return failure("a value", "a template that cannot be filled in") }
             let selected: [JSONValue]
             do {
                 selected = try path.select(in: body)
@@ -54,7 +54,7 @@ extension Expectation {
             return Expectation.holds(op, value: value, expected: expected, nodeCount: path.isSingular ? nil : selected.count)
                 ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
         case .cookie(let name, let op, let node):
-            guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
+            guard let expected = try? scope.jsonValue(of: node) else { return failure("a value", "a template that cannot be filled in") }
             let value = cookies.first { $0.name.hasSameCodePoints(as: name) }.map { JSONValue.string($0.value) } ?? .null
             if op == .exists {
                 return (expected.boolValue ?? true) != value.isNull ? nil : failure(Expectation.describe(op, expected), value.isNull ? "no cookie \(name)" : Expectation.text(value))
@@ -66,7 +66,7 @@ extension Expectation {
             guard let certificate = response.metrics?.peerCertificates.first else {
                 return failure("a TLS certificate", response.url?.scheme == "https" ? "none recorded" : "none: the request is not https")
             }
-            guard let expected = try? scope.render(node).jsonValue() else { return failure("a value", "a template that cannot be filled in") }
+            guard let expected = try? scope.jsonValue(of: node) else { return failure("a value", "a template that cannot be filled in") }
             let value = field.value(of: certificate)
             if op == .exists {
                 return (expected.boolValue ?? true) != value.isNull ? nil : failure(Expectation.describe(op, expected), Expectation.text(value))
@@ -170,31 +170,32 @@ extension Expectation {
 }
 
 extension Capture {
-    /// The captured value, or `nil` when the response does not have it.
+    /// The captured value, or `nil` when the response does not have it: what a JSONPath selects
+    /// with its JSON type, a header, a regex group or a cookie as a string.
     /// - Parameters:
     ///   - response: the response.
     ///   - body: the body as JSON, when it is JSON.
     ///   - cookies: the cookies the run's jar holds for the response's URL.
     /// - Throws: `JSONPath.LimitExceeded` when a JSONPath capture passes its limits.
-    public func value(from response: Response, body: JSONValue?, cookies: [Cookie] = []) throws(JSONPath.LimitExceeded) -> String? {
+    public func value(from response: Response, body: JSONValue?, cookies: [Cookie] = []) throws(JSONPath.LimitExceeded) -> JSONValue? {
         switch source {
         case .header(let name):
-            return response.headers[name]
+            return response.headers[name].map(JSONValue.string)
         case .jsonPath(let path):
-            guard let body, let node = try path.select(in: body).first else { return nil }
-            return node.stringValue ?? (try? JSONWriter().string(from: node))
+            guard let body else { return nil }
+            return try path.select(in: body).first
         case .regex(let pattern):
             guard let regex = try? Regex(pattern), let text = String(data: response.body, encoding: .utf8),
                 let match = try? regex.firstMatch(in: text)
             else { return nil }
             let output = match.output
-            return output.count > 1 ? output[1].substring.map(String.init) : String(output[0].substring ?? "")
+            return (output.count > 1 ? output[1].substring.map(String.init) : String(output[0].substring ?? "")).map(JSONValue.string)
         case .cookie(let name):
-            return cookies.first { $0.name.hasSameCodePoints(as: name) }?.value
+            return cookies.first { $0.name.hasSameCodePoints(as: name) }.map { .string($0.value) }
         case .certificate(let field):
             guard let certificate = response.metrics?.peerCertificates.first else { return nil }
             let value = field.value(of: certificate)
-            return value.isNull ? nil : value.stringValue ?? (try? JSONWriter().string(from: value))
+            return value.isNull ? nil : value
         }
     }
 }

@@ -106,7 +106,7 @@ public struct PipelineRunner: Sendable {
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
                     if let value = result.captured[capture.name] {
-                        scope.values[capture.name] = value
+                        scope.assign(capture.name, value)
                         missing[capture.name] = nil
                     } else {
                         missing[capture.name] = spec.name
@@ -232,7 +232,7 @@ public struct PipelineRunner: Sendable {
         result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
         if let response = outcome.response, outcome.error == nil {
             for capture in spec.captures {
-                let value: String?
+                let value: JSONValue?
                 do {
                     value = try capture.value(from: response, body: outcome.body, cookies: outcome.cookies)
                 } catch {
@@ -241,7 +241,8 @@ public struct PipelineRunner: Sendable {
                 }
                 if let value {
                     result.captured[capture.name] = value
-                    if redactor.reveals(value) { result.capturedSecrets.append(value) }
+                    let text = VariableScope.text(of: value)
+                    if redactor.reveals(text) { result.capturedSecrets.append(text) }
                 } else {
                     result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
                 }

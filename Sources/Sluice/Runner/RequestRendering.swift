@@ -49,9 +49,8 @@ extension RequestSpec {
             request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
         }
         if let parameters {
-            let node = try rendered(parameters)
             do {
-                request.parameters = try node.jsonValue()
+                request.parameters = try scope.jsonValue(of: parameters)
             } catch {
                 throw SluiceError(kind: .invalidRequest, message: "parameters at line \(error.mark.line): \(error.message)")
             }

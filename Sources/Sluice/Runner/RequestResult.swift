@@ -63,8 +63,9 @@ public struct RequestResult: Sendable {
     public var error: Failure?
     /// The expectations that were not met.
     public var failures: [ExpectationFailure]
-    /// The values captured for later requests.
-    public var captured: [String: String]
+    /// The values captured for later requests, with their JSON types: what a JSONPath selected
+    /// as it is (a number stays a number), a header, a regex group or a cookie as a string.
+    public var captured: [String: JSONValue]
     /// The captured values that hold a secret (a server that echoes a key, say): secrets in their
     /// own right from here on, since a later request may send them transformed.
     public var capturedSecrets: [String] = []
