@@ -57,7 +57,7 @@ public struct VariableScope: Sendable {
     /// (quoted or not) naming a typed value is that value; any other scalar is rendered as text,
     /// then read by the YAML core schema (a quoted one stays a string), as
     /// ``YAMLNode/jsonValue()`` reads it.
-    /// - Throws: what ``render(_:)-swift.method`` throws, with the scalar's mark.
+    /// - Throws: what ``render(_:)-(YAMLNode)`` throws, with the scalar's mark.
     public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
         switch node.content {
         case .scalar(let text, _):
