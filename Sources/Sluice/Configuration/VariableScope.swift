@@ -59,23 +59,9 @@ public struct VariableScope: Sendable {
     /// ``YAMLNode/jsonValue()`` reads it.
     /// - Throws: what ``render(_:)-(YAMLNode)`` throws, with the scalar's mark.
     public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
-        switch node.content {
-        case .scalar(let text, _):
+        try node.jsonValue { text, _, scalar throws(YAMLReader.SyntaxError) in
             if let name = VariableScope.soleVariable(in: text), let typed = typedValues[name] { return typed }
-            return try render(node).jsonValue()
-        case .sequence(let elements):
-            var values: [JSONValue] = []
-            for element in elements { values.append(try jsonValue(of: element)) }
-            return .array(values)
-        case .mapping(let pairs):
-            var members: [(String, JSONValue)] = []
-            for pair in pairs {
-                guard let key = pair.key.scalar else {
-                    throw YAMLReader.SyntaxError(message: "a mapping key must be a scalar to become JSON", mark: pair.key.mark)
-                }
-                members.append((key, try jsonValue(of: pair.value)))
-            }
-            return .object(JSONObject(members))
+            return try render(scalar).jsonValue()
         }
     }
 

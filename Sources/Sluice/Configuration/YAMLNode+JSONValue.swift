@@ -7,13 +7,26 @@ extension YAMLNode {
     /// scalar, or one tagged `!!str`, is always a string. Mapping keys must be scalars.
     /// - Throws: `YAMLReader.SyntaxError` for a mapping key that is not a scalar.
     public func jsonValue() throws(YAMLReader.SyntaxError) -> JSONValue {
+        try jsonValue { text, quoted, scalar throws(YAMLReader.SyntaxError) in
+            if quoted || scalar.tag == "tag:yaml.org,2002:str" { return .string(text) }
+            return YAMLNode.coreSchemaValue(text)
+        }
+    }
+
+    /// The node as a JSON value whose scalars `scalar` reads (given each one's text, whether it
+    /// was quoted, and the node): sequences become arrays, mappings objects with their keys as
+    /// written.
+    /// - Throws: `YAMLReader.SyntaxError` for a mapping key that is not a scalar, and what
+    ///   `scalar` throws.
+    func jsonValue(
+        scalars scalar: (String, Bool, YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue
+    ) throws(YAMLReader.SyntaxError) -> JSONValue {
         switch content {
         case .scalar(let text, let quoted):
-            if quoted || tag == "tag:yaml.org,2002:str" { return .string(text) }
-            return YAMLNode.coreSchemaValue(text)
+            return try scalar(text, quoted, self)
         case .sequence(let elements):
             var values: [JSONValue] = []
-            for element in elements { values.append(try element.jsonValue()) }
+            for element in elements { values.append(try element.jsonValue(scalars: scalar)) }
             return .array(values)
         case .mapping(let pairs):
             var members: [(String, JSONValue)] = []
@@ -21,7 +34,7 @@ extension YAMLNode {
                 guard let key = pair.key.scalar else {
                     throw YAMLReader.SyntaxError(message: "a mapping key must be a scalar to become JSON", mark: pair.key.mark)
                 }
-                members.append((key, try pair.value.jsonValue()))
+                members.append((key, try pair.value.jsonValue(scalars: scalar)))
             }
             return .object(JSONObject(members))
         }
