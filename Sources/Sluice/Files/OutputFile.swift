@@ -103,7 +103,7 @@ public final class OutputFile: @unchecked Sendable {
                 descriptor = original
                 placement = .inPlace(emptyPending: true)
             }
-        case .special:
+        case .device, .fifo:
             try target.checkWritable()
             descriptor = -1
             placement = .special(target)

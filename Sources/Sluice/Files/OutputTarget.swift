@@ -12,8 +12,10 @@ struct OutputTarget {
         case absent
         /// An existing regular file.
         case regular
-        /// A character device, a block device or a FIFO, named for messages.
-        case special(String)
+        /// A character or block device (a terminal among them).
+        case device
+        /// A FIFO, whose opening waits for a reader.
+        case fifo
     }
 
     /// The path as named.
@@ -54,9 +56,8 @@ struct OutputTarget {
     private static func kind(of mode: mode_t, role: String, path: String, stage: String) throws(SluiceError) -> Kind {
         switch mode & S_IFMT {
         case S_IFREG: return .regular
-        case S_IFCHR: return .special("a character device")
-        case S_IFBLK: return .special("a block device")
-        case S_IFIFO: return .special("a FIFO")
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFIFO: return .fifo
         case S_IFDIR:
             throw SluiceError(kind: .fileIO, stage: stage, message: "cannot write \(role) to \(path): it is a directory")
         default:
@@ -119,7 +120,7 @@ struct OutputTarget {
             if descriptor >= 0 { return try verified(descriptor) }
             let code = errno
             if code == EINTR { continue }
-            guard code == ENXIO, kind == .special("a FIFO") else {
+            guard code == ENXIO, kind == .fifo else {
                 throw OutputTarget.failure(role: role, path: path, stage: stage, code)
             }
             if SpecialFileWriter.isTaskCancelled { throw .cancelled(url: nil, stage: stage) }

@@ -200,7 +200,7 @@ public struct PipelineRunner: Sendable {
     private func openedFIFO(_ spec: RequestSpec, scope: VariableScope) -> Int32? {
         guard spec.output != nil, let request = try? spec.makeRequest(scope: scope, directory: spec.source.directory),
             case .file(let url) = request.destination,
-            let target = try? OutputTarget(path: url.path, role: "the output", stage: "output"), target.kind == .special("a FIFO")
+            let target = try? OutputTarget(path: url.path, role: "the output", stage: "output"), target.kind == .fifo
         else { return nil }
         return try? target.openSpecial()
     }
