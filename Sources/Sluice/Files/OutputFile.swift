@@ -181,17 +181,7 @@ public final class OutputFile: @unchecked Sendable {
         guard !finished, case .inPlace(emptyPending: false) = placement else {
             throw misuse("only a regular file written in place (asWritten), written to once and not yet committed, can be rewritten at an offset")
         }
-        let written = data.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let count = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
-        guard written else { throw failure(errno) }
+        guard data.withUnsafeBytes({ writeFully($0, to: descriptor, at: off_t(offset)) }) else { throw failure(errno) }
     }
 
     /// Writes every piece of a streamed body, in order, paced by this file (a slow FIFO reader
