@@ -157,6 +157,7 @@ let package = Package(
             name: "SluiceIntegrationTests",
             dependencies: [
                 "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
+                "SluiceAWSSigV4", "SluiceHAR", "SluiceHMACSignature", "SluiceOAuth2",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

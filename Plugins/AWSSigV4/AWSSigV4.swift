@@ -10,8 +10,8 @@ import Sluice
 /// transport change (`User-Agent`, `Expect`, `Connection`, `Content-Length`, `Transfer-Encoding`,
 /// `X-Amzn-Trace-Id`), and the SHA-256 of the body, read in pieces (files are not read into
 /// memory). The query is sent encoded as SigV4 encodes it (`x/y` as `x%2Fy`), so signer and
-/// server agree on it. It must come after serialization, so the body it hashes is the body sent.
-public struct AWSSigV4: RequestStage, ChainValidating {
+/// server agree on it. It runs after serialization wherever it is listed (``StagePlacement/signing``), so the body it hashes is the body sent.
+public struct AWSSigV4: RequestStage {
     /// Headers never signed.
     public static let unsignedHeaders: Set<String> = [
         "authorization", "user-agent", "expect", "connection", "content-length", "transfer-encoding", "x-amzn-trace-id",
@@ -28,6 +28,12 @@ public struct AWSSigV4: RequestStage, ChainValidating {
     private let clock: @Sendable () -> Date
 
     public var name: String { "aws-sigv4" }
+
+    /// ``StagePlacement/signing``: below serialization and authorization, so it signs the request as sent.
+    public var placement: StagePlacement { .signing }
+
+    /// The `Authorization` header, which carries the signature.
+    public var claims: [String] { ["the Authorization header"] }
 
     /// Creates the stage.
     /// - Parameters:
@@ -49,10 +55,6 @@ public struct AWSSigV4: RequestStage, ChainValidating {
         } else {
             clock = { Date() }
         }
-    }
-
-    public func validate(in chain: [any Stage]) throws(SluiceError) {
-        try requireSerializationAbove(in: chain, "the signature covers the body as sent")
     }
 
     public func prepare(_ request: Request, context: TaskContext) async throws -> Request {

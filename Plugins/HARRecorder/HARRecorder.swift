@@ -9,8 +9,8 @@ import Sluice
 /// that fails without a response is recorded with status 0 and its error in `_error`. Secrets
 /// are hidden as `***`: credential headers (`Authorization`, `Proxy-Authorization`) and the
 /// headers in `redactedHeaders` always, and under the runner every secret of the pipeline file,
-/// wherever it appears. Place it last, just above the transport, to record each exchange as sent
-/// (below `retry` and `redirects` it sees every attempt and every hop).
+/// wherever it appears. It runs last, just above the transport, wherever it is listed
+/// (``StagePlacement/exchangeObserver``): it records each exchange as sent, every attempt and every hop.
 ///
 /// The file is an ``OutputFile`` written as curl's `-o` writes: a regular file (a link followed,
 /// an existing one written in place, its hard links and mode kept) is a complete HAR document
@@ -27,6 +27,9 @@ public struct HARRecorder: Stage {
     private let file: HARFile
 
     public var name: String { "har-recorder" }
+
+    /// ``StagePlacement/exchangeObserver``: at the bottom, so it records each exchange (every hop, every attempt) as sent.
+    public var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage and the file, with an empty log.
     /// - Throws: `.configuration` when the file cannot be created.

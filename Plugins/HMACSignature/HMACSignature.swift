@@ -16,7 +16,7 @@ import Sluice
 /// The header carries `prefix` followed by the MAC in lowercase hex or base64:
 /// `X-Signature: sha256=3f1a…`. The stage runs after serialization, so the body it digests is
 /// the body sent.
-public struct HMACSignature: RequestStage, ChainValidating {
+public struct HMACSignature: RequestStage {
     /// A part of the request that is signed.
     public enum Component: Sendable, Hashable {
         /// The method.
@@ -70,6 +70,12 @@ public struct HMACSignature: RequestStage, ChainValidating {
 
     public var name: String { "hmac-signature" }
 
+    /// ``StagePlacement/signing``: below serialization and authorization, so it signs the request as sent.
+    public var placement: StagePlacement { .signing }
+
+    /// The header that carries the signature.
+    public var claims: [String] { ["the \(header) header"] }
+
     /// The components signed by default: method, path, query and body digest.
     public static let defaultComponents: [Component] = [.method, .path, .query, .bodyDigest]
 
@@ -97,11 +103,6 @@ public struct HMACSignature: RequestStage, ChainValidating {
         } else {
             clock = { Int(Date().timeIntervalSince1970) }
         }
-    }
-
-    /// Refuses a chain that serializes below this stage: the body signed would not be the body sent.
-    public func validate(in chain: [any Stage]) throws(SluiceError) {
-        try requireSerializationAbove(in: chain, "the signature covers the body as sent")
     }
 
     public func prepare(_ request: Request, context: TaskContext) async throws -> Request {

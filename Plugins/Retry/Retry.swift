@@ -12,8 +12,8 @@ import Sluice
 /// error are never retried. Each retry is a note in the task's events and metrics
 /// (``TaskContext/note(_:_:stage:)``), and each attempt's exchange is in its transfer metrics.
 ///
-/// Place it below the stages that build the request (serialization, signing) so each attempt
-/// sends the same bytes, and above `redirects`.
+/// It runs below the stages that build the request (serialization, signing), so each attempt
+/// sends the same bytes, and above `redirects`, wherever it is listed (``StagePlacement/retry``).
 public struct Retry: Stage {
     /// The default number of attempts.
     public static let defaultAttempts = 3
@@ -44,6 +44,12 @@ public struct Retry: Stage {
     private let now: @Sendable () -> Date
 
     public var name: String { "retry" }
+
+    /// ``StagePlacement/retry``: above redirects, so an attempt is the whole redirect chain, and below signing, so each attempt sends the same bytes.
+    public var placement: StagePlacement { .retry }
+
+    /// Retries: two would multiply the attempts.
+    public var claims: [String] { ["retries"] }
 
     /// Creates the stage.
     /// - Parameters:

@@ -8,6 +8,7 @@ public enum RetryModule: StageModule {
             StageDescriptor(
                 name: "retry",
                 summary: "Sends a request again after a transient failure, with exponential backoff and full jitter, honouring Retry-After.",
+                placement: .retry,
                 options: [
                     OptionDescriptor("attempts", .integer, default: "3", summary: "How many times a request is sent at most, the first time included."),
                     OptionDescriptor("base-delay", .duration, default: "200ms", summary: "The backoff's first ceiling; each retry doubles it, up to max-delay."),

@@ -8,14 +8,16 @@ public import Tracing
 /// `network.peer.address` and `network.protocol.version` from the transfer), and the server is
 /// sent this span's context, so its spans hang under the attempt that reached it.
 ///
-/// A `HopStage`: the pipeline puts its redirect stage above it, so put it at the bottom of the
-/// chain, below a retry stage.
-public struct ExchangeTracing: HopStage {
+/// A hop stage at the bottom of the chain, wherever it is listed: below `redirects` and `retry`.
+public struct ExchangeTracing: Stage {
     /// The tracer spans go to; the bootstrapped one by default.
     public let tracer: any Tracer
 
     /// `exchange-tracing`.
     public var name: String { "exchange-tracing" }
+
+    /// ``StagePlacement/exchangeObserver``: at the bottom, a span per exchange.
+    public var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage.
     public init(tracer: any Tracer = InstrumentationSystem.tracer) {

@@ -6,13 +6,13 @@ public import Tracing
 /// conventions for HTTP clients, and propagates it to the server through the tracer's instrument
 /// (`traceparent` with swift-otel's W3C propagator).
 ///
-/// Put it at the top of the chain, so its span covers every stage: the span is named after the
+/// It runs at the top of the chain, so its span covers every stage: the span is named after the
 /// method, of kind `client`, with `http.request.method`, `url.full` (credentials removed),
 /// `server.address`, `server.port`, then `http.response.status_code` (a status of 400 or more
 /// sets the span's status to error) or `error.type` (the `SluiceError` kind) and the error
 /// recorded. What the stages noted (a retry's attempt, a redirect hop, a token refresh, the
-/// cache's outcome) becomes an event of the span, and each stage's time an event too. Put
-/// ``ExchangeTracing`` at the bottom for a child span per exchange: retries and redirect hops then
+/// cache's outcome) becomes an event of the span, and each stage's time an event too. Add
+/// ``ExchangeTracing`` (which runs at the bottom) for a child span per exchange: retries and redirect hops then
 /// show as spans of their own.
 ///
 /// ```swift
@@ -28,6 +28,9 @@ public struct RequestTracing: Stage {
 
     /// `tracing`.
     public var name: String { "tracing" }
+
+    /// ``StagePlacement/callObserver``: at the top, so its span covers every stage.
+    public var placement: StagePlacement { .callObserver }
 
     /// Creates the stage.
     public init(tracer: any Tracer = InstrumentationSystem.tracer) {

@@ -49,6 +49,9 @@ struct FileRun {
         func writeError(_ string: String) {
             if live { Terminal.writeError(string) } else { outcome.errorOutput += string }
         }
+        if options.verbose {
+            writeError("\(file.path): the chain, top to bottom:\n" + ChainLink.lines(file.chain))
+        }
         if options.dryRun {
             let prepared = try await runner.prepare(selection: options.selection, requiresMatches: options.requiresMatches)
             if options.json {
@@ -87,7 +90,7 @@ struct FileRun {
         } else {
             write(text.summary(results, elapsed: clock.now - start))
         }
-        outcome.suite = RunReport.Suite(file: file.path, pipeline: file.spec.name, results: results, elapsed: clock.now - start)
+        outcome.suite = RunReport.Suite(file: file.path, pipeline: file.spec.name, results: results, elapsed: clock.now - start, chain: file.chain)
         return outcome
     }
 

@@ -6,8 +6,12 @@ import Sluice
 struct StagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stages",
-        abstract: "Lists every stage, built-in and plugin, with its options.",
-        discussion: "--schema prints the pipeline format's JSON Schema instead, generated from the same list (pipelines/schema.json holds it)."
+        abstract: "Lists every stage, built-in and plugin, in the order a chain runs them, with its level, rank and options.",
+        discussion: """
+            A call stage sees each request once and its final response; a hop stage sees every exchange (each redirect hop, each retry). A pipeline runs its stages by level, then rank, whatever order the file lists them in.
+
+            --schema prints the pipeline format's JSON Schema instead, generated from the same list (pipelines/schema.json holds it).
+            """
     )
 
     @Flag(help: "Print the JSON Schema of pipeline files.")
@@ -36,8 +40,9 @@ struct StagesCommand: ParsableCommand {
             return
         }
         var text = ""
-        for descriptor in registry.descriptors {
-            text += "\(descriptor.name)\n    \(descriptor.summary)\n"
+        let ordered = registry.descriptors.enumerated().sorted { ($0.element.placement, $0.offset) < ($1.element.placement, $1.offset) }.map(\.element)
+        for descriptor in ordered {
+            text += "\(descriptor.name)\n    \(descriptor.summary)\n    runs as: a \(descriptor.placement.level) stage, rank \(descriptor.placement.rank)\n"
             text += lines(for: descriptor.options, indent: "    ")
             text += "\n"
         }

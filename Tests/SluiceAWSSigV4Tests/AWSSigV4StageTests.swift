@@ -126,11 +126,15 @@ struct AWSSigV4StageTests {
         } catch {
             #expect(error.description.hasPrefix("a.yaml:2:81: error: timestamp must be written like 20150830T123600Z"))
         }
+        let listedFirst = try PipelineFile.load(text: "stages:\n  - aws-sigv4: \(options)\n  - serialization\nrequests: []\n", path: "a.yaml", environment: [:], registry: registry)
+        #expect(try listedFirst.makePipeline().stageNames == ["serialization", "aws-sigv4", "redirects", "cookies"])
         do {
-            _ = try PipelineFile.load(text: "stages:\n  - aws-sigv4: \(options)\n  - serialization\nrequests: []\n", path: "a.yaml", environment: [:], registry: registry)
-            Issue.record("aws-sigv4 above serialization was accepted")
+            _ = try PipelineFile.load(
+                text: "stages:\n  - header-injection: {authorization: {bearer: t}}\n  - aws-sigv4: \(options)\nrequests: []\n", path: "a.yaml", environment: [:], registry: registry
+            )
+            Issue.record("two writers of Authorization were accepted")
         } catch {
-            #expect(error.description == "a.yaml:2:5: error: aws-sigv4 must come after serialization: the signature covers the body as sent")
+            #expect(error.description == "a.yaml:3:5: error: 'header-injection' and 'aws-sigv4' cannot work together (at a.yaml:2:5 and at a.yaml:3:5): both claim the Authorization header, and the lower would undo or hide what the upper did; keep one")
         }
     }
 }

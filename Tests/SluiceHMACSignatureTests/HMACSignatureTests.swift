@@ -76,8 +76,13 @@ struct HMACSignatureTests {
                 #expect(error.description == message)
             }
         }
-        #expect(throws: PipelineFileError.self) {
-            try PipelineFile.load(text: "stages:\n  - hmac-signature: { secret: k }\n  - serialization\nrequests: []\n", path: "h.yaml", environment: [:], registry: registry)
+        let listedFirst = try PipelineFile.load(text: "stages:\n  - hmac-signature: { secret: k }\n  - serialization\nrequests: []\n", path: "h.yaml", environment: [:], registry: registry)
+        #expect(try listedFirst.makePipeline().stageNames == ["serialization", "hmac-signature", "redirects", "cookies"])
+        do {
+            _ = try PipelineFile.load(text: "stages:\n  - hmac-signature: { secret: k }\n  - serialization\n  - hmac-signature: { secret: j, header: X-Other }\n  - hmac-signature: { secret: l }\nrequests: []\n", path: "h.yaml", environment: [:], registry: registry)
+            Issue.record("two signatures in one header were accepted")
+        } catch {
+            #expect(error.description == "h.yaml:5:5: error: two 'hmac-signature' stages cannot work together (at h.yaml:2:5 and at h.yaml:5:5): both claim the X-Signature header, and the lower would undo or hide what the upper did; keep one")
         }
     }
 }

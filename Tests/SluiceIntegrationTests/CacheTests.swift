@@ -334,10 +334,12 @@ struct CacheTests {
         #expect(own.status == 304 && own.cacheOutcome == nil)
     }
 
-    @Test("the cache placed above redirects or cookies is refused")
+    @Test("the cache runs below redirects and cookies whatever the order; two caches are refused")
     func placement() throws {
-        #expect(throws: SluiceError.self) { try Pipeline(stages: [ResponseCaching(), Redirection()]) }
-        #expect(throws: SluiceError.self) { try Pipeline(stages: [ResponseCaching(), CookieHandling()]) }
+        #expect(try Pipeline(stages: [ResponseCaching(), Redirection()]).stageNames == ["redirects", "cache"])
+        #expect(try Pipeline(stages: [ResponseCaching(), CookieHandling()]).stageNames == ["redirects", "cookies", "cache"])
         #expect(try Pipeline(stages: [CookieHandling(), ResponseCaching()]).stageNames == ["redirects", "cookies", "cache"])
+        let error = #expect(throws: SluiceError.self) { try Pipeline(stages: [ResponseCaching(), CookieHandling(), ResponseCaching()]) }
+        #expect(error?.message.hasPrefix("two 'cache' stages cannot work together (stages 1 and 3 as listed): both claim the cache") == true)
     }
 }

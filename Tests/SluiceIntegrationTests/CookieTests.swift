@@ -44,11 +44,14 @@ struct CookieTests {
         #expect(try cookies(in: returned) == ["a": "1"])
     }
 
-    @Test("a cookies stage above the redirect stage is refused: the hops would not pass through it")
+    @Test("cookies run below redirects in whatever order they are listed, so every hop passes them; two jars are refused")
     func placement() throws {
-        #expect(throws: SluiceError.self) { try Pipeline(stages: [CookieHandling(), Redirection()]) }
+        #expect(try Pipeline(stages: [CookieHandling(), Redirection()]).stageNames == ["redirects", "cookies"])
         #expect(try Pipeline(stages: [Redirection(), CookieHandling()]).stageNames == ["redirects", "cookies"])
-        #expect(try Pipeline(stages: [CookieHandling(), Redirection(follows: false)]).stageNames == ["cookies", "redirects"])
+        #expect(try Pipeline(stages: [CookieHandling(), Redirection(follows: false)]).stageNames == ["redirects", "cookies"])
+        let error = #expect(throws: SluiceError.self) { try Pipeline(stages: [CookieHandling(), CookieHandling()]) }
+        #expect(error?.kind == .configuration)
+        #expect(error?.message.hasPrefix("two 'cookies' stages cannot work together (stages 1 and 2 as listed): both claim the cookie jar") == true)
     }
 
     /// Runs curl with `arguments`, returning its standard output.

@@ -39,7 +39,7 @@ extension ReadmeExampleTests {
         var registry = StageRegistry.builtIn
         try registry.register(RetryModule.self)
         try registry.register(StageDescriptor(
-            name: "stamp", summary: "Adds an X-Stamp header.",
+            name: "stamp", summary: "Adds an X-Stamp header.", placement: .headerInjection,
             options: [OptionDescriptor("value", .string, required: true, summary: "The header's value.")]
         ) { options in
             HeaderInjection(headers: ["X-Stamp": options.string("value")!], userAgent: .none, acceptLanguage: .none)

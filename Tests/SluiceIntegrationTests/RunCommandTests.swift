@@ -91,7 +91,14 @@ struct RunCommandTests {
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
         let verbose = try SluiceProcess.run(["run", "--verbose", "--only", "fine", path])
         let exchange = verbose.error.split(separator: "\n").map(String.init)
-        #expect(exchange.first == "> GET \(servers.httpbin.absoluteString)/get", "\(verbose.error)")
+        #expect(Array(exchange.prefix(6)) == [
+            "\(path): the chain, top to bottom:",
+            "  call 100   url-resolution     \(path):2:5",
+            "  call 400   response-decoding  \(path):3:5",
+            "  call 900   redirects          added: every pipeline follows redirects unless it lists redirects: {follow: false}",
+            "  hop 100    cookies            added: a run keeps cookies between its requests",
+            "> GET \(servers.httpbin.absoluteString)/get",
+        ], "\(verbose.error)")
         #expect(exchange.contains("< HTTP/1.1 200") && exchange.contains("< Content-Type: application/json"), "\(verbose.error)")
     }
 
@@ -358,6 +365,11 @@ struct RunCommandTests {
             #expect(stages.output.contains("\n\(name)\n") || stages.output.hasPrefix("\(name)\n"), "\(name)")
         }
         #expect(stages.output.contains("    base-url: string (required)"))
+        #expect(stages.output.contains("url-resolution\n    Resolves each request's path against a base URL (RFC 3986) and fills its {name} templates.\n    runs as: a call stage, rank 100\n"))
+        #expect(stages.output.contains("cookies\n    Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.\n    runs as: a hop stage, rank 100\n"))
+        let listed = stages.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(listed.firstIndex(of: "response-decoding")! < listed.firstIndex(of: "retry")!, "listed in the order a chain runs them")
+        #expect(listed.firstIndex(of: "redirects")! < listed.firstIndex(of: "cookies")!, "listed in the order a chain runs them")
         for name in ["retry", "aws-sigv4", "hmac-signature", "oauth2-client-credentials", "har-recorder"] {
             #expect(stages.output.contains("\n\(name)\n"), "the plugin module's stage \(name)")
         }

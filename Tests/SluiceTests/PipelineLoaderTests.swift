@@ -101,7 +101,7 @@ struct PipelineLoaderTests {
             "stages:\n  - url-resolution: {base-url: 'http://h'}\n  - trust-evaluation: {pinning: public-key, pins: ['sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=']}\n",
             "3:5: public-key pinning needs https, but the base URL http://h is plain http"
         ),
-        ("stages:\n  - redirects\n  - serialization\n", "2:5: redirects must come after serialization"),
+        ("stages:\n  - cache\n  - serialization\n  - cache\n", "4:5: two 'cache' stages cannot work together (at p.yaml:2:5 and at p.yaml:4:5)"),
         ("requests:\n  - path: http://h/x\n    parameters: {a: 1}\n", "3:17: parameters need a serialization stage"),
         ("requests:\n  - path: relative\n", "2:11: 'relative' is not an absolute http(s) URL"),
         ("requests:\n  - path: http://h/${nope}\n", "2:11: undefined variable ${nope}"),

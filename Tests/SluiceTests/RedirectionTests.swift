@@ -110,14 +110,19 @@ struct RedirectionTests {
         #expect(try await SessionManager(pipeline: off).send(Request(url: URL(string: "http://a.test/")!)).status == 302)
     }
 
-    @Test("placed higher in the chain, the stages below it see every hop")
+    @Test("a hop stage sees every hop and a call stage the call once, in whatever order they are listed")
     func placement() async throws {
         let (_, pipeline) = try chain(["http://a.test/1": (302, "/2"), "http://a.test/2": (302, "/3")])
-        let log = Log()
-        let placed = try Pipeline(stages: [Redirection(), Tracer(name: "below", log: log)], transport: pipeline.transport)
-        #expect(placed.stageNames == ["redirects", "below"])
-        _ = try await SessionManager(pipeline: placed).send(Request(url: URL(string: "http://a.test/1")!))
-        #expect(log.all == ["below", "below'", "below", "below'", "below", "below'"])
+        for listed in [true, false] {
+            let log = Log()
+            let hop = Tracer(name: "hop", log: log, placement: .hop)
+            let call = Tracer(name: "call", log: log)
+            let stages: [any Stage] = listed ? [hop, Redirection(), call] : [call, Redirection(), hop]
+            let placed = try Pipeline(stages: stages, transport: pipeline.transport)
+            #expect(placed.stageNames == ["call", "redirects", "hop"])
+            _ = try await SessionManager(pipeline: placed).send(Request(url: URL(string: "http://a.test/1")!))
+            #expect(log.all == ["call", "hop", "hop'", "hop", "hop'", "hop", "hop'", "call'"])
+        }
     }
 
     @Test("follows: false returns redirect responses as they are, and the pipeline adds no other redirect stage")
@@ -131,10 +136,12 @@ struct RedirectionTests {
         #expect(recorder.all.count == 1)
     }
 
-    @Test("a redirect stage above serialization is refused when the pipeline is built")
-    func placementAboveSerialization() {
-        let error = #expect(throws: SluiceError.self) { try Pipeline(stages: [Redirection(), Serialization()]) }
+    @Test("redirects run below serialization whatever the order; two redirect stages are refused, naming both")
+    func placementBelowSerialization() throws {
+        #expect(try Pipeline(stages: [Redirection(), Serialization()]).stageNames == ["serialization", "redirects"])
+        #expect(try Pipeline(stages: [Redirection(follows: false), Serialization()]).stageNames == ["serialization", "redirects"])
+        let error = #expect(throws: SluiceError.self) { try Pipeline(stages: [Redirection(), Serialization(), Redirection(follows: false)]) }
         #expect(error?.kind == .configuration && error?.stage == "redirects")
-        #expect(throws: Never.self) { try Pipeline(stages: [Redirection(follows: false), Serialization()]) }
+        #expect(error?.message == "two 'redirects' stages cannot work together (stages 1 and 3 as listed): both claim following redirects, and the lower would undo or hide what the upper did; keep one")
     }
 }

@@ -41,6 +41,7 @@ extension TaskEvent.Kind {
 struct Tracer: Stage {
     let name: String
     let log: Log
+    var placement: StagePlacement = .call
 
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         log.append(name)

@@ -10,6 +10,7 @@ enum BuiltInStages {
     static let reachability = StageDescriptor(
         name: "reachability",
         summary: "Checks that a route leads to the host before sending: with none, fails at once (not reachable), or waits for one (URLSession's waitsForConnectivity).",
+        placement: .reachability,
         options: [
             OptionDescriptor(
                 "waits-for-connectivity", .boolean, default: "false",
@@ -27,6 +28,7 @@ enum BuiltInStages {
     static let urlResolution = StageDescriptor(
         name: "url-resolution",
         summary: "Resolves each request's path against a base URL (RFC 3986) and fills its {name} templates.",
+        placement: .urlResolution,
         options: [
             OptionDescriptor("base-url", .string, required: true, summary: "An absolute http or https URL; a path not ending in '/' gets one."),
         ]
@@ -37,6 +39,7 @@ enum BuiltInStages {
     static let headerInjection = StageDescriptor(
         name: "header-injection",
         summary: "Adds headers to every request, never over a header the request sets itself.",
+        placement: .headerInjection,
         options: [
             OptionDescriptor("headers", .map(.string), summary: "Headers for every request."),
             OptionDescriptor("user-agent", .string, summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
@@ -92,6 +95,7 @@ enum BuiltInStages {
     static let serialization = StageDescriptor(
         name: "serialization",
         summary: "Writes each request's parameters into the query or the body, or its parts into a multipart body.",
+        placement: .serialization,
         options: [
             OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: "form", summary: "How parameters are written."),
             OptionDescriptor(
@@ -117,6 +121,7 @@ enum BuiltInStages {
     static let trustEvaluation = StageDescriptor(
         name: "trust-evaluation",
         summary: "Checks the server's certificate chain after the TLS handshake, before any request byte: pinning, CA bundle, validation switches.",
+        placement: .trustEvaluation,
         options: [
             OptionDescriptor("pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: "none", summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."),
             OptionDescriptor("pins", .list(.string), summary: "sha256//BASE64 hashes, or PEM/DER certificate files relative to the pipeline file."),
@@ -164,6 +169,7 @@ enum BuiltInStages {
     static let proxy = StageDescriptor(
         name: "proxy",
         summary: "Sends requests through a forward proxy (http, https, socks5, socks5h), or directly: either way the proxy environment variables are ignored.",
+        placement: .proxy,
         options: [
             OptionDescriptor("url", .string, required: true, summary: "The proxy, http://host:port (also https, socks5, socks5h), or none to go direct."),
             OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
@@ -194,6 +200,7 @@ enum BuiltInStages {
     static let responseDecoding = StageDescriptor(
         name: "response-decoding",
         summary: "Checks each response's status and content type, then decodes its body.",
+        placement: .responseDecoding,
         options: [
             OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: "json", summary: "How the body is decoded; auto goes by Content-Type."),
             OptionDescriptor("acceptable-status", .list(.statusCode), default: "[200-299]", summary: "Statuses that pass; others are an unacceptable-status error."),
@@ -228,7 +235,8 @@ enum BuiltInStages {
 
     static let redirects = StageDescriptor(
         name: "redirects",
-        summary: "Follows redirects through the stages below it and trust evaluation; added at the bottom of every pipeline that lists none.",
+        summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
+        placement: .redirects,
         options: [
             OptionDescriptor("follow", .boolean, default: "true", summary: "false hands redirect responses back as they are."),
             OptionDescriptor("max-hops", .integer, default: "10", summary: "The most redirects followed for one request."),
@@ -248,6 +256,7 @@ enum BuiltInStages {
     static let cookies = StageDescriptor(
         name: "cookies",
         summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
+        placement: .cookies,
         options: [
             OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
         ]
@@ -264,6 +273,7 @@ enum BuiltInStages {
     static let cache = StageDescriptor(
         name: "cache",
         summary: "A private HTTP cache (RFC 9111): fresh responses answered without sending, stale ones validated (304), unsafe methods invalidate; in memory, or in a directory several runs share.",
+        placement: .cache,
         options: [
             OptionDescriptor("directory", .string, summary: "Keep responses in this directory (made with mode 0700), shared by runs and processes; in memory when absent."),
             OptionDescriptor("max-size", .string, summary: "The most bytes kept, least recently used evicted first: 16MiB in memory, 256MiB in a directory by default."),

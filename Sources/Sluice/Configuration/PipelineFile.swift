@@ -17,8 +17,10 @@ public struct PipelineFile: Sendable {
     public let path: String
     /// The decoded spec.
     public let spec: PipelineSpec
-    /// The stages made from `spec.stages`, top to bottom.
+    /// The stages made from `spec.stages`, in the order listed.
     public let stages: [any Stage]
+    /// Where each of `stages` is listed, `FILE:LINE:COLUMN`.
+    let stageLocations: [String]
     /// The run's cookies: the `cookies` stage the file lists, or the one a run adds at the
     /// bottom of the chain, with a new jar (reading `cookie-file:` when given).
     public let cookies: CookieHandling
@@ -93,7 +95,8 @@ public struct PipelineFile: Sendable {
         let diagnostics = assembled.diagnostics + loader.diagnostics
         guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
-            path: path, spec: spec, stages: loader.stages, cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
+            path: path, spec: spec, stages: loader.stages, stageLocations: loader.stageEntries.map { $0.source.location($0.mark) },
+            cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
             secrets: loader.secrets, warnings: loader.warnings
         )
     }
@@ -104,28 +107,38 @@ public struct PipelineFile: Sendable {
         try cookies.save()
     }
 
-    /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage at the
-    /// bottom (above a `cache`, which must see the cookies sent) unless the file lists it, and the
-    /// default redirect stage above it unless the file lists `redirects`.
+    /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage unless
+    /// the file lists it and the default redirect stage unless the file lists `redirects`, each
+    /// stage in its place (see ``StagePlacement``).
     /// - Parameters:
     ///   - transport: what moves the bytes.
-    ///   - top: stages to put above the file's.
-    ///   - bottom: stages to put below the file's (and the redirect stage).
+    ///   - extra: more stages, each put in its place as the file's are.
     /// The pipeline's `max-response-size:` becomes its response-body limit.
     /// - Throws: `.configuration`, as ``Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)`` does.
-    public func makePipeline(
-        transport: any Transport = CurlTransport.shared,
-        top: [any Stage] = [],
-        bottom: [any Stage] = []
-    ) throws(SluiceError) -> Pipeline {
-        var stages = self.stages
-        if !stages.contains(where: { ($0 as? CookieHandling)?.jar === cookies.jar }) {
-            stages.insert(cookies, at: stages.firstIndex { $0 is ResponseCaching } ?? stages.endIndex)
+    public func makePipeline(transport: any Transport = CurlTransport.shared, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        try Pipeline(stages: completedStages.map(\.stage) + extra, transport: transport, maxResponseSize: spec.maxResponseSize)
+    }
+
+    /// The chain a run sends through, top to bottom: each stage's name, level and rank, and where
+    /// the file lists it or why the run adds it (the runner's own bookkeeping stages left out).
+    public var chain: [ChainLink] {
+        var stages = completedStages
+        if !stages.contains(where: { $0.stage is Redirection }) {
+            stages.append((Redirection(), "added: every pipeline follows redirects unless it lists redirects: {follow: false}"))
         }
-        stages = Pipeline.addingRedirects(Redirection(), to: stages)
-        return try Pipeline(
-            stages: top + stages + bottom, transport: transport, redirects: nil, maxResponseSize: spec.maxResponseSize
-        )
+        return Pipeline.arrangement(of: stages.map(\.stage)).map { index in
+            ChainLink(name: stages[index].stage.name, placement: stages[index].stage.placement, origin: stages[index].origin)
+        }
+    }
+
+    /// The file's stages and the run's cookies when the file lists none, each with where it is
+    /// listed or why it is added.
+    private var completedStages: [(stage: any Stage, origin: String)] {
+        var stages = zip(self.stages, stageLocations).map { ($0 as any Stage, $1) }
+        if !stages.contains(where: { $0.0 is CookieHandling }) {
+            stages.append((cookies, "added: a run keeps cookies between its requests"))
+        }
+        return stages
     }
 }
 
@@ -135,6 +148,8 @@ private struct Loader {
     var registry: StageRegistry
     var diagnostics: [PipelineDiagnostic] = []
     var stages: [any Stage] = []
+    /// The entry each of `stages` was made from.
+    var stageEntries: [StageSpec] = []
     /// The run's `cookies` stage: the listed one, or the default.
     var cookies: CookieHandling?
     var scope = VariableScope()
@@ -198,8 +213,8 @@ private struct Loader {
     }
 
     /// Keeps cookies between the requests of a run: the listed `cookies` stage, or a new one
-    /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:top:bottom:)``
-    /// puts at the bottom of the chain.
+    /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:adding:)``
+    /// adds.
     private mutating func addCookies(file sourced: Sourced<YAMLNode>?, capturedBy: [String: String]) {
         let file = sourced?.value
         let directory = sourced?.source.directory
@@ -285,10 +300,15 @@ private struct Loader {
                 {
                     secrets.append(String(credentials))
                 }
+                guard stage.placement == descriptor.placement else {
+                    fail(entry.mark, "stage '\(entry.name)' runs at \(stage.placement), but its descriptor says \(descriptor.placement); give the descriptor placement: the stage's own")
+                    continue
+                }
                 if let trust = stage as? TrustEvaluation {
                     warnings += trust.policy.warnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
                 }
                 stages.append(stage)
+                stageEntries.append(entry)
             } catch let invalid as StageOptions.Invalid {
                 fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
             } catch let error as SluiceError {
@@ -297,10 +317,19 @@ private struct Loader {
                 fail(entry.mark, "stage '\(entry.name)': \(error)")
             }
         }
+        let conflicts = Pipeline.conflicts(in: stages)
+        for conflict in conflicts {
+            let first = stageEntries[conflict.first]
+            let second = stageEntries[conflict.second]
+            current = second.source
+            let locations = (first.source.location(first.mark), second.source.location(second.mark))
+            fail(second.mark, Pipeline.message(for: conflict, in: stages, locations: locations))
+        }
+        guard conflicts.isEmpty else { return }
         do {
             _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
         } catch {
-            let entry = entries.first { $0.name == error.stage } ?? entries.first
+            let entry = stageEntries.first { $0.name == error.stage } ?? entries.first
             current = entry?.source ?? current
             fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
         }

@@ -19,15 +19,19 @@ public struct StageDescriptor: Sendable {
     public var name: String
     /// One sentence saying what the stage does.
     public var summary: String
+    /// Where the stages it makes run (their ``Stage/placement``), for `sluice stages` to show
+    /// before any is made; the loader refuses a stage made elsewhere.
+    public var placement: StagePlacement
     /// The options it takes.
     public var options: [OptionDescriptor]
     /// Makes the stage.
     public var make: Factory
 
     /// Creates a descriptor.
-    public init(name: String, summary: String, options: [OptionDescriptor] = [], make: @escaping Factory) {
+    public init(name: String, summary: String, placement: StagePlacement = .call, options: [OptionDescriptor] = [], make: @escaping Factory) {
         self.name = name
         self.summary = summary
+        self.placement = placement
         self.options = options
         self.make = make
     }

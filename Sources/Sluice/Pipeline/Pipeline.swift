@@ -1,11 +1,14 @@
 import Foundation
 
-/// An ordered chain of stages in front of a transport.
+/// A chain of stages in front of a transport.
 ///
 /// A request flows through the stages top to bottom, then the transport; the response flows back
-/// bottom to top. Redirects are followed by a ``Redirection`` stage, which the pipeline adds at the
-/// bottom of the chain (above the first ``HopStage``, such as ``CookieHandling``) unless
-/// `redirects` is `nil` or the stages already hold one. The chain is
+/// bottom to top. The pipeline puts the stages in their places, whatever order they are given
+/// in: by level (call stages above hop stages), then by rank, stages of the same placement in
+/// the order given (see ``StagePlacement``). Redirects are followed by a ``Redirection`` stage,
+/// the boundary between the levels, which the pipeline adds unless `redirects` is `nil` or the
+/// stages already hold one. Two stages that claim the same thing (two caches, two redirect
+/// stages; see ``Stage/claims``) are refused. The chain is
 /// folded into nested handlers once, when the pipeline is built, so sending a request walks no
 /// list; each run of one-sided stages (``RequestStage``, ``ResponseStage``) is one handler that
 /// calls them in turn, as nesting them would, without a frame each. Each stage is timed as it runs (time inside the stage only, not the stages below it), and
@@ -22,7 +25,8 @@ public struct Pipeline: Sendable {
     /// A folded chain: runs the request through everything below and returns the response.
     typealias Handler = @Sendable (Request, TaskContext) async throws -> Response
 
-    /// The stages, top (first to see a request) to bottom, the added ``Redirection`` included.
+    /// The stages as they run, top (first to see a request) to bottom, sorted by placement, the
+    /// added ``Redirection`` included.
     public let stages: [any Stage]
     /// The transport below the last stage.
     public let transport: any Transport
@@ -46,16 +50,17 @@ public struct Pipeline: Sendable {
 
     /// Creates a pipeline from a list of stages.
     /// - Parameters:
-    ///   - stages: the stages, top to bottom.
+    ///   - stages: the stages, in any order: each is put in its place (``Stage/placement``), the
+    ///     stages of one placement kept in the order given.
     ///   - transport: what moves the bytes; the shared libcurl transport by default.
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.
-    ///   - redirects: the redirect stage added at the bottom (above the first ``HopStage``) when
-    ///     `stages` holds none; `nil` follows no redirects. Ten hops, no `https` to `http`, by
-    ///     default.
+    ///   - redirects: the redirect stage added when `stages` holds none; `nil` follows no
+    ///     redirects. Ten hops, no `https` to `http`, by default.
     ///   - maxResponseSize: the response-body limit for requests that set none; none by default.
     ///   - maxInMemoryResponseSize: the limit for bodies held in memory when neither the request
     ///     nor `maxResponseSize` sets one; 64 MiB by default, `nil` for none.
-    /// - Throws: `.configuration` when a ``ChainValidating`` stage cannot work in this chain.
+    /// - Throws: `.configuration` when two stages claim the same thing (naming both), or when a
+    ///   ``ChainValidating`` stage cannot work in this chain.
     public init(
         stages: [any Stage] = [],
         transport: any Transport = CurlTransport.shared,
@@ -64,7 +69,11 @@ public struct Pipeline: Sendable {
         maxResponseSize: Int64? = nil,
         maxInMemoryResponseSize: Int64? = Pipeline.defaultMaxInMemoryResponseSize
     ) throws(SluiceError) {
-        let stages = Pipeline.addingRedirects(redirects, to: stages)
+        let listed = Pipeline.addingRedirects(redirects, to: stages)
+        if let conflict = Pipeline.conflicts(in: listed).first {
+            throw SluiceError(kind: .configuration, stage: listed[conflict.second].name, message: Pipeline.message(for: conflict, in: listed))
+        }
+        let stages = Pipeline.arranged(listed)
         for case let stage as any ChainValidating in stages {
             try stage.validate(in: stages)
         }

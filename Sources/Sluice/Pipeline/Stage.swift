@@ -19,9 +19,21 @@
 /// Stages that touch only one side conform to ``RequestStage`` or ``ResponseStage`` instead and
 /// write one method. A stage is shared by every task of its pipeline: keep per-task state in
 /// ``TaskContext/storage``, never in the stage.
+///
+/// Where a stage runs is its ``placement``: a call stage (the default) sees each task's request
+/// once and its final response; a hop stage sees every exchange (each redirect hop, each retry).
+/// The pipeline sorts stages by placement, whatever order they are listed in.
 public protocol Stage: Sendable {
     /// The name the stage reports in metrics, events and errors. Defaults to the type's name.
     var name: String { get }
+
+    /// The stage's level and rank in the chain; ``StagePlacement/call`` by default.
+    var placement: StagePlacement { get }
+
+    /// What this stage alone may do in a pipeline (`the Authorization header`, `the cache`): two
+    /// stages that claim the same thing cannot work together, since the lower one would undo or
+    /// hide what the upper one did, and ``Pipeline`` refuses them, naming both. None by default.
+    var claims: [String] { get }
 
     /// Runs the stage for one request.
     /// - Parameters:
@@ -38,4 +50,11 @@ public protocol Stage: Sendable {
 extension Stage {
     /// The type's name, for example `HeaderInjection`.
     public var name: String { String(describing: type(of: self)) }
+
+    /// ``StagePlacement/call``: a custom stage sees each task's request once, fully built, and its
+    /// final response.
+    public var placement: StagePlacement { .call }
+
+    /// None.
+    public var claims: [String] { [] }
 }

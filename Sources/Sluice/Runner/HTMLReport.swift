@@ -38,6 +38,7 @@ extension RunReport {
         for suite in run.suites {
             let suiteCounts = self.counts(suite.results)
             page += "<section class=\"suite\">\n<h2>\(xmlEscaped(suite.pipeline)) <span class=\"file\">\(xmlEscaped(suite.file))</span> <span class=\"muted\">\(suiteCounts.passed) passed, \(suiteCounts.failed) failed, \(suiteCounts.skipped) skipped · \(milliseconds(suite.elapsed))</span></h2>\n"
+            page += chain(suite.chain)
             for result in suite.results {
                 page += request(result, suite: suite, redactor: redactor)
             }
@@ -60,6 +61,17 @@ extension RunReport {
 
             """
         return page
+    }
+
+    /// The suite's chain as it ran, folded: each stage's level, rank, name and origin, top to bottom.
+    private static func chain(_ chain: [ChainLink]) -> String {
+        guard !chain.isEmpty else { return "" }
+        var html = "<details class=\"chain\">\n<summary>chain: " + chain.map { xmlEscaped($0.name) }.joined(separator: " → ") + "</summary>\n<table>\n"
+        html += "<tr><th>level</th><th>rank</th><th>stage</th><th>from</th></tr>\n"
+        for link in chain {
+            html += "<tr><td>\(link.placement.level)</td><td>\(link.placement.rank)</td><td>\(xmlEscaped(link.name))</td><td>\(xmlEscaped(link.origin))</td></tr>\n"
+        }
+        return html + "</table>\n</details>\n"
     }
 
     private static func request(_ result: RequestResult, suite: Suite, redactor: Redactor) -> String {

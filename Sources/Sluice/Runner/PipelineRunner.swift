@@ -68,11 +68,11 @@ public struct PipelineRunner: Sendable {
     public var redactor: Redactor { Redactor(secrets: file.secrets) }
 
     /// The file's pipeline as the runner sends through it: the run's ``RunInfo`` put in each
-    /// task's storage on top (its redactor read from `redactor` as each task starts), the file's
-    /// stages, then `bottom`.
-    func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, bottom: [any Stage] = []) throws(SluiceError) -> Pipeline {
+    /// task's storage at the top (its redactor read from `redactor` as each task starts), the
+    /// file's stages, and `extra` (the runner's recorder at the bottom).
+    func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
         let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
-        return try file.makePipeline(transport: transport, top: [info], bottom: bottom)
+        return try file.makePipeline(transport: transport, adding: [info] + extra)
     }
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
@@ -94,7 +94,7 @@ public struct PipelineRunner: Sendable {
     ) async throws(SluiceError) -> [RequestResult] {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let redactor = Locked(self.redactor)
-        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, bottom: [SentRequestRecorder(stops: false)]))
+        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: [SentRequestRecorder(stops: false)]))
         // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
         return await withTaskExecutorPreference(manager.pipeline.transport.executor) {
             var scope = file.scope
@@ -125,7 +125,7 @@ public struct PipelineRunner: Sendable {
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
     public func prepare(selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true) async throws(SluiceError) -> [PreparedRequest] {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
-        let manager = SessionManager(pipeline: try pipeline(dryRun: true, bottom: [SentRequestRecorder(stops: true)]))
+        let manager = SessionManager(pipeline: try pipeline(dryRun: true, adding: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
             scope.values[capture.name] = "<\(capture.name)>"

@@ -34,6 +34,9 @@ struct RunInfoStage: RequestStage {
 
     var name: String { RunInfoStage.stageName }
 
+    /// Above every other stage, the call observers included.
+    var placement: StagePlacement { StagePlacement(.call, rank: .min) }
+
     /// `runner`: the name of the runner's own stages (this one and the recorder at the bottom).
     static let stageName = "runner"
 

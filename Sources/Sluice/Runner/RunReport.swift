@@ -14,13 +14,16 @@ public enum RunReport {
         public var results: [RequestResult]
         /// How long the file took.
         public var elapsed: Duration
+        /// The chain of stages the requests ran through, top to bottom.
+        public var chain: [ChainLink]
 
         /// Creates a suite.
-        public init(file: String, pipeline: String, results: [RequestResult], elapsed: Duration = .zero) {
+        public init(file: String, pipeline: String, results: [RequestResult], elapsed: Duration = .zero, chain: [ChainLink] = []) {
             self.file = file
             self.pipeline = pipeline
             self.results = results
             self.elapsed = elapsed
+            self.chain = chain
         }
     }
 

@@ -15,6 +15,10 @@ struct SentRequestRecorder: Stage {
 
     var name: String { RunInfoStage.stageName }
 
+    /// Below every other stage, the exchange observers included: what it keeps is what the
+    /// transport is given.
+    var placement: StagePlacement { StagePlacement(.hop, rank: .max) }
+
     func handle(
         _ request: Request,
         context: TaskContext,

@@ -4,15 +4,15 @@ import Foundation
 /// gets, and stores the `Set-Cookie` fields of the response.
 ///
 /// It sees every redirect hop, so each hop stores its own cookies and sends those of its own URL
-/// (a login that sets a session cookie on its way to the next page works): a ``Pipeline`` puts its
-/// default ``Redirection`` above this stage, and one placed below it is refused. A `Cookie`
+/// (a login that sets a session cookie on its way to the next page works): it is a hop stage,
+/// below ``Redirection`` wherever it is listed. A `Cookie`
 /// header the request already has comes first, the jar's cookies after it.
 ///
 /// ```swift
 /// let jar = CookieJar()
 /// let pipeline = try Pipeline { CookieHandling(jar: jar) }
 /// ```
-public struct CookieHandling: Stage, HopStage, ChainValidating {
+public struct CookieHandling: Stage {
     /// The jar read and filled; several pipelines may share one.
     public let jar: CookieJar
     /// A Netscape cookie file (curl's `-b`/`-c` format) to read before the first request and
@@ -21,6 +21,12 @@ public struct CookieHandling: Stage, HopStage, ChainValidating {
 
     /// `cookies`.
     public var name: String { "cookies" }
+
+    /// ``StagePlacement/cookies``: a hop stage, so each redirect hop stores and sends its own cookies.
+    public var placement: StagePlacement { .cookies }
+
+    /// The cookie jar: a pipeline keeps one.
+    public var claims: [String] { ["the cookie jar"] }
 
     /// Creates the stage over a jar, a new one unless given, with no file.
     public init(jar: CookieJar = CookieJar()) {
@@ -41,14 +47,6 @@ public struct CookieHandling: Stage, HopStage, ChainValidating {
     /// Writes the jar to ``file``, when there is one.
     public func save() throws {
         if let file { try NetscapeCookieFile.save(jar, to: file) }
-    }
-
-    /// Refuses a ``Redirection`` below this stage: the hops it follows would not pass here.
-    public func validate(in chain: [any Stage]) throws(SluiceError) {
-        guard let index = chain.firstIndex(where: { ($0 as? CookieHandling)?.jar === jar }),
-            chain[(index + 1)...].contains(where: { ($0 as? Redirection)?.follows == true })
-        else { return }
-        throw SluiceError(kind: .configuration, stage: name, message: "cookies must sit below redirects, so that every hop stores and sends its own cookies")
     }
 
     /// Sends the request with its cookies and stores those the response sets.

@@ -52,6 +52,12 @@ public struct HeaderInjection: RequestStage {
     /// `header-injection`.
     public var name: String { "header-injection" }
 
+    /// Its place in the chain (see ``StagePlacement``).
+    public var placement: StagePlacement { .headerInjection }
+
+    /// The `Authorization` header, when it sends one.
+    public var claims: [String] { injectedHeaders["Authorization"] == nil ? [] : ["the Authorization header"] }
+
     /// Creates the stage.
     /// - Parameters:
     ///   - headers: headers for every request.

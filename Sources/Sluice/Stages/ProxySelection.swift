@@ -11,6 +11,12 @@ public struct ProxySelection: RequestStage {
     /// `proxy`.
     public var name: String { "proxy" }
 
+    /// Its place in the chain (see ``StagePlacement``).
+    public var placement: StagePlacement { .proxy }
+
+    /// The proxy route.
+    public var claims: [String] { ["the proxy route"] }
+
     /// Creates the stage.
     public init(route: ProxyRoute) {
         self.route = route

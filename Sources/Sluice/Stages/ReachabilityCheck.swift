@@ -16,8 +16,8 @@ import Foundation
 /// then reports what is wrong. So is every request where the process cannot open a routing
 /// socket (a note says so). A wait is a note (`waiting`, then `connected`), a
 /// ``TaskEvent/Kind/waitedForConnectivity(host:duration:)`` event, and
-/// ``TaskMetrics/connectivityWait``. It is a ``HopStage``: below `redirects`, every hop is checked.
-public struct ReachabilityCheck: RequestStage, HopStage {
+/// ``TaskMetrics/connectivityWait``. It is a hop stage: every redirect hop is checked.
+public struct ReachabilityCheck: RequestStage {
     /// Whether a task with no route waits for one rather than failing at once.
     public let waitsForConnectivity: Bool
     /// The longest a task waits: its own total timeout when it has one, else this.
@@ -29,6 +29,12 @@ public struct ReachabilityCheck: RequestStage, HopStage {
 
     /// `reachability`.
     public var name: String { "reachability" }
+
+    /// ``StagePlacement/reachability``: a hop stage, below the proxy, so every hop is checked, through its proxy.
+    public var placement: StagePlacement { .reachability }
+
+    /// The reachability check.
+    public var claims: [String] { ["the reachability check"] }
 
     /// Creates the stage.
     /// - Parameters:

@@ -14,14 +14,14 @@ import Foundation
 /// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
 ///   already requested in the chain is `.redirectLoop`, found at once rather than after the limit.
 ///
-/// A ``Pipeline`` adds this stage at the bottom of its chain unless told otherwise or given one
-/// explicitly; placed higher, the stages below it see every hop. It must sit below
-/// ``Serialization``: a hop reuses the serialized body, not the parameters (checked when the
-/// pipeline is built).
+/// A ``Pipeline`` adds this stage unless told otherwise or given one. Wherever it is listed, it
+/// is the last call stage (``StagePlacement/redirects``): the call stages above it (serialization,
+/// response decoding) see the request once and the final response; the hop stages below it
+/// (cookies, the cache, trust) see every hop.
 ///
 /// `follows: false` keeps the stage in the chain but hands every redirect response back as it
 /// is, so the pipeline adds no other.
-public struct Redirection: Stage, ChainValidating {
+public struct Redirection: Stage {
     /// The most redirects followed for one request; 10 by default.
     public let maximumHops: Int
     /// Whether a redirect from `https` to `http` is followed; `false` by default.
@@ -32,18 +32,17 @@ public struct Redirection: Stage, ChainValidating {
     /// `redirects`.
     public var name: String { "redirects" }
 
+    /// ``StagePlacement/redirects``: the last call stage; every hop it follows passes the hop stages.
+    public var placement: StagePlacement { .redirects }
+
+    /// Following redirects, even when it hands them back (`follows: false`).
+    public var claims: [String] { ["following redirects"] }
+
     /// Creates the stage.
     public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true) {
         self.maximumHops = max(0, maximumHops)
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.follows = follows
-    }
-
-    /// Refuses a chain with a ``Serialization`` stage below this one: hops would resend the
-    /// request before its parameters were written.
-    public func validate(in chain: [any Stage]) throws(SluiceError) {
-        guard follows else { return }
-        try requireSerializationAbove(in: chain, "a redirect resends the serialized request")
     }
 
     /// Sends the request, then each redirect it leads to, and returns the first response that

@@ -27,16 +27,16 @@ import Foundation
 /// (``Response/cacheOutcome``), in ``TaskMetrics/cacheOutcomes``, and as a note (`cache: hit …`)
 /// for event monitors and `--verbose`.
 ///
-/// The stage sees every redirect hop, each stored under its own URL: a ``Pipeline`` puts its
-/// default ``Redirection`` above it, and a ``CookieHandling`` or a ``Redirection`` below it is
-/// refused (cookies must be sent on the request the cache keys and varies on, and stored from the
-/// responses it replays). It must sit below ``Serialization``, which writes the query it keys on.
+/// It is a hop stage (``StagePlacement/cache``), wherever it is listed: it sees every redirect
+/// hop, each stored under its own URL, below ``CookieHandling`` (cookies are sent on the request it
+/// keys and varies on) and below ``Serialization`` (which writes the query it keys on); the call
+/// stages above it, ``ResponseDecoding`` among them, see a revalidated response as the stored one.
 ///
 /// ```swift
 /// let cache = ResponseCaching(store: try DiskCacheStore(directory: URL(fileURLWithPath: "/var/cache/app")))
 /// let pipeline = try Pipeline { cache }
 /// ```
-public struct ResponseCaching: Stage, HopStage, ChainValidating {
+public struct ResponseCaching: Stage {
     /// Where responses are kept; several stages, and several processes for a ``DiskCacheStore``,
     /// may share one.
     public let store: any CacheStore
@@ -50,24 +50,16 @@ public struct ResponseCaching: Stage, HopStage, ChainValidating {
     /// `cache`.
     public var name: String { "cache" }
 
+    /// ``StagePlacement/cache``: a hop stage below cookies, so each hop is stored under its own URL and varies on the cookies sent.
+    public var placement: StagePlacement { .cache }
+
+    /// The cache: two would store and answer the same exchanges.
+    public var claims: [String] { ["the cache"] }
+
     /// Creates the stage over a store, a 16 MiB ``MemoryCacheStore`` unless given.
     public init(store: any CacheStore = MemoryCacheStore(), staleIfError: Duration? = nil) {
         self.store = store
         self.staleIfError = staleIfError
-    }
-
-    /// Refuses a ``Redirection`` or a ``CookieHandling`` below this stage, and a ``Serialization``
-    /// below it.
-    public func validate(in chain: [any Stage]) throws(SluiceError) {
-        guard let index = chain.firstIndex(where: { ($0 as? ResponseCaching).map { $0.flights === flights } ?? false }) else { return }
-        let below = chain[(index + 1)...]
-        if below.contains(where: { ($0 as? Redirection)?.follows == true }) {
-            throw SluiceError(kind: .configuration, stage: name, message: "the cache must sit below redirects, so that every hop is stored under its own URL")
-        }
-        if below.contains(where: { $0 is CookieHandling }) {
-            throw SluiceError(kind: .configuration, stage: name, message: "the cache must sit below cookies, so that cached responses vary on the cookies sent")
-        }
-        try requireSerializationAbove(in: chain, "the cache keys on the serialized query")
     }
 
     /// Answers from the store, validates, or sends, as the type's description says.

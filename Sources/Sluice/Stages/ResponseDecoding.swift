@@ -64,6 +64,12 @@ public struct ResponseDecoding: ResponseStage {
     /// `response-decoding`.
     public var name: String { "response-decoding" }
 
+    /// ``StagePlacement/responseDecoding``: a call stage, so it judges and decodes the final response, after redirects, retries and the cache.
+    public var placement: StagePlacement { .responseDecoding }
+
+    /// Response decoding.
+    public var claims: [String] { ["response decoding"] }
+
     /// Creates the stage.
     public init(
         format: Format = .json,

@@ -40,6 +40,12 @@ public struct Serialization: RequestStage {
     /// `serialization`.
     public var name: String { "serialization" }
 
+    /// Its place in the chain (see ``StagePlacement``).
+    public var placement: StagePlacement { .serialization }
+
+    /// Serialization of parameters.
+    public var claims: [String] { ["serialization of parameters"] }
+
     /// Creates the stage.
     public init(format: Format = .form, formEncoder: FormEncoder = FormEncoder(), parametersInURI: Set<HTTPMethod> = [.get, .head, .delete]) {
         self.format = format

@@ -18,6 +18,12 @@ public struct TrustEvaluation: RequestStage, ChainValidating {
     /// `trust-evaluation`.
     public var name: String { "trust-evaluation" }
 
+    /// Its place in the chain (see ``StagePlacement``).
+    public var placement: StagePlacement { .trustEvaluation }
+
+    /// The trust policy.
+    public var claims: [String] { ["the trust policy"] }
+
     /// Creates the stage.
     public init(policy: TrustPolicy) {
         self.policy = policy

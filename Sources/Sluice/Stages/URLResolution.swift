@@ -31,6 +31,12 @@ public struct URLResolution: RequestStage {
     /// `url-resolution`.
     public var name: String { "url-resolution" }
 
+    /// Its place in the chain (see ``StagePlacement``).
+    public var placement: StagePlacement { .urlResolution }
+
+    /// URL resolution.
+    public var claims: [String] { ["URL resolution"] }
+
     /// Creates the stage.
     /// - Throws: `.invalidRequest` when `baseURL` is not an absolute `http` or `https` URL with a host.
     public init(baseURL: URL) throws(SluiceError) {
