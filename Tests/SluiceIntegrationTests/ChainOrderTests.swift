@@ -189,6 +189,19 @@ struct ChainOrderTests {
         }
     }
 
+    @Test("pipelines/README's chain of demo.yaml is what `sluice validate --verbose` prints")
+    func documentedChain() async throws {
+        let readme = try String(contentsOf: RunCommandTests.pipelines.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = "$ sluice validate --verbose pipelines/demo.yaml\n"
+        let start = try #require(readme.range(of: command)).upperBound
+        let documented = String(readme[start..<(try #require(readme.range(of: "```", range: start..<readme.endIndex)).lowerBound)])
+        let printed = try await offPool {
+            try SluiceProcess.run(["validate", "--verbose", "pipelines/demo.yaml"], directory: RunCommandTests.root.path)
+        }
+        #expect(printed.status == 0)
+        #expect(printed.output == documented)
+    }
+
     /// Every stage of the catalog that can share one pipeline, with options for the scenario
     /// server: a token from its OAuth realm, its HMAC key, one retry after a 503, a HAR file.
     static func allStages(realm: String, har: String, authorization: String) -> [String] {

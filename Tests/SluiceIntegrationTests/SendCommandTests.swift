@@ -23,12 +23,14 @@ struct SluiceProcess {
         _ arguments: [String],
         executable: URL = executable,
         environment: [String: String] = [:],
+        directory: String? = nil,
         measuringMemory: Bool = false
     ) throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no executable at \(executable.path); run `swift build` first")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
