@@ -41,13 +41,27 @@ struct PipelineArguments: ParsableArguments {
     }
 
     /// The values that override `variables:`: `--vars-file` values, each file over the one before,
-    /// then `--var` values over them.
-    func variableValues() throws -> [String: String] {
-        var values: [String: String] = [:]
+    /// then `--var` values over them; text (`--var`, a dotenv file's) and typed (a YAML file's),
+    /// no name in both.
+    func variableValues() throws -> (text: [String: String], typed: [String: JSONValue]) {
+        var text: [String: String] = [:]
+        var typed: [String: JSONValue] = [:]
         for path in variableFiles {
-            values.merge(try VariablesFile.load(path: path)) { _, later in later }
+            let file = try VariablesFile.load(path: path)
+            for (name, value) in file.text {
+                text[name] = value
+                typed.removeValue(forKey: name)
+            }
+            for (name, value) in file.typed {
+                typed[name] = value
+                text[name] = nil
+            }
         }
-        return values.merging(try commandLineVariables()) { _, commandLine in commandLine }
+        for (name, value) in try commandLineVariables() {
+            text[name] = value
+            typed.removeValue(forKey: name)
+        }
+        return (text, typed)
     }
 
     /// The pipeline files the arguments name, folders expanded.
@@ -93,7 +107,7 @@ struct PipelineArguments: ParsableArguments {
         var diagnostics: [PipelineDiagnostic] = []
         for path in try paths() {
             do {
-                files.append(try PipelineFile.load(path: path, variables: values, registry: registry))
+                files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
             } catch {
                 diagnostics += error.diagnostics
             }

@@ -35,10 +35,11 @@ struct DataDrivenRunTests {
                     path: anything/items/${id}
                     capture: { last: $.url }
                   - name: tags
+                    method: POST
                     path: anything/tags
                     parameters: { tags: "${tags}" }
                     expect:
-                      body: { $.args.tags: "${tags}" }
+                      body: { $.json.tags: "${tags}" }
             """, to: "rows.yaml")
         let run = try SluiceProcess.run(["run", "--no-color", path])
         #expect(run.status == 0, "\(run.output)\(run.error)")

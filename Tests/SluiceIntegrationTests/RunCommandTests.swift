@@ -18,6 +18,8 @@ struct RunCommandTests {
         case "serialization-json.yaml": (["--var", "base=\(servers.httpbin.absoluteString)"], ["API_TOKEN": "tok-5f2b9c"])
         case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
         case "signing.yaml", "events.yaml", "polling.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
+        case "typed-values.yaml":
+            (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/typed-vars.yaml").path, "--var", "note=2"], [:])
         case "data-driven.yaml": (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/staging.env").path], [:])
         case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml", "suite.yaml", "reachability.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
@@ -182,7 +184,8 @@ struct RunCommandTests {
         let run = try SluiceProcess.run(["run", bad])
         #expect(run.status == 2 && run.output.isEmpty)
         let good = try SluiceProcess.run(
-            ["validate"] + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
+            ["validate", "--vars-file", RunCommandTests.pipelines.appendingPathComponent("fixtures/typed-vars.yaml").path, "--var", "note=2"]
+                + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
             environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
         )
         #expect(good.status == 0, "\(good.error)")

@@ -84,4 +84,93 @@ struct TypedCaptureRunTests {
         #expect(results[1].ok, "\(results[1].failures)")
         #expect(results[2].failures.map(\.description) == [#"body $.args.n: expected 2, actual "2""#])
     }
+
+    @Test("each source keeps its type: variables:, a YAML vars file and JSON or inline rows typed; --var, dotenv, SLUICE_VAR_ and CSV text read as YAML where a value stands alone")
+    func sources() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        try "zip,count\n007,3\n".write(to: directory.file("rows.csv"), atomically: true, encoding: .utf8)
+        try #"[{"zip": "007", "count": 3, "tags": ["a"]}]"#.write(to: directory.file("rows.json"), atomically: true, encoding: .utf8)
+        try "file-zip: \"007\"\nfile-count: 3\nfile-list: [1, 2]\n".write(to: directory.file("vars.yaml"), atomically: true, encoding: .utf8)
+        try "env-zip=007\n".write(to: directory.file("vars.env"), atomically: true, encoding: .utf8)
+        let file = directory.file("p.yaml")
+        try """
+            variables:
+              zip: "007"
+              count: 3
+              list: [1, "a"]
+              user: { name: zoe }
+              label: "n-${count}"
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+              - serialization: { format: json }
+              - response-decoding
+            requests:
+              - name: variables
+                method: POST
+                path: "anything/${zip}?count=${count}"
+                headers: { X-Zip: "${zip}" }
+                parameters: { zip: "${zip}", count: "${count}", list: "${list}", user: "${user}", label: "${label}" }
+                when: count == 3
+                expect:
+                  body:
+                    "$.json.zip": "007"
+                    "$.json.count": 3
+                    "$.json.list": [1, "a"]
+                    "$.json.user": { name: zoe }
+                    "$.json.label": n-3
+                    "$['json']['zip']": "${zip}"
+                    "$.url": { matches: "/anything/007\\\\?count=3$" }
+                    "$.headers['X-Zip']": "007"
+              - name: vars file
+                method: POST
+                path: anything
+                parameters: { zip: "${file-zip}", count: "${file-count}", list: "${file-list}" }
+                expect:
+                  body: { "$.json.zip": "007", "$.json.count": 3, "$.json.list": [1, 2] }
+              - name: command line and dotenv
+                method: POST
+                path: anything
+                parameters: { zip: "${cli-zip}", quoted: "${text(cli-zip)}", env-zip: "${env-zip}", dotenv: "${dotenv-zip}" }
+                expect:
+                  body: { "$.json.zip": 7, "$.json.quoted": "007", "$.json['env-zip']": 7, "$.json.dotenv": 7 }
+              - for-each: { csv: rows.csv }
+                requests:
+                  - name: csv row
+                    method: POST
+                    path: anything
+                    parameters: { zip: "${zip}", count: "${count}", text: "${text(zip)}" }
+                    when: count > 2
+                    expect:
+                      body: { "$.json.zip": 7, "$.json.count": 3, "$.json.text": "007" }
+              - for-each: { json: rows.json }
+                requests:
+                  - name: json row
+                    method: POST
+                    path: anything
+                    parameters: { zip: "${zip}", count: "${count}", tags: "${tags}" }
+                    when: count > 2
+                    expect:
+                      body: { "$.json.zip": "007", "$.json.count": 3, "$.json.tags": ["a"], "$['json']['zip']": "${zip}" }
+              - for-each: [{ zip: "007", count: 3 }]
+                requests:
+                  - name: inline row
+                    method: POST
+                    path: anything
+                    parameters: { zip: "${zip}", count: "${count}" }
+                    expect:
+                      body: { "$.json.zip": "007", "$.json.count": 3 }
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let files = try VariablesFile.load(path: directory.file("vars.yaml").path)
+        let dotenv = try VariablesFile.load(path: directory.file("vars.env").path)
+        let loaded = try PipelineFile.load(
+            path: file.path, variables: ["cli-zip": "007", "dotenv-zip": try #require(dotenv.text["env-zip"])], typedVariables: files.typed,
+            environment: ["SLUICE_VAR_env-zip": "007"]
+        )
+        let results = try await PipelineRunner(file: loaded).run()
+        #expect(results.map(\.name) == [
+            "variables", "vars file", "command line and dotenv", "csv row [zip=007, count=3]", #"json row [zip=007, count=3, tags=["a"]]"#, "inline row [zip=007, count=3]",
+        ])
+        for result in results { #expect(result.ok, "\(result.name): \(result.failures) \(result.error?.message ?? "")") }
+    }
 }

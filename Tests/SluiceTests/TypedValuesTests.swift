@@ -22,14 +22,14 @@ struct TypedValuesTests {
         return scope
     }
 
-    @Test("exactly ${NAME}, quoted or not, is the typed value; inside a longer string it is text; an untyped value reads by YAML's core schema")
+    @Test("exactly ${NAME}, quoted or not, is the typed value, or an untyped value's text read by YAML's core schema; inside a longer string it is text")
     func scalars() throws {
         let cases: [(String, JSONValue)] = [
             ("${n}", 2), ("\"${n}\"", 2), ("'${n}'", 2),
             ("${ok}", true), ("${none}", .null), ("${list}", [1, "a"]), ("${object}", ["a": 1]),
             ("${s}", "2"), ("\"${s}\"", "2"),
             ("id-${n}", "id-2"), ("\"${n}${n}\"", "22"), ("\"${list}\"", [1, "a"]), ("\"list=${list}\"", "list=[1,\"a\"]"),
-            ("${plain}", 7), ("\"${plain}\"", "7"),
+            ("${plain}", 7), ("\"${plain}\"", 7), ("\"${text(plain)}\"", "7"), ("\"${plain}.0\"", "7.0"),
             ("\"${text(n)}\"", "2"),
         ]
         for (yaml, expected) in cases {

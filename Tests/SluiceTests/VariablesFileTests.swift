@@ -10,7 +10,9 @@ struct VariablesFileTests {
     @Test("a dotenv file reads as python-dotenv 1.2.4 reads it (no interpolation): quotes, escapes, export, comments, CRLF")
     func dotenvAgainstPythonDotenv() throws {
         let path = VariablesFileTests.fixtures.appendingPathComponent("team.env").path
-        let values = try VariablesFile.load(path: path)
+        let loaded = try VariablesFile.load(path: path)
+        #expect(loaded.typed.isEmpty, "a dotenv file's values are text")
+        let values = loaded.text
         let root = VariablesFileTests.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let python = Process()
         python.executableURL = root.appendingPathComponent(".venv/bin/python")
@@ -24,12 +26,17 @@ struct VariablesFileTests {
         #expect(values.count == 13)
     }
 
-    @Test("a YAML file is a mapping of names to scalars; anything else is an error at its line")
+    @Test("a YAML file is a mapping of names to values that keep YAML's types; anything else is an error at its line")
     func yaml() throws {
-        #expect(try VariablesFile.yaml("base: http://h/\nport: 8080\nflag: true\n", path: "v.yaml") == ["base": "http://h/", "port": "8080", "flag": "true"])
+        #expect(
+            try VariablesFile.yaml("base: http://h/\nport: 8080\nflag: true\nzip: \"007\"\nratio: 1.5\nnone: ~\nids: [1, 2]\nuser: {name: zoe}\n", path: "v.yaml")
+                == ["base": "http://h/", "port": 8080, "flag": true, "zip": "007", "ratio": 1.5, "none": .null, "ids": [1, 2], "user": ["name": "zoe"]]
+        )
         #expect(try VariablesFile.yaml("", path: "v.yaml") == [:])
-        let nested = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("a: {b: c}\n", path: "v.yaml") }
-        #expect(nested?.description == "v.yaml:1:4: error: variable 'a' must be a scalar")
+        let key = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("a: {[b]: c}\n", path: "v.yaml") }
+        #expect(key?.description == "v.yaml:1:5: error: a mapping key must be a scalar to become JSON")
+        let loaded = try VariablesFile.load(path: VariablesFileTests.fixtures.deletingLastPathComponent().appendingPathComponent("../../pipelines/fixtures/typed-vars.yaml").standardizedFileURL.path)
+        #expect(loaded.text.isEmpty && loaded.typed == ["order-id": "0042", "quantity": 2, "gift": false, "tags": ["new", "sale"]])
         let list = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("- a\n", path: "v.yaml") }
         #expect(list?.description == "v.yaml:1:1: error: a variables file is a mapping of names to values")
         // A name ${now} would never read: the function wins.

@@ -66,15 +66,15 @@ public struct ForEachSpec: Sendable {
         guard let elements = node.elements else { throw Problem(mark: node.mark, message: "for-each is a list, {csv: PATH} or {json: PATH}") }
         var rows: [ForEachRow] = []
         for element in elements {
-            if let text = element.scalar {
-                rows.append(ForEachRow(values: [(ForEachSpec.itemName, text)]))
+            if element.scalar != nil {
+                rows.append(ForEachRow(typed: [(ForEachSpec.itemName, try ForEachSpec.value(of: element))]))
             } else if let pairs = element.pairs {
-                var values: [(String, String)] = []
+                var values: [(String, JSONValue)] = []
                 for pair in pairs {
-                    guard let name = pair.key.scalar, let value = pair.value.scalar else {
-                        throw Problem(mark: pair.value.mark, message: "a for-each row maps variable names to values (strings, numbers, Booleans)")
+                    guard let name = pair.key.scalar else {
+                        throw Problem(mark: pair.key.mark, message: "a for-each row maps variable names to values")
                     }
-                    values.append((name, value))
+                    values.append((name, try ForEachSpec.value(of: pair.value)))
                 }
                 rows.append(try ForEachRow(checking: values, at: element.mark))
             } else {
@@ -82,6 +82,16 @@ public struct ForEachSpec: Sendable {
             }
         }
         return rows
+    }
+
+    /// A value written in the pipeline, typed as YAML reads it; a scalar keeps its text as written
+    /// (`1.50` renders as `1.50` inside a longer string).
+    private static func value(of node: YAMLNode) throws(Problem) -> JSONValue {
+        do {
+            return try node.jsonValue()
+        } catch {
+            throw Problem(mark: error.mark, message: error.message)
+        }
     }
 
     private func csvRows(_ text: String, at mark: YAMLNode.Mark) throws(Problem) -> [ForEachRow] {
@@ -116,20 +126,14 @@ public struct ForEachSpec: Sendable {
         for (index, element) in elements.enumerated() {
             switch element {
             case .object(let object):
-                rows.append(try ForEachRow(checking: object.map { ($0.key, ForEachSpec.text(of: $0.value)) }, at: mark))
+                rows.append(try ForEachRow(checking: object.map { ($0.key, $0.value) }, at: mark))
             case .array:
                 throw Problem(mark: mark, message: "row \(index + 1) of the JSON file is an array; a row is an object or a single value")
             default:
-                rows.append(ForEachRow(values: [(ForEachSpec.itemName, ForEachSpec.text(of: element))]))
+                rows.append(ForEachRow(typed: [(ForEachSpec.itemName, element)]))
             }
         }
         return rows
-    }
-
-    /// A JSON value as a variable holds it: a string as it is, anything else as JSON text.
-    private static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return (try? JSONWriter().string(from: value)) ?? ""
     }
 }
 
@@ -142,12 +146,24 @@ public struct ForEachRow: Sendable, Hashable {
     public struct Pair: Sendable, Hashable {
         /// The variable's name.
         public var name: String
-        /// Its value.
+        /// Its value's text.
         public var value: String
+        /// Its JSON value, for a row that has types (a JSON file's, a list written in the
+        /// pipeline); `nil` for a CSV cell, which is text.
+        public var typed: JSONValue?
     }
 
     init(values: [(String, String)]) {
         self.values = values.map { Pair(name: $0.0, value: $0.1) }
+    }
+
+    init(typed values: [(String, JSONValue)]) {
+        self.values = values.map { Pair(name: $0.0, value: VariableScope.text(of: $0.1), typed: $0.1) }
+    }
+
+    init(checking values: [(String, JSONValue)], at mark: YAMLNode.Mark) throws(ForEachSpec.Problem) {
+        try self.init(checking: values.map { ($0.0, VariableScope.text(of: $0.1)) }, at: mark)
+        self = ForEachRow(typed: values)
     }
 
     init(checking values: [(String, String)], at mark: YAMLNode.Mark) throws(ForEachSpec.Problem) {

@@ -110,7 +110,6 @@ struct PipelineDecoder {
             file.variables = mapping(variables, "variables") ?? []
             for pair in file.variables {
                 if let key = pair.key.scalar { checkVariableName(key, at: pair.key.mark) }
-                if pair.value.scalar == nil { fail(pair.value.mark, "variable '\(pair.key.scalar ?? "")' must be a scalar") }
             }
         }
         if let stages = root["stages"], !stages.isNull {

@@ -43,13 +43,16 @@ public struct PipelineFile: Sendable {
     /// - Parameters:
     ///   - path: the file.
     ///   - variables: `--var` values over `--vars-file` values, which take precedence over
-    ///     `SLUICE_VAR_` environment variables and `variables:`.
+    ///     `SLUICE_VAR_` environment variables and `variables:`: text, as a dotenv file's.
+    ///   - typedVariables: values that keep their JSON type (a YAML vars file's), with the same
+    ///     precedence; a name in both takes `variables`.
     ///   - environment: what `${env.NAME}` reads and `accept-language` defaults from.
     ///   - registry: the stages the file may name.
     /// - Throws: ``PipelineFileError`` with every problem found.
     public static func load(
         path: String,
         variables: [String: String] = [:],
+        typedVariables: [String: JSONValue] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
@@ -62,7 +65,7 @@ public struct PipelineFile: Sendable {
         let url = URL(fileURLWithPath: path)
         return try load(
             text: text, path: path, directory: url.deletingLastPathComponent(),
-            variables: variables, environment: environment, registry: registry
+            variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
         )
     }
 
@@ -71,7 +74,9 @@ public struct PipelineFile: Sendable {
     ///   - text: the YAML.
     ///   - path: the name diagnostics use; its stem is the pipeline's default name.
     ///   - directory: the folder relative paths (pins, files) are resolved against.
-    ///   - variables: `--var` values, which win over the file's `variables:`.
+    ///   - variables: `--var` values, which win over the file's `variables:`: text.
+    ///   - typedVariables: values that keep their JSON type, with the same precedence; a name in
+    ///     both takes `variables`.
     ///   - environment: what `${env.NAME}` reads.
     ///   - registry: the stages the file may name.
     /// - Throws: ``PipelineFileError`` with every problem found.
@@ -80,6 +85,7 @@ public struct PipelineFile: Sendable {
         path: String,
         directory: URL? = nil,
         variables: [String: String] = [:],
+        typedVariables: [String: JSONValue] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
@@ -91,7 +97,7 @@ public struct PipelineFile: Sendable {
         // With a file or data file missing, what is left would only add errors that follow from it.
         guard assembled.isComplete else { throw PipelineFileError(assembled.diagnostics) }
         var loader = Loader(environment: environment, registry: registry)
-        let spec = loader.load(assembled.spec, overrides: variables)
+        let spec = loader.load(assembled.spec, overrides: variables, typedOverrides: typedVariables)
         let diagnostics = assembled.diagnostics + loader.diagnostics
         guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
@@ -169,7 +175,7 @@ private struct Loader {
         diagnostics.append(PipelineDiagnostic(file: current.path, mark: mark, message: message))
     }
 
-    mutating func load(_ spec: PipelineSpec, overrides: [String: String]) -> PipelineSpec {
+    mutating func load(_ spec: PipelineSpec, overrides: [String: String], typedOverrides: [String: JSONValue]) -> PipelineSpec {
         current = spec.files.first ?? current
         var capturedBy: [String: String] = [:]
         for request in spec.requests {
@@ -177,7 +183,7 @@ private struct Loader {
                 capturedBy[capture.name] = request.name
             }
         }
-        resolveVariables(spec.variables, overrides: overrides, capturedBy: capturedBy)
+        resolveVariables(spec.variables, overrides: overrides, typedOverrides: typedOverrides, capturedBy: capturedBy)
         loadPlugins(spec.plugins, capturedBy: capturedBy)
         makeStages(spec.stages, capturedBy: capturedBy)
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
@@ -185,11 +191,15 @@ private struct Loader {
         return spec
     }
 
-    /// Fills `scope` from, in order of precedence, `overrides` (`--var`, then `--vars-file`),
-    /// `SLUICE_VAR_NAME` environment variables (secrets, as everything read from the environment)
-    /// and `variables:` (which may read the environment and the variables above them).
-    private mutating func resolveVariables(_ entries: [Sourced<YAMLNode.Pair>], overrides: [String: String], capturedBy: [String: String]) {
-        scope.values = overrides
+    /// Fills `scope` from, in order of precedence, `overrides` (`--var`, then `--vars-file`; text,
+    /// or typed from a YAML vars file), `SLUICE_VAR_NAME` environment variables (text; secrets, as
+    /// everything read from the environment) and `variables:` (typed as YAML reads them; they may
+    /// read the environment and the variables above them).
+    private mutating func resolveVariables(
+        _ entries: [Sourced<YAMLNode.Pair>], overrides: [String: String], typedOverrides: [String: JSONValue], capturedBy: [String: String]
+    ) {
+        for (name, value) in typedOverrides where overrides[name] == nil { scope.assign(name, value) }
+        for (name, value) in overrides { scope.values[name] = value }
         for (key, value) in environment where key.hasPrefix(PipelineFile.environmentVariablePrefix) {
             let name = String(key.dropFirst(PipelineFile.environmentVariablePrefix.count))
             guard TemplateString.problem(naming: name) == nil, scope.values[name] == nil else { continue }
@@ -200,15 +210,24 @@ private struct Loader {
         for sourced in entries {
             let entry = sourced.value
             current = sourced.source
-            guard let name = entry.key.scalar, let text = entry.value.scalar, scope.values[name] == nil else { continue }
+            guard let name = entry.key.scalar, scope.values[name] == nil else { continue }
             guard checkReferences(in: entry.value, known: Set(scope.values.keys), captures: capturedBy, context: "variables") else { continue }
-            guard let template = try? TemplateString(parsing: text), let value = try? scope.render(text) else { continue }
-            if scope.isSecret(template) {
-                scope.secretNames.insert(name)
-                secrets.append(value)
+            let value: JSONValue
+            do {
+                value = try scope.jsonValue(of: entry.value)
+            } catch {
+                fail(error.mark, error.message)
+                continue
             }
-            secrets += scope.secrets(in: template)
-            scope.values[name] = value
+            let templates = entry.value.references().references.isEmpty ? [] : Loader.texts(in: entry).compactMap { try? TemplateString(parsing: $0) }
+            if templates.contains(where: scope.isSecret) {
+                scope.secretNames.insert(name)
+                secrets += Loader.scalarTexts(of: value)
+            }
+            for template in templates { secrets += scope.secrets(in: template) }
+            scope.assign(name, value)
+            // A scalar keeps the text it renders to (`1.50` stays `1.50` inside a longer string).
+            if case .scalar(let text, _) = entry.value.content, let rendered = try? scope.render(text) { scope.values[name] = rendered }
         }
     }
 
@@ -350,6 +369,16 @@ private struct Loader {
             for text in Loader.texts(in: original) {
                 if let template = try? TemplateString(parsing: text) { secrets += scope.secrets(in: template) }
             }
+        }
+    }
+
+    /// Every string, number and Boolean inside a value, as text: what a secret made of it reveals.
+    private static func scalarTexts(of value: JSONValue) -> [String] {
+        switch value {
+        case .array(let elements): elements.flatMap(scalarTexts)
+        case .object(let object): object.flatMap { scalarTexts(of: $0.value) }
+        case .null: []
+        default: [VariableScope.text(of: value)]
         }
     }
 

@@ -5,17 +5,20 @@
 /// the pipeline's `variables:`. Values read from the environment, and variables computed from
 /// them, are secrets.
 ///
-/// Every value has a text, which `${NAME}` inside a longer string renders. A captured value keeps
-/// its JSON type too (a string, a number, a boolean, null, an array or an object that a JSONPath
-/// selected), in ``typedValues``: a scalar that is exactly `${NAME}` (quoted or not) in an
-/// expected value or in `parameters` stands for the value itself, so a captured `2` is compared
-/// with and sent as `2`, never `"2"`, as Hurl keeps a captured number a number.
+/// Every value has a text, which `${NAME}` inside a longer string renders. A value from a typed
+/// source keeps its JSON type too (a capture: what a JSONPath selected; `variables:`, a YAML vars
+/// file, a JSON or inline `for-each` row: what YAML or JSON says), in ``typedValues``: a scalar
+/// that is exactly `${NAME}` (quoted or not) in an expected value or in `parameters` stands for
+/// the value itself, so a captured `2` is compared with and sent as `2`, never `"2"`, as Hurl
+/// keeps a captured number a number, and `id: "007"` stays the string `"007"`.
 public struct VariableScope: Sendable {
     /// The variables' text, by name.
     public var values: [String: String]
-    /// The JSON values of the variables that were set with one (captures), by name; a variable
-    /// from a text source (`variables:`, `--var`, a vars file, a `for-each` row) has none, and
-    /// `${NAME}` alone reads its text as YAML reads a scalar.
+    /// The JSON values of the variables that were set with one, by name: captures, `variables:`,
+    /// a YAML vars file, a JSON or inline `for-each` row. A variable from a text source (`--var`, a
+    /// dotenv file, `SLUICE_VAR_NAME`, a CSV row) has none, and `${NAME}` alone reads its text as
+    /// YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
+    /// its `--variable` values.
     public private(set) var typedValues: [String: JSONValue] = [:]
     /// The environment, for `${env.NAME}`.
     public var environment: [String: String]
@@ -29,13 +32,18 @@ public struct VariableScope: Sendable {
         self.secretNames = secretNames
     }
 
-    /// The scope with a `for-each` row's values, which win over every other source.
+    /// The scope with a `for-each` row's values, which win over every other source: typed for a
+    /// row that has types (a JSON file's, a list in the pipeline), text for a CSV row.
     public func adding(_ row: ForEachRow?) -> VariableScope {
         guard let row else { return self }
         var scope = self
         for pair in row.values {
             scope.values[pair.name] = pair.value
-            scope.typedValues.removeValue(forKey: pair.name)
+            if let typed = pair.typed {
+                scope.typedValues[pair.name] = typed
+            } else {
+                scope.typedValues.removeValue(forKey: pair.name)
+            }
         }
         return scope
     }
@@ -53,14 +61,18 @@ public struct VariableScope: Sendable {
         value.stringValue ?? (try? JSONWriter().string(from: value)) ?? ""
     }
 
-    /// The node as a JSON value, its references filled in: a scalar that is exactly one `${NAME}`
-    /// (quoted or not) naming a typed value is that value; any other scalar is rendered as text,
-    /// then read by the YAML core schema (a quoted one stays a string), as
-    /// ``YAMLNode/jsonValue()`` reads it.
+    /// The node as a JSON value, its references filled in. A scalar that is exactly one `${NAME}`,
+    /// quoted or not, is the variable's value: its typed value when it has one, else its text read
+    /// as YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
+    /// its `--variable` values. Any other scalar is rendered as text, then read by the YAML core
+    /// schema (a quoted one stays a string), as ``YAMLNode/jsonValue()`` reads it.
     /// - Throws: what ``render(_:)-(YAMLNode)`` throws, with the scalar's mark.
     public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
         try node.jsonValue { text, _, scalar throws(YAMLReader.SyntaxError) in
-            if let name = VariableScope.soleVariable(in: text), let typed = typedValues[name] { return typed }
+            if let name = VariableScope.soleVariable(in: text) {
+                if let typed = typedValues[name] { return typed }
+                if let value = values[name] { return YAMLNode.coreSchemaValue(value) }
+            }
             return try render(scalar).jsonValue()
         }
     }

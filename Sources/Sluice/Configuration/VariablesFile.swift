@@ -9,9 +9,12 @@ import Foundation
 /// unquoted one is trimmed and ends at ` #`. Values are never expanded (`$OTHER` stays as
 /// written), so a file cannot reach into the environment.
 public enum VariablesFile {
-    /// Reads the variables of a file.
+    /// Reads the variables of a file: a YAML file's keep their types (`port: 8080` is a number,
+    /// `id: "007"` a string), a dotenv file's are text, as `--var` values are.
+    /// - Returns: the text values (a dotenv file's) and the typed ones (a YAML file's); one of the
+    ///   two is empty.
     /// - Throws: ``PipelineFileError`` with the line of each problem.
-    public static func load(path: String) throws(PipelineFileError) -> [String: String] {
+    public static func load(path: String) throws(PipelineFileError) -> (text: [String: String], typed: [String: JSONValue]) {
         let text: String
         do {
             text = try InputFile.text(at: path, role: "the variables file")
@@ -19,22 +22,24 @@ public enum VariablesFile {
             throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \(error.reason)")])
         }
         let isYAML = [".yaml", ".yml", ".json"].contains { path.lowercased().hasSuffix($0) }
-        return isYAML ? try yaml(text, path: path) : try dotenv(text, path: path)
+        return isYAML ? ([:], try yaml(text, path: path)) : (try dotenv(text, path: path), [:])
     }
 
-    /// Reads the variables of a YAML mapping.
+    /// Reads the variables of a YAML mapping, each with the type YAML gives it (the core schema: a
+    /// quoted scalar is a string, `8080` a number, `true` a Boolean, `~` null; a list or a mapping
+    /// is an array or an object).
     /// - Parameters:
     ///   - text: the YAML.
     ///   - path: the name diagnostics use.
     /// - Throws: ``PipelineFileError`` with the line of each problem.
-    public static func yaml(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+    public static func yaml(_ text: String, path: String) throws(PipelineFileError) -> [String: JSONValue] {
         func failure(_ mark: YAMLNode.Mark, _ message: String) -> PipelineFileError {
             PipelineFileError([PipelineDiagnostic(file: path, mark: mark, message: message)])
         }
         let document = try YAMLReader().singleDocument(from: text, path: path, secondDocument: "a variables file holds one mapping; this is a second document")
         guard let root = document, !root.isNull else { return [:] }
         guard let pairs = root.pairs else { throw failure(root.mark, "a variables file is a mapping of names to values") }
-        var values: [String: String] = [:]
+        var values: [String: JSONValue] = [:]
         var problems: [PipelineDiagnostic] = []
         for pair in pairs {
             let name = pair.key.scalar ?? ""
@@ -42,11 +47,11 @@ public enum VariablesFile {
                 problems.append(PipelineDiagnostic(file: path, mark: pair.key.mark, message: problem))
                 continue
             }
-            guard let value = pair.value.scalar, !pair.value.isNull else {
-                problems.append(PipelineDiagnostic(file: path, mark: pair.value.mark, message: "variable '\(name)' must be a scalar"))
-                continue
+            do {
+                values[name] = try pair.value.jsonValue()
+            } catch {
+                problems.append(PipelineDiagnostic(file: path, mark: error.mark, message: error.message))
             }
-            values[name] = value
         }
         guard problems.isEmpty else { throw PipelineFileError(problems) }
         return values
