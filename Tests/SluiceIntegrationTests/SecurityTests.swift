@@ -42,12 +42,13 @@ struct SecurityTests {
               body: { "$.headers['X-Api-Key']": "not-the-key" }
         """.write(to: pipeline, atomically: true, encoding: .utf8)
         let report = directory.file("report.xml")
+        let html = directory.file("report.html")
         let loadResult = directory.file("load.json")
         let loadJUnit = directory.file("load.xml")
         let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
         let runs: [[String]] = [
             ["run"], ["run", "--verbose"], ["run", "--format", "json"], ["run", "--verbose", "--format", "json"],
-            ["run", "--report", "junit:\(report.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
+            ["run", "--report", "junit:\(report.path)", "--report", "html:\(html.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
             ["run", "--repeat", "4", "--concurrency", "2"], ["run", "--repeat", "4", "--concurrency", "2", "--format", "json"],
             ["run", "--rate", "20", "--repeat", "2", "--concurrency", "4", "--report", "histogram:\(loadResult.path)", "--report", "junit:\(loadJUnit.path)"],
             ["curl"], ["validate"],
@@ -58,6 +59,7 @@ struct SecurityTests {
             #expect(!result.error.contains(secret), "stderr of \(arguments)")
         }
         #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
+        #expect(try !String(contentsOf: html, encoding: .utf8).contains(secret))
         // The load result file holds the first error (the broken request's URL carries the secret).
         let result = try String(contentsOf: loadResult, encoding: .utf8)
         #expect(!result.contains(secret) && result.contains(#""first-error""#) && !result.contains(#""first-error": null"#), "\(result)")
@@ -94,26 +96,35 @@ struct SecurityTests {
               region: us-east-1
               service: execute-api
           - response-decoding: { format: json }
+          - serialization: { format: json }
         requests:
           - name: echo
             path: anything
             headers: { X-Other: "${env.HEADER}" }
             capture:
               echoed: "$.headers['X-Api-Key']"
+              headers: "$.headers"
             expect:
               body: { "$.headers['X-Api-Key']": "not-the-key" }
           - name: reuse
             path: anything/${echoed}?again=${echoed}
             expect:
               status: 404
+          - name: typed
+            method: POST
+            path: anything
+            parameters: { headers: "${headers}", key: "${echoed}" }
+            expect:
+              body: { "$.json.headers": "${headers}", "$.json.key": "not-the-key" }
         """.write(to: pipeline, atomically: true, encoding: .utf8)
         let environment = ["KEY": key, "AKID": keyID, "HEADER": "hdr-secret-31c"]
         let secrets = [key, keyID, "hdr-secret-31c", "k3y%20w/sl4sh-9e2", "k3y%20w%2Fsl4sh-9e2", "k3y+w%2Fsl4sh-9e2"]
         let report = directory.file("report.xml")
+        let html = directory.file("report.html")
         let base = ["--var", "base=\(servers.httpbin.absoluteString)"]
         let runs: [[String]] = [
             ["run"], ["run", "--verbose"], ["run", "--format", "json"], ["run", "--verbose", "--format", "json"],
-            ["run", "--report", "junit:\(report.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
+            ["run", "--report", "junit:\(report.path)", "--report", "html:\(html.path)"], ["run", "--dry-run"], ["run", "--dry-run", "--format", "json"],
             ["run", "--repeat", "3", "--concurrency", "2", "--only", "echo"],
             ["run", "--repeat", "3", "--concurrency", "2", "--only", "echo", "--format", "json"],
             ["curl"], ["validate"],
@@ -125,13 +136,15 @@ struct SecurityTests {
                 #expect(!result.error.contains(secret), "\(secret) in stderr of \(arguments):\n\(result.error)")
             }
         }
-        let written = try String(contentsOf: report, encoding: .utf8) + String(contentsOf: har, encoding: .utf8)
-        for secret in secrets { #expect(!written.contains(secret), "\(secret) in the JUnit report or the HAR file") }
+        let written = try String(contentsOf: report, encoding: .utf8) + String(contentsOf: har, encoding: .utf8) + String(contentsOf: html, encoding: .utf8)
+        for secret in secrets { #expect(!written.contains(secret), "\(secret) in the JUnit or HTML report or the HAR file") }
         // The check has teeth: the server really echoed the key, and the second request sent it.
         let shown = try SluiceProcess.run(["run", "--format", "json", "--only", "echo"] + base + [pipeline.path], environment: environment)
         #expect(shown.output.contains("\"X-Api-Key\": \"***\""), "\(shown.output)")
         let json = try SluiceProcess.run(["run", "--format", "json"] + base + [pipeline.path], environment: environment)
         #expect(json.output.contains("/anything/***?again=***"), "\(json.output)")
+        // The typed capture (an object holding the key) was sent as an object and shown redacted.
+        #expect(json.output.contains("\"key\": \"***\""), "\(json.output)")
         let curl = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: environment)
         #expect(curl.output.contains(key) && curl.output.contains("hdr-secret-31c"))
     }
