@@ -62,6 +62,31 @@ struct TypedCaptureRunTests {
         #expect(results[0].captured == ["n": 2, "ok": true, "none": .null, "list": [1, "a"], "object": ["a": 1], "s": "2"])
     }
 
+    @Test("a raw JSON body keeps a whole value's type and escapes one inside a string, as Hurl's JSON bodies do")
+    func rawJSONBody() async throws {
+        let results = try await run("""
+              - name: raw
+                method: POST
+                path: post
+                headers: { Content-Type: application/json }
+                body: '{"n": ${n}, "s": ${s}, "list": ${list}, "label": "n=${n}"}'
+                expect:
+                  body:
+                    "$.json.n": 2
+                    "$.json.s": "2"
+                    "$.json.list": [1, "a"]
+                    "$.json.label": "n=2"
+              - name: not json
+                method: POST
+                path: post
+                headers: { Content-Type: text/plain }
+                body: 'n=${n} s=${s}'
+                expect:
+                  body: { "$.data": "n=2 s=2" }
+            """)
+        #expect(results.map(\.ok) == [true, true, true], "\(results.map(\.failures))")
+    }
+
     @Test("in a path, a query, a header and a condition a typed capture is its text; ${text(NAME)} compares with text a server echoed")
     func asText() async throws {
         let results = try await run("""

@@ -43,6 +43,20 @@ struct TypedValuesTests {
         #expect(value == ["count": 2, "flags": [true, .null], "label": "n=2"])
     }
 
+    @Test("a raw JSON body: a whole value keeps its type (Hurl's rule), one inside a JSON string is escaped text")
+    func jsonBody() throws {
+        var scope = scope
+        scope.values["quote"] = #"say "hi" \ bye"#
+        scope.environment = ["N": "5"]
+        let body = #"{"n": ${n}, "s": ${s}, "plain": ${plain}, "list": ${list}, "none": ${none}, "label": "n=${n} ${quote}", "env": ${env.N}, "q": ${quote}, "esc": "a\"${n}"}"#
+        let rendered = try scope.renderJSONBody(body)
+        #expect(rendered == #"{"n": 2, "s": "2", "plain": 7, "list": [1,"a"], "none": null, "label": "n=2 say \"hi\" \\ bye", "env": 5, "q": "say \"hi\" \\ bye", "esc": "a\"2"}"#)
+        let parsed = try JSONReader().value(from: rendered)
+        #expect(parsed["label"] == #"n=2 say "hi" \ bye"#)
+        #expect(parsed["esc"] == #"a"2"#)
+        #expect(throws: TemplateString.UndefinedVariable.self) { try scope.renderJSONBody("{\"a\": ${missing}}") }
+    }
+
     @Test("a text value replaces a typed one of the same name; a for-each row's value is text")
     func replaced() throws {
         var scope = scope

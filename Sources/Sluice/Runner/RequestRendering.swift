@@ -59,7 +59,15 @@ extension RequestSpec {
             request.headers.add(name: pair.key.scalar ?? "", value: try text(pair.value))
         }
         if let body {
-            request.body = .data(Data(try text(body).utf8))
+            if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
+                do {
+                    request.body = .data(Data(try scope.renderJSONBody(written).utf8))
+                } catch {
+                    throw SluiceError(kind: .invalidRequest, message: "body at line \(body.mark.line): \(error)")
+                }
+            } else {
+                request.body = .data(Data(try text(body).utf8))
+            }
         } else if let bodyFile {
             request.body = .file(URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory)))
         }
