@@ -28,7 +28,7 @@ struct BuiltInStagesTests {
     @Test("/get: query from parameters, injected headers, JSON decoded")
     func get() async throws {
         let servers = try TestServers.load()
-        let response = try await manager(servers).send(Request("get?fixed=1", parameters: ["q": "swift linux", "page": 2, "tags": ["a", "b"]])!)
+        let response = try await manager(servers).send(Request("get?fixed=1", parameters: ["q": "swift linux", "page": 2, "tags": ["a", "b"]]))
         let body = try decodedJSON(response)
         #expect(body["args"] == ["fixed": "1", "q": "swift linux", "page": "2", "tags[]": ["a", "b"]])
         let headers = try #require(body["headers"])
@@ -43,15 +43,15 @@ struct BuiltInStagesTests {
         let servers = try TestServers.load()
         let parameters: JSONValue = ["name": "Zoë & co", "n": 3, "on": true, "list": [1, 2], "nested": ["k": "v"]]
 
-        let form = try decodedJSON(try await manager(servers).send(Request(method: .post, "post", parameters: parameters)!))
+        let form = try decodedJSON(try await manager(servers).send(Request(method: .post, "post", parameters: parameters)))
         #expect(form["form"] == ["name": "Zoë & co", "n": "3", "on": "1", "list[]": ["1", "2"], "nested[k]": "v"])
         #expect(form["headers"]?["Content-Type"] == "application/x-www-form-urlencoded")
 
-        let json = try decodedJSON(try await manager(servers, format: .json).send(Request(method: .post, "post", parameters: parameters)!))
+        let json = try decodedJSON(try await manager(servers, format: .json).send(Request(method: .post, "post", parameters: parameters)))
         #expect(json["json"] == parameters)
         #expect(json["headers"]?["Content-Type"] == "application/json")
 
-        let plist = try decodedJSON(try await manager(servers, format: .plist).send(Request(method: .put, "put", parameters: parameters)!))
+        let plist = try decodedJSON(try await manager(servers, format: .plist).send(Request(method: .put, "put", parameters: parameters)))
         let sentPlist = try #require(plist["data"]?.stringValue)
         #expect(try PropertyListReader().value(from: Data(sentPlist.utf8)) == parameters)
         #expect(plist["headers"]?["Content-Type"] == "application/x-plist")
@@ -60,7 +60,7 @@ struct BuiltInStagesTests {
         let file = directory.file("report.csv")
         try Data("a,b\n1,2\n".utf8).write(to: file)
         let multipart = try decodedJSON(try await manager(servers, format: .multipart).send(
-            Request(method: .post, "post", parameters: ["title": "Q3", "tags": ["x", "y"]], parts: [.file("report", file), .field("note", "hi")])!
+            Request(method: .post, "post", parameters: ["title": "Q3", "tags": ["x", "y"]], parts: [.file("report", file), .field("note", "hi")])
         ))
         #expect(multipart["files"] == ["report": "a,b\n1,2\n"])
         #expect(multipart["form"] == ["title": "Q3", "tags[]": ["x", "y"], "note": "hi"])
@@ -71,7 +71,7 @@ struct BuiltInStagesTests {
     func anything() async throws {
         let servers = try TestServers.load()
         let response = try await manager(servers).send(
-            Request(method: .delete, "anything/{kind}/{id}", pathParameters: ["kind": "users", "id": "a b/c"], parameters: ["soft": true])!
+            Request(method: .delete, "anything/{kind}/{id}", pathParameters: ["kind": "users", "id": "a b/c"], parameters: ["soft": true])
         )
         let body = try decodedJSON(response)
         #expect(body["method"] == "DELETE")
@@ -83,11 +83,11 @@ struct BuiltInStagesTests {
     func authorization() async throws {
         let servers = try TestServers.load()
         let basic = try await manager(servers, authorization: .basic(username: "user", password: "pässwörd"))
-            .send(Request("basic-auth/user/pässwörd")!)
+            .send(Request("basic-auth/user/pässwörd"))
         #expect(try decodedJSON(basic)["authenticated"] == true)
-        let bearer = try await manager(servers, authorization: .bearer("token-123")).send(Request("bearer")!)
+        let bearer = try await manager(servers, authorization: .bearer("token-123")).send(Request("bearer"))
         #expect(try decodedJSON(bearer)["token"] == "token-123")
-        let refused = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("bearer")!) }
+        let refused = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("bearer")) }
         #expect(refused?.kind == .unacceptableStatus)
         #expect(refused?.response?.status == 401)
     }
@@ -96,7 +96,7 @@ struct BuiltInStagesTests {
     func statuses() async throws {
         let servers = try TestServers.load()
         let anyType = try manager(servers, decoding: ResponseDecoding(format: .string, acceptableContentTypes: .any))
-        let failure = await #expect(throws: SluiceError.self) { try await anyType.send(Request("status/418")!) }
+        let failure = await #expect(throws: SluiceError.self) { try await anyType.send(Request("status/418")) }
         #expect(failure?.kind == .unacceptableStatus)
         #expect(failure?.stage == "response-decoding")
         #expect(failure?.response?.status == 418)
@@ -106,39 +106,39 @@ struct BuiltInStagesTests {
             return
         }
         #expect(teapot.contains("teapot"), "a status failure still decodes the body")
-        let json = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("status/500")!) }
+        let json = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("status/500")) }
         #expect(json?.kind == .unacceptableStatus, "an empty body skips the content-type check")
-        let empty = try await manager(servers).send(Request("status/204")!)
+        let empty = try await manager(servers).send(Request("status/204"))
         #expect(empty.status == 204)
         #expect(empty.decoded == nil)
         let accepting = try manager(servers, decoding: ResponseDecoding(format: .string, acceptableStatus: [200...299, 418...418]))
-        #expect(try await accepting.send(Request("status/418")!).status == 418)
+        #expect(try await accepting.send(Request("status/418")).status == 418)
     }
 
     @Test("/html, /json, /xml, /bytes: content types checked and bodies decoded by format")
     func formats() async throws {
         let servers = try TestServers.load()
-        let html = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("html")!) }
+        let html = await #expect(throws: SluiceError.self) { try await manager(servers).send(Request("html")) }
         #expect(html?.kind == .unacceptableContentType)
         #expect(html?.response?.decoded == nil)
         #expect(html?.message.contains("text/html") == true)
 
-        let json = try await manager(servers).send(Request("json")!)
+        let json = try await manager(servers).send(Request("json"))
         #expect(json.decoded?.value?["slideshow"]?["author"] == "Yours Truly")
 
         let auto = try manager(servers, decoding: ResponseDecoding(format: .auto))
-        let xml = try await auto.send(Request("xml")!)
+        let xml = try await auto.send(Request("xml"))
         guard case .string(let text) = xml.decoded else {
             Issue.record("xml decoded as \(String(describing: xml.decoded))")
             return
         }
         #expect(text.contains("<slideshow"))
-        guard case .string(let page) = try await auto.send(Request("html")!).decoded else {
+        guard case .string(let page) = try await auto.send(Request("html")).decoded else {
             Issue.record("html did not decode as a string")
             return
         }
         #expect(page.contains("Herman Melville"))
-        let bytes = try await auto.send(Request("bytes/1000")!)
+        let bytes = try await auto.send(Request("bytes/1000"))
         #expect(bytes.decoded == .data(bytes.body))
         #expect(bytes.body.count == 1000)
     }

@@ -21,7 +21,7 @@ struct ReadmeExampleTests {
     func usingTheLibrary() async throws {
         let servers = try TestServers.load()
         let manager = SessionManager(pipeline: try Pipeline { Stamp() })
-        let response = try await manager.send(Request(url: servers.httpbin("get")))
+        let response = try await manager.send(Request(servers.httpbin("get").absoluteString))
         print(response.status, response.httpVersion, response.metrics?.timeToFirstByte ?? .zero)
         #expect(response.status == 200)
         #expect(response.httpVersion == .http1_1)
@@ -68,7 +68,7 @@ extension ReadmeExampleTests {
         }
         let manager = SessionManager(pipeline: pipeline)
         let request = Request(method: .post, "anything/users/{id}", pathParameters: ["id": "42"],
-                              parameters: ["login": "zoe", "admin": false])!
+                              parameters: ["login": "zoe", "admin": false])
         let response = try await manager.send(request)
         print(response.decoded?.value?["json"] ?? "no body")
         #expect(response.decoded?.value?["json"] == ["login": "zoe", "admin": false])
@@ -87,7 +87,7 @@ extension ReadmeExampleTests {
             try URLResolution(baseURL: servers.nginxHTTPS)
             TrustEvaluation(policy: try TrustPolicy(pinning: .publicKey, pins: pins, caBundle: servers.caBundle))
         }
-        let response = try await SessionManager(pipeline: pipeline).send(Request("hello.txt")!)
+        let response = try await SessionManager(pipeline: pipeline).send(Request("hello.txt"))
         #expect(String(decoding: response.body, as: UTF8.self) == "hello from nginx\n")
     }
 }

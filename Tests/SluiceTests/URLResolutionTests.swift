@@ -56,7 +56,7 @@ struct URLResolutionTests {
     @Test("several templates, one inside a segment, the query left alone")
     func severalTemplates() async throws {
         let stage = try URLResolution(baseURL: "http://h/api")
-        let request = try #require(Request("{kind}/{id}.json?x={kept}", pathParameters: ["kind": "users", "id": "7"]))
+        let request = Request("{kind}/{id}.json?x={kept}", pathParameters: ["kind": "users", "id": "7"])
         let (sent, _) = try await send(request, through: [stage])
         #expect(sent.url.absoluteString == "http://h/api/users/7.json?x=%7Bkept%7D")
         #expect(sent.pathParameters.isEmpty)
@@ -84,12 +84,27 @@ struct URLResolutionTests {
     @Test("a template without a value, or a value without a template, is a typed error")
     func missingValues() async throws {
         let stage = try URLResolution(baseURL: "http://h/")
-        let missing = await #expect(throws: SluiceError.self) { try await send(Request("users/{id}")!, through: [stage]) }
+        let missing = await #expect(throws: SluiceError.self) { try await send(Request("users/{id}"), through: [stage]) }
         #expect(missing?.kind == .invalidRequest)
         #expect(missing?.stage == "url-resolution")
         #expect(missing?.message.contains("{id}") == true)
-        let unused = await #expect(throws: SluiceError.self) { try await send(Request("users", pathParameters: ["id": "1"])!, through: [stage]) }
+        let unused = await #expect(throws: SluiceError.self) { try await send(Request("users", pathParameters: ["id": "1"]), through: [stage]) }
         #expect(unused?.kind == .invalidRequest)
         #expect(unused?.message.contains("{id}") == true)
+    }
+
+    @Test("a string that is not a URL reference makes a request all the same; its task fails with .invalidRequest naming it, before any stage runs")
+    func unparsableString() async throws {
+        let stage = try URLResolution(baseURL: "http://h/")
+        let request = Request("http://exa mple.com/")
+        #expect(request.url.absoluteString == "about:blank")
+        let log = Log()
+        let error = await #expect(throws: SluiceError.self) { try await send(request, through: [stage, Tracer(name: "seen", log: log)]) }
+        #expect(error?.kind == .invalidRequest && error?.stage == "request")
+        #expect(error?.message == "'http://exa mple.com/' is not a URL reference (RFC 3986)")
+        #expect(log.all.isEmpty, "no stage ran")
+        var fixed = request
+        fixed.url = URL(string: "users/a%20b")!
+        #expect(try await send(fixed, through: [stage]).sent.url.absoluteString == "http://h/users/a%20b", "setting the URL clears the refusal")
     }
 }

@@ -12,8 +12,15 @@ import Foundation
 public struct Request: Sendable {
     /// The method; `GET` by default.
     public var method: HTTPMethod
-    /// The target URL.
-    public var url: URL
+    /// The target URL. For a request made from a string that is not a URL reference, `about:blank`
+    /// (the task then fails with `.invalidRequest` naming the string, before any stage runs);
+    /// setting it clears that.
+    public var url: URL {
+        didSet { unparsedURL = nil }
+    }
+    /// The string a request was made from when it is not a URL reference, for the error that
+    /// refuses it.
+    private(set) var unparsedURL: String?
     /// The header fields the request sets itself.
     public var headers: HTTPHeaders
     /// The body to send; none by default.
@@ -69,9 +76,16 @@ public struct Request: Sendable {
         self.parts = parts
     }
 
-    /// Creates a request from a URL string, absolute or relative (`users/{id}?full=1`), or
-    /// returns `nil` when the string is not a URL reference.
-    public init?(
+    /// Creates a request from a URL string, absolute or relative (`users/{id}?full=1`).
+    ///
+    /// As AsyncHTTPClient's `HTTPClientRequest(url:)`, it does not fail: a string that is not a
+    /// URL reference (`http://exa mple.com/`, a host with a space) makes a request whose task fails with
+    /// `.invalidRequest` naming the string when it is sent, before any stage runs.
+    ///
+    /// ```swift
+    /// let response = try await manager.send(Request("users/{id}", pathParameters: ["id": "42"]))
+    /// ```
+    public init(
         method: HTTPMethod = .get,
         _ urlString: String,
         headers: HTTPHeaders = [:],
@@ -80,7 +94,21 @@ public struct Request: Sendable {
         parameters: JSONValue? = nil,
         parts: [MultipartPart] = []
     ) {
-        guard let url = URL(string: urlString) else { return nil }
-        self.init(method: method, url: url, headers: headers, body: body, pathParameters: pathParameters, parameters: parameters, parts: parts)
+        let url = URL(string: urlString)
+        self.init(
+            method: method, url: url ?? URL(string: "about:blank")!, headers: headers, body: body,
+            pathParameters: pathParameters, parameters: parameters, parts: parts
+        )
+        if url == nil { unparsedURL = urlString }
+    }
+
+    /// Refuses a request made from a string that is not a URL reference.
+    /// - Throws: `.invalidRequest` naming the string.
+    func checkURL() throws(SluiceError) {
+        guard let unparsedURL else { return }
+        throw SluiceError(
+            kind: .invalidRequest, stage: "request",
+            message: "'\(unparsedURL)' is not a URL reference (RFC 3986)"
+        )
     }
 }

@@ -207,6 +207,7 @@ public final class SessionManager: Sendable {
             context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
         }
         do {
+            try request.checkURL()
             let response: Response
             if case .file(let destination) = request.destination {
                 response = try await download(request, to: destination, context: context, through: pipeline)

@@ -42,9 +42,10 @@ extension RequestSpec {
             }
         }
         let path = try text(self.path)
-        guard var request = Request(method: method, path) else {
+        guard let url = URL(string: path) else {
             throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
         }
+        var request = Request(method: method, url: url)
         for pair in pathParameters {
             request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
         }
