@@ -47,6 +47,12 @@ public struct Request: Sendable {
     public var parameters: JSONValue?
     /// Fields and files for a multipart body, written by ``Serialization`` in its `multipart` format.
     public var parts: [MultipartPart]
+    /// The format this request's parameters are written in, chosen for this request alone
+    /// (``init(method:_:headers:json:encoder:)``, ``init(method:_:headers:form:)``,
+    /// ``init(method:_:headers:multipart:fields:)``), as Alamofire's `parameters:encoder:` lets each
+    /// call choose; `nil` takes the ``Serialization`` stage's. A request that chose one is written
+    /// even by a pipeline without a `Serialization` stage, with the default encodings.
+    public var parameterFormat: Serialization.Format?
     /// How the TLS peer is trusted, set by a ``TrustEvaluation`` stage; `nil` for the default:
     /// full validation against the system trust store, host name checked.
     public var trustPolicy: TrustPolicy?

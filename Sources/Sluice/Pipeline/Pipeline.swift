@@ -45,6 +45,9 @@ public struct Pipeline: Sendable {
     public static let defaultMaxInMemoryResponseSize: Int64 = 64 << 20
     /// The stages' names, in order.
     public let stageNames: [String]
+    /// Whether a ``Serialization`` stage writes parameters; without one, a request that chose its
+    /// format is written before the chain runs.
+    let serializes: Bool
     /// The chain folded once.
     let handler: Handler
 
@@ -83,6 +86,7 @@ public struct Pipeline: Sendable {
         self.maxResponseSize = maxResponseSize
         self.maxInMemoryResponseSize = maxInMemoryResponseSize
         stageNames = stages.map(\.name)
+        serializes = stages.contains { $0 is Serialization }
         handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
     }
 
@@ -109,6 +113,15 @@ public struct Pipeline: Sendable {
         request.maxResponseSize ?? maxResponseSize ?? (request.destination == .memory ? maxInMemoryResponseSize : nil)
     }
 
+    /// `request` as the chain takes it: written in the format it chose (``Request/parameterFormat``)
+    /// with the default encodings, when no ``Serialization`` stage will write it; as it is
+    /// otherwise. Written before any stage, so every stage sees the body as it is sent.
+    /// - Throws: what ``Serialization/serialize(_:)`` throws.
+    func prepared(_ request: Request) throws(SluiceError) -> Request {
+        guard !serializes, request.parameterFormat != nil else { return request }
+        return try Serialization().serialize(request)
+    }
+
     /// The bottom of the chain: refuse a request that still carries what no stage wrote, wait while
     /// the task is suspended, then let the transport send.
     private static func innermost(_ transport: any Transport) -> Handler {
@@ -132,7 +145,7 @@ public struct Pipeline: Sendable {
             )
         }
         if request.parameters != nil {
-            throw refuse("parameters", "add a Serialization stage (serialization: in a pipeline file)")
+            throw refuse("parameters", "add a Serialization stage (serialization: in a pipeline file), or choose the body's format for the request: Request(..., json:), (form:) or (multipart:)")
         }
         if !request.parts.isEmpty {
             throw refuse("multipart parts", "add Serialization(format: .multipart) (serialization: {format: multipart})")

@@ -208,6 +208,7 @@ public final class SessionManager: Sendable {
         }
         do {
             try request.checkURL()
+            let request = try pipeline.prepared(request)
             let response: Response
             if case .file(let destination) = request.destination {
                 response = try await download(request, to: destination, context: context, through: pipeline)

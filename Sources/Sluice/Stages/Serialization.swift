@@ -9,6 +9,10 @@ import Foundation
 /// and `Content-Type` is set unless the request set one (multipart always sets its own, since only
 /// it knows the boundary). An empty form body is sent as such.
 ///
+/// A request that chose its own format (``Request/parameterFormat``: `Request(..., json:)`,
+/// `(form:)`, `(multipart:)`) is written in it, with this stage's encodings; a JSON, property-list
+/// or multipart body it chose goes in the body whatever the method.
+///
 /// A request without `parameters` and `parts` passes unchanged; AFNetworking gave such a POST an
 /// empty form body, which overwrote a body set by hand. Parameters with a body already set, parts
 /// outside the `multipart` format, and values the format cannot hold are `.serialization` errors
@@ -65,9 +69,12 @@ public struct Serialization: RequestStage {
         var request = request
         let parameters = request.parameters
         let parts = request.parts
+        let chosen = request.parameterFormat
+        let format = chosen ?? self.format
         request.parameters = nil
         request.parts = []
-        if parametersInURI.contains(request.method) {
+        request.parameterFormat = nil
+        if parametersInURI.contains(request.method), chosen == nil || chosen == .form {
             guard parts.isEmpty else {
                 throw failure("multipart parts cannot be sent with \(request.method), whose parameters go in the query", request)
             }
