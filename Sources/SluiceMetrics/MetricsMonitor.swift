@@ -65,8 +65,10 @@ public final class MetricsMonitor: EventMonitor {
             finish(event, statusClass: "error", error: MetricsMonitor.token(error.kind.description))
         case .cancelled:
             finish(event, statusClass: "error", error: "cancelled")
-        case .waitedForConnectivity(_, let duration):
-            Timer(label: "sluice_connectivity_wait_seconds", dimensions: [("pipeline", pipeline)], factory: factory).record(duration: duration)
+        case .note(let note):
+            if let wait = note.connectivityWait {
+                Timer(label: "sluice_connectivity_wait_seconds", dimensions: [("pipeline", pipeline)], factory: factory).record(duration: wait.duration)
+            }
         default:
             break
         }

@@ -245,7 +245,7 @@ struct ReachabilityNamespaceTests {
         #expect(changes.withLock { $0 } == [.reachable(.wired)])
         #expect(waits.context.metrics.connectivityWait > .zero)
         #expect(waits.context.notes.map(\.name) == ["waiting", "connected"])
-        #expect(events.seen.withLock { kinds in kinds.contains { if case .waitedForConnectivity(host: "10.77.1.1", _) = $0 { true } else { false } } })
+        #expect(events.seen.withLock { kinds in kinds.contains { if case .note(let note) = $0 { note.connectivityWait?.host == "10.77.1.1" } else { false } } })
         let waited = try metrics.expectTimer("sluice_connectivity_wait_seconds", [("pipeline", "edge")])
         #expect(waited.values.count == 1)
         #expect(waited.values[0] > 0)

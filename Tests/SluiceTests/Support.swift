@@ -29,7 +29,6 @@ extension TaskEvent.Kind {
         case .firstByte: "firstByte"
         case .transferFinished: "transferFinished"
         case .note(let note): "note(\(note.stage).\(note.name))"
-        case .waitedForConnectivity: "waitedForConnectivity"
         case .completed: "completed"
         case .failed: "failed"
         case .cancelled: "cancelled"

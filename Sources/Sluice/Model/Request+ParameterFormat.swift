@@ -9,6 +9,10 @@ extension Request {
     /// let request = try Request("login", json: Login(user: "zoe", remember: true))
     /// ```
     /// - Parameters:
+    ///   - method: the method; `POST` by default.
+    ///   - urlString: the URL, absolute or relative, as ``init(method:_:headers:body:pathParameters:parameters:parts:)`` takes it.
+    ///   - headers: the request's own header fields.
+    ///   - value: what the body holds.
     ///   - encoder: the encoder, for its key and date strategies; a plain `JSONEncoder` by default.
     /// - Throws: `.serialization` when `value` cannot be encoded.
     public init(method: HTTPMethod = .post, _ urlString: String, headers: HTTPHeaders = [:], json value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws(SluiceError) {

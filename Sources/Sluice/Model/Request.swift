@@ -16,11 +16,8 @@ public struct Request: Sendable {
     /// (the task then fails with `.invalidRequest` naming the string, before any stage runs);
     /// setting it clears that.
     public var url: URL {
-        didSet { unparsedURL = nil }
+        didSet { stageValues[UnparsedURL.self] = nil }
     }
-    /// The string a request was made from when it is not a URL reference, for the error that
-    /// refuses it.
-    private(set) var unparsedURL: String?
     /// The header fields the request sets itself.
     public var headers: HTTPHeaders
     /// The body to send; none by default.
@@ -35,27 +32,17 @@ public struct Request: Sendable {
     /// ``Pipeline/maxInMemoryResponseSize`` (64 MiB by default) and a body streamed to a file none.
     /// `Int64.max` means no limit at all. Past it the exchange ends with `.responseTooLarge`.
     public var maxResponseSize: Int64?
-    /// How the request reaches its server; `nil` is ``ProxyRoute/environment``, curl's behaviour.
-    public var proxyRoute: ProxyRoute?
     /// Whether the transport keeps the certificates the server presented on the connection, in
     /// `Response.metrics?.peerCertificates` (for `expect.certificate` and certificate captures).
     /// Off by default: reading them costs a little on every request, reused connections included.
     public var recordsPeerCertificates = false
-    /// Values for the `{name}` templates of a relative `url`, filled in by ``URLResolution``.
-    public var pathParameters: [String: String]
-    /// Parameters for ``Serialization`` to write into the query or the body; `nil` for none.
-    public var parameters: JSONValue?
-    /// Fields and files for a multipart body, written by ``Serialization`` in its `multipart` format.
-    public var parts: [MultipartPart]
-    /// The format this request's parameters are written in, chosen for this request alone
-    /// (``init(method:_:headers:json:encoder:)``, ``init(method:_:headers:form:)``,
-    /// ``init(method:_:headers:multipart:fields:)``), as Alamofire's `parameters:encoder:` lets each
-    /// call choose; `nil` takes the ``Serialization`` stage's. A request that chose one is written
-    /// even by a pipeline without a `Serialization` stage, with the default encodings.
-    public var parameterFormat: Serialization.Format?
-    /// How the TLS peer is trusted, set by a ``TrustEvaluation`` stage; `nil` for the default:
-    /// full validation against the system trust store, host name checked.
-    public var trustPolicy: TrustPolicy?
+    /// What only some stages read or write: ``parameters``, ``parts``, ``pathParameters``,
+    /// ``trustPolicy``, ``proxyRoute`` and a stage's own values, kept off the request's fields
+    /// so that it stays small.
+    public var stageValues = StageValues()
+
+    /// The string a request was made from when it is not a URL reference.
+    enum UnparsedURL: StageValueKey { typealias Value = String }
 
     /// Creates a request.
     public init(
@@ -77,9 +64,9 @@ public struct Request: Sendable {
         self.destination = destination
         self.timeouts = timeouts
         self.maxResponseSize = maxResponseSize
-        self.pathParameters = pathParameters
-        self.parameters = parameters
-        self.parts = parts
+        if !pathParameters.isEmpty { self.pathParameters = pathParameters }
+        if let parameters { self.parameters = parameters }
+        if !parts.isEmpty { self.parts = parts }
     }
 
     /// Creates a request from a URL string, absolute or relative (`users/{id}?full=1`).
@@ -105,13 +92,13 @@ public struct Request: Sendable {
             method: method, url: url ?? URL(string: "about:blank")!, headers: headers, body: body,
             pathParameters: pathParameters, parameters: parameters, parts: parts
         )
-        if url == nil { unparsedURL = urlString }
+        if url == nil { stageValues[UnparsedURL.self] = urlString }
     }
 
     /// Refuses a request made from a string that is not a URL reference.
     /// - Throws: `.invalidRequest` naming the string.
     func checkURL() throws(SluiceError) {
-        guard let unparsedURL else { return }
+        guard let unparsedURL = stageValues[UnparsedURL.self] else { return }
         throw SluiceError(
             kind: .invalidRequest, stage: "request",
             message: "'\(unparsedURL)' is not a URL reference (RFC 3986)"

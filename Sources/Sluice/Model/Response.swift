@@ -26,12 +26,9 @@ public struct Response: Sendable {
     /// The metrics behind a reference, so that a response, copied through every stage's async
     /// frame, stays small.
     private var metricsBox: Box<TransferMetrics>?
-    /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
-    /// that decodes to no value (empty, or one space).
-    public var decoded: DecodedBody?
-    /// What a ``ResponseCaching`` stage did for this response: returned it from the store,
-    /// validated it, or fetched it; `nil` when no cache handled it.
-    public var cacheOutcome: CacheOutcome?
+    /// What only some stages write or read: ``decoded``, ``cacheOutcome`` and a stage's own
+    /// values, kept off the response's fields so that it stays small.
+    public var stageValues = StageValues()
 
     /// Creates a response.
     public init(
@@ -53,7 +50,7 @@ public struct Response: Sendable {
         self.url = url
         self.httpVersion = httpVersion
         self.metrics = metrics
-        self.decoded = decoded
+        if let decoded { self.decoded = decoded }
     }
 }
 

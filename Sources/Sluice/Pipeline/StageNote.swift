@@ -12,12 +12,28 @@ public struct StageNote: Sendable, Hashable {
     public var detail: String
     /// When it happened.
     public var time: ContinuousClock.Instant
+    /// What the note says in typed form, for monitors that measure it (a reachability wait's
+    /// ``connectivityWait``); read through the reporting stage's own properties.
+    public var stageValues = StageValues()
 
     /// Creates a note.
-    public init(stage: String, name: String, detail: String, time: ContinuousClock.Instant = .now) {
+    public init(stage: String, name: String, detail: String, time: ContinuousClock.Instant = .now, stageValues: StageValues = StageValues()) {
         self.stage = stage
         self.name = name
         self.detail = detail
         self.time = time
+        self.stageValues = stageValues
+    }
+
+    /// Notes are equal when stage, name, detail and time are: the typed values restate the detail.
+    public static func == (lhs: StageNote, rhs: StageNote) -> Bool {
+        (lhs.stage, lhs.name, lhs.detail, lhs.time) == (rhs.stage, rhs.name, rhs.detail, rhs.time)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stage)
+        hasher.combine(name)
+        hasher.combine(detail)
+        hasher.combine(time)
     }
 }

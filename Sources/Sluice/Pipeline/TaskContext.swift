@@ -84,24 +84,17 @@ public final class TaskContext: Sendable {
     ///   - detail: a sentence for people.
     ///   - stage: the reporting stage's name.
     public func note(_ name: String, _ detail: String, stage: String) {
-        let note = StageNote(stage: stage, name: name, detail: detail)
-        state.withLock { $0.metrics.notes.append(note) }
-        emit(.note(note))
+        note(StageNote(stage: stage, name: name, detail: detail))
     }
 
-    /// Records a wait for connectivity that ended with a route: in
-    /// ``TaskMetrics/connectivityWait``, and as an event.
-    func recordConnectivityWait(host: String, duration: Duration) {
-        state.withLock { $0.metrics.connectivityWait += duration }
-        emit(.waitedForConnectivity(host: host, duration: duration))
-    }
-
-    /// Records what a cache did for one exchange: in ``TaskMetrics/cacheOutcomes``, and as a note
-    /// named after the outcome.
-    func recordCache(_ outcome: CacheOutcome, detail: String, stage: String) {
-        let note = StageNote(stage: stage, name: outcome.rawValue, detail: detail)
+    /// Records a note, its typed values included, and changes the task's metrics in the same step
+    /// (a stage's own measures, in ``TaskMetrics/stageValues``).
+    /// - Parameters:
+    ///   - note: the note, kept in ``metrics`` and sent to event monitors.
+    ///   - update: what changes in the metrics with it.
+    public func note(_ note: StageNote, updating update: (inout TaskMetrics) -> Void = { _ in }) {
         state.withLock { state in
-            state.metrics.cacheOutcomes.append(outcome)
+            update(&state.metrics)
             state.metrics.notes.append(note)
         }
         emit(.note(note))

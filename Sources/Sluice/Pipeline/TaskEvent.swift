@@ -23,9 +23,6 @@ public struct TaskEvent: Sendable {
         case transferFinished(TransferMetrics?)
         /// A stage reported something about the task (a retry, a token refresh).
         case note(StageNote)
-        /// The task waited this long for a route to the host (the `reachability` stage with
-        /// `waits-for-connectivity`), and a route came.
-        case waitedForConnectivity(host: String, duration: Duration)
         /// The task ended with a response.
         case completed(status: Int)
         /// The task ended with an error.

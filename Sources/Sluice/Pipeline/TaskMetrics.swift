@@ -23,12 +23,9 @@ public struct TaskMetrics: Sendable {
     public var transfers: [TransferMetrics]
     /// What the stages reported about the task (each retry, each token refresh), in order.
     public var notes: [StageNote]
-    /// What a ``ResponseCaching`` stage did for each exchange it handled (one per redirect hop),
-    /// in order.
-    public var cacheOutcomes: [CacheOutcome]
-    /// How long the task waited for a route to its host before sending (the `reachability`
-    /// stage with `waits-for-connectivity`); zero when it did not wait.
-    public var connectivityWait: Duration = .zero
+    /// What only some stages measure (``cacheOutcomes``, ``connectivityWait``, a stage's own),
+    /// kept off the metrics' fields.
+    public var stageValues = StageValues()
     /// When the task was created.
     public var created: ContinuousClock.Instant
     /// When the task ended, if it has.
@@ -39,7 +36,6 @@ public struct TaskMetrics: Sendable {
         stages = stageNames.map { StageTiming(name: $0) }
         transfers = []
         notes = []
-        cacheOutcomes = []
         self.created = created
         finished = nil
     }

@@ -30,3 +30,14 @@ public struct ProxySelection: RequestStage {
         return request
     }
 }
+
+extension Request {
+    private enum Route: StageValueKey { typealias Value = ProxyRoute }
+
+    /// How the request reaches its server, set by a ``ProxySelection`` stage for the transport;
+    /// `nil` is ``ProxyRoute/environment``, curl's behaviour.
+    public var proxyRoute: ProxyRoute? {
+        get { stageValues[Route.self] }
+        set { stageValues[Route.self] = newValue }
+    }
+}

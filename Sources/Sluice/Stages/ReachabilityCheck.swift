@@ -14,9 +14,9 @@ import Foundation
 /// most recent 64 hosts), so a task that waits is woken by the kernel's own notification. A
 /// host whose name does not resolve, or is not resolved within 10 s, is sent on: the transport
 /// then reports what is wrong. So is every request where the process cannot open a routing
-/// socket (a note says so). A wait is a note (`waiting`, then `connected`), a
-/// ``TaskEvent/Kind/waitedForConnectivity(host:duration:)`` event, and
-/// ``TaskMetrics/connectivityWait``. It is a hop stage: every redirect hop is checked.
+/// socket (a note says so). A wait is a note (`waiting`, then `connected`, whose
+/// ``StageNote/connectivityWait`` says how long, for monitors), and ``TaskMetrics/connectivityWait``.
+/// It is a hop stage: every redirect hop is checked.
 public struct ReachabilityCheck: RequestStage {
     /// Whether a task with no route waits for one rather than failing at once.
     public let waitsForConnectivity: Bool
@@ -86,8 +86,11 @@ public struct ReachabilityCheck: RequestStage {
         guard reached else {
             throw SluiceError(kind: .timeout, stage: name, url: request.url, message: "no route to \(host) came within \(limit)")
         }
-        context.recordConnectivityWait(host: host, duration: waited)
-        context.note("connected", "a route to \(host) came after \(waited)", stage: name)
+        var values = StageValues()
+        values[ConnectivityWaitKey.self] = ConnectivityWait(host: host, duration: waited)
+        context.note(StageNote(stage: name, name: "connected", detail: "a route to \(host) came after \(waited)", stageValues: values)) { metrics in
+            metrics.connectivityWait += waited
+        }
         return request
     }
 
@@ -123,5 +126,30 @@ private final class MonitorPool: Sendable {
         evicted?.stop()
         try monitor.start()
         return monitor
+    }
+}
+
+/// A wait for connectivity that ended with a route: the host and how long the task waited.
+public struct ConnectivityWait: Sendable, Hashable {
+    /// The host (or proxy) a route was waited for.
+    public var host: String
+    /// How long the task waited.
+    public var duration: Duration
+}
+
+private enum ConnectivityWaitKey: StageValueKey { typealias Value = ConnectivityWait }
+private enum ConnectivityWaitTotal: StageValueKey { typealias Value = Duration }
+
+extension StageNote {
+    /// The wait a `reachability` stage's `connected` note reports; `nil` for any other note.
+    public var connectivityWait: ConnectivityWait? { stageValues[ConnectivityWaitKey.self] }
+}
+
+extension TaskMetrics {
+    /// How long the task waited for a route to its host before sending (the `reachability`
+    /// stage with `waits-for-connectivity`), every hop's wait added; zero when it did not wait.
+    public var connectivityWait: Duration {
+        get { stageValues[ConnectivityWaitTotal.self] ?? .zero }
+        set { stageValues[ConnectivityWaitTotal.self] = newValue }
     }
 }

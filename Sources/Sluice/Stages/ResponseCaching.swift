@@ -254,7 +254,8 @@ public struct ResponseCaching: Stage {
         var response = response
         response.cacheOutcome = outcome
         let target = response.url?.absoluteString ?? context.request.url.absoluteString
-        context.recordCache(outcome, detail: "\(outcome.rawValue) \(target)" + (detail.map { " (\($0))" } ?? ""), stage: name)
+        let note = StageNote(stage: name, name: outcome.rawValue, detail: "\(outcome.rawValue) \(target)" + (detail.map { " (\($0))" } ?? ""))
+        context.note(note) { $0.cacheOutcomes.append(outcome) }
         return response
     }
 
@@ -274,5 +275,27 @@ public struct ResponseCaching: Stage {
             control.directives.append(CacheControl.Directive(name: "no-cache", argument: nil))
         }
         return control
+    }
+}
+
+extension Response {
+    private enum Outcome: StageValueKey { typealias Value = CacheOutcome }
+
+    /// What a ``ResponseCaching`` stage did for this response: returned it from the store,
+    /// validated it, or fetched it; `nil` when no cache handled it.
+    public var cacheOutcome: CacheOutcome? {
+        get { stageValues[Outcome.self] }
+        set { stageValues[Outcome.self] = newValue }
+    }
+}
+
+extension TaskMetrics {
+    private enum Outcomes: StageValueKey { typealias Value = [CacheOutcome] }
+
+    /// What a ``ResponseCaching`` stage did for each exchange it handled (one per redirect hop),
+    /// in order.
+    public var cacheOutcomes: [CacheOutcome] {
+        get { stageValues[Outcomes.self] ?? [] }
+        set { stageValues[Outcomes.self] = newValue }
     }
 }

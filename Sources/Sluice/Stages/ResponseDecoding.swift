@@ -166,3 +166,14 @@ public struct ResponseDecoding: ResponseStage {
         }
     }
 }
+
+extension Response {
+    private enum Decoded: StageValueKey { typealias Value = DecodedBody }
+
+    /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
+    /// that decodes to no value (empty, or one space).
+    public var decoded: DecodedBody? {
+        get { stageValues[Decoded.self] }
+        set { stageValues[Decoded.self] = newValue }
+    }
+}

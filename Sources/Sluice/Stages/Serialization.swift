@@ -148,3 +148,32 @@ public struct Serialization: RequestStage {
         return url
     }
 }
+
+extension Request {
+    private enum Parameters: StageValueKey { typealias Value = JSONValue }
+    private enum Parts: StageValueKey { typealias Value = [MultipartPart] }
+    private enum ParameterFormat: StageValueKey { typealias Value = Serialization.Format }
+
+    /// Parameters for ``Serialization`` to write into the query or the body; `nil` for none. A
+    /// request that reaches the transport still carrying them is refused (no stage wrote them).
+    public var parameters: JSONValue? {
+        get { stageValues[Parameters.self] }
+        set { stageValues[Parameters.self] = newValue }
+    }
+
+    /// Fields and files for a multipart body, written by ``Serialization`` in its `multipart` format.
+    public var parts: [MultipartPart] {
+        get { stageValues[Parts.self] ?? [] }
+        set { stageValues[Parts.self] = newValue.isEmpty ? nil : newValue }
+    }
+
+    /// The format this request's parameters are written in, chosen for this request alone
+    /// (``init(method:_:headers:json:encoder:)``, ``init(method:_:headers:form:)``,
+    /// ``init(method:_:headers:multipart:fields:)``), as Alamofire's `parameters:encoder:` lets each
+    /// call choose; `nil` takes the ``Serialization`` stage's. A request that chose one is written
+    /// even by a pipeline without a `Serialization` stage, with the default encodings.
+    public var parameterFormat: Serialization.Format? {
+        get { stageValues[ParameterFormat.self] }
+        set { stageValues[ParameterFormat.self] = newValue }
+    }
+}

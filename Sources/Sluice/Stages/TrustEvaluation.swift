@@ -49,3 +49,14 @@ public struct TrustEvaluation: RequestStage, ChainValidating {
         }
     }
 }
+
+extension Request {
+    private enum Policy: StageValueKey { typealias Value = TrustPolicy }
+
+    /// How the TLS peer is trusted, set by a ``TrustEvaluation`` stage for the transport; `nil`
+    /// for the default: full validation against the system trust store, host name checked.
+    public var trustPolicy: TrustPolicy? {
+        get { stageValues[Policy.self] }
+        set { stageValues[Policy.self] = newValue }
+    }
+}

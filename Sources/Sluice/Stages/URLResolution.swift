@@ -101,3 +101,13 @@ public struct URLResolution: RequestStage {
         return url
     }
 }
+
+extension Request {
+    private enum PathParameters: StageValueKey { typealias Value = [String: String] }
+
+    /// Values for the `{name}` templates of a relative `url`, filled in by ``URLResolution``.
+    public var pathParameters: [String: String] {
+        get { stageValues[PathParameters.self] ?? [:] }
+        set { stageValues[PathParameters.self] = newValue.isEmpty ? nil : newValue }
+    }
+}
