@@ -16,7 +16,7 @@ public struct ExchangeTracing: Stage {
     /// `exchange-tracing`.
     public var name: String { "exchange-tracing" }
 
-    /// ``StagePlacement/exchangeObserver``: at the bottom, a span per exchange.
+    /// `StagePlacement.exchangeObserver`: at the bottom, a span per exchange.
     public var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage.

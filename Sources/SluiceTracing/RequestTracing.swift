@@ -29,7 +29,7 @@ public struct RequestTracing: Stage {
     /// `tracing`.
     public var name: String { "tracing" }
 
-    /// ``StagePlacement/callObserver``: at the top, so its span covers every stage.
+    /// `StagePlacement.callObserver`: at the top, so its span covers every stage.
     public var placement: StagePlacement { .callObserver }
 
     /// Creates the stage.
