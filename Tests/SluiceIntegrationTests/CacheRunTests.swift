@@ -29,6 +29,8 @@ struct CacheRunTests {
         let text = try SluiceProcess.run(["run", "--no-color", "--verbose", path])
         #expect(text.status == 0, "\(text.output)\(text.error)")
         #expect(text.output.contains("cache miss\n") && text.output.contains("cache hit\n"), "\(text.output)")
+        // A hit sends nothing, and its line names the URL it answers for, absolute as the miss's.
+        #expect(text.output.contains("✔ second  GET \(servers.scenario.absoluteString)/cache/\(key)?cache-control=max-age%3D60  200"), "\(text.output)")
         #expect(text.error.contains("* cache: hit http://127.0.0.1:\(servers.scenario.port!)/cache/\(key)"), "\(text.error)")
         let json = try SluiceProcess.run(["run", "--format", "json", path])
         let report = try JSONReader().value(from: json.output)

@@ -221,7 +221,8 @@ public struct PipelineRunner: Sendable {
         let jar = file.cookies.jar
         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
         result.sent = outcome.sent
-        result.url = outcome.sent?.url.absoluteString ?? request.url.absoluteString
+        // A cache hit sends nothing: the stored response says where it came from.
+        result.url = outcome.sent?.url.absoluteString ?? outcome.response?.url?.absoluteString ?? request.url.absoluteString
         result.response = outcome.response
         result.duration = outcome.duration
         result.error = outcome.error
