@@ -191,6 +191,10 @@ struct PipelineLoaderTests {
         #expect(file.scope.values == ["host": "override", "token": "t-s3cr3t", "url": "http://override/"])
         #expect(file.secrets.contains("t-s3cr3t") && file.secrets.contains("s3cr3t"))
         #expect(file.scope.secretNames == ["token"])
+        // A secret that reads as a number is hidden as written, never as the number's text.
+        let pin = try load("variables:\n  pin: ${env.PIN}\nrequests:\n  - path: http://h/\n", environment: ["PIN": "007"])
+        #expect(pin.scope.values["pin"] == "007" && pin.scope.typedValues["pin"] == 7)
+        #expect(pin.secrets.contains("007") && !pin.secrets.contains("7"))
     }
 
     @Test("values under authorization are secrets, and so is the Basic credential sent")

@@ -220,14 +220,16 @@ private struct Loader {
                 continue
             }
             let templates = entry.value.references().references.isEmpty ? [] : Loader.texts(in: entry).compactMap { try? TemplateString(parsing: $0) }
+            // A scalar keeps the text it renders to (`1.50` stays `1.50` inside a longer string,
+            // a secret `007` stays `007`, never the number's `7`).
+            let text = entry.value.scalar.flatMap { try? scope.render($0) }
             if templates.contains(where: scope.isSecret) {
                 scope.secretNames.insert(name)
-                secrets += Loader.scalarTexts(of: value)
+                secrets += text.map { [$0] } ?? Loader.scalarTexts(of: value)
             }
             for template in templates { secrets += scope.secrets(in: template) }
             scope.assign(name, value)
-            // A scalar keeps the text it renders to (`1.50` stays `1.50` inside a longer string).
-            if case .scalar(let text, _) = entry.value.content, let rendered = try? scope.render(text) { scope.values[name] = rendered }
+            if let text { scope.values[name] = text }
         }
     }
 
