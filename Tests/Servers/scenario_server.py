@@ -31,7 +31,9 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   "event I", type T if given, `retry` MS in the first
                                                   one), chunked; it resumes after the Last-Event-ID the
                                                   request carries, and breaks the connection (no last
-                                                  chunk) after K events of one connection. Once all N
+                                                  chunk) after K events of one connection (with
+                                                  `partial`, after half of the next event: its id
+                                                  and data, no blank line). Once all N
                                                   are sent it ends the body; a request past the last id
                                                   gets 204, which ends an EventSource for good.
                                                   /events-log/KEY lists the Last-Event-ID of each request
@@ -183,6 +185,9 @@ class Handler(BaseHTTPRequestHandler):
             chunk("\n".join(lines) + "\n\n")
             time.sleep(0.005)
             if drop_after and sent == drop_after and number < count:
+                if "partial" in query:
+                    # Half of the next event: its id, its data, no blank line.
+                    chunk("id: %d\ndata: partial" % (number + 1))
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
                 self.connection.close()

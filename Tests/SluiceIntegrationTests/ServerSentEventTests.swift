@@ -34,6 +34,23 @@ struct ServerSentEventTests {
         #expect(iterator.reconnectionTime == .milliseconds(50))
     }
 
+    @Test("a connection cut in the middle of an event: its id is not the Last-Event-ID of the reconnection, so the event is sent again, not lost")
+    func cutMidEvent() async throws {
+        let servers = try TestServers.load()
+        let key = "partial-\(UUID().uuidString)"
+        var components = URLComponents(url: servers.scenario.appendingPathComponent("events/\(key)"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "count", value: "6"), URLQueryItem(name: "drop-after", value: "3"), URLQueryItem(name: "retry", value: "20"), URLQueryItem(name: "partial", value: "1"),
+        ]
+        let manager = try servers.manager()
+        var events: [ServerSentEvent] = []
+        for try await event in manager.events(Request(url: components.url!), options: .init(maxReconnects: 5)) {
+            events.append(event)
+        }
+        #expect(events.map(\.data) == (1...6).map { "event \($0)" })
+        #expect(try await log(servers, key) == [nil, "3", "6"])
+    }
+
     @Test("every connection asks for text/event-stream and no-cache, through the pipeline's stages")
     func requestFields() async throws {
         let servers = try TestServers.load()

@@ -61,6 +61,17 @@ struct ServerSentEventParserTests {
         }
     }
 
+    @Test("the last event ID changes at a blank line only: an id in a block the stream cut off is not kept, an id in a block without data is")
+    func lastEventIDAtDispatch() throws {
+        let cut = try parse(Array("id: 1\ndata: a\n\nid: 2\ndata: b".utf8), pieceSize: 1)
+        #expect(cut.events.map(\.lastEventID) == ["1"])
+        #expect(cut.parser.lastEventID == "1")
+        let noData = try parse(Array("id: 1\ndata: a\n\nid: 3\n\n".utf8), pieceSize: 2)
+        #expect(noData.events.count == 1 && noData.parser.lastEventID == "3")
+        var resumed = ServerSentEventParser(lastEventID: "9")
+        #expect(try resumed.consume(Array("data: x\n\n".utf8)).map(\.lastEventID) == ["9"])
+    }
+
     @Test("the HTML standard's examples (section 9.2.6)")
     func standardExamples() throws {
         let stock = try parse(Array("data: YHOO\ndata: +2\ndata: 10\n\n".utf8), pieceSize: 100).events

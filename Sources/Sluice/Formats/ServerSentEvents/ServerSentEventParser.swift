@@ -10,7 +10,9 @@ import Foundation
 ///   loses one leading space. Field names are compared byte for byte, never by canonical
 ///   equivalence: `data`, `event`, `id` (ignored when it holds U+0000), `retry` (ASCII digits only).
 /// - An event with no `data` field is not dispatched, but its `id` still counts. What follows the
-///   last blank line when the stream ends is discarded.
+///   last blank line when the stream ends is discarded, its `id` included: the last event ID
+///   changes only at a blank line (the standard's "dispatch the event", step 1), so a
+///   reconnection never claims an event it did not receive.
 ///
 /// Limits guard against a hostile server: a line, or an event's data, past `maxEventSize` bytes
 /// fails the stream with `.protocolError` rather than growing without end.
@@ -19,8 +21,12 @@ public struct ServerSentEventParser: Sendable {
     public let maxEventSize: Int
     /// The reconnection time the stream last set with a `retry` field; `nil` when it set none.
     public private(set) var reconnectionTime: Duration?
-    /// The last event ID buffer: the latest `id` field, kept across events.
+    /// The event source's last event ID: the latest `id` field of a block that ended with a blank
+    /// line, kept across events; what a reconnection sends as `Last-Event-ID`.
     public private(set) var lastEventID = ""
+    /// The last event ID buffer: the latest `id` field read, committed to ``lastEventID`` at the
+    /// next blank line.
+    private var idBuffer = ""
 
     private var line: [UInt8] = []
     private var sawCarriageReturn = false
@@ -39,6 +45,7 @@ public struct ServerSentEventParser: Sendable {
     public init(maxEventSize: Int = ServerSentEventParser.defaultMaxEventSize, lastEventID: String = "") {
         self.maxEventSize = maxEventSize
         self.lastEventID = lastEventID
+        idBuffer = lastEventID
     }
 
     /// Takes the next bytes of the stream and returns the events they completed, in order.
@@ -110,7 +117,7 @@ public struct ServerSentEventParser: Sendable {
             type = Array(value)
         } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) {
-                lastEventID = String(decoding: value, as: UTF8.self)
+                idBuffer = String(decoding: value, as: UTF8.self)
             }
         } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
@@ -123,6 +130,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     private mutating func dispatch() {
+        lastEventID = idBuffer
         defer {
             data.removeAll(keepingCapacity: true)
             hasData = false
