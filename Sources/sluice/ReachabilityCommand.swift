@@ -29,20 +29,23 @@ struct ReachabilityCommand: AsyncParsableCommand {
         try monitor.start()
         defer { monitor.stop() }
         guard watch else {
-            let status = await monitor.knownStatus()
-            Terminal.write(line(status, interface: monitor.interfaceName) + "\n")
-            if !status.isReachable { throw ExitCode(1) }
+            _ = await monitor.knownStatus()
+            let update = monitor.current
+            Terminal.write(line(update) + "\n")
+            if !update.status.isReachable { throw ExitCode(1) }
             return
         }
-        for await status in monitor.updates() {
-            Terminal.write(line(status, interface: monitor.interfaceName) + "\n")
+        // Each line prints the interface that came with its status, however far behind the reader is.
+        for await update in monitor.updates() {
+            Terminal.write(line(update) + "\n")
         }
     }
 
-    private func line(_ status: ReachabilityStatus, interface: String?) -> String {
-        guard json else { return status.description + (interface.map { " (\($0))" } ?? "") }
+    private func line(_ update: ReachabilityUpdate) -> String {
+        guard json else { return update.description }
+        let interface = update.interfaceName
         var object: JSONObject = [:]
-        switch status {
+        switch update.status {
         case .unknown: object["status"] = "unknown"
         case .notReachable: object["status"] = "not-reachable"
         case .reachable(let kind):

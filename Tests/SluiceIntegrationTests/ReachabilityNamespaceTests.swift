@@ -118,6 +118,50 @@ struct ReachabilityNamespaceTests {
         }
     }
 
+    @Test("each update carries its own interface: a reader that falls behind the changes still gets 'reachable' with the interface that went with it")
+    func updatesCarryTheirInterface() async throws {
+        let pair = try NamespacePair()
+        let monitor = try pair.inClient {
+            let monitor = ReachabilityMonitor(host: "10.77.1.1")
+            try monitor.start()
+            return monitor
+        }
+        defer { monitor.stop() }
+        #expect(await monitor.knownStatus() == .reachable(.wired))
+        let updates = monitor.updates()
+        // Three changes, each seen by the monitor before the next; the stream is read only after.
+        for (change, expected) in [(["route", "del", "default"], ReachabilityStatus.notReachable), (["route", "add", "default", "via", "10.77.0.2"], .reachable(.wired)), (["route", "del", "default"], .notReachable)] {
+            try pair.inside(pair.client, change)
+            #expect(await monitor.firstStatus(within: .seconds(10)) { $0 == expected } == expected)
+        }
+        var seen: [ReachabilityUpdate] = []
+        for await update in updates {
+            seen.append(update)
+            if seen.count == 4 { break }
+        }
+        #expect(seen.map(\.status) == [.reachable(.wired), .notReachable, .reachable(.wired), .notReachable])
+        #expect(seen.map(\.interfaceName) == ["va", nil, "va", nil])
+        #expect(seen.allSatisfy { $0.addresses == ["10.77.1.1"] })
+        #expect(monitor.interfaceName == nil, "read now, apart from its status, the interface is the current one")
+    }
+
+    @Test("with lo down, 127.0.0.1 and the machine's own addresses are not reachable: reachability says so, and sluice send fails at once instead of waiting for its connect timeout")
+    func loopbackDown() throws {
+        let pair = try NamespacePair()
+        for host in ["127.0.0.1", "10.77.0.1"] {
+            let up = try pair.run([SluiceProcess.executable.path, "reachability", host])
+            #expect(up.wait() == 0 && up.output() == ["reachable via loopback (lo)"], "\(host): \(up.output())")
+        }
+        try pair.client("link", "set", "lo", "down")
+        for host in ["127.0.0.1", "10.77.0.1"] {
+            let down = try pair.run([SluiceProcess.executable.path, "reachability", host])
+            #expect(down.wait() == 1 && down.output() == ["not reachable"], "\(host): \(down.output())")
+        }
+        let send = try pair.run([SluiceProcess.executable.path, "send", "--connect-timeout", "20", "http://127.0.0.1:9/"])
+        #expect(send.wait(within: .seconds(15)) == 1)
+        #expect(send.output(1) == ["sluice: error: not reachable in reachability for http://127.0.0.1:9/: no route to 127.0.0.1: the routing table has none, or the interface it would leave by is down"], "\(send.output(1))")
+    }
+
     @Test("sluice send: no route fails at once with 'not reachable'; --wait-for-connectivity waits, and sends when the route returns; --timeout ends the wait")
     func sendWaits() throws {
         let pair = try NamespacePair()
@@ -235,7 +279,7 @@ struct ReachabilityNamespaceTests {
         #expect(clock.now - start < .seconds(30))
 
         let changes = Locked<[ReachabilityStatus]>([])
-        monitor.onChange { status in changes.withLock { $0.append(status) } }
+        monitor.onChange { update in changes.withLock { $0.append(update.status) } }
         let waits = manager.task(request)
         while !waits.context.notes.contains(where: { $0.name == "waiting" }) { try await Task.sleep(for: .milliseconds(10)) }
         try pair.client("route", "add", "default", "via", "10.77.0.2")

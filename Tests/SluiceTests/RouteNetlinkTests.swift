@@ -55,9 +55,11 @@ struct RouteNetlinkTests {
         #expect(monitor.interfaceName == "lo")
         let updates = monitor.updates()
         monitor.stop()
-        var seen: [ReachabilityStatus] = []
-        for await status in updates { seen.append(status) }
-        #expect(seen == [.reachable(.loopback)])
+        var seen: [ReachabilityUpdate] = []
+        for await update in updates { seen.append(update) }
+        #expect(seen.map(\.status) == [.reachable(.loopback)])
+        #expect(seen.map(\.interfaceName) == ["lo"])
+        #expect(seen.first?.addresses?.contains("127.0.0.1") == true)
 
         let nowhere = ReachabilityMonitor(host: "no-such-host.invalid")
         try nowhere.start()

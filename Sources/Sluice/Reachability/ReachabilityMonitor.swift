@@ -13,8 +13,8 @@ import Foundation
 /// ```swift
 /// let monitor = ReachabilityMonitor(host: "api.example.com")
 /// try monitor.start()
-/// for await status in monitor.updates() {
-///     print(status)             // unknown, then reachable via wireless, not reachable, ...
+/// for await update in monitor.updates() {
+///     print(update)             // unknown, then reachable via wireless (wlan0), not reachable, ...
 /// }
 /// ```
 ///
@@ -27,13 +27,12 @@ public final class ReachabilityMonitor: Sendable {
     public let host: String?
 
     private struct State {
-        var status = ReachabilityStatus.unknown
-        var interface: String?
+        var current = ReachabilityUpdate(status: .unknown)
         var addresses: [[UInt8]]?
         var resolving = false
         var running: Running?
-        var continuations: [UUID: AsyncStream<ReachabilityStatus>.Continuation] = [:]
-        var handlers: [@Sendable (ReachabilityStatus) -> Void] = []
+        var continuations: [UUID: AsyncStream<ReachabilityUpdate>.Continuation] = [:]
+        var handlers: [@Sendable (ReachabilityUpdate) -> Void] = []
     }
 
     /// What a started monitor holds: its sockets, and the descriptor that wakes its thread to stop.
@@ -64,7 +63,12 @@ public final class ReachabilityMonitor: Sendable {
 
     /// The status now: ``ReachabilityStatus/unknown`` until the monitor has started and looked.
     public var status: ReachabilityStatus {
-        state.withLock { $0.status }
+        state.withLock { $0.current.status }
+    }
+
+    /// The status now with its interface and addresses, as one reading.
+    public var current: ReachabilityUpdate {
+        state.withLock { $0.current }
     }
 
     /// The addresses the host resolved to, as text, in the resolver's order; `nil` until it has
@@ -74,9 +78,11 @@ public final class ReachabilityMonitor: Sendable {
         state.withLock { $0.addresses }.map { $0.map(ReachabilityMonitor.text) }
     }
 
-    /// The name of the interface the route leaves by, when the status is reachable.
+    /// The name of the interface the route leaves by, when the status is reachable. Read with the
+    /// status it goes with from ``current`` or an update: read apart, the two may come from
+    /// different moments.
     public var interfaceName: String? {
-        state.withLock { $0.status.isReachable ? $0.interface : nil }
+        state.withLock { $0.current.interfaceName }
     }
 
     /// Starts watching: opens the routing sockets and the thread that reads them, and resolves the
@@ -125,13 +131,14 @@ public final class ReachabilityMonitor: Sendable {
         continuations.forEach { $0.finish() }
     }
 
-    /// The status now, then each change, until the monitor stops or the stream is dropped.
-    public func updates() -> AsyncStream<ReachabilityStatus> {
-        let (stream, continuation) = AsyncStream<ReachabilityStatus>.makeStream(bufferingPolicy: .unbounded)
+    /// The status now, then each change, each with its own interface and addresses, until the
+    /// monitor stops or the stream is dropped.
+    public func updates() -> AsyncStream<ReachabilityUpdate> {
+        let (stream, continuation) = AsyncStream<ReachabilityUpdate>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
-        let current = state.withLock { state -> ReachabilityStatus in
+        let current = state.withLock { state -> ReachabilityUpdate in
             state.continuations[id] = continuation
-            return state.status
+            return state.current
         }
         continuation.yield(current)
         continuation.onTermination = { [weak self] _ in
@@ -140,9 +147,9 @@ public final class ReachabilityMonitor: Sendable {
         return stream
     }
 
-    /// Calls `handler` with each change of status, on the monitor's thread (AFNetworking's
-    /// `setReachabilityStatusChangeBlock:`).
-    public func onChange(_ handler: @escaping @Sendable (ReachabilityStatus) -> Void) {
+    /// Calls `handler` with each change of status, with its own interface and addresses, on the
+    /// monitor's thread (AFNetworking's `setReachabilityStatusChangeBlock:`).
+    public func onChange(_ handler: @escaping @Sendable (ReachabilityUpdate) -> Void) {
         state.withLock { $0.handlers.append(handler) }
     }
 
@@ -157,7 +164,7 @@ public final class ReachabilityMonitor: Sendable {
     public func firstStatus(within limit: Duration, where condition: @escaping @Sendable (ReachabilityStatus) -> Bool) async -> ReachabilityStatus? {
         await withTaskGroup(of: ReachabilityStatus?.self) { group in
             group.addTask {
-                for await status in self.updates() where condition(status) { return status }
+                for await update in self.updates() where condition(update.status) { return update.status }
                 return nil
             }
             group.addTask {
@@ -228,28 +235,29 @@ public final class ReachabilityMonitor: Sendable {
         if let addresses {
             status = .notReachable
             for address in addresses {
-                guard let route = try? running.questions.route(to: address) else { continue }
-                if route.type == UInt8(RTN_LOCAL) {
-                    (status, interface) = (.reachable(.loopback), "lo")
-                    break
-                }
-                guard route.type == UInt8(RTN_UNICAST), let index = route.outputInterface,
+                guard let route = try? running.questions.route(to: address),
+                    route.type == UInt8(RTN_UNICAST) || route.type == UInt8(RTN_LOCAL),
+                    let index = route.outputInterface,
                     let link = try? running.questions.link(index: index), link.isUsable
                 else { continue }
-                (status, interface) = (.reachable(InterfaceKind(link)), link.name)
+                // A local route (an address of this machine) leaves by the loopback, which is
+                // checked as any other link: with `lo` down, nothing reaches 127.0.0.1.
+                (status, interface) = (route.type == UInt8(RTN_LOCAL) ? .reachable(.loopback) : .reachable(InterfaceKind(link)), link.name)
                 break
             }
         }
+        let update = ReachabilityUpdate(
+            status: status, interfaceName: status.isReachable ? interface : nil, addresses: addresses.map { $0.map(ReachabilityMonitor.text) }
+        )
         let (changed, continuations, handlers) = state.withLock { state in
-            let changed = state.status != status || (status.isReachable && state.interface != interface)
-            state.status = status
-            state.interface = interface
+            let changed = state.current.status != update.status || state.current.interfaceName != update.interfaceName
+            state.current = update
             return (changed, Array(state.continuations.values), state.handlers)
         }
         guard changed else { return }
         // Callbacks first: whoever waits on a stream then finds them run.
-        handlers.forEach { $0(status) }
-        continuations.forEach { $0.yield(status) }
+        handlers.forEach { $0(update) }
+        continuations.forEach { $0.yield(update) }
     }
 
     // MARK: Addresses
