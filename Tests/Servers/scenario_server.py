@@ -37,6 +37,11 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   are sent it ends the body; a request past the last id
                                                   gets 204, which ends an EventSource for good.
                                                   /events-log/KEY lists the Last-Event-ID of each request
+  /sse-script/KEY  {"connections": [{"status", "contentType", "stream", "location"}, ...]}
+                                                  what the next requests for /sse/KEY answer, one
+                                                  connection each, in order (a 204 once they run out);
+                                                  /sse-log/KEY lists the Last-Event-ID of each request
+                                                  (null when it sent none)
   /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
                                                   request, every request that arrives between `after`
                                                   and `after`+`for` ms is held until that pause ends, as
@@ -66,6 +71,8 @@ realms = {}
 cache_modes = {}
 event_logs = {}
 stall_starts = {}
+sse_scripts = {}
+sse_logs = {}
 
 
 def realm(name):
@@ -128,6 +135,16 @@ class Handler(BaseHTTPRequestHandler):
         if parts[0] == "events-log" and len(parts) == 2:
             with lock:
                 return self.answer(200, {"last_event_ids": event_logs.get(parts[1], [])})
+        if parts[0] == "sse-script" and len(parts) == 2:
+            with lock:
+                sse_scripts[parts[1]] = list(json.loads(body)["connections"])
+                sse_logs[parts[1]] = []
+            return self.answer(200, {"scripted": len(sse_scripts[parts[1]])})
+        if parts[0] == "sse-log" and len(parts) == 2:
+            with lock:
+                return self.answer(200, {"last_event_ids": sse_logs.get(parts[1], [])})
+        if parts[0] == "sse" and len(parts) == 2:
+            return self.scripted_events(parts[1])
         if parts[0] == "cache-mode" and len(parts) == 2:
             with lock:
                 cache_modes[parts[1]] = json.loads(body or b"{}")
@@ -193,6 +210,24 @@ class Handler(BaseHTTPRequestHandler):
                 self.connection.close()
                 return
         self.wfile.write(b"0\r\n\r\n")
+
+    def scripted_events(self, key):
+        with lock:
+            # http.server reads header bytes as Latin-1; the ID was sent as UTF-8, as browsers send it.
+            last = self.headers.get("Last-Event-ID")
+            sse_logs.setdefault(key, []).append(last.encode("latin-1").decode("utf-8", "replace") if last is not None else None)
+            script = sse_scripts.get(key, [])
+            connection = script.pop(0) if script else {"status": 204, "stream": ""}
+        body = connection.get("stream", "").encode("utf-8")
+        self.send_response(connection["status"])
+        if "contentType" in connection:
+            self.send_header("Content-Type", connection["contentType"])
+        if "location" in connection:
+            self.send_header("Location", connection["location"])
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
 
     def cache(self, key, query):
         with lock:
