@@ -142,6 +142,13 @@ let package = Package(
             dependencies: ["SluiceFuzzTargets"],
             path: "Tests/Fuzz/Driver"
         ),
+        // The HTTP cache against http-tests/cache-tests: the suite's runner (Node) sends each request
+        // through this bridge's ResponseCaching pipeline (scripts/cache-tests).
+        .executableTarget(
+            name: "sluice-cache-bridge",
+            dependencies: ["Sluice"],
+            path: "Tests/CacheTests/Bridge"
+        ),
         // Ten thousand failing requests in a process of their own; LeakCheckTests reads its figures.
         .systemLibrary(name: "CMalloc", path: "Tests/LeakCheck/CMalloc"),
         .executableTarget(
