@@ -57,6 +57,22 @@ struct CacheTests {
         #expect(try accessLog(servers, containing: tag).count == 1)
     }
 
+    @Test("a HEAD is answered from a fresh stored GET response, its head without a body, sending nothing; with nothing stored it goes to nginx (RFC 9111 section 4.3.5)")
+    func headFromStoredGet() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("cached/hello.txt?\(tag)")
+        let (first, _) = try await send(manager, Request(method: .head, url: url))
+        #expect(first.cacheOutcome == nil && first.status == 200, "nothing stored: the HEAD goes out")
+        let (get, _) = try await send(manager, Request(url: url))
+        #expect(get.cacheOutcome == .miss && !get.body.isEmpty)
+        let (head, metrics) = try await send(manager, Request(method: .head, url: url))
+        #expect(head.cacheOutcome == .hit && head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["ETag"] == get.headers["ETag"] && head.headers["Content-Length"] == get.headers["Content-Length"] && head.headers["Age"] != nil)
+        #expect(metrics.transfers.isEmpty, "a hit makes no exchange")
+        #expect(try accessLog(servers, containing: tag).map { $0.contains("\"HEAD ") } == [true, false])
+    }
+
     @Test("nginx `Cache-Control: no-cache`: each use is validated; nginx answers 304 (in its access log) and the stored body returns")
     func revalidatedByNginx() async throws {
         let servers = try TestServers.load()

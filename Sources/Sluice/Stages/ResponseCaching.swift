@@ -65,6 +65,7 @@ public struct ResponseCaching: Stage {
     /// Answers from the store, validates, or sends, as the type's description says.
     public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         guard let key = CacheRules.key(for: request.url) else { return try await next(request, context) }
+        if request.method == .head { return try await head(request, key: key, context: context, next: next) }
         guard request.method == .get else {
             let response = try await next(request, context)
             if !ResponseCaching.safeMethods.contains(request.method), (200..<400).contains(response.status) {
@@ -110,6 +111,26 @@ public struct ResponseCaching: Stage {
             }
             return try await fetch(request, key: key, stored: stored, directives: directives, context: context, next: next)
         }
+    }
+
+    /// A `HEAD` (RFC 9111 section 4.3.5): answered from a usable stored `GET` response, its head
+    /// without the body; else sent on, and a `200` whose validators agree with the stored response
+    /// freshens it with its fields, so a later `GET` is served from the store.
+    private func head(_ request: Request, key: String, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        guard !ResponseCaching.conditionalFields.contains(where: request.headers.contains) else { return try await next(request, context) }
+        let stored = lookUp(key, for: request)
+        if let stored, let freshness = usable(stored, directives: ResponseCaching.requestDirectives(request.headers)) {
+            return report(headResponse(stored, freshness: freshness, to: request), as: .hit, context: context, detail: "the stored GET response's head; \(ResponseCaching.age(freshness))")
+        }
+        let requestTime = Date()
+        let response = try await next(request, context)
+        if let stored, response.status == 200, CacheRules.notModified(response.headers, matches: stored.head.headers) {
+            var head = stored.head.merging(notModified: response.headers)
+            head.requestTime = requestTime
+            head.responseTime = Date()
+            try? store.update(head)
+        }
+        return response
     }
 
     // MARK: Network
@@ -231,11 +252,7 @@ public struct ResponseCaching: Stage {
         _ stored: CachedResponse, as outcome: CacheOutcome, freshness: Freshness, to request: Request, context: TaskContext,
         detail: String? = nil, transfer: TransferMetrics? = nil
     ) throws -> Response {
-        var response = Response(
-            status: stored.head.status, headers: stored.head.headers, url: URL(string: stored.head.url) ?? request.url,
-            httpVersion: stored.head.httpVersion, metrics: transfer
-        )
-        response.headers["Age"] = String(Int(min(freshness.age, Double(CacheControl.maximumSeconds)).rounded(.down)))
+        var response = headResponse(stored, freshness: freshness, to: request, transfer: transfer)
         switch request.destination {
         case .memory:
             response.body = try stored.body.data()
@@ -245,8 +262,23 @@ public struct ResponseCaching: Stage {
         case .stream:
             response.bodyStream = ResponseBodyStream(try stored.body.data(), url: response.url)
         }
-        let age = "age \(Int(freshness.age)) s of \(Int(freshness.lifetime)) s\(freshness.isHeuristic ? " (heuristic)" : "")"
-        return report(response, as: outcome, context: context, detail: [age, detail].compactMap(\.self).joined(separator: "; "))
+        return report(response, as: outcome, context: context, detail: [ResponseCaching.age(freshness), detail].compactMap(\.self).joined(separator: "; "))
+    }
+
+    /// The stored response's status and fields, with an `Age` field of its current age (RFC 9111
+    /// section 5.1), and no body.
+    private func headResponse(_ stored: CachedResponse, freshness: Freshness, to request: Request, transfer: TransferMetrics? = nil) -> Response {
+        var response = Response(
+            status: stored.head.status, headers: stored.head.headers, url: URL(string: stored.head.url) ?? request.url,
+            httpVersion: stored.head.httpVersion, metrics: transfer
+        )
+        response.headers["Age"] = String(Int(min(freshness.age, Double(CacheControl.maximumSeconds)).rounded(.down)))
+        return response
+    }
+
+    /// `age 12 s of 60 s`, for notes.
+    private static func age(_ freshness: Freshness) -> String {
+        "age \(Int(freshness.age)) s of \(Int(freshness.lifetime)) s\(freshness.isHeuristic ? " (heuristic)" : "")"
     }
 
     /// Records the outcome on the response, the task's metrics and its notes.
