@@ -169,6 +169,36 @@ struct CacheTests {
         #expect(store.keys.isEmpty)
     }
 
+    @Test("stale-while-revalidate: a response stale within its window is served at once, and revalidated in a task of its own (a 304 the scenario server counts); outside it, or with the request's no-cache, it is validated first")
+    func staleWhileRevalidate() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "swr-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D0,%20stale-while-revalidate%3D600&etag=%22v1%22")
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+        let (stale, metrics) = try await send(manager, Request(url: url))
+        #expect(stale.cacheOutcome == .stale && stale.status == 200 && !stale.body.isEmpty)
+        #expect(metrics.transfers.isEmpty, "served before any exchange")
+        #expect(metrics.notes.contains { $0.name == "stale" && $0.detail.contains("stale-while-revalidate") })
+        // The background revalidation: a second request to the server, conditional, answered 304.
+        var waited = 0
+        while try await count(servers, key) < 2, waited < 200 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(try await count(servers, key) == 2)
+        #expect(try await count(servers, key + ":304") == 1)
+        // The request's own no-cache is validated before anything is returned.
+        let (validated, _) = try await send(manager, Request(url: url, headers: ["Cache-Control": "no-cache"]))
+        #expect(validated.cacheOutcome == .revalidated)
+        #expect(try await count(servers, key) == 3)
+
+        let past = "swr-past-\(UUID().uuidString)"
+        let pastURL = scenario(servers, past, "cache-control=max-age%3D0,%20stale-while-revalidate%3D0&etag=%22v1%22&age=5")
+        _ = try await manager.send(Request(url: pastURL))
+        #expect(try await manager.send(Request(url: pastURL)).cacheOutcome == .revalidated, "outside the window: validated first")
+    }
+
     @Test("stale-if-error: a stale response stands in for a 503 or a reset connection, unless it says must-revalidate")
     func staleIfError() async throws {
         let servers = try TestServers.load()

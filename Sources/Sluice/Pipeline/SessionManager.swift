@@ -81,7 +81,7 @@ public final class SessionManager: Sendable {
             transportEvents: registry
         )
         let accepted = registry.insert(context)
-        let operation = { @Sendable [pipeline, registry, request] () async throws -> Response in
+        let operation = { @Sendable [weak self, pipeline, registry, request] () async throws -> Response in
             guard accepted else {
                 context.finish()
                 throw SluiceError(kind: .invalidated, url: request.url, message: "the session manager was invalidated")
@@ -90,7 +90,10 @@ public final class SessionManager: Sendable {
                 context.finish()
                 registry.remove(context.id)
             }
-            return try await SessionManager.run(request, context: context, through: pipeline)
+            let response = try await SessionManager.run(request, context: context, through: pipeline)
+            // What a stage asked to send once this task had its response (a background revalidation).
+            for later in context.takeAfterResponse() { _ = self?.task(later) }
+            return response
         }
         let executor = pipeline.transport.callersExecutor
         let task = immediately

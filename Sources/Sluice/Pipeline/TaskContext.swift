@@ -44,6 +44,7 @@ public final class TaskContext: Sendable {
         var resumeWaiters: [CheckedContinuation<Void, Never>] = []
         var metrics: TaskMetrics
         var trustEvaluator: (any TrustEvaluating)?
+        var afterResponse: [Request] = []
     }
 
     init(
@@ -85,6 +86,23 @@ public final class TaskContext: Sendable {
     ///   - stage: the reporting stage's name.
     public func note(_ name: String, _ detail: String, stage: String) {
         note(StageNote(stage: stage, name: name, detail: detail))
+    }
+
+    /// Sends `request` through the pipeline once this task has its response, as a task of its own
+    /// whose response nobody waits for: a cache's revalidation in the background
+    /// (`stale-while-revalidate`, RFC 5861). The manager starts it when this task ends with a
+    /// response, not when it fails or is cancelled; monitors see it as any task, and cancelling
+    /// or invalidating the manager reaches it.
+    public func sendAfterResponse(_ request: Request) {
+        state.withLock { $0.afterResponse.append(request) }
+    }
+
+    /// The requests ``sendAfterResponse(_:)`` left, taken once.
+    func takeAfterResponse() -> [Request] {
+        state.withLock { state in
+            defer { state.afterResponse = [] }
+            return state.afterResponse
+        }
     }
 
     /// Records a note, its typed values included, and changes the task's metrics in the same step

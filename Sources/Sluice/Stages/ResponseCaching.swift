@@ -86,6 +86,15 @@ public struct ResponseCaching: Stage {
                 store.remove(key)
                 continue
             }
+            if let stored, request.stageValues[BackgroundRevalidation.self] == nil, let freshness = staleWhileRevalidating(stored, directives: directives),
+                let response = try? serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background")
+            {
+                var revalidation = request
+                revalidation.destination = .memory
+                revalidation.stageValues[BackgroundRevalidation.self] = true
+                context.sendAfterResponse(revalidation)
+                return response
+            }
             if directives.contains("only-if-cached") {
                 let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
                 return report(response, as: .miss, context: context, detail: "only-if-cached and nothing usable is stored")
@@ -234,6 +243,23 @@ public struct ResponseCaching: Stage {
         default: return nil
         }
     }
+
+    /// The stored response's freshness when its `stale-while-revalidate` (RFC 5861) lets it be
+    /// served while it is revalidated in the background: stale by no more than the directive
+    /// says, neither it nor the request asking for validation.
+    private func staleWhileRevalidating(_ stored: CachedResponse, directives: CacheControl) -> Freshness? {
+        let control = CacheControl(stored.head.headers)
+        guard case .value(let window) = control.seconds("stale-while-revalidate"),
+            !control.contains("no-cache"), !control.contains("must-revalidate"),
+            !directives.contains("no-cache"), directives.seconds("max-age") == .absent, directives.seconds("min-fresh") == .absent
+        else { return nil }
+        let freshness = Freshness(stored.head)
+        return !freshness.isFresh && freshness.staleness <= Double(window) ? freshness : nil
+    }
+
+    /// Marks the request a stale-while-revalidate response sends afterwards: the cache then
+    /// validates it instead of serving the stale response again.
+    private enum BackgroundRevalidation: StageValueKey { typealias Value = Bool }
 
     /// The stored response's freshness when ``staleIfError`` lets it stand in for an error.
     private func staleAllowed(_ stored: CachedResponse) -> Freshness? {
