@@ -9,14 +9,17 @@ import Testing
 struct HTTPCacheRulesTests {
     // MARK: Dates
 
-    @Test("RFC 9110 5.6.7's three example dates are one instant; anything else is no date")
+    @Test("RFC 9110 5.6.7's three example dates are one instant, names in any ASCII case (as browsers, curl and OkHttp read them); anything else is no date")
     func dates() {
         let instant = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == instant)
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == instant)
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == instant)
+        for lenient in ["sun, 06 Nov 1994 08:49:37 GMT", "SUN, 06 NOV 1994 08:49:37 gmt", "SUNDAY, 06-nov-94 08:49:37 GMT", "sun nov  6 08:49:37 1994"] {
+            #expect(HTTPDate.parse(lenient) == instant, "\(lenient)")
+        }
         for invalid in [
-            "0", "-1", "", "Sun, 06 Nov 1994 08:49:37 UTC", "sun, 06 Nov 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "0", "-1", "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 G\u{212A}T",
             "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 29 Feb 1900 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
             "Sun, 06 Nov 1994 08:49:37 GMT ", "Sun, 06 Nov 1994 08:49:37 GMT\u{0}", "Sun, 06 N\u{F3}v 1994 08:49:37 GMT",
             "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov 06 08:49:37 94",

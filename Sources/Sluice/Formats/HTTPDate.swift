@@ -9,8 +9,10 @@ import Foundation
 ///   with those digits that is not more than 50 years in the future
 /// - asctime: `Sun Nov  6 08:49:37 1994`
 ///
-/// The grammar is case-sensitive, as the RFC writes it; anything else is not a date (`Expires: 0`
-/// included, which a cache then reads as already expired).
+/// Day names, month names and `GMT` are read without regard to ASCII case (`THU`, `aug`, `gMT`),
+/// as browsers, curl and OkHttp read them and cache-tests' `freshness-expires-wrong-case-*` ask,
+/// although RFC 9110 writes the grammar case-sensitively; anything else is not a date
+/// (`Expires: 0` included, which a cache then reads as already expired).
 public enum HTTPDate {
     private static let dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -136,21 +138,27 @@ public enum HTTPDate {
         mutating func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard position + count <= bytes.count else { return false }
-            let matches = text.withUTF8Buffer { $0.elementsEqual(bytes[position..<position + count]) }
+            let matches = text.withUTF8Buffer { $0.elementsEqual(bytes[position..<position + count]) { Reader.folded($0) == Reader.folded($1) } }
             if matches { position += count }
             return matches
         }
 
-        /// The index of the word of `words` that comes next, compared byte for byte.
+        /// The index of the word of `words` that comes next, compared byte for byte without
+        /// regard to ASCII case.
         mutating func word(in words: [String]) -> Int? {
             for (index, word) in words.enumerated() {
                 let count = word.utf8.count
-                if position + count <= bytes.count, word.utf8.elementsEqual(bytes[position..<position + count]) {
+                if position + count <= bytes.count, word.utf8.elementsEqual(bytes[position..<position + count], by: { Reader.folded($0) == Reader.folded($1) }) {
                     position += count
                     return index
                 }
             }
             return nil
+        }
+
+        /// An ASCII letter in lower case; any other byte as it is.
+        static func folded(_ byte: UInt8) -> UInt8 {
+            (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
         }
 
         mutating func digits(_ count: Int) -> Int? {
