@@ -57,6 +57,30 @@ struct CacheTests {
         #expect(try accessLog(servers, containing: tag).count == 1)
     }
 
+    @Test("a Range request is answered from a fresh stored complete response (206, Content-Range) as nginx answers it; several ranges, an unsatisfiable one or nothing stored go to nginx")
+    func rangeFromStoredResponse() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let url = servers.nginx("cached/hello.txt?\(tag)")
+        let (unstored, _) = try await send(manager, Request(url: url, headers: ["Range": "bytes=0-4"]))
+        #expect(unstored.status == 206 && unstored.cacheOutcome == nil, "nothing stored: nginx answers")
+        _ = try await send(manager, Request(url: url))
+        for (field, expected) in [("bytes=0-4", unstored), ("bytes=6-", nil), ("bytes=-6", nil), ("bytes=6-1000", nil)] as [(String, Response?)] {
+            let (part, metrics) = try await send(manager, Request(url: url, headers: ["Range": field]))
+            #expect(part.status == 206 && part.cacheOutcome == .hit && metrics.transfers.isEmpty, "\(field)")
+            if let expected {
+                #expect(part.body == expected.body && part.headers["Content-Range"] == expected.headers["Content-Range"], "the same bytes and Content-Range as nginx's own 206")
+            }
+        }
+        #expect(try await send(manager, Request(url: url, headers: ["Range": "bytes=6-"])).0.body == Data("from nginx\n".utf8))
+        #expect(try await send(manager, Request(url: url, headers: ["Range": "bytes=-6"])).0.headers["Content-Range"] == "bytes 11-16/17")
+        for field in ["bytes=0-1,3-4", "bytes=100-", "lines=1-2"] {
+            let (passed, _) = try await send(manager, Request(url: url, headers: ["Range": field]))
+            #expect(passed.cacheOutcome == nil, "\(field) goes to nginx")
+        }
+        #expect(try accessLog(servers, containing: tag).count == 5)
+    }
+
     @Test("a HEAD is answered from a fresh stored GET response, its head without a body, sending nothing; with nothing stored it goes to nginx (RFC 9111 section 4.3.5)")
     func headFromStoredGet() async throws {
         let servers = try TestServers.load()

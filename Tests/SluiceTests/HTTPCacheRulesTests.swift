@@ -191,4 +191,19 @@ struct HTTPCacheRulesTests {
         #expect(VaryKey.fingerprint(vary: [:], request: ["Accept": "x"]) == nil)
         #expect(VaryKey.fingerprint(vary: ["Vary": "Accept, *"], request: [:]) == VaryKey.never)
     }
+
+    @Test("a Range field's single byte range, as RFC 9110 section 14.1.2 writes it; anything else is left to the server")
+    func byteRanges() {
+        #expect(ByteRange(field: "bytes=0-4")?.bounds(in: 17) == 0...4)
+        #expect(ByteRange(field: "bytes=6-")?.bounds(in: 17) == 6...16)
+        #expect(ByteRange(field: "bytes=-6")?.bounds(in: 17) == 11...16)
+        #expect(ByteRange(field: "bytes=-100")?.bounds(in: 17) == 0...16)
+        #expect(ByteRange(field: "bytes=10-100")?.bounds(in: 17) == 10...16)
+        #expect(ByteRange(field: " BYTES=1-2")?.bounds(in: 17) == 1...2)
+        #expect(ByteRange(field: "bytes=17-")?.bounds(in: 17) == nil, "past the end: not satisfiable")
+        #expect(ByteRange(field: "bytes=0-0")?.bounds(in: 0) == nil)
+        for field in ["bytes=4-0", "bytes=-0", "bytes=-", "bytes=0-1,3-4", "lines=1-2", "bytes=a-b", "bytes=1-2-3", "bytes=99999999999999999999-"] {
+            #expect(ByteRange(field: field) == nil, "\(field)")
+        }
+    }
 }

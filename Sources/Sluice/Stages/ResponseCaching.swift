@@ -21,7 +21,13 @@ import Foundation
 /// - Tasks that need the network for the same URL at once share one exchange: the others wait
 ///   for it, then take its response from the store when it was stored, or go on their own.
 /// - Requests with their own conditions (`If-None-Match`, `If-Modified-Since`, `If-Match`,
-///   `If-Unmodified-Since`, `If-Range`) or a `Range` pass through untouched.
+///   `If-Unmodified-Since`, `If-Range`) pass through untouched. A `Range` request for one byte
+///   range is answered from a usable stored complete `200` response (a `206` with
+///   `Content-Range`); any other `Range` request passes through.
+/// - A `HEAD` is answered from a usable stored `GET` response, and a `200` to a `HEAD` whose
+///   validators agree freshens it (RFC 9111 section 4.3.5).
+/// - `stale-while-revalidate` (RFC 5861): a response stale by no more than its window is served
+///   at once and revalidated in a task of its own (``TaskContext/sendAfterResponse(_:)``).
 ///
 /// Every exchange the stage handles is reported as a ``CacheOutcome``: on the response
 /// (``Response/cacheOutcome``), in ``TaskMetrics/cacheOutcomes``, and as a note (`cache: hit …`)
@@ -72,6 +78,11 @@ public struct ResponseCaching: Stage {
                 for key in CacheRules.invalidatedKeys(response, request: request) { store.remove(key) }
             }
             return response
+        }
+        if let range = request.headers["Range"], ResponseCaching.conditionalFields.filter({ $0 != "Range" }).allSatisfy({ !request.headers.contains($0) }),
+            let partial = try? servePart(range, of: key, to: request, context: context)
+        {
+            return partial
         }
         guard !ResponseCaching.conditionalFields.contains(where: request.headers.contains) else { return try await next(request, context) }
         let directives = ResponseCaching.requestDirectives(request.headers)
@@ -140,6 +151,34 @@ public struct ResponseCaching: Stage {
             try? store.update(head)
         }
         return response
+    }
+
+    /// A `Range` request answered from a usable stored complete `200` response: a `206` with the
+    /// bytes it asks for and their `Content-Range` (RFC 9111 section 3.4, RFC 9110 section 14);
+    /// `nil` (the request goes out as it is) for several ranges, an unsatisfiable one, or nothing
+    /// usable stored.
+    /// - Throws: when the stored body cannot be read back.
+    private func servePart(_ field: String, of key: String, to request: Request, context: TaskContext) throws -> Response? {
+        guard let range = ByteRange(field: field), let stored = lookUp(key, for: request), stored.head.status == 200,
+            let freshness = usable(stored, directives: ResponseCaching.requestDirectives(request.headers))
+        else { return nil }
+        let body = try stored.body.data()
+        guard let bounds = range.bounds(in: body.count) else { return nil }
+        var response = headResponse(stored, freshness: freshness, to: request)
+        response.status = 206
+        response.headers["Content-Range"] = "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(body.count)"
+        response.headers["Content-Length"] = String(bounds.count)
+        let part = body.subdata(in: (body.startIndex + bounds.lowerBound)..<(body.startIndex + bounds.upperBound + 1))
+        switch request.destination {
+        case .memory:
+            response.body = part
+        case .file(let destination):
+            try CachedBody(part).write(to: destination)
+            response.bodyFile = destination
+        case .stream:
+            response.bodyStream = ResponseBodyStream(part, url: response.url)
+        }
+        return report(response, as: .hit, context: context, detail: "bytes \(bounds.lowerBound)-\(bounds.upperBound) of the stored response; \(ResponseCaching.age(freshness))")
     }
 
     // MARK: Network
