@@ -251,6 +251,16 @@ struct CacheTests {
         _ = try await plain.send(Request(url: otherURL))
         try await mode(servers, other, #"{"status": 503}"#)
         #expect(try await plain.send(Request(url: otherURL)).status == 503)
+        // A response that must be revalidated, the server unreachable: a 504 generated in its
+        // place (RFC 9111 section 5.2.2.2), not the stale response and not a transport error.
+        let second = try self.manager(ResponseCaching(), servers)
+        let revalidated = "revalidated-\(UUID().uuidString)"
+        let revalidatedURL = scenario(servers, revalidated, "cache-control=max-age%3D0,%20must-revalidate&etag=%22v1%22")
+        _ = try await second.send(Request(url: revalidatedURL))
+        try await mode(servers, revalidated, #"{"reset": true}"#)
+        let (gateway, notes) = try await send(second, Request(url: revalidatedURL))
+        #expect(gateway.status == 504 && gateway.cacheOutcome == .miss)
+        #expect(notes.notes.contains { $0.name == "miss" && $0.detail.contains("504 generated as RFC 9111 section 5.2.2.2 says") })
     }
 
     @Test("a successful POST invalidates its URL and a same-origin Location, never another origin's entry")

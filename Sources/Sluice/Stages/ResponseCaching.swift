@@ -203,6 +203,12 @@ public struct ResponseCaching: Stage {
             if let stored, let freshness = staleAllowed(stored) {
                 return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the exchange failed: \(error.kind)")
             }
+            // RFC 9111 section 5.2.2.2: a response that must be revalidated, when the server
+            // cannot be reached, gets an error response generated in its place, a 504.
+            if let stored, ResponseCaching.transportKinds.contains(error.kind), CacheControl(stored.head.headers).contains("must-revalidate") || CacheControl(stored.head.headers).contains("no-cache") {
+                let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
+                return report(response, as: .miss, context: context, detail: "the stored response must be revalidated, and the validation failed (\(error.kind): \(error.message)); 504 generated as RFC 9111 section 5.2.2.2 says")
+            }
             throw error
         }
         if conditional, let stored, response.status == 304 {
@@ -360,6 +366,10 @@ public struct ResponseCaching: Stage {
 
     private static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
     private static let errorStatuses: Set<Int> = [500, 502, 503, 504]
+    /// The errors of a server that cannot be reached or answer, after which a response that must
+    /// be revalidated gets a generated 504.
+    private static let transportKinds: Set<SluiceError.Kind> = [.connect, .connectTimeout, .connectionLost, .timeout, .dns]
+
     private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
 
     /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when it has none
