@@ -54,6 +54,10 @@ struct ServerSentEventSourceCaseTests {
         }
     }
 
+    /// The script and log requests go through a transport of their own, so that no connection
+    /// the event source left in its pool (a stream it stopped reading) is reused for them.
+    static let bookkeeping = CurlTransport()
+
     static let cases: [Case] = {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/wpt-eventsource/source-cases.json")
@@ -70,10 +74,11 @@ struct ServerSentEventSourceCaseTests {
     func connection(_ testCase: Case) async throws {
         let servers = try TestServers.load()
         let manager = try servers.manager()
+        let scripts = SessionManager(pipeline: try Pipeline(transport: ServerSentEventSourceCaseTests.bookkeeping, redirects: nil))
         let key = "wpt-\(UUID().uuidString)"
         let path = "/sse/\(key)"
         let scripted = try JSONEncoder().encode(["connections": testCase.script(path: path)])
-        _ = try await manager.send(Request(method: .post, url: servers.scenario.appendingPathComponent("sse-script/\(key)"), body: .data(scripted)))
+        _ = try await scripts.send(Request(method: .post, url: servers.scenario.appendingPathComponent("sse-script/\(key)"), body: .data(scripted)))
 
         var events: [ServerSentEvent] = []
         var failure: SluiceError?
@@ -83,7 +88,7 @@ struct ServerSentEventSourceCaseTests {
         } catch {
             failure = error
         }
-        let logged = try await manager.send(Request(url: servers.scenario.appendingPathComponent("sse-log/\(key)")))
+        let logged = try await scripts.send(Request(url: servers.scenario.appendingPathComponent("sse-log/\(key)")))
         let headers = try #require(try logged.jsonObject()["last_event_ids"] as? [Any]).map { $0 as? String }
 
         if let expected = testCase.expect.events {
