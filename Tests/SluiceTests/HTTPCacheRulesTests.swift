@@ -206,4 +206,29 @@ struct HTTPCacheRulesTests {
             #expect(ByteRange(field: field) == nil, "\(field)")
         }
     }
+
+    @Test("a stale-while-revalidate background revalidation runs the whole chain once more from the task's own request: conditional, and with each stage's fields once (one Cookie, not two)")
+    func backgroundRevalidationThroughTheChain() async throws {
+        let jar = CookieJar()
+        let url = URL(string: "http://a.test/feed")!
+        jar.store(setCookie: ["session=abc"], for: url)
+        let recorder = RequestRecorder()
+        let transport = recorder.transport { request in
+            request.headers.contains("If-None-Match")
+                ? Response(status: 304, headers: ["ETag": "\"v1\""], url: request.url)
+                : Response(status: 200, headers: ["Cache-Control": "max-age=0, stale-while-revalidate=600", "ETag": "\"v1\""], body: Data("feed".utf8), url: request.url)
+        }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [ResponseCaching(), CookieHandling(jar: jar)], transport: transport))
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+        let stale = try await manager.send(Request(url: url))
+        #expect(stale.cacheOutcome == .stale && stale.body == Data("feed".utf8))
+        var waited = 0
+        while recorder.all.count < 2, waited < 200 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        let background = try #require(recorder.all.count == 2 ? recorder.all[1] : nil)
+        #expect(background.headers["If-None-Match"] == "\"v1\"")
+        #expect(background.headers.values(for: "Cookie") == ["session=abc"])
+    }
 }

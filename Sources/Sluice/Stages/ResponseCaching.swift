@@ -100,7 +100,9 @@ public struct ResponseCaching: Stage {
             if let stored, request.stageValues[BackgroundRevalidation.self] == nil, let freshness = staleWhileRevalidating(stored, directives: directives),
                 let response = try? serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background")
             {
-                var revalidation = request
+                // The task's own request, as its caller gave it: it runs the whole chain again,
+                // and the stages above (cookies) add their fields afresh, never twice.
+                var revalidation = context.request
                 revalidation.destination = .memory
                 revalidation.stageValues[BackgroundRevalidation.self] = true
                 context.sendAfterResponse(revalidation)
