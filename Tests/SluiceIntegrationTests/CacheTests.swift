@@ -79,6 +79,11 @@ struct CacheTests {
             #expect(passed.cacheOutcome == nil, "\(field) goes to nginx")
         }
         #expect(try accessLog(servers, containing: tag).count == 5)
+        // nginx gzips data.json: the stored body is decoded, so a range of it goes to nginx.
+        let coded = servers.nginx("cached/data.json?\(tag)-coded")
+        let (whole, _) = try await send(manager, Request(url: coded))
+        #expect(whole.headers["Content-Encoding"] == "gzip" && whole.cacheOutcome == .miss)
+        #expect(try await send(manager, Request(url: coded, headers: ["Range": "bytes=0-9"])).0.cacheOutcome == nil)
     }
 
     @Test("a HEAD is answered from a fresh stored GET response, its head without a body, sending nothing; with nothing stored it goes to nginx (RFC 9111 section 4.3.5)")

@@ -157,11 +157,13 @@ public struct ResponseCaching: Stage {
 
     /// A `Range` request answered from a usable stored complete `200` response: a `206` with the
     /// bytes it asks for and their `Content-Range` (RFC 9111 section 3.4, RFC 9110 section 14);
-    /// `nil` (the request goes out as it is) for several ranges, an unsatisfiable one, or nothing
-    /// usable stored.
+    /// `nil` (the request goes out as it is) for several ranges, an unsatisfiable one, a stored
+    /// response with a content coding, or nothing usable stored.
     /// - Throws: when the stored body cannot be read back.
     private func servePart(_ field: String, of key: String, to request: Request, context: TaskContext) throws -> Response? {
+        // The stored body is decoded: ranges of a content-coded representation are the server's to cut.
         guard let range = ByteRange(field: field), let stored = lookUp(key, for: request), stored.head.status == 200,
+            stored.head.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
             let freshness = usable(stored, directives: ResponseCaching.requestDirectives(request.headers))
         else { return nil }
         let body = try stored.body.data()
@@ -368,9 +370,10 @@ public struct ResponseCaching: Stage {
 
     private static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, .trace]
     private static let errorStatuses: Set<Int> = [500, 502, 503, 504]
-    /// The errors of a server that cannot be reached or answer, after which a response that must
-    /// be revalidated gets a generated 504.
-    private static let transportKinds: Set<SluiceError.Kind> = [.connect, .connectTimeout, .connectionLost, .timeout, .dns]
+    /// The errors of a server that cannot be reached, or that drops the connection, after which a
+    /// response that must be revalidated gets a generated 504. Not a timeout: the caller set it, and
+    /// hears of it as such.
+    private static let transportKinds: Set<SluiceError.Kind> = [.connect, .connectTimeout, .connectionLost, .dns]
 
     private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
 
