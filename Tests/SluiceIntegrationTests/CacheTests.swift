@@ -86,6 +86,21 @@ struct CacheTests {
         #expect(try await send(manager, Request(url: coded, headers: ["Range": "bytes=0-9"])).0.cacheOutcome == nil)
     }
 
+    @Test("immutable (RFC 8246): a fresh response is served on a reload (the request's max-age=0), and revalidated on a forced one (no-cache)")
+    func immutable() async throws {
+        let servers = try TestServers.load()
+        let manager = try manager(ResponseCaching(), servers)
+        let key = "immutable-\(UUID().uuidString)"
+        let url = scenario(servers, key, "cache-control=max-age%3D3600,%20immutable&etag=%22v1%22")
+        #expect(try await manager.send(Request(url: url)).cacheOutcome == .miss)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "max-age=0"])).cacheOutcome == .hit)
+        #expect(try await manager.send(Request(url: url, headers: ["Cache-Control": "no-cache"])).cacheOutcome == .revalidated)
+        let plain = "mutable-\(UUID().uuidString)"
+        let plainURL = scenario(servers, plain, "cache-control=max-age%3D3600&etag=%22v1%22")
+        _ = try await manager.send(Request(url: plainURL))
+        #expect(try await manager.send(Request(url: plainURL, headers: ["Cache-Control": "max-age=0"])).cacheOutcome == .revalidated)
+    }
+
     @Test("a HEAD is answered from a fresh stored GET response, its head without a body, sending nothing; with nothing stored it goes to nginx (RFC 9111 section 4.3.5)")
     func headFromStoredGet() async throws {
         let servers = try TestServers.load()

@@ -5,7 +5,8 @@ import Foundation
 /// - A `GET` whose stored response is fresh (`max-age`, else `Expires`, else 10% of the time since
 ///   `Last-Modified`, less its `Age`) is answered from the store: nothing is sent. The request's
 ///   own `Cache-Control` (`no-cache`, `max-age`, `min-fresh`, `max-stale`, `only-if-cached`,
-///   `no-store`) and `Pragma: no-cache` are honoured.
+///   `no-store`) and `Pragma: no-cache` are honoured; a fresh `immutable` response (RFC 8246) is
+///   served despite the request's `max-age=0` (a reload), not despite its `no-cache`.
 /// - A stored response that is stale, or marked `no-cache`, is validated: the request goes out
 ///   with `If-None-Match` and `If-Modified-Since` from its `ETag` and `Last-Modified`, and a
 ///   `304 Not Modified` whose validators agree is merged into the stored head and returned. A
@@ -277,6 +278,9 @@ public struct ResponseCaching: Stage {
         switch directives.seconds("max-age") {
         case .value(let seconds) where freshness.age <= Double(seconds): break
         case .absent: break
+        // RFC 8246: a fresh immutable response is not revalidated on a reload (max-age=0); a
+        // forced reload says no-cache, checked above.
+        case .value where control.contains("immutable") && freshness.isFresh: break
         default: return nil
         }
         switch directives.seconds("min-fresh") {
