@@ -13,23 +13,8 @@
 /// the same for every way a user may write them, and a custom stage, at ``call`` unless it says
 /// otherwise, keeps its place among the custom stages of its level.
 ///
-/// | level | rank | stages |
-/// |---|---|---|
-/// | call | 0 | `tracing` (an observer of the whole call) |
-/// | call | 100 | `url-resolution` |
-/// | call | 200 | `header-injection` |
-/// | call | 300 | `serialization` |
-/// | call | 400 | `response-decoding` |
-/// | call | 500 | custom stages (the default) |
-/// | call | 600 | `oauth2-client-credentials` |
-/// | call | 700 | `hmac-signature`, `aws-sigv4` |
-/// | call | 800 | `retry` |
-/// | call | 900 | `redirects` |
-/// | hop | 100 | `cookies` |
-/// | hop | 200 | `cache` |
-/// | hop | 300, 310, 320 | `proxy`, `trust-evaluation`, `reachability` |
-/// | hop | 500 | custom hop stages (``hop``) |
-/// | hop | 900 | `har-recorder`, `exchange-tracing` (observers of each exchange as sent) |
+/// The rank of each built-in stage, and why it is there, is in the table of <doc:Chain>; each
+/// also has a constant here (``urlResolution`` … ``exchangeObserver``).
 ///
 /// ```swift
 /// struct WireLog: Stage {

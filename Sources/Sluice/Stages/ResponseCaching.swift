@@ -210,7 +210,7 @@ public struct ResponseCaching: Stage {
             }
             // RFC 9111 section 5.2.2.2: a response that must be revalidated, when the server
             // cannot be reached, gets an error response generated in its place, a 504.
-            if let stored, ResponseCaching.transportKinds.contains(error.kind), CacheControl(stored.head.headers).contains("must-revalidate") || CacheControl(stored.head.headers).contains("no-cache") {
+            if let stored, ResponseCaching.transportKinds.contains(error.kind), ResponseCaching.forbidsStale(CacheControl(stored.head.headers)) {
                 let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
                 return report(response, as: .miss, context: context, detail: "the stored response must be revalidated, and the validation failed (\(error.kind): \(error.message)); 504 generated as RFC 9111 section 5.2.2.2 says")
             }
@@ -303,11 +303,17 @@ public struct ResponseCaching: Stage {
     private func staleWhileRevalidating(_ stored: CachedResponse, directives: CacheControl) -> Freshness? {
         let control = CacheControl(stored.head.headers)
         guard case .value(let window) = control.seconds("stale-while-revalidate"),
-            !control.contains("no-cache"), !control.contains("must-revalidate"),
+            !ResponseCaching.forbidsStale(control),
             !directives.contains("no-cache"), directives.seconds("max-age") == .absent, directives.seconds("min-fresh") == .absent
         else { return nil }
         let freshness = Freshness(stored.head)
         return !freshness.isFresh && freshness.staleness <= Double(window) ? freshness : nil
+    }
+
+    /// Whether a stored response's directives forbid serving it stale in any case: `must-revalidate`
+    /// or `no-cache` (RFC 9111 sections 5.2.2.2 and 5.2.2.4).
+    private static func forbidsStale(_ control: CacheControl) -> Bool {
+        control.contains("must-revalidate") || control.contains("no-cache")
     }
 
     /// Marks the request a stale-while-revalidate response sends afterwards: the cache then
@@ -318,7 +324,7 @@ public struct ResponseCaching: Stage {
     private func staleAllowed(_ stored: CachedResponse) -> Freshness? {
         guard let staleIfError else { return nil }
         let control = CacheControl(stored.head.headers)
-        guard !control.contains("must-revalidate"), !control.contains("no-cache"), !control.contains("no-store") else { return nil }
+        guard !ResponseCaching.forbidsStale(control), !control.contains("no-store") else { return nil }
         let freshness = Freshness(stored.head)
         var allowed = Double(staleIfError.components.seconds) + Double(staleIfError.components.attoseconds) / 1e18
         if case .value(let seconds) = control.seconds("stale-if-error") { allowed = max(allowed, Double(seconds)) }
