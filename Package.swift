@@ -53,11 +53,24 @@ let package = Package(
         ),
         // Linux's rtnetlink headers, for the reachability monitor: no library to link.
         .systemLibrary(name: "CNetlink"),
-        // zlib, for the HdrHistogram encoding of load results (its compressed form is deflate).
+        // zlib: the gzip and deflate content codings the transport decodes, and the HdrHistogram
+        // encoding of load results (its compressed form is deflate).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // The br and zstd content codings, which the transport decodes itself so that a coding it
+        // does not know passes through (libcurl fails the transfer on one).
+        .systemLibrary(
+            name: "CBrotli",
+            pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
         ),
         .systemLibrary(
             name: "CYAML",
@@ -73,6 +86,8 @@ let package = Package(
                 "CYAML",
                 "CNetlink",
                 "CZlib",
+                "CBrotli",
+                "CZstd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),

@@ -15,6 +15,18 @@ fault that never answers holds no other request up.
   /endless-headers           a status line and one header field, then nothing (the head never ends)
   /drip?interval=S           Content-Length: 1000, one byte every S seconds (default 0.5)
   /gzip-bomb                 Content-Encoding: gzip; 128 MiB of zeros in about 128 KiB on the wire
+  /bomb/CODING               the same 128 MiB of zeros in br or zstd (a few KiB on the wire), or in
+                             deflate blocks that decode to nothing, without end (CODING=empty-deflate)
+  /encoded?coding=LIST&bytes=N&cut=K&trailing=TEXT&corrupt=1&chunked=1
+                             N bytes of text (default 100000; /encoded?bytes=N alone is the plain
+                             reference) in the content codings LIST names, applied left to right,
+                             each written by its own reference encoder (Python's gzip and zlib,
+                             Google's Brotli, python-zstandard): gzip, x-gzip, deflate (zlib),
+                             deflate-raw (raw deflate, labelled deflate), gzip-members (two gzip
+                             members, labelled gzip), zstd-wide (a frame with a 16 MiB window,
+                             labelled zstd), identity, or any other token, left as it is; cut drops
+                             the coded body's last K bytes, trailing appends TEXT after it, corrupt
+                             flips a byte in its middle, chunked sends it chunked
   /redirect-loop             302 back to itself
   /redirect-cycle/a, /b      302 from a to b and from b to a
   /busy/KEY?failures=N&retry-after=S   503 with Retry-After: S (default 1) N times for KEY, then 200
@@ -30,7 +42,11 @@ import gzip
 import socket
 import struct
 import sys
+import zlib
 from urllib.parse import parse_qs, urlsplit
+
+import brotli
+import zstandard
 
 BOMB_SIZE = 128 * 1024 * 1024
 GZIP_BOMB = gzip.compress(bytes(BOMB_SIZE), compresslevel=9)
@@ -38,6 +54,98 @@ GZIP_BOMB = gzip.compress(bytes(BOMB_SIZE), compresslevel=9)
 HANDSHAKE_FAILURE_ALERT = bytes([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])
 
 busy_counts = {}
+encoded_bodies = {}
+
+
+def text_body(size):
+    """The plain bytes /encoded codes: numbered lines of text, cut to `size`."""
+    line_count = size // 40 + 1
+    text = "".join(f"line {i:07d} of the content-coding body.\n" for i in range(line_count))
+    return text.encode()[:size]
+
+
+def encode(body, coding):
+    """`body` in one coding, by its reference encoder; returns (bytes, the label it goes by)."""
+    if coding in ("gzip", "x-gzip"):
+        return gzip.compress(body, mtime=0), coding
+    if coding == "gzip-members":
+        half = len(body) // 2
+        return gzip.compress(body[:half], mtime=0) + gzip.compress(body[half:], mtime=0), "gzip"
+    if coding == "deflate":
+        return zlib.compress(body), "deflate"
+    if coding == "deflate-raw":
+        compressor = zlib.compressobj(wbits=-15)
+        return compressor.compress(body) + compressor.flush(), "deflate"
+    if coding == "br":
+        # Quality 5, not 11: the same format, made fast enough not to hold up the other faults.
+        return brotli.compress(body, quality=5), "br"
+    if coding == "zstd":
+        return zstandard.ZstdCompressor().compress(body), "zstd"
+    if coding == "zstd-wide":
+        parameters = zstandard.ZstdCompressionParameters(window_log=24, write_content_size=False)
+        # Streamed, so the encoder does not know the size and shrink the window to it.
+        compressor = zstandard.ZstdCompressor(compression_params=parameters).compressobj()
+        return compressor.compress(body) + compressor.flush(), "zstd"
+    return body, coding
+
+
+BOMBS = {
+    "br": brotli.compress(bytes(BOMB_SIZE), quality=5),
+    "zstd": zstandard.ZstdCompressor(level=3).compress(bytes(BOMB_SIZE)),
+}
+
+
+def encoded_body(size, codings):
+    """The /encoded body of `size` in `codings` and their labels, made once per pair: the server
+    is one thread, and every fault waits while it compresses."""
+    key = (size, codings)
+    if key not in encoded_bodies:
+        body = text_body(size)
+        labels = []
+        for coding in codings:
+            body, label = encode(body, coding)
+            labels.append(label)
+        encoded_bodies[key] = (body, labels)
+    return encoded_bodies[key]
+
+
+def chunked(body):
+    """`body` in chunks of 4 KiB, with the last chunk."""
+    out = b""
+    for start in range(0, len(body), 4096):
+        piece = body[start:start + 4096]
+        out += f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    return out + b"0\r\n\r\n"
+
+
+async def encoded(query, writer):
+    codings = tuple(coding.strip() for coding in query.get("coding", [""])[0].split(",") if coding.strip())
+    body, labels = encoded_body(int(query.get("bytes", ["100000"])[0]), codings)
+    cut = int(query.get("cut", ["0"])[0])
+    if cut:
+        body = body[:-cut]
+    if "corrupt" in query:
+        middle = len(body) // 2
+        body = body[:middle] + bytes([body[middle] ^ 0xFF]) + body[middle + 1:]
+    body += query.get("trailing", [""])[0].encode()
+    fields = [("Content-Type", "text/plain")]
+    if labels:
+        fields.append(("Content-Encoding", ", ".join(labels)))
+    if "chunked" in query:
+        writer.write(head("200 OK", fields + [("Transfer-Encoding", "chunked")]) + chunked(body))
+    else:
+        writer.write(head("200 OK", fields, len(body)) + body)
+
+
+async def endless_empty_deflate(writer):
+    """A zlib header, then empty stored blocks, one every millisecond, until the client leaves."""
+    writer.write(head("200 OK", [("Content-Encoding", "deflate"), ("Transfer-Encoding", "chunked")]))
+    writer.write(b"2\r\n\x78\x9c\r\n")
+    block = b"\x00\x00\x00\xff\xff" * 800
+    while True:
+        writer.write(f"{len(block):x}\r\n".encode() + block + b"\r\n")
+        await writer.drain()
+        await asyncio.sleep(0.001)
 
 
 def head(status, fields=(), length=None):
@@ -95,6 +203,17 @@ async def answer(path, query, writer):
     if path == "/gzip-bomb":
         fields = [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")]
         writer.write(head("200 OK", fields, len(GZIP_BOMB)) + GZIP_BOMB)
+        return True
+    if path.startswith("/bomb/"):
+        coding = path[len("/bomb/"):]
+        if coding == "empty-deflate":
+            await endless_empty_deflate(writer)
+        coded = BOMBS[coding]
+        fields = [("Content-Type", "application/octet-stream"), ("Content-Encoding", coding)]
+        writer.write(head("200 OK", fields, len(coded)) + coded)
+        return True
+    if path == "/encoded":
+        await encoded(query, writer)
         return True
     if path == "/redirect-loop":
         writer.write(head("302 Found", [("Location", "/redirect-loop")], 0))

@@ -23,7 +23,8 @@ import Synchronization
 /// }
 /// ```
 public final class ResponseBodyStream: AsyncSequence, Sendable {
-    /// A piece of the body, as libcurl delivered it, after content decoding.
+    /// A piece of the body, as libcurl delivered it, after content decoding (a decoded piece is at
+    /// most 64 KiB, however far the bytes received inflate).
     public typealias Element = Data
     /// What the iteration throws.
     public typealias Failure = SluiceError
@@ -34,11 +35,21 @@ public final class ResponseBodyStream: AsyncSequence, Sendable {
     /// What moves the bytes, kept alive while the body is read: a transport whose last reference
     /// goes shuts down, ending every exchange.
     private let transport: (any Transport)?
+    /// The content codings the reader undoes, in the order applied; the channel holds the bytes
+    /// as they came, so its buffer bounds them, and each piece read is decoded as it is taken.
+    private let codings: [ContentCoding]
+    /// The most decoded bytes taken (`Request.maxResponseSize`), when the body is decoded here.
+    private let maxDecodedSize: Int64?
 
-    init(channel: ResponseBodyChannel, url: URL?, transport: (any Transport)? = nil) {
+    init(
+        channel: ResponseBodyChannel, url: URL?, transport: (any Transport)? = nil,
+        decoding codings: [ContentCoding] = [], maxDecodedSize: Int64? = nil
+    ) {
         self.channel = channel
         self.url = url
         self.transport = transport
+        self.codings = codings
+        self.maxDecodedSize = maxDecodedSize
     }
 
     /// A stream over bytes already in memory, already ended: what a stage returns for a streamed
@@ -61,7 +72,10 @@ public final class ResponseBodyStream: AsyncSequence, Sendable {
     /// The iterator; a second one throws `.invalidRequest`, since the pieces are gone.
     public func makeAsyncIterator() -> Iterator {
         let (first, _) = iterated.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-        return Iterator(reader: first ? Reader(channel: channel, url: url, transport: transport) : nil, url: url)
+        return Iterator(
+            reader: first ? Reader(channel: channel, url: url, transport: transport) : nil, url: url,
+            decoder: ContentDecoder(codings), maxDecodedSize: maxDecodedSize
+        )
     }
 
     /// Reads the whole rest of the body into memory, up to `limit` bytes.
@@ -90,13 +104,41 @@ public final class ResponseBodyStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let reader: Reader?
         fileprivate let url: URL?
+        fileprivate let decoder: ContentDecoder?
+        fileprivate let maxDecodedSize: Int64?
+        fileprivate var decodedBytes: Int64 = 0
 
         /// The next piece, or `nil` at the end of the body.
         public mutating func next() async throws(SluiceError) -> Data? {
             guard let reader else {
                 throw SluiceError(kind: .invalidRequest, url: url, message: "a streamed response body can be read only once")
             }
-            return try await reader.channel.next(url: url)
+            guard let decoder else { return try await reader.channel.next(url: url) }
+            while true {
+                if let piece = try decoding(reader, { () throws(ContentDecodingError) in try decoder.next() }) {
+                    decodedBytes += Int64(piece.count)
+                    if let maxDecodedSize, decodedBytes > maxDecodedSize {
+                        reader.channel.abandon(url: url)
+                        throw SluiceError.responseTooLarge(limit: maxDecodedSize, url: url)
+                    }
+                    return piece
+                }
+                guard let received = try await reader.channel.next(url: url) else {
+                    try decoding(reader, decoder.finish)
+                    return nil
+                }
+                received.withUnsafeBytes { decoder.append($0) }
+            }
+        }
+
+        /// Runs a step of the decoder; a body it cannot decode ends the exchange.
+        private func decoding<T>(_ reader: Reader, _ step: () throws(ContentDecodingError) -> T) throws(SluiceError) -> T {
+            do {
+                return try step()
+            } catch {
+                reader.channel.abandon(url: url)
+                throw SluiceError.undecodableBody(error, url: url)
+            }
         }
     }
 

@@ -42,6 +42,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var body = Data()
     /// Body bytes taken so far, after content decoding, counted against `request.maxResponseSize`.
     private var bodyBytes: Int64 = 0
+    /// Body bytes as they came, before content decoding, held to `rawBodyLimit`.
+    private var rawBodyBytes: Int64 = 0
+    /// The most body bytes taken off the wire: `maxResponseSize` itself for a body that is not
+    /// decoded, ``rawLimit(for:)`` of it for one that is (its decoded bytes are counted apart).
+    private var rawBodyLimit: Int64?
+    /// Whether the transport asks for compressed responses and decodes them.
+    private var decodesContent = false
+    /// Undoes the final response's content codings for a body taken whole or into a file (a
+    /// streamed body is decoded by its reader); `nil` when there are none to undo.
+    private var decoder: ContentDecoder?
     private var head = ResponseHeadParser()
     /// Bytes of response heads taken so far, interim ones included, counted against `maxHeadSize`.
     private var headBytes = 0
@@ -182,6 +192,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         // A proxy's answer to CONNECT is not the response; its status is read apart
         // (CURLINFO_HTTP_CONNECTCODE), and a streamed response is handed back at its head's end.
         try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        // Codings are undone here (ContentDecoder), never by libcurl, which would fail a response
+        // whose Content-Encoding or Transfer-Encoding names one it does not know.
+        try easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
         if let presentedChainKey {
             try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
             try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
@@ -210,8 +223,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             // `receiveBody` counts the decoded bytes of every other body.
             try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: limit)
         }
+        decodesContent = configuration.decodesContent
         try configureMethodAndBody()
-        try configureHeaders(decodesContent: configuration.decodesContent)
+        try configureHeaders()
     }
 
 
@@ -295,18 +309,19 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
     }
 
-    private func configureHeaders(decodesContent: Bool) throws(SluiceError) {
+    /// The request's header fields as libcurl sends them. Content codings are asked for here, not
+    /// with `CURLOPT_ACCEPT_ENCODING`: libcurl would then decode too, and fail a response in a
+    /// coding it does not know instead of passing its body through (``ContentDecoder``).
+    private func configureHeaders() throws(SluiceError) {
         var list: UnsafeMutablePointer<curl_slist>?
         func append(_ line: String) {
             list = curl_slist_append(list, line)
         }
-        var acceptEncoding: String? = decodesContent ? "" : nil
         for field in request.headers {
-            if field.name.equalsIgnoringASCIICase("Accept-Encoding") {
-                acceptEncoding = field.value
-            } else {
-                append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-            }
+            append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if decodesContent, !request.headers.contains("Accept-Encoding") {
+            append("Accept-Encoding: \(ContentCoding.acceptEncoding)")
         }
         // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
         if upload != nil || streamedUpload != nil || request.method == .post {
@@ -314,9 +329,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             if !request.headers.contains("Expect") { append("Expect:") }
         }
         headerList = list
-        if let acceptEncoding {
-            try easy.set(CURLOPT_ACCEPT_ENCODING, acceptEncoding)
-        }
         if let list {
             try easy.set(CURLOPT_HTTPHEADER, list: list)
         }
@@ -367,7 +379,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
-        if let limit = request.maxResponseSize, bodyBytes + Int64(bytes.count) > limit {
+        if let limit = request.maxResponseSize, let rawBodyLimit, rawBodyBytes + Int64(bytes.count) > rawBodyLimit {
             ioFailure = .responseTooLarge(limit: limit, url: request.url)
             return 0
         }
@@ -377,8 +389,31 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 receivePaused = true
                 return Int(CURL_WRITEFUNC_PAUSE)
             }
-            bodyBytes += Int64(bytes.count)
+            rawBodyBytes += Int64(bytes.count)
             return bytes.count
+        }
+        rawBodyBytes += Int64(bytes.count)
+        guard let decoder else {
+            return take(bytes) ? bytes.count : 0
+        }
+        decoder.append(bytes)
+        do {
+            while let piece = try decoder.next() {
+                guard piece.withUnsafeBytes(take) else { return 0 }
+            }
+        } catch {
+            ioFailure = .undecodableBody(error, url: request.url)
+            return 0
+        }
+        return bytes.count
+    }
+
+    /// Keeps decoded body bytes, in memory or in the download file; `false` (with `ioFailure`
+    /// set) when they pass `maxResponseSize` or the file cannot take them.
+    private func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let limit = request.maxResponseSize, bodyBytes + Int64(bytes.count) > limit {
+            ioFailure = .responseTooLarge(limit: limit, url: request.url)
+            return false
         }
         bodyBytes += Int64(bytes.count)
         if let downloadFile {
@@ -386,12 +421,21 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 try downloadFile.write(bytes)
             } catch {
                 ioFailure = error
-                return 0
+                return false
             }
-        } else {
+        } else if !bytes.isEmpty {
             body.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         }
-        return bytes.count
+        return true
+    }
+
+    /// The most bytes a body may take on the wire under a `maxResponseSize` of `limit` counted
+    /// after decoding: the limit plus what the codings add at worst to bytes they cannot shrink
+    /// (deflate about 5 bytes per 16 KiB block, zstd and brotli less), with room to spare. So a
+    /// coded body that decodes to little or nothing (empty deflate blocks without end) cannot
+    /// run on forever under a limit counted after decoding.
+    static func rawLimit(for limit: Int64) -> Int64 {
+        limit + limit / 256 + 4096
     }
 
     fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
@@ -408,7 +452,13 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             events.responseStarted(task, status: status)
         case .headComplete:
             reserveBodyCapacity()
-            if bodyChannel != nil { deliverStreamedHead() }
+            let codings = decodesContent ? ContentCoding.codings(in: head.headers.values(for: "Content-Encoding")) ?? [] : []
+            rawBodyLimit = request.maxResponseSize.map { codings.isEmpty ? $0 : Self.rawLimit(for: $0) }
+            if bodyChannel != nil {
+                deliverStreamedHead(codings: codings)
+            } else {
+                decoder = ContentDecoder(codings)
+            }
         case nil:
             break
         }
@@ -430,7 +480,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     /// Hands a streamed response back as soon as its head has ended; the body follows through
     /// its channel, which the reader drains and the transfer fills.
-    private func deliverStreamedHead() {
+    private func deliverStreamedHead(codings: [ContentCoding] = []) {
         guard let bodyChannel, let continuation else { return }
         self.continuation = nil
         bodyChannel.attach(ResponseBodyChannel.Producer(
@@ -444,7 +494,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             url: request.url,
             httpVersion: metrics.httpVersion,
             metrics: metrics,
-            bodyStream: ResponseBodyStream(channel: bodyChannel, url: request.url, transport: owner)
+            bodyStream: ResponseBodyStream(
+                channel: bodyChannel, url: request.url, transport: owner,
+                decoding: codings, maxDecodedSize: request.maxResponseSize
+            )
         ))
     }
 
@@ -564,7 +617,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         let metrics = readMetrics()
         let result: Result<Response, SluiceError>
         if code == CURLE_OK {
-            result = response(metrics: metrics)
+            do {
+                try decoder?.finish()
+                result = response(metrics: metrics)
+            } catch {
+                result = .failure(.undecodableBody(error, url: request.url))
+            }
         } else {
             result = .failure(failure(for: code))
         }
@@ -633,7 +691,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         if var ioFailure {
             ioFailure.url = request.url
-            ioFailure.curlCode = Int(code.rawValue)
+            // A failure of its own kind keeps curl's code for it (61 for a body not decodable).
+            if ioFailure.curlCode == nil { ioFailure.curlCode = Int(code.rawValue) }
             return ioFailure
         }
         if code == CURLE_FILESIZE_EXCEEDED, let limit = request.maxResponseSize {

@@ -33,8 +33,11 @@ extension CurlTransport {
         public var caBundle: String?
         /// The HTTP version to ask for; HTTP/2 over TLS by default.
         public var httpVersion: HTTPVersionPreference
-        /// Whether to ask for compressed responses (gzip, brotli, zstd, deflate) and decode them.
-        /// On by default; a request's own `Accept-Encoding` header names the encodings instead.
+        /// Whether to ask for compressed responses (`Accept-Encoding: deflate, gzip, br, zstd`, as
+        /// curl's `--compressed`) and decode them; a request's own `Accept-Encoding` is sent
+        /// instead of that list. A coding the transport does not know leaves the body as it came.
+        /// On by default; off, nothing is asked for or decoded, whatever the request's header
+        /// (curl without `--compressed`).
         public var decodesContent: Bool
         /// How many I/O threads the transport may run, each with its own multi handle and
         /// connections, each started on first use; one per core by default. Tasks that run on

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Undoes a response's content codings, stacked in any order, a piece at a time.
+///
+/// The body's bytes go in with ``append(_:)`` as they arrive; ``next(upTo:)`` gives decoded
+/// pieces of at most that many bytes, pulling each coding's input from the one applied after it,
+/// so however far a piece inflates (a gzip bomb, a zstd frame of repeated bytes), no more than one
+/// piece per coding waits in memory. ``finish()`` says whether the body ended where its codings
+/// end: a body cut inside a stream is an error, never a shorter body passed off as whole.
+final class ContentDecoder {
+    /// The codings in the order they were applied, as `Content-Encoding` lists them.
+    let codings: [ContentCoding]
+
+    /// One coding's decompressor and the input it has not taken yet.
+    private struct Layer {
+        let decompressor: any ContentDecompressor
+        var input: [UInt8] = []
+        var inputStart = 0
+        /// Whether the last call filled its output, so more may be waiting without new input.
+        var mayHoldOutput = false
+
+        var pendingInput: Int { input.count - inputStart }
+    }
+
+    /// The layers in decoding order: the coding applied last comes first.
+    private var layers: [Layer]
+
+    /// The most bytes a layer hands the next one at a time.
+    private static let pieceSize = 64 << 10
+
+    /// A decoder for `codings` (in the order applied), `nil` when there is nothing to undo.
+    init?(_ codings: [ContentCoding]) {
+        guard !codings.isEmpty else { return nil }
+        self.codings = codings
+        layers = codings.reversed().map { coding in
+            switch coding {
+            case .gzip, .deflate: Layer(decompressor: InflateDecompressor(coding))
+            case .brotli: Layer(decompressor: BrotliDecompressor())
+            case .zstd: Layer(decompressor: ZstdDecompressor())
+            }
+        }
+    }
+
+    /// A decoder for a response's `Content-Encoding` values; `nil` when they name no coding or one
+    /// this transport does not know (the body then stays as it came).
+    convenience init?(contentEncoding: [String]) {
+        guard let codings = ContentCoding.codings(in: contentEncoding) else { return nil }
+        self.init(codings)
+    }
+
+    /// Takes the next bytes of the body as received.
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        layers[0].input.append(contentsOf: bytes)
+    }
+
+    /// The next decoded piece, at most `maxCount` bytes; `nil` when the bytes appended so far give
+    /// no more.
+    func next(upTo maxCount: Int = ContentDecoder.pieceSize) throws(ContentDecodingError) -> Data? {
+        try pull(layers.count - 1, upTo: maxCount)
+    }
+
+    /// Checks that the body, now ended, ended at the end of every coding's stream.
+    func finish() throws(ContentDecodingError) {
+        for (layer, coding) in zip(layers, codings.reversed()) where layer.pendingInput > 0 || !layer.decompressor.isAtEnd {
+            throw ContentDecodingError(coding: coding, reason: "the body ended inside its \(coding.token) stream (cut short, or damaged)")
+        }
+    }
+
+    private func pull(_ index: Int, upTo maxCount: Int) throws(ContentDecodingError) -> Data? {
+        while true {
+            if layers[index].pendingInput > 0 || layers[index].mayHoldOutput {
+                var piece = Data(count: maxCount)
+                let (consumed, produced) = try decompress(index, into: &piece)
+                layers[index].inputStart += consumed
+                if layers[index].inputStart == layers[index].input.count {
+                    layers[index].input.removeAll(keepingCapacity: true)
+                    layers[index].inputStart = 0
+                }
+                layers[index].mayHoldOutput = produced == maxCount
+                if produced > 0 {
+                    piece.count = produced
+                    return piece
+                }
+                if consumed > 0 { continue }
+            }
+            guard index > 0, let upstream = try pull(index - 1, upTo: Self.pieceSize) else { return nil }
+            if layers[index].inputStart > 0 {
+                layers[index].input.removeFirst(layers[index].inputStart)
+                layers[index].inputStart = 0
+            }
+            layers[index].input.append(contentsOf: upstream)
+        }
+    }
+
+    private func decompress(_ index: Int, into piece: inout Data) throws(ContentDecodingError) -> (consumed: Int, produced: Int) {
+        let layer = layers[index]
+        let outcome = layer.input.withUnsafeBytes { input in
+            piece.withUnsafeMutableBytes { output in
+                Result { () throws(ContentDecodingError) in
+                    try layer.decompressor.decompress(UnsafeRawBufferPointer(rebasing: input[layer.inputStart...]), into: output)
+                }
+            }
+        }
+        return try outcome.get()
+    }
+}
