@@ -273,6 +273,37 @@ struct ContentDecodingTests {
         #expect(decoded == plain)
     }
 
+    @Test("after a gzip member, bytes that start no member are ignored to the end, a member among them included; a frame of zstd before 1.0 is refused (found by fuzzing)")
+    func trailingAndLegacy() async throws {
+        var off = CurlTransport.Configuration()
+        off.decodesContent = false
+        let directory = try TemporaryDirectory()
+        let gzip = try await fetch(Request(url: encoded("gzip")), to: .memory, in: directory, transport: servers.trustingTransport(off)).1
+        let plain = try await plain()
+        func decode(_ bytes: Data, _ codings: [ContentCoding], pieceSize: Int) throws -> Data {
+            let decoder = try #require(ContentDecoder(codings))
+            var decoded = Data()
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + pieceSize)
+                bytes[start..<end].withUnsafeBytes { decoder.append($0) }
+                start = end
+                while let piece = try decoder.next() { decoded += piece }
+            }
+            try decoder.finish()
+            return decoded
+        }
+        for pieceSize in [1, 2, 3, 7, gzip.count * 3] {
+            #expect(try decode(gzip + Data("xy".utf8) + gzip, [.gzip], pieceSize: pieceSize) == plain)
+            #expect(try decode(gzip + Data([0x1f]), [.gzip], pieceSize: pieceSize) == plain)
+            #expect(try decode(gzip + gzip, [.gzip], pieceSize: pieceSize) == plain + plain)
+            // zstd 0.5's magic number, 0xFD2FB525: libzstd would read it.
+            let legacy = Data([0x25, 0xb5, 0x2f, 0xfd, 0x04, 0xee, 0x8b, 0x3a])
+            #expect(throws: ContentDecodingError.self) { try decode(legacy, [.zstd], pieceSize: pieceSize) }
+            #expect(throws: ContentDecodingError.self) { try decode(Data([0x28, 0xb5]), [.zstd], pieceSize: pieceSize) }
+        }
+    }
+
     @Test("Content-Encoding is read as a list of tokens without ASCII case; identity and empty elements are nothing to undo")
     func codingList() {
         #expect(ContentCoding.codings(in: ["GZIP"]) == [.gzip])

@@ -32,6 +32,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case variablesFile = "variables-file"
     /// Load result files and the HdrHistogram encoding inside them.
     case loadResult = "load-result"
+    /// The content decoders (gzip, deflate, br, zstd, stacked), fed in pieces.
+    case contentCodings = "content-codings"
 
     /// Runs the target over one input.
     public func run(_ input: [UInt8]) {
@@ -48,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .serverSentEvents: ServerSentEventFuzz.run(input)
         case .condition: ConditionFuzz.run(input)
         case .variablesFile: VariablesFileFuzz.run(input)
+        case .contentCodings: ContentCodingFuzz.run(input)
         case .loadResult: LoadResultFuzz.run(input)
         }
     }

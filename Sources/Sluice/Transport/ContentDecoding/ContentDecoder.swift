@@ -61,7 +61,7 @@ final class ContentDecoder {
 
     /// Checks that the body, now ended, ended at the end of every coding's stream.
     func finish() throws(ContentDecodingError) {
-        for (layer, coding) in zip(layers, codings.reversed()) where layer.pendingInput > 0 || !layer.decompressor.isAtEnd {
+        for (layer, coding) in zip(layers, codings.reversed()) where !layer.decompressor.isAtEnd {
             throw ContentDecodingError(coding: coding, reason: "the body ended inside its \(coding.token) stream (cut short, or damaged)")
         }
     }

@@ -12,6 +12,8 @@ final class InflateDecompressor: ContentDecompressor {
     /// Whether `stream` was initialised; a `deflate` stream waits for its first two bytes.
     private var started = false
     private var ended = false
+    /// Whether bytes that start no gzip member followed the end: all that comes after is ignored.
+    private var discarding = false
     private var tookInput = false
 
     init(_ coding: ContentCoding) {
@@ -29,18 +31,23 @@ final class InflateDecompressor: ContentDecompressor {
         _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) throws(ContentDecodingError) -> (consumed: Int, produced: Int) {
         if ended {
-            // After a gzip member, another may follow; anything else is ignored.
-            guard coding == .gzip, input.count >= 2 else { return (ignoring(input), 0) }
-            guard input[0] == 0x1f, input[1] == 0x8b else { return (input.count, 0) }
+            // After a gzip member, another may follow; anything else is ignored, to the end.
+            if discarding || coding != .gzip || input.isEmpty { return (input.count, 0) }
+            // A lone 0x1f waits for the next byte: together they may start a member.
+            if input.count == 1, input[0] == 0x1f { return (0, 0) }
+            guard input[0] == 0x1f, input.count > 1, input[1] == 0x8b else {
+                discarding = true
+                return (input.count, 0)
+            }
             inflateReset(&stream)
             ended = false
         }
+        if !input.isEmpty { tookInput = true }
         if !started {
             if input.isEmpty { return (0, 0) }
             try start(sniffing: input)
             guard started else { return (0, 0) }
         }
-        if !input.isEmpty { tookInput = true }
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(input.count)
         stream.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
@@ -60,11 +67,6 @@ final class InflateDecompressor: ContentDecompressor {
             let message = stream.msg.map { String(cString: $0) } ?? "zlib status \(status)"
             throw ContentDecodingError(coding: coding, reason: message)
         }
-    }
-
-    /// What an ended stream takes of `input`: a single byte waits, in case a gzip member starts.
-    private func ignoring(_ input: UnsafeRawBufferPointer) -> Int {
-        coding == .gzip && input.count == 1 && input[0] == 0x1f ? 0 : input.count
     }
 
     /// Initialises zlib for the coding: gzip's header, or for deflate, once two bytes have come,
