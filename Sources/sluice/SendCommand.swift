@@ -114,6 +114,14 @@ struct SendCommand: AsyncParsableCommand {
     var http11 = false
 
     @Flag(
+        help: "Ask for a compressed response (deflate, gzip, br, zstd) and decode it, as curl's --compressed. sluice send always does; the flag keeps curl command lines working. A coding it does not know leaves the body as it came."
+    )
+    var compressed = false
+
+    @Flag(help: "Ask for no compressed response and write the body undecoded, as it came, as curl's --raw (a request's own Accept-Encoding is still sent).")
+    var raw = false
+
+    @Flag(
         help: "Read a text/event-stream resource as server-sent events: one JSON line per event ({\"type\", \"data\", \"id\"}) as each arrives, reconnecting with Last-Event-ID when the connection drops. --timeout then bounds the whole reading."
     )
     var events = false
@@ -158,6 +166,9 @@ struct SendCommand: AsyncParsableCommand {
         if events, output != nil {
             throw ValidationError("--events prints the events; it does not write --output")
         }
+        if compressed && raw {
+            throw ValidationError("give one of --compressed (decode the body) and --raw (leave it as it came)")
+        }
         if let maxFileSize, ByteCountText.parse(maxFileSize) == nil {
             throw ValidationError("--max-filesize '\(maxFileSize)' is not a size such as 1048576, 512KiB or 10MB")
         }
@@ -165,7 +176,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
-            caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS
+            caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS, decodesContent: !raw
         ))
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)

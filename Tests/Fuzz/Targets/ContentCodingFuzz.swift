@@ -2,8 +2,8 @@ import Foundation
 @testable import Sluice
 
 /// Response bodies in each content coding from a hostile server, in pieces of every size: the
-/// decoders never crash, never give a piece over the size asked for, and what they give (or that
-/// they refuse) does not depend on where the pieces break. The first byte picks the codings (one,
+/// decoders never crash, never give a piece over the size asked for, and what they give (or,
+/// but for zstd, that they refuse) does not depend on where the pieces break. The first byte picks the codings (one,
 /// or two stacked) and the piece size; the rest is the body.
 enum ContentCodingFuzz {
     static let codings: [[ContentCoding]] = [
@@ -23,6 +23,11 @@ enum ContentCodingFuzz {
         case (.success(let a?), .success(let b?)):
             require(a == b, "pieces of \(pieceSize) bytes decoded \(b.count) bytes, the whole body \(a.count)")
         case (.failure, .failure), (.success(nil), _), (_, .success(nil)):
+            break
+        case _ where codings.contains(.zstd):
+            // libzstd does not promise to catch every corruption, and its one-pass path (a whole
+            // frame at hand) checks less than its streaming one (facebook/zstd#3151): with zstd,
+            // damaged bytes may be refused in one reading and not the other, never decoded apart.
             break
         default:
             require(false, "in pieces of \(pieceSize) bytes the body was \(pieces) and whole \(whole)")
