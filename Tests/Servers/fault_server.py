@@ -27,6 +27,9 @@ fault that never answers holds no other request up.
                              labelled zstd), identity, or any other token, left as it is; cut drops
                              the coded body's last K bytes, trailing appends TEXT after it, corrupt
                              flips a byte in its middle, chunked sends it chunked
+  /slow/KEY?ms=N             200 after N milliseconds (default 200), one at a time per connection;
+                             /slow-stats/KEY gives {"requests": answered, "most-at-once": the most in
+                             progress at once} for KEY: what a server sees of a client's concurrency
   /redirect-loop             302 back to itself
   /redirect-cycle/a, /b      302 from a to b and from b to a
   /busy/KEY?failures=N&retry-after=S   503 with Retry-After: S (default 1) N times for KEY, then 200
@@ -39,6 +42,7 @@ fault that never answers holds no other request up.
 
 import asyncio
 import gzip
+import json
 import socket
 import struct
 import sys
@@ -54,6 +58,7 @@ GZIP_BOMB = gzip.compress(bytes(BOMB_SIZE), compresslevel=9)
 HANDSHAKE_FAILURE_ALERT = bytes([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])
 
 busy_counts = {}
+slow_stats = {}
 encoded_bodies = {}
 
 
@@ -211,6 +216,20 @@ async def answer(path, query, writer):
         coded = BOMBS[coding]
         fields = [("Content-Type", "application/octet-stream"), ("Content-Encoding", coding)]
         writer.write(head("200 OK", fields, len(coded)) + coded)
+        return True
+    if path.startswith("/slow/"):
+        stats = slow_stats.setdefault(path[len("/slow/"):], {"requests": 0, "now": 0, "most-at-once": 0})
+        stats["now"] += 1
+        stats["most-at-once"] = max(stats["most-at-once"], stats["now"])
+        await asyncio.sleep(int(query.get("ms", ["200"])[0]) / 1000)
+        stats["now"] -= 1
+        stats["requests"] += 1
+        writer.write(head("200 OK", [("Content-Type", "text/plain")], 2) + b"ok")
+        return True
+    if path.startswith("/slow-stats/"):
+        stats = slow_stats.get(path[len("/slow-stats/"):], {"requests": 0, "most-at-once": 0})
+        body = json.dumps({"requests": stats["requests"], "most-at-once": stats["most-at-once"]}).encode()
+        writer.write(head("200 OK", [("Content-Type", "application/json")], len(body)) + body)
         return True
     if path == "/encoded":
         await encoded(query, writer)

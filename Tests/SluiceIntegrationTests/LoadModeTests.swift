@@ -113,6 +113,78 @@ struct LoadModeTests {
         #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
     }
 
+    @Test(
+        "no hidden queue (Little's law): 1,000/s against a server that answers in 200 ms is sent whole, the server sees about 200 at once (the transport used to hold it at 128), and service time starts on the wire; the same in two shards",
+        arguments: [1, 2]
+    )
+    func noHiddenQueue(shards: Int) throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/slow/${key}?ms=200")
+        let key = "little-\(shards)-\(UUID())"
+        let start = Date().addingTimeInterval(2).timeIntervalSince1970.rounded(.up)
+        let runs = try (0..<shards).map { index in
+            let process = Process()
+            process.executableURL = SluiceProcess.executable
+            process.arguments = [
+                "run", "--rate", "1000", "--duration", "3s", "--concurrency", "512", "--format", "json",
+                "--var", "base=\(servers.fault.absoluteString)", "--var", "key=\(key)",
+            ] + (shards > 1 ? ["--shard", "\(index)/\(shards)", "--start-at", String(Int(start))] : []) + [file]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, output)
+        }
+        var sent = 0
+        for (process, output) in runs {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let load = try Self.load(SluiceProcess.Result(status: process.terminationStatus, output: text, error: ""))
+            #expect(process.terminationStatus == 0 && load["dropped"] as? Int == 0 && load["errors"] as? Int == 0, "\(load)")
+            let service = Self.milliseconds(load, "service-time-ms")
+            // The server sleeps 200 ms: a floor no clock can lower; the old figure was 563 ms.
+            #expect(service["p50"] ?? 0 >= 200 && service["p50"] ?? .infinity < 400, "\(service)")
+            sent += load["requests"] as? Int ?? 0
+        }
+        #expect(sent == 3000)
+        let fetched = try SluiceProcess.run(["send", URL(string: "slow-stats/\(key)", relativeTo: servers.fault)!.absoluteString])
+        let stats = try #require(JSONSerialization.jsonObject(with: Data(fetched.output.utf8)) as? [String: Int])
+        #expect(stats["requests"] == 3000)
+        // 1,000/s × 200 ms is 200 in flight; 128 was the old cap (64 a host on each of two threads).
+        #expect(stats["most-at-once"] ?? 0 > 128 && stats["most-at-once"] ?? 0 <= 512, "\(stats)")
+    }
+
+    @Test("a cap the transport or the machine cannot hold is refused before the first request, naming both")
+    func capRefused() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try PipelineFile.load(path: Self.pipeline(directory, path: "/hello.txt"), variables: ["base": servers.nginxHTTP.absoluteString])
+        let transport = CurlTransport()
+        let plan = LoadPlan(repetitions: 10, concurrency: 100)
+        let error = await #expect(throws: SluiceError.self) {
+            try await LoadRun(runner: PipelineRunner(file: file, transport: transport), plan: plan).run()
+        }
+        #expect(error?.kind == .configuration)
+        #expect(error?.message.contains("--concurrency 100") == true && error?.message.contains("maxConnectionsPerHost 64") == true, "\(error?.message ?? "")")
+        // The plan's own configuration holds it.
+        let sized = CurlTransport(configuration: plan.transportConfiguration())
+        #expect(sized.configuration.maxConnectionsPerHost == 100 && sized.configuration.maxIdleConnections == 256)
+        let result = try await LoadRun(runner: PipelineRunner(file: file, transport: sized), plan: plan).run()
+        #expect(result.ok == 10)
+        await transport.shutdown()
+        await sized.shutdown()
+        // More file descriptors than the hard limit allows: refused, exit 2, nothing sent.
+        let limited = try await offPool {
+            try SluiceProcess.run(
+                ["-c", "ulimit -n 200 && exec \"$0\" \"$@\"", SluiceProcess.executable.path, "run", "--rate", "10", "--duration", "1s",
+                 "--concurrency", "512", "--var", "base=\(servers.nginxHTTP.absoluteString)", file.path],
+                executable: URL(fileURLWithPath: "/bin/sh")
+            )
+        }
+        #expect(limited.status == 2 && limited.error.contains("file descriptors") && limited.error.contains("ulimit -n"), "\(limited.error)")
+    }
+
     @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")
     func closedLoopShards() throws {
         let servers = try TestServers.load()

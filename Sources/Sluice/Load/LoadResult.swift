@@ -83,7 +83,8 @@ public struct LoadResult: Sendable {
     public var achievedRate: Double { seconds > 0 ? Double(requests) / seconds : 0 }
     /// Response-time percentiles: from when each request was due.
     public var responseTime: Latency { Latency(responseTimes) }
-    /// Service-time percentiles: from when each request was started.
+    /// Service-time percentiles: from when each request went on the wire (its first exchange's
+    /// ``TransferMetrics/requestSentAt``; from its start when it never got there) to its end.
     public var serviceTime: Latency { Latency(serviceTimes) }
 
     /// Latency figures in milliseconds, read from a histogram.

@@ -79,7 +79,12 @@ public struct LoadRun: Sendable {
                 let what = outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; ")
                 failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(what)")
             }
-            recorder.record(slot: slot, response: ended - (due ?? started), service: ended - started, status: outcome.response?.status, failure: failure)
+            // Service time is the server's: from the first exchange's request going on the wire
+            // (or, for one that never got there, from the start) to the end.
+            let onTheWire = outcome.metrics?.transfers.first?.requestSentAt ?? started
+            recorder.record(
+                slot: slot, response: ended - (due ?? started), service: ended - onTheWire, status: outcome.response?.status, failure: failure
+            )
         }
 
         /// The I/O thread for worker or request `index`, spread over all of them: a request then
@@ -107,9 +112,13 @@ public struct LoadRun: Sendable {
     /// - Parameters:
     ///   - selection: the requests to send; all by default.
     ///   - progress: figures to update as requests end.
-    /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, or
-    ///   a request that uses a capture (requests run concurrently here, so captures have no value:
-    ///   pass `--var`).
+    /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
+    ///   request that uses a capture (requests run concurrently here, so captures have no value:
+    ///   pass `--var`), or a cap the transport or the machine cannot hold: a libcurl transport
+    ///   must allow the shard's `concurrency` connections to a host (make it with
+    ///   ``LoadPlan/transportConfiguration(_:)``), and the process must be able to open them (its
+    ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
+    ///   hard limit or the machine's ephemeral ports is refused).
     public func run(selection: RequestSelection = RequestSelection(), progress: Progress = Progress()) async throws(SluiceError) -> LoadResult {
         if let problem = plan.problem { throw SluiceError(kind: .configuration, message: problem) }
         let file = runner.file
@@ -127,6 +136,7 @@ public struct LoadRun: Sendable {
             jobs.append(Job(spec: spec, request: try spec.makeRequest(scope: scope, directory: spec.source.directory), scope: scope))
         }
         let pipeline = try runner.pipeline(dryRun: false)
+        try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
         let executors = pipeline.transport.executors
         let recorder = LoadRecorder(slots: executors.count)
         let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: file.cookies.jar, recorder: recorder, executors: executors)

@@ -33,6 +33,12 @@ public struct TransferMetrics: Sendable, Hashable {
     /// The certificates the server presented on the connection, its own first, when the request
     /// asked for them (`Request.recordsPeerCertificates`); empty otherwise and over plain HTTP.
     public var peerCertificates: [X509Certificate] = []
+    /// When the request went on the wire: its connection was ready (new or reused) and the
+    /// transport was about to send it (libcurl's pre-request callback); `nil` when it never got
+    /// that far. Time before it went to waiting for a connection, DNS, connecting and the TLS
+    /// handshake; libcurl 7.88 cannot tell the wait for a connection apart from the rest
+    /// (`CURLINFO_QUEUE_TIME_T` is 8.6's), so this is where a server's time starts.
+    public var requestSentAt: ContinuousClock.Instant?
 
     /// libcurl's timeline cut into its phases after the handshakes: from the connection being ready
     /// (DNS, connect and TLS done, or a reused connection) until the request was about to be sent.

@@ -68,6 +68,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private let presentedChainKey: Int?
     /// The certificates of the connection, read before the request when it asks for them.
     private var peerCertificates: [X509Certificate] = []
+    /// When the connection was ready and the request about to be sent (the pre-request callback).
+    private var requestSentAt: ContinuousClock.Instant?
 
     deinit {
         if let presentedChainKey { _ = PresentedChainRecorder.take(presentedChainKey) }
@@ -566,6 +568,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         switch events.evaluateTrust(task, connection: connection) {
         case .proceed:
+            requestSentAt = .now
             if streamedUpload == nil, upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
@@ -770,6 +773,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             localPort: localPort > 0 ? localPort : nil
         )
         metrics.peerCertificates = peerCertificates
+        metrics.requestSentAt = requestSentAt
         return metrics
     }
 
