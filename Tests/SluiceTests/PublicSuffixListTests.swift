@@ -32,4 +32,14 @@ struct PublicSuffixListTests {
             #expect(registrable == expected.flatMap(HostName.normalized), "\(domain ?? "null")")
         }
     }
+
+    @Test("an IPv4 address is four parts of one to three ASCII digits, each at most 255 (what inet_pton takes, leading zeros aside)")
+    func ipv4() {
+        for address in ["127.0.0.1", "0.0.0.0", "255.255.255.255", "10.001.2.3"] {
+            #expect(PublicSuffixList.isIPv4(address), "\(address)")
+        }
+        for text in ["256.1.1.1", "1.2.3", "1.2.3.4.", "1..2.3", "+1.2.3.4", "1.2.3.4.5", "1234.1.1.1", "a.b.c.d", "", "1.2.3.\u{661}", "127.evil.example"] {
+            #expect(!PublicSuffixList.isIPv4(text), "\(text)")
+        }
+    }
 }

@@ -153,7 +153,8 @@ public final class CookieJar: Sendable {
     /// The cookies a request to `url` sends, in the order of its `Cookie` header; their last
     /// access becomes `now`.
     public func cookies(for url: URL, at now: Date = Date()) -> [Cookie] {
-        guard let origin = CookieJar.Origin(url) else { return [] }
+        // A jar with no cookie (every request of most load runs) has nothing to match the URL against.
+        guard !state.withLock({ $0.entries.isEmpty }), let origin = CookieJar.Origin(url) else { return [] }
         return state.withLock { state in
             var matching: [Entry] = []
             for key in state.keys(forHost: origin.host) {
@@ -198,7 +199,7 @@ public final class CookieJar: Sendable {
         init?(_ url: URL) {
             guard let raw = url.host, let host = HostName.normalized(raw) else { return nil }
             self.host = host
-            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            let path = url.path(percentEncoded: true)
             self.path = path.isEmpty ? "/" : path
             let scheme = url.scheme?.lowercased()
             // 127.evil.example is a name, not a loopback address.

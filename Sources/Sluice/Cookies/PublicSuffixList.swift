@@ -82,7 +82,25 @@ public struct PublicSuffixList: Sendable {
     }
 
     static func isIPv4(_ host: String) -> Bool {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil }
+        // Four parts of one to three ASCII digits, each at most 255; read byte by byte, since it
+        // runs for every request a cookie jar is asked about.
+        var parts = 0
+        var digits = 0
+        var value = 0
+        for byte in host.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return false }
+                parts += 1
+                digits = 0
+                value = 0
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard digits <= 3, value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return parts == 3 && digits > 0
     }
 }

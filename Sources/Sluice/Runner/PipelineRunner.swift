@@ -261,7 +261,8 @@ public struct PipelineRunner: Sendable {
         var failures: [ExpectationFailure]
         /// The body as JSON, read once when an expectation or a capture needs it.
         var body: JSONValue?
-        /// The cookies the run's jar holds for the response's URL after the exchange.
+        /// The cookies the run's jar holds for the response's URL after the exchange, when an
+        /// expectation or a capture reads them.
         var cookies: [Cookie] = []
         /// What the stages reported (retries, token refreshes).
         var notes: [StageNote] = []
@@ -314,7 +315,9 @@ public struct PipelineRunner: Sendable {
         var outcome = outcome
         if let response = outcome.response, outcome.error == nil {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
-            outcome.cookies = jar.map { $0.cookies(for: response.url ?? outcome.sent?.url ?? request.url) } ?? []
+            if spec.readsCookies, let jar {
+                outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
+            }
             outcome.failures = spec.expectations.compactMap {
                 $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope, cookies: outcome.cookies)
             }

@@ -18,6 +18,12 @@ extension RequestSpec {
             || captures.contains { if case .jsonPath = $0.source { true } else { false } }
     }
 
+    /// Whether a cookie expectation or capture reads the run's jar after the exchange.
+    var readsCookies: Bool {
+        expectations.contains { if case .cookie = $0.check { true } else { false } }
+            || captures.contains { if case .cookie = $0.source { true } else { false } }
+    }
+
     /// Whether a certificate expectation or capture reads the server's certificate.
     var readsCertificate: Bool {
         expectations.contains { if case .certificate = $0.check { true } else { false } }
