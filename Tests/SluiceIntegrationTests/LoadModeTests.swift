@@ -39,32 +39,38 @@ struct LoadModeTests {
         load[key] as? [String: Double] ?? [:]
     }
 
+    /// Runs `sluice` with `arguments` on a thread of its own: a load run lasts seconds, and a
+    /// test that waited for it on the cooperative pool would hold up every other suite.
+    static func sluice(_ arguments: [String]) async throws -> SluiceProcess.Result {
+        try await offPool { try SluiceProcess.run(arguments) }
+    }
+
     /// Runs the reference script `scripts/hdrhistogram-reference.py` (HdrHistogram's Python
     /// library) and returns its standard output.
-    static func reference(_ arguments: [String]) throws -> String {
+    static func reference(_ arguments: [String]) async throws -> String {
         let python = RunCommandTests.root.appendingPathComponent(".venv/bin/python")
         let script = RunCommandTests.root.appendingPathComponent("scripts/hdrhistogram-reference.py").path
-        let result = try SluiceProcess.run([script] + arguments, executable: python)
+        let result = try await offPool { try SluiceProcess.run([script] + arguments, executable: python) }
         try #require(result.status == 0, "scripts/hdrhistogram-reference.py failed (run scripts/setup): \(result.error)")
         return result.output
     }
 
     @Test("a one-second stall mid-run: the closed loop's p99 hides it, the open loop's shows it")
-    func stall() throws {
+    func stall() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/stall/${key}?after=1500&for=1000")
         let base = ["--format", "json", "--var", "base=\(servers.scenario.absoluteString)", file]
         // Closed loop: two workers; each is stuck on one request through the stall, and sends
         // nothing meanwhile, so the stall is two samples among thousands.
-        let closed = try Self.load(SluiceProcess.run(["run", "--duration", "4s", "--concurrency", "2", "--var", "key=closed-\(UUID())"] + base))
+        let closed = try Self.load(await Self.sluice(["run", "--duration", "4s", "--concurrency", "2", "--var", "key=closed-\(UUID())"] + base))
         let closedLatency = Self.milliseconds(closed)
         #expect(closed["errors"] as? Int == 0)
         #expect(closedLatency["max"] ?? 0 >= 900, "the closed loop met the stall: \(closed)")
         #expect(closedLatency["p99"] ?? .infinity < 250, "the closed loop's p99 hides the stall: \(closed)")
         // Open loop: 100 requests a second whatever happens; the 100 due during the stall wait
         // from 1 s down to nothing, a quarter of the run.
-        let open = try Self.load(SluiceProcess.run(["run", "--rate", "100", "--duration", "4s", "--concurrency", "200", "--var", "key=open-\(UUID())"] + base))
+        let open = try Self.load(await Self.sluice(["run", "--rate", "100", "--duration", "4s", "--concurrency", "200", "--var", "key=open-\(UUID())"] + base))
         let openLatency = Self.milliseconds(open)
         #expect(open["requests"] as? Int == 400 && open["errors"] as? Int == 0 && open["dropped"] as? Int == 0, "\(open)")
         #expect(openLatency["p99"] ?? 0 >= 800, "the open loop's p99 shows the stall: \(open)")
@@ -73,11 +79,11 @@ struct LoadModeTests {
     }
 
     @Test("the open loop sends at the asked rate: 200/s for 3 s against nginx is 600 requests at 200/s within 5%")
-    func achievedRate() throws {
+    func achievedRate() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/hello.txt")
-        let result = try SluiceProcess.run(["run", "--rate", "200", "--duration", "3s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        let result = try await Self.sluice(["run", "--rate", "200", "--duration", "3s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
         #expect(result.status == 0, "\(result.error)")
         let load = try Self.load(result)
         #expect(load["requests"] as? Int == 600 && load["ok"] as? Int == 600 && load["dropped"] as? Int == 0, "\(load)")
@@ -89,18 +95,18 @@ struct LoadModeTests {
         let seconds = try #require(load["seconds"] as? Double)
         #expect(seconds >= 2.99, "the schedule spans the duration: \(seconds) s")
         // A ramp sends the area under it: (50 + 150) / 2 × 2 s.
-        let ramp = try Self.load(SluiceProcess.run(["run", "--rate", "50:150", "--duration", "2s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file]))
+        let ramp = try Self.load(await Self.sluice(["run", "--rate", "50:150", "--duration", "2s", "--concurrency", "50", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file]))
         #expect(ramp["requests"] as? Int == 200, "\(ramp)")
         #expect((ramp["rate"] as? [String: Any])?["asked"] as? [String: Double] == ["from": 50, "to": 150])
     }
 
     @Test("requests due while --concurrency are in flight are dropped and counted, not sent late; the run fails")
-    func dropped() throws {
+    func dropped() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/stall/${key}?after=500&for=1000")
         let arguments = ["run", "--rate", "100", "--duration", "3s", "--concurrency", "10", "--var", "base=\(servers.scenario.absoluteString)", file]
-        let json = try SluiceProcess.run(arguments + ["--format", "json", "--var", "key=drop-\(UUID())"])
+        let json = try await Self.sluice(arguments + ["--format", "json", "--var", "key=drop-\(UUID())"])
         #expect(json.status == 1)
         let load = try Self.load(json)
         let requests = try #require(load["requests"] as? Int)
@@ -108,7 +114,7 @@ struct LoadModeTests {
         #expect(requests + dropped == 300, "\(load)")
         // Ten are stuck in the stall; of the hundred due meanwhile, about ninety cannot start.
         #expect(dropped >= 50, "\(load)")
-        let text = try SluiceProcess.run(arguments + ["--no-color", "--var", "key=drop-\(UUID())"])
+        let text = try await Self.sluice(arguments + ["--no-color", "--var", "key=drop-\(UUID())"])
         #expect(text.output.contains("  dropped ") && !text.output.contains("dropped 0"), "\(text.output)")
         #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
     }
@@ -117,7 +123,7 @@ struct LoadModeTests {
         "no hidden queue (Little's law): 1,000/s against a server that answers in 200 ms is sent whole, the server sees about 200 at once (the transport used to hold it at 128), and service time starts on the wire; the same in two shards",
         arguments: [1, 2]
     )
-    func noHiddenQueue(shards: Int) throws {
+    func noHiddenQueue(shards: Int) async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/slow/${key}?ms=200")
@@ -136,19 +142,24 @@ struct LoadModeTests {
             try process.run()
             return (process, output)
         }
+        let ended = try await offPool {
+            runs.map { process, output in
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return SluiceProcess.Result(status: process.terminationStatus, output: text, error: "")
+            }
+        }
         var sent = 0
-        for (process, output) in runs {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let load = try Self.load(SluiceProcess.Result(status: process.terminationStatus, output: text, error: ""))
-            #expect(process.terminationStatus == 0 && load["dropped"] as? Int == 0 && load["errors"] as? Int == 0, "\(load)")
+        for result in ended {
+            let load = try Self.load(result)
+            #expect(result.status == 0 && load["dropped"] as? Int == 0 && load["errors"] as? Int == 0, "\(load)")
             let service = Self.milliseconds(load, "service-time-ms")
             // The server sleeps 200 ms: a floor no clock can lower; the old figure was 563 ms.
             #expect(service["p50"] ?? 0 >= 200 && service["p50"] ?? .infinity < 400, "\(service)")
             sent += load["requests"] as? Int ?? 0
         }
         #expect(sent == 3000)
-        let fetched = try SluiceProcess.run(["send", URL(string: "slow-stats/\(key)", relativeTo: servers.fault)!.absoluteString])
+        let fetched = try await Self.sluice(["send", URL(string: "slow-stats/\(key)", relativeTo: servers.fault)!.absoluteString])
         let stats = try #require(JSONSerialization.jsonObject(with: Data(fetched.output.utf8)) as? [String: Int])
         #expect(stats["requests"] == 3000)
         // 1,000/s × 200 ms is 200 in flight; 128 was the old cap (64 a host on each of two threads).
@@ -186,21 +197,22 @@ struct LoadModeTests {
     }
 
     @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")
-    func closedLoopShards() throws {
+    func closedLoopShards() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/hello.txt")
-        let counts = try (0..<3).map { index in
-            let load = try Self.load(SluiceProcess.run([
+        var counts: [Int] = []
+        for index in 0..<3 {
+            let load = try Self.load(await Self.sluice([
                 "run", "--repeat", "10", "--concurrency", "3", "--shard", "\(index)/3", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
             ]))
             #expect((load["shards"] as? [String: Any])?["measured"] as? [Int] == [index])
-            return load["requests"] as? Int ?? -1
+            counts.append(load["requests"] as? Int ?? -1)
         }
         #expect(counts == [4, 3, 3])
         // A shard's own run names itself; the other shards are elsewhere, not missing.
         let junit = directory.file("shard.xml").path
-        let text = try SluiceProcess.run([
+        let text = try await Self.sluice([
             "run", "--repeat", "10", "--concurrency", "3", "--shard", "1/3", "--no-color", "--report", "junit:\(junit)", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
         ])
         #expect(text.status == 0 && text.output.contains("  shards    1 of 3\n") && !text.output.contains("missing"), "\(text.output)")
@@ -209,7 +221,7 @@ struct LoadModeTests {
     }
 
     @Test("--duration bounds the closed loop too; errors are counted by kind")
-    func closedLoopDurationAndErrorKinds() throws {
+    func closedLoopDurationAndErrorKinds() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try directory.write(
@@ -225,19 +237,19 @@ struct LoadModeTests {
               - name: refused
                 path: http://127.0.0.1:1/
             """, to: "kinds.yaml")
-        let result = try SluiceProcess.run(["run", "--duration", "1s", "--concurrency", "2", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        let result = try await Self.sluice(["run", "--duration", "1s", "--concurrency", "2", "--format", "json", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
         #expect(result.status == 1)
         let load = try Self.load(result)
         let kinds = try #require(load["errors-by-kind"] as? [String: Int])
         #expect(Set(kinds.keys) == ["expectation not met", "connection failed"], "\(kinds)")
         #expect(kinds.values.reduce(0, +) == load["requests"] as? Int && load["ok"] as? Int == 0)
         #expect(load["seconds"] as? Double ?? 0 >= 1)
-        let text = try SluiceProcess.run(["run", "--duration", "1s", "--no-color", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
+        let text = try await Self.sluice(["run", "--duration", "1s", "--no-color", "--var", "base=\(servers.nginxHTTP.absoluteString)", file])
         #expect(text.output.contains("  errors    connection failed ×") && text.output.contains("expectation not met ×"), "\(text.output)")
     }
 
     @Test("four shards started together, merged: the totals of one run, and the percentiles of their histograms merged by hand and by HdrHistogram's Python library")
-    func shardsMerge() throws {
+    func shardsMerge() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/hello.txt")
@@ -254,7 +266,7 @@ struct LoadModeTests {
             try process.run()
             return process
         }
-        runs.forEach { $0.waitUntilExit() }
+        try await offPool { runs.forEach { $0.waitUntilExit() } }
         let results = try shards.map { try LoadResult(file: try Data(contentsOf: URL(fileURLWithPath: $0)), path: $0) }
         // Each shard had its quarter of the schedule, and all four started at --start-at. (On a
         // loaded machine a shard may drop a request; it then says so and exits 1.)
@@ -264,7 +276,7 @@ struct LoadModeTests {
         let sent = results.map(\.requests).reduce(0, +)
         let dropped = results.map(\.dropped).reduce(0, +)
 
-        let merged = try SluiceProcess.run(["report", "merge", "--format", "json", "--report", "histogram:\(directory.file("merged.json").path)", "--report", "junit:\(directory.file("merged.xml").path)"] + shards)
+        let merged = try await Self.sluice(["report", "merge", "--format", "json", "--report", "histogram:\(directory.file("merged.json").path)", "--report", "junit:\(directory.file("merged.xml").path)"] + shards)
         #expect(merged.status == (dropped == 0 ? 0 : 1), "\(merged.error)")
         let load = try Self.load(merged)
         #expect(load["requests"] as? Int == sent && load["ok"] as? Int == sent && load["dropped"] as? Int == dropped && sent + dropped == 800)
@@ -285,7 +297,7 @@ struct LoadModeTests {
         // By HdrHistogram's Python library, from the shards' files: the same buckets and counts, and
         // the same percentiles where its definition (p × count / 100 rounded) and Java's (rounded
         // up), which this one follows, agree: where p × count / 100 is whole.
-        let reference = try #require(JSONSerialization.jsonObject(with: Data(try Self.reference(["merge"] + shards).utf8)) as? [String: [String: Any]])
+        let reference = try #require(JSONSerialization.jsonObject(with: Data(try await Self.reference(["merge"] + shards).utf8)) as? [String: [String: Any]])
         for (name, histogram) in [("response-time", mergedFile.responseTimes), ("service-time", mergedFile.serviceTimes)] {
             let python = try #require(reference[name])
             #expect(python["count"] as? Int == sent)
@@ -306,7 +318,7 @@ struct LoadModeTests {
     }
 
     @Test("merge refuses files that are not shards of one run, says which shards are missing, and reads histograms HdrHistogram's Python library wrote")
-    func mergeChecks() throws {
+    func mergeChecks() async throws {
         let directory = try TemporaryDirectory()
         let start = Date(timeIntervalSince1970: 1_795_424_400)
         func shard(_ index: Int, of count: Int = 3, rate: Double = 30, values: [UInt64] = [1000, 2000]) -> LoadResult {
@@ -323,25 +335,25 @@ struct LoadModeTests {
         }
         let first = try write(shard(0), "0.json")
         let second = try write(shard(1), "1.json")
-        let missing = try SluiceProcess.run(["report", "merge", "--no-color", first, second])
+        let missing = try await Self.sluice(["report", "merge", "--no-color", first, second])
         #expect(missing.status == 1 && missing.output.contains("shards    0,1 of 3  missing 2"), "\(missing.output)")
-        #expect(try SluiceProcess.run(["report", "merge", "--allow-missing", first, second]).status == 0)
-        let twice = try SluiceProcess.run(["report", "merge", first, second, first])
+        #expect(try await Self.sluice(["report", "merge", "--allow-missing", first, second]).status == 0)
+        let twice = try await Self.sluice(["report", "merge", first, second, first])
         #expect(twice.status == 2 && twice.error.contains("shard 0 of 3 is measured twice: in \(first) and in \(first)"), "\(twice.error)")
         let otherRate = try write(shard(2, rate: 60), "2.json")
-        let mismatch = try SluiceProcess.run(["report", "merge", first, otherRate])
+        let mismatch = try await Self.sluice(["report", "merge", first, otherRate])
         #expect(mismatch.status == 2 && mismatch.error.contains("is not a shard of the same run as \(first): its rate is 60/s, not 30/s"), "\(mismatch.error)")
 
         // A shard whose histogram HdrHistogram's Python library encoded.
         var third = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try write(shard(2), "2.json")))) as! [String: Any]
         var histograms = third["histograms"] as! [String: Any]
-        let python = try Self.reference(["encode", "1000", "2000"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let python = try await Self.reference(["encode", "1000", "2000"]).trimmingCharacters(in: .whitespacesAndNewlines)
         histograms["response-time"] = python
         histograms["service-time"] = python
         third["histograms"] = histograms
         let thirdPath = directory.file("2-python.json").path
         try JSONSerialization.data(withJSONObject: third).write(to: URL(fileURLWithPath: thirdPath))
-        let whole = try SluiceProcess.run(["report", "merge", "--format", "json", first, second, thirdPath])
+        let whole = try await Self.sluice(["report", "merge", "--format", "json", first, second, thirdPath])
         #expect(whole.status == 0, "\(whole.error)")
         let load = try Self.load(whole)
         #expect(load["requests"] as? Int == 6 && Self.milliseconds(load)["p50"] == 1.0 && Self.milliseconds(load)["max"] == 2.0, "\(load)")
@@ -355,10 +367,10 @@ struct LoadModeTests {
         hostile["ok"] = 1
         let hostilePath = directory.file("hostile.json").path
         try JSONSerialization.data(withJSONObject: hostile).write(to: URL(fileURLWithPath: hostilePath))
-        let shown = try SluiceProcess.run(["report", "merge", "--no-color", hostilePath])
+        let shown = try await Self.sluice(["report", "merge", "--no-color", hostilePath])
         #expect(!shown.output.contains("\u{1B}") && !shown.output.contains("\u{202E}") && !shown.output.contains("\u{07}"), "\(shown.output)")
         #expect(shown.output.contains(#"p\u{1B}]0;owned\u{7}: load"#) && shown.output.contains(#"first error: \u{1B}[2J\u{202E}gnp.exe"#), "\(shown.output)")
-        let refused = try SluiceProcess.run(["report", "merge", first, hostilePath])
+        let refused = try await Self.sluice(["report", "merge", first, hostilePath])
         #expect(refused.status == 2 && !refused.error.contains("\u{1B}") && refused.error.contains(#"its pipeline is p\u{1B}]0;owned\u{7}"#), "\(refused.error)")
 
         // Files that are not load results, or lie about their counts.
@@ -369,26 +381,26 @@ struct LoadModeTests {
         ]
         for (name, text, message) in damaged {
             let path = try directory.write(text, to: name)
-            let result = try SluiceProcess.run(["report", "merge", path])
+            let result = try await Self.sluice(["report", "merge", path])
             #expect(result.status == 2 && result.error.contains("\(path): \(message)"), "\(result.error)")
         }
         var lying = third
         lying["ok"] = 5
         let lyingPath = directory.file("lying.json").path
         try JSONSerialization.data(withJSONObject: lying).write(to: URL(fileURLWithPath: lyingPath))
-        let lie = try SluiceProcess.run(["report", "merge", lyingPath])
+        let lie = try await Self.sluice(["report", "merge", lyingPath])
         #expect(lie.status == 2 && lie.error.contains("the histograms count 2 and 2 requests, but ok and errors add up to 5"), "\(lie.error)")
         var huge = third
         huge["ok"] = Int.max
         huge["errors-by-kind"] = ["timeout": Int.max]
         let hugePath = directory.file("huge.json").path
         try JSONSerialization.data(withJSONObject: huge).write(to: URL(fileURLWithPath: hugePath))
-        let overflow = try SluiceProcess.run(["report", "merge", hugePath])
+        let overflow = try await Self.sluice(["report", "merge", hugePath])
         #expect(overflow.status == 2 && overflow.error.contains("add up to more than"), "\(overflow.error)")
     }
 
     @Test("the command line says what is wrong with a load plan before anything is sent")
-    func commandLine() throws {
+    func commandLine() async throws {
         let directory = try TemporaryDirectory()
         let file = try Self.pipeline(directory, path: "/")
         let cases: [([String], String)] = [
@@ -406,12 +418,12 @@ struct LoadModeTests {
             (["--concurrency", "2"], "--concurrency needs load mode"),
         ]
         for (arguments, message) in cases {
-            let result = try SluiceProcess.run(["run"] + arguments + [file])
+            let result = try await Self.sluice(["run"] + arguments + [file])
             #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.error)")
         }
         // A start time already past is said, not silently turned into a burst.
         let past = Int(Date().timeIntervalSince1970) - 30
-        let late = try SluiceProcess.run(["run", "--repeat", "1", "--start-at", String(past), file])
+        let late = try await Self.sluice(["run", "--repeat", "1", "--start-at", String(past), file])
         #expect(late.error.contains("load: started 3") && late.error.contains("s after --start-at \(RFC3339Timestamp.string(Date(timeIntervalSince1970: Double(past))))"), "\(late.error)")
     }
 }

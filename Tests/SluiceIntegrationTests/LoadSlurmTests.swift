@@ -23,19 +23,21 @@ enum SlurmCluster {
 
 @Suite("Sharded load runs on a Slurm cluster", .enabled(if: SlurmCluster.configuration != nil, Comment(rawValue: SlurmCluster.unavailableReason)), .serialized)
 struct LoadSlurmTests {
-    /// Runs a Slurm client program against the test cluster.
-    static func slurm(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> SluiceProcess.Result {
-        try SluiceProcess.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/\(program)"), environment: environment.merging(["SLURM_CONF": SlurmCluster.configuration!]) { $1 })
+    /// Runs a Slurm client program against the test cluster, on a thread of its own (a job lasts
+    /// seconds; waiting on the cooperative pool would hold up every other suite).
+    static func slurm(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> SluiceProcess.Result {
+        let environment = environment.merging(["SLURM_CONF": SlurmCluster.configuration!]) { $1 }
+        return try await offPool { try SluiceProcess.run(arguments, executable: URL(fileURLWithPath: "/usr/bin/\(program)"), environment: environment) }
     }
 
     @Test("srun -n 4 sluice run --shard $SLURM_PROCID/$SLURM_NTASKS: four shards that started together merge into the whole run")
-    func srun() throws {
+    func srun() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try LoadModeTests.pipeline(directory, path: "/hello.txt")
         let start = Int(Date().timeIntervalSince1970) + 3
         let shard = #"exec "$0" run --shard "$SLURM_PROCID/$SLURM_NTASKS" --start-at "$1" --report "histogram:$2/shard-$SLURM_PROCID.json" "${@:3}""#
-        let run = try Self.slurm("srun", [
+        let run = try await Self.slurm("srun", [
             "--ntasks=4", "--time=2", "bash", "-c", shard, SluiceProcess.executable.path, String(start), directory.url.path,
             "--rate", "400", "--duration", "2s", "--concurrency", "64", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
         ])
@@ -46,20 +48,20 @@ struct LoadSlurmTests {
         // A loaded machine may make a shard drop a request: it says so, and srun exits 1.
         let dropped = results.map(\.dropped).reduce(0, +)
         #expect(run.status == (dropped == 0 ? 0 : 1), "\(run.error)")
-        let merged = try SluiceProcess.run(["report", "merge", "--format", "json"] + shards)
+        let merged = try await LoadModeTests.sluice(["report", "merge", "--format", "json"] + shards)
         #expect(merged.status == (dropped == 0 ? 0 : 1))
         let load = try LoadModeTests.load(merged)
         #expect((load["requests"] as? Int).map { $0 + dropped } == 800 && load["ok"] as? Int == load["requests"] as? Int && load["dropped"] as? Int == dropped, "\(load)")
     }
 
     @Test("deploy/slurm/sluice-load.sbatch, submitted with sbatch --wait: the shards' files, the merged result, JUnit and the summary")
-    func sbatch() throws {
+    func sbatch() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = try LoadModeTests.pipeline(directory, path: "/hello.txt")
         let results = directory.file("results").path
         let script = RunCommandTests.root.appendingPathComponent("deploy/slurm/sluice-load.sbatch").path
-        let job = try Self.slurm("sbatch", ["--wait", "--ntasks=4", "--time=2", "--output=\(directory.file("job.out").path)", script], environment: [
+        let job = try await Self.slurm("sbatch", ["--wait", "--ntasks=4", "--time=2", "--output=\(directory.file("job.out").path)", script], environment: [
             "PIPELINE": file, "SLUICE": SluiceProcess.executable.path, "RESULTS": results, "START_DELAY": "2",
             "SLUICE_ARGS": "--rate 200 --duration 2s --concurrency 64 --var base=\(servers.nginxHTTP.absoluteString)",
         ])
