@@ -115,6 +115,21 @@ extension ReadmeExampleTests {
 }
 
 extension ReadmeExampleTests {
+    @Test("the load testing article's example (Sluice.docc/LoadTesting.md) runs as written, on a shorter ramp")
+    func loadTestingExample() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try LoadModeTests.pipeline(directory, path: "/hello.txt", name: "checkout")
+        let base = servers.nginxHTTP.absoluteString
+        // As written in the article, but for the path, the ramp and its length.
+        let plan = LoadPlan(duration: .seconds(1), rate: LoadRate(from: 20, to: 60), concurrency: 256)
+        let transport = CurlTransport(configuration: plan.transportConfiguration())
+        let file = try PipelineFile.load(path: path, variables: ["base": base])
+        let result = try await LoadRun(runner: PipelineRunner(file: file, transport: transport), plan: plan).run()
+        #expect(result.requests == 40 && result.ok == 40 && result.dropped == 0, "\(result.requests) \(result.ok) \(result.dropped)")
+        await transport.shutdown()
+    }
+
     @Test("the JSONPath example's requests run as written against the local httpbin")
     func jsonPathFilters() async throws {
         let base = try TestServers.load().httpbin.absoluteString
