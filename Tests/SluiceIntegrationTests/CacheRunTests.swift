@@ -26,13 +26,13 @@ struct CacheRunTests {
               - name: second
                 path: cache/\(key)?cache-control=max-age%3D60
             """, to: "cache.yaml")
-        let text = try SluiceProcess.run(["run", "--no-color", "--verbose", path])
+        let text = try await SluiceProcess.launch(["run", "--no-color", "--verbose", path])
         #expect(text.status == 0, "\(text.output)\(text.error)")
         #expect(text.output.contains("cache miss\n") && text.output.contains("cache hit\n"), "\(text.output)")
         // A hit sends nothing, and its line names the URL it answers for, absolute as the miss's.
         #expect(text.output.contains("✔ second  GET \(servers.scenario.absoluteString)/cache/\(key)?cache-control=max-age%3D60  200"), "\(text.output)")
         #expect(text.error.contains("* cache: hit http://127.0.0.1:\(servers.scenario.port!)/cache/\(key)"), "\(text.error)")
-        let json = try SluiceProcess.run(["run", "--format", "json", path])
+        let json = try await SluiceProcess.launch(["run", "--format", "json", path])
         let report = try JSONReader().value(from: json.output)
         #expect(report["results"]?[0]?["cache"] == .string("miss"))
         #expect(report["results"]?[1]?["cache"] == .string("hit"))
@@ -52,7 +52,7 @@ struct CacheRunTests {
               - path: cache/\(key)?cache-control=max-age%3D60
             """, to: "cache.yaml")
         for expected in ["cache miss", "cache hit"] {
-            let run = try SluiceProcess.run(["run", "--no-color", path])
+            let run = try await SluiceProcess.launch(["run", "--no-color", path])
             #expect(run.status == 0 && run.output.contains(expected), "\(run.output)\(run.error)")
         }
         #expect(try await count(servers, key) == 1)
@@ -88,21 +88,21 @@ struct CacheRunTests {
         let entries = try FileManager.default.contentsOfDirectory(atPath: directory.file("shared").path)
         #expect(entries.filter { $0.hasSuffix(".entry") }.count == 6)
         #expect(!entries.contains { $0.hasPrefix(".tmp-") })
-        let third = try SluiceProcess.run(["run", "--no-color", path])
+        let third = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(third.output.components(separatedBy: "cache hit").count - 1 == 12, "\(third.output)")
     }
 
     @Test("bad cache options are load-time errors at their line; a listed cache gets the run's cookies above it")
-    func options() throws {
+    func options() async throws {
         let directory = try TemporaryDirectory()
         let size = try directory.write("stages:\n  - cache: { max-size: lots }\nrequests: []\n", to: "size.yaml")
-        let refused = try SluiceProcess.run(["validate", size])
+        let refused = try await SluiceProcess.launch(["validate", size])
         #expect(refused.status == 2)
         #expect(refused.error.contains("size.yaml:2:"), "\(refused.error)")
         #expect(refused.error.contains("max-size must be a size such as 500KB or 64MiB, not lots"), "\(refused.error)")
         _ = try directory.write("a file, not a directory", to: "taken")
         let taken = try directory.write("stages:\n  - cache: { directory: taken }\nrequests: []\n", to: "taken.yaml")
-        let notDirectory = try SluiceProcess.run(["validate", taken])
+        let notDirectory = try await SluiceProcess.launch(["validate", taken])
         #expect(notDirectory.status == 2)
         #expect(notDirectory.error.contains("taken.yaml:2:"), "\(notDirectory.error)")
         let file = try PipelineFile.load(text: "stages:\n  - cache\nrequests: []\n", path: "p.yaml")

@@ -26,7 +26,7 @@ struct CertificateExpectationTests {
 
 
     @Test("every field matches openssl's reading of the served certificate; captures carry them forward; a reused connection still shows it")
-    func fieldsMatchOpenSSL() throws {
+    func fieldsMatchOpenSSL() async throws {
         let servers = try TestServers.load()
         let fields = try openssl(servers.certificates + "/localhost.pem")
         let subject = try #require(fields["subject"]), issuer = try #require(fields["issuer"]), serial = try #require(fields["serial"])
@@ -62,13 +62,13 @@ struct CertificateExpectationTests {
                     serial-number: "${serial}"
 
             """, to: "certificate.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")
     }
 
     @Test("an expired certificate, let through with allow-invalid-certificates, fails days-to-expiry; a field name is checked at load time; http has none")
-    func expiredAndMistakes() throws {
+    func expiredAndMistakes() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -85,7 +85,7 @@ struct CertificateExpectationTests {
                   certificate: { subject: { exists: true } }
 
             """, to: "certificate.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", "--format", "json", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", "--format", "json", path])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
         let results = try #require(document["results"] as? [[String: Any]])
@@ -96,7 +96,7 @@ struct CertificateExpectationTests {
         #expect(plain.first?["actual"] as? String == "none: the request is not https", "\(plain)")
 
         let typo = try directory.write("requests:\n  - path: https://h/\n    expect:\n      certificate: { expiry: 1 }\n", to: "certificate.yaml")
-        let invalid = try SluiceProcess.run(["validate", typo])
+        let invalid = try await SluiceProcess.launch(["validate", typo])
         #expect(invalid.status == 2)
         #expect(invalid.error.contains("unknown certificate field 'expiry'"), "\(invalid.error)")
     }

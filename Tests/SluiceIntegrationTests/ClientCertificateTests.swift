@@ -87,7 +87,7 @@ struct ClientCertificateTests {
     }
 
     @Test("from YAML: the identity is sent; a missing file, a key that is not the certificate's and a wrong password are load-time errors at their line")
-    func fromYAML() throws {
+    func fromYAML() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let certs = servers.certificates
@@ -108,7 +108,7 @@ struct ClientCertificateTests {
             return path.path
         }
         let good = try pipeline("      client-certificate: \"\(certs)/client.pem\"\n      client-key: \"\(certs)/client-encrypted.key\"\n      client-key-password: client-key-pass")
-        let passed = try SluiceProcess.run(["run", "--no-color", good])
+        let passed = try await SluiceProcess.launch(["run", "--no-color", good])
         #expect(passed.status == 0, "\(passed.output)\(passed.error)")
         let failures: [(String, String)] = [
             ("      client-certificate: \"\(certs)/missing.pem\"", ":4:7: error: cannot read the client certificate"),
@@ -119,7 +119,7 @@ struct ClientCertificateTests {
             ("      client-key: \"\(certs)/client.key\"", ":4:7: error: client-key, client-key-password and client-intermediates go with client-certificate"),
         ]
         for (options, expected) in failures {
-            let result = try SluiceProcess.run(["validate", try pipeline(options)])
+            let result = try await SluiceProcess.launch(["validate", try pipeline(options)])
             #expect(result.status == 2, "\(options)")
             #expect(result.error.contains(expected), "\(options): \(result.error)")
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Cookies in the runner, against httpbin")
 struct CookieRunTests {
     @Test("a run keeps cookies, checks and captures them, writes cookie-file:, and the next run reads it")
-    func jarAcrossRequestsAndRuns() throws {
+    func jarAcrossRequestsAndRuns() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -36,7 +36,7 @@ struct CookieRunTests {
                     theme: { exists: false }
                     session: { matches: "^abc" }
             """, to: "cookies.yaml")
-        let first = try SluiceProcess.run(["run", "--no-color", path])
+        let first = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(first.status == 0, "\(first.output)\(first.error)")
         #expect(first.output.contains("3 requests: 3 passed, 0 failed"), "\(first.output)")
         let file = try String(contentsOf: directory.file("jar.txt"), encoding: .utf8)
@@ -52,12 +52,12 @@ struct CookieRunTests {
                 expect:
                   body: { "$.cookies": { equals: { session: abc123 } } }
             """, to: "again.yaml")
-        let rerun = try SluiceProcess.run(["run", "--no-color", second])
+        let rerun = try await SluiceProcess.launch(["run", "--no-color", second])
         #expect(rerun.status == 0, "\(rerun.output)\(rerun.error)")
     }
 
     @Test("a failed cookie expectation says what the jar holds")
-    func failingExpectation() throws {
+    func failingExpectation() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -68,14 +68,14 @@ struct CookieRunTests {
                     a: 2
                     missing: x
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 1)
         #expect(result.output.contains("failed: cookie a\n        expected: 2\n        actual:   \"1\""), "\(result.output)")
         #expect(result.output.contains("actual:   no cookie missing"), "\(result.output)")
     }
 
     @Test("the value of an HttpOnly cookie is a credential: hidden in --verbose and in the JSON report")
-    func httpOnlyRedacted() throws {
+    func httpOnlyRedacted() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let header = "token=tok-5f2b9c77; HttpOnly; Path=/".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -90,26 +90,26 @@ struct CookieRunTests {
                 expect:
                   cookies: { token: { exists: true } }
             """, to: "p.yaml")
-        let verbose = try SluiceProcess.run(["run", "--no-color", "--verbose", path])
+        let verbose = try await SluiceProcess.launch(["run", "--no-color", "--verbose", path])
         #expect(verbose.status == 0, "\(verbose.output)\(verbose.error)")
         #expect(verbose.error.contains("Set-Cookie: token=***; HttpOnly"), "\(verbose.error)")
         #expect(verbose.error.contains("Cookie: token=***"), "\(verbose.error)")
         #expect(!verbose.output.contains("tok-5f2b9c77") && !verbose.error.contains("tok-5f2b9c77"))
-        let json = try SluiceProcess.run(["run", "--format", "json", path])
+        let json = try await SluiceProcess.launch(["run", "--format", "json", path])
         #expect(!json.output.contains("tok-5f2b9c77"), "\(json.output)")
     }
 
     @Test("a cookie file that is not one, and a cookie file named twice, are load-time errors at their line")
-    func loadErrors() throws {
+    func loadErrors() async throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write("127.0.0.1\tFALSE\t/\tFALSE\t0\ta\tb; admin=1\n", to: "bad.txt")
         let bad = try directory.write("cookie-file: bad.txt\nrequests: []\n", to: "bad.yaml")
-        let refused = try SluiceProcess.run(["validate", bad])
+        let refused = try await SluiceProcess.launch(["validate", bad])
         #expect(refused.status == 2)
         #expect(refused.error.contains("bad.yaml:1:14: error: cannot read the cookie file"), "\(refused.error)")
         #expect(refused.error.contains("line 1: the name or value holds a character a cookie cannot"), "\(refused.error)")
         let twice = try directory.write("cookie-file: a.txt\nstages:\n  - cookies: { file: b.txt }\nrequests: []\n", to: "twice.yaml")
-        let named = try SluiceProcess.run(["validate", twice])
+        let named = try await SluiceProcess.launch(["validate", twice])
         #expect(named.status == 2)
         #expect(named.error.contains("twice.yaml:1:14: error: cookie-file: and the cookies stage both name the cookie file"), "\(named.error)")
     }

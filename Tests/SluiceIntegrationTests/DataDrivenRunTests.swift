@@ -5,7 +5,7 @@ import Testing
 @Suite("Data-driven runs and conditions")
 struct DataDrivenRunTests {
     @Test("for-each runs a request once per row of a list, a CSV file and a JSON file, row values as variables, results named with the row")
-    func rows() throws {
+    func rows() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         _ = try directory.write("user,role\nalice,admin\n\"bob, jr\",\"line one\nline two\"\n", to: "users.csv")
@@ -41,7 +41,7 @@ struct DataDrivenRunTests {
                     expect:
                       body: { $.json.tags: "${tags}" }
             """, to: "rows.yaml")
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("✔ color [red]  GET \(servers.httpbin.absoluteString)/anything/red  200"))
@@ -56,7 +56,7 @@ struct DataDrivenRunTests {
     }
 
     @Test("the CSV rows are those Python's csv module reads from the same file: quotes, commas, line breaks, a BOM")
-    func csvAgainstPython() throws {
+    func csvAgainstPython() async throws {
         let directory = try TemporaryDirectory()
         let csv = "\u{FEFF}name,note\r\n\"a, b\",\"say \"\"hi\"\"\"\r\nplain,\"two\nlines\"\r\nlast,\r\n"
         _ = try directory.write(csv, to: "tricky.csv")
@@ -66,7 +66,7 @@ struct DataDrivenRunTests {
                 path: http://127.0.0.1:9/${name}
                 for-each: { csv: tricky.csv }
             """, to: "csv.yaml")
-        let dry = try SluiceProcess.run(["run", "--dry-run", "--format", "json", path])
+        let dry = try await SluiceProcess.launch(["run", "--dry-run", "--format", "json", path])
         let document = try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any]
         let names = (document?["requests"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
         let python = Process()
@@ -82,7 +82,7 @@ struct DataDrivenRunTests {
     }
 
     @Test("a row value is data, never a template: ${env.SECRET} in a CSV cell is sent as written, not expanded")
-    func rowValuesAreNotTemplates() throws {
+    func rowValuesAreNotTemplates() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         _ = try directory.write("probe\n${env.SLUICE_ROW_SECRET}\n$${x}\n", to: "hostile.csv")
@@ -96,7 +96,7 @@ struct DataDrivenRunTests {
                 headers: { X-Probe: "${probe}" }
                 capture: { echoed: "$.headers['X-Probe']" }
             """, to: "hostile.yaml")
-        let run = try SluiceProcess.run(["run", "--format", "json", path], environment: ["SLUICE_ROW_SECRET": "top-secret-value"])
+        let run = try await SluiceProcess.launch(["run", "--format", "json", path], environment: ["SLUICE_ROW_SECRET": "top-secret-value"])
         #expect(!run.output.contains("top-secret-value"))
         let document = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
         let results = document?["results"] as? [[String: Any]] ?? []
@@ -105,7 +105,7 @@ struct DataDrivenRunTests {
     }
 
     @Test("when and skip decide per run: comparisons, exists on a capture that did not happen, a row's values; skipped requests pass")
-    func conditions() throws {
+    func conditions() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -133,7 +133,7 @@ struct DataDrivenRunTests {
                 for-each: ["5", "50"]
                 skip: item > limit
             """, to: "when.yaml")
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("○ needs-token  skipped: when: exists token does not hold"), "\(run.output)")
         #expect(lines.contains { $0.hasPrefix("✔ staging-only  GET") })
@@ -143,14 +143,14 @@ struct DataDrivenRunTests {
         #expect(run.output.contains("when: 6 requests: 2 passed, 3 skipped, 1 failed"))
 
         let junit = directory.file("junit.xml").path
-        _ = try SluiceProcess.run(["run", "--report", "junit:\(junit)", path])
+        _ = try await SluiceProcess.launch(["run", "--report", "junit:\(junit)", path])
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("skipped=\"3\""))
         #expect(xml.contains("<skipped message=\"when: exists token does not hold\"/>"))
     }
 
     @Test("conditions are checked at load time: syntax, and names nothing in the file supplies")
-    func conditionErrors() throws {
+    func conditionErrors() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
             variables: { region: eu }
@@ -162,18 +162,18 @@ struct DataDrivenRunTests {
               - path: http://h/c
                 when: region
             """, to: "bad.yaml")
-        let run = try SluiceProcess.run(["validate", path])
+        let run = try await SluiceProcess.launch(["validate", path])
         #expect(run.status == 2)
         #expect(run.error.contains("\(path):4:11: error: when: regoin is not a variable, a capture or a for-each column; did you mean region?"), "\(run.error)")
         #expect(run.error.contains("\(path):6:11: error: skip: '=' at character 8 is not an operator"))
         #expect(run.error.contains("\(path):8:11: error: when: 'region' at character 1 needs a comparison"))
         let missing = try directory.write("requests:\n  - path: http://h/d\n    for-each: { csv: nowhere.csv }\n", to: "missing.yaml")
-        let unread = try SluiceProcess.run(["validate", missing])
+        let unread = try await SluiceProcess.launch(["validate", missing])
         #expect(unread.error.hasPrefix("\(missing):3:22: error: cannot read 'nowhere.csv'"), "\(unread.error)")
     }
 
     @Test("nested for-each that would expand past 100,000 requests is refused at load time, before memory fills")
-    func expansionBomb() throws {
+    func expansionBomb() async throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write("n\n" + (0..<1000).map(String.init).joined(separator: "\n") + "\n", to: "thousand.csv")
         let path = try directory.write("""
@@ -185,7 +185,7 @@ struct DataDrivenRunTests {
                       - name: bomb
                         path: http://127.0.0.1:9/${n}
             """, to: "bomb.yaml")
-        let run = try SluiceProcess.run(["validate", path])
+        let run = try await SluiceProcess.launch(["validate", path])
         #expect(run.status == 2)
         #expect(run.error.contains("\(path):6:13: error: the pipeline expands to more than 100000 requests"), "\(run.error)")
     }

@@ -288,7 +288,7 @@ struct FaultInjectionTests {
     }
 
     @Test("sluice run streams a 256 MiB body to a file (output:) in bounded memory; into memory it stops at max-response-size")
-    func largeResponseToFile() throws {
+    func largeResponseToFile() async throws {
         let directory = try TemporaryDirectory()
         let size = 256 << 20
         let pipeline = directory.file("large.yaml")
@@ -305,7 +305,7 @@ struct FaultInjectionTests {
           - name: into-memory
             path: stream?bytes=\(size)
         """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let result = try SluiceProcess.run(["run", "--format", "json", pipeline.path], measuringMemory: true)
+        let result = try await SluiceProcess.launch(["run", "--format", "json", pipeline.path], measuringMemory: true)
         #expect(result.status == 1)
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let results = try #require(report["results"] as? [[String: Any]])

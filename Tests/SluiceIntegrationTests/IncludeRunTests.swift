@@ -73,11 +73,11 @@ struct IncludeRunTests {
     }
 
     @Test("a shared login's capture reaches the including file; a teardown marked always runs after --fail-fast stops; lines name the included file")
-    func sharedLoginAndTeardown() throws {
+    func sharedLoginAndTeardown() async throws {
         let servers = try TestServers.load()
         let directory = try IncludeRunTests.suite(servers)
         let orders = directory.file("orders.yaml").path
-        let run = try SluiceProcess.run(["run", "--no-color", "--fail-fast", orders])
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--fail-fast", orders])
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)
         let marks = lines.filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
@@ -88,10 +88,10 @@ struct IncludeRunTests {
     }
 
     @Test("a folder runs each pipeline once, leaving out _shared; --jobs 2 prints the files in order, each with its own captures")
-    func folderInParallel() throws {
+    func folderInParallel() async throws {
         let servers = try TestServers.load()
         let directory = try IncludeRunTests.suite(servers)
-        let run = try SluiceProcess.run(["run", "--no-color", "--jobs", "2", "--report", "json:\(directory.file("report.json").path)", directory.url.path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--jobs", "2", "--report", "json:\(directory.file("report.json").path)", directory.url.path])
         #expect(run.status == 1, "\(run.error)")
         let summaries = run.output.split(separator: "\n").filter { $0.contains(" requests: ") }
         #expect(summaries.map { $0.prefix(while: { $0 != ":" }) } == ["orders", "profile"], "\(run.output)")
@@ -104,23 +104,23 @@ struct IncludeRunTests {
     }
 
     @Test("cycles, missing files and names defined twice are load errors at FILE:LINE:COLUMN that name both places")
-    func compositionErrors() throws {
+    func compositionErrors() async throws {
         let directory = try TemporaryDirectory()
         let a = try directory.write("include: b.yaml\nrequests:\n  - {name: a, path: 'http://h/'}\n", to: "a.yaml")
         _ = try directory.write("include: c.yaml\n", to: "b.yaml")
         _ = try directory.write("requests:\n  - include: a.yaml\n", to: "c.yaml")
-        let cycle = try SluiceProcess.run(["validate", a])
+        let cycle = try await SluiceProcess.launch(["validate", a])
         #expect(cycle.status == 2)
         #expect(cycle.error.contains("c.yaml:2:14: error: include cycle: \(a) includes \(directory.url.path)/b.yaml includes \(directory.url.path)/c.yaml includes \(directory.url.path)/a.yaml again (included at \(a):1:10, then \(directory.url.path)/b.yaml:1:10, then \(directory.url.path)/c.yaml:2:14)"), "\(cycle.error)")
 
         let missing = try directory.write("stages: []\nrequests:\n  - include: nowhere/login.yaml\n", to: "missing.yaml")
-        let gone = try SluiceProcess.run(["validate", missing])
+        let gone = try await SluiceProcess.launch(["validate", missing])
         #expect(gone.status == 2)
         #expect(gone.error.hasPrefix("\(missing):3:14: error: cannot include '\(directory.url.path)/nowhere/login.yaml': no such file"), "\(gone.error)")
 
         _ = try directory.write("variables:\n  base: http://one/\nrequests:\n  - {name: shared, path: 'http://h/'}\n", to: "first.yaml")
         let twice = try directory.write("include: first.yaml\nvariables:\n  base: http://two/\nrequests:\n  - {name: shared, path: 'http://h/'}\n", to: "twice.yaml")
-        let doubled = try SluiceProcess.run(["validate", twice])
+        let doubled = try await SluiceProcess.launch(["validate", twice])
         #expect(doubled.status == 2)
         let first = "\(directory.url.path)/first.yaml"
         #expect(doubled.error.contains("\(twice):3:3: error: variable 'base' is defined twice: here and at \(first):2:3"), "\(doubled.error)")
@@ -129,26 +129,26 @@ struct IncludeRunTests {
         // An included file is one document, as the main file is; a second is not silently dropped.
         _ = try directory.write("requests:\n  - {name: first, path: 'http://h/'}\n---\nrequests: []\n", to: "two.yaml")
         let includesTwo = try directory.write("include: two.yaml\n", to: "includes-two.yaml")
-        let second = try SluiceProcess.run(["validate", includesTwo])
+        let second = try await SluiceProcess.launch(["validate", includesTwo])
         #expect(second.error.contains("two.yaml:4:1: error: a pipeline file holds one YAML document; this is a second"), "\(second.error)")
 
         _ = try directory.write("requests:\n  - {name: login, path: 'http://h/'}\n", to: "login.yaml")
         let again = try directory.write("requests:\n  - include: login.yaml\n  - include: login.yaml\n", to: "again.yaml")
-        let repeated = try SluiceProcess.run(["validate", again])
+        let repeated = try await SluiceProcess.launch(["validate", again])
         #expect(repeated.error.contains("login.yaml:2:5: error: request 'login' is included twice: at \(again):2:14 and at \(again):3:14"), "\(repeated.error)")
     }
 
     @Test("a file that only declares stages and variables can be included, and one include of it serves a diamond")
-    func declarationsOnly() throws {
+    func declarationsOnly() async throws {
         let servers = try TestServers.load()
         let directory = try IncludeRunTests.suite(servers)
-        let validate = try SluiceProcess.run(["validate", directory.file("orders.yaml").path, directory.file("_shared/login.yaml").path])
+        let validate = try await SluiceProcess.launch(["validate", directory.file("orders.yaml").path, directory.file("_shared/login.yaml").path])
         #expect(validate.status == 0, "\(validate.error)")
         #expect(validate.output.contains("orders.yaml: ok (2 stages, 5 requests)"), "\(validate.output)")
     }
 
     @Test("a top-level include of a file with requests runs them first, as a setup, before the file's own")
-    func setupFirst() throws {
+    func setupFirst() async throws {
         let servers = try TestServers.load()
         let directory = try IncludeRunTests.suite(servers)
         let path = try directory.write("""
@@ -159,7 +159,7 @@ struct IncludeRunTests {
                 expect:
                   body: { $.url: { matches: "tok-from-login$" } }
             """, to: "setup.yaml")
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         #expect(SelectionRunTests.names(run.output) == ["login", "uses-token"])
     }

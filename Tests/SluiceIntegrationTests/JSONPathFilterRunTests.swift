@@ -7,7 +7,7 @@ import Testing
 struct JSONPathFilterRunTests {
 
     @Test("filters select nodes for count, exists and equals, and a filtered capture feeds the next request")
-    func passing() throws {
+    func passing() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -55,13 +55,13 @@ struct JSONPathFilterRunTests {
                   body:
                     "$.url": { contains: "/anything/3" }
             """, to: "filters.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains("4 requests: 4 passed, 0 failed"), "\(result.output)")
     }
 
     @Test("a filter that selects the wrong nodes fails with what it selected; an ill-typed one is refused at load time")
-    func failing() throws {
+    func failing() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -75,7 +75,7 @@ struct JSONPathFilterRunTests {
                   body:
                     "$.slideshow.slides[?@.type == 'all'].title": ["Overview"]
             """, to: "filters.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 1)
         #expect(result.output.contains("filters.yaml:9:9: failed: body $.slideshow.slides[?@.type == 'all'].title\n"), "\(result.output)")
         #expect(result.output.contains(#"actual:   ["Wake up to WonderWidgets!","Overview"]"#), "\(result.output)")
@@ -99,7 +99,7 @@ struct JSONPathFilterRunTests {
                 capture:
                   all: "$.json.n[?count($.json.n[*]) > 0]"
             """, to: "filters.yaml")
-        let stopped = try SluiceProcess.run(["run", "--no-color", quadratic])
+        let stopped = try await SluiceProcess.launch(["run", "--no-color", quadratic])
         #expect(stopped.status == 1)
         #expect(stopped.output.contains("actual:   $.json.n[?count($.json.n[*]) > 0] visits more than 1000000 nodes"), "\(stopped.output)")
         #expect(stopped.output.contains("failed: capture all"), "\(stopped.output)")
@@ -111,7 +111,7 @@ struct JSONPathFilterRunTests {
                   body:
                     "$.slideshow.slides[?@.* == 'all']": { count: 2 }
             """, to: "filters.yaml")
-        let refused = try SluiceProcess.run(["run", "--no-color", illTyped])
+        let refused = try await SluiceProcess.launch(["run", "--no-color", illTyped])
         #expect(refused.status == 2)
         #expect(refused.error.contains("\(illTyped):5:9: error: invalid JSONPath '$.slideshow.slides[?@.* == 'all']': a query compared must be singular"), "\(refused.error)")
         #expect(refused.error.contains("(at character 21)"), "\(refused.error)")

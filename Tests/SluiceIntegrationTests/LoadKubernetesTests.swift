@@ -34,15 +34,15 @@ struct LoadKubernetesTests {
     }
 
     /// The checker's verdict on `files`, with `${NAME}` replaced from `variables`.
-    static func check(_ files: [String], variables: [String: String]) throws -> SluiceProcess.Result {
+    static func check(_ files: [String], variables: [String: String]) async throws -> SluiceProcess.Result {
         let python = RunCommandTests.root.appendingPathComponent(".venv/bin/python")
         let script = RunCommandTests.root.appendingPathComponent("scripts/check-kubernetes-manifest.py").path
         let json = String(decoding: try JSONSerialization.data(withJSONObject: variables), as: UTF8.self)
-        return try SluiceProcess.run([script, json] + files, executable: python)
+        return try await SluiceProcess.launch([script, json] + files, executable: python)
     }
 
-    static func summary(variables: [String: String]) throws -> Summary {
-        let result = try check(manifests, variables: variables)
+    static func summary(variables: [String: String]) async throws -> Summary {
+        let result = try await check(manifests, variables: variables)
         try #require(result.status == 0, "\(result.error)")
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -50,8 +50,8 @@ struct LoadKubernetesTests {
     }
 
     @Test("the manifests are what the Kubernetes models read back field for field; a misspelled, missing or mistyped field is refused")
-    func models() throws {
-        let summary = try Self.summary(variables: ["RUN": "7", "START_AT": "2026-11-23T09:00:00Z"])
+    func models() async throws {
+        let summary = try await Self.summary(variables: ["RUN": "7", "START_AT": "2026-11-23T09:00:00Z"])
         let load = try #require(summary.jobs.first { $0.name == "sluice-load-7" })
         let merge = try #require(summary.jobs.first { $0.name == "sluice-load-merge-7" })
         // An Indexed Job whose shard count agrees with its completions, all running at once.
@@ -78,17 +78,17 @@ struct LoadKubernetesTests {
         ]
         for (from, to, message) in broken {
             let path = try directory.write(original.replacingOccurrences(of: from, with: to), to: "broken.yaml")
-            let result = try Self.check([path], variables: [:])
+            let result = try await Self.check([path], variables: [:])
             #expect(result.status != 0 && result.error.contains(message), "\(to): \(result.error)")
         }
     }
 
     @Test("the jobs' own commands, run as the Indexed Job controller runs them, give one merged result of every shard")
-    func commandsRun() throws {
+    func commandsRun() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let start = Int(Date().timeIntervalSince1970) + 3
-        let summary = try Self.summary(variables: ["RUN": "run-1", "START_AT": String(start)])
+        let summary = try await Self.summary(variables: ["RUN": "run-1", "START_AT": String(start)])
         let load = try #require(summary.jobs.first { $0.completionMode == "Indexed" })
         let merge = try #require(summary.jobs.first { $0.completionMode == nil })
         // The volumes: the ConfigMap's key as a file, the claim as a folder.

@@ -39,10 +39,10 @@ struct LoadModeTests {
         load[key] as? [String: Double] ?? [:]
     }
 
-    /// Runs `sluice` with `arguments` on a thread of its own: a load run lasts seconds, and a
-    /// test that waited for it on the cooperative pool would hold up every other suite.
+    /// Runs `sluice` with `arguments` off the cooperative pool: a load run lasts seconds, and a
+    /// test that waited for it on the pool would hold up every other suite.
     static func sluice(_ arguments: [String]) async throws -> SluiceProcess.Result {
-        try await offPool { try SluiceProcess.run(arguments) }
+        try await SluiceProcess.launch(arguments)
     }
 
     /// Runs the reference script `scripts/hdrhistogram-reference.py` (HdrHistogram's Python

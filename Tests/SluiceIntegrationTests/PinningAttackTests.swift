@@ -90,7 +90,7 @@ struct PinningAttackTests {
         "trust from the system store (both CAs added, in a mount namespace of its own): every pin refuses the attacker; the genuine server passes",
         .enabled(if: canSwapSystemStore), arguments: modes
     )
-    func systemStore(mode: Mode) throws {
+    func systemStore(mode: Mode) async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let bundle = directory.file("system-bundle.crt")
@@ -119,16 +119,16 @@ struct PinningAttackTests {
               - name: validation-alone-accepts-the-attacker
                 path: \(servers.nginxHTTPSInterceptor.absoluteString)/hello.txt
             """.write(to: unpinned, atomically: true, encoding: .utf8)
-        func inNamespace(_ file: URL) throws -> SluiceProcess.Result {
+        func inNamespace(_ file: URL) async throws -> SluiceProcess.Result {
             let script = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && exec \"$2\" run --no-color --format json \"$3\""
-            return try SluiceProcess.run(
+            return try await SluiceProcess.launch(
                 ["--mount", "sh", "-c", script, "sh", bundle.path, SluiceProcess.executable.path, file.path],
                 executable: URL(fileURLWithPath: "/usr/bin/unshare")
             )
         }
-        let unpinnedRun = try inNamespace(unpinned)
+        let unpinnedRun = try await inNamespace(unpinned)
         #expect(unpinnedRun.status == 0, "the system store in the namespace trusts the interception CA: \(unpinnedRun.output)\(unpinnedRun.error)")
-        let result = try inNamespace(pipeline)
+        let result = try await inNamespace(pipeline)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)\(result.error)")
         let results = try #require(document["results"] as? [[String: Any]])
         // Certificate pinning with no ca-bundle makes the pinned certificates the only anchors, so

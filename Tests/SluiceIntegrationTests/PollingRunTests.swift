@@ -6,7 +6,7 @@ import Testing
 @Suite("Polling: retry until the expectations hold, delay before a request")
 struct PollingRunTests {
     @Test("retry re-sends until every expectation holds, and every attempt is reported, in text and JSON")
-    func retriesUntilPass() throws {
+    func retriesUntilPass() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let key = "poll-\(UUID().uuidString)"
@@ -27,7 +27,7 @@ struct PollingRunTests {
                   body:
                     $.count: 3
             """, to: "poll.yaml")
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("✔ job  GET "))
@@ -37,7 +37,7 @@ struct PollingRunTests {
         #expect(lines[2].hasPrefix("    attempt 2: 202 in "))
         #expect(lines[3].hasPrefix("✔ seen"))
 
-        let json = try SluiceProcess.run(["run", "--format", "json", "--only", "job", path])
+        let json = try await SluiceProcess.launch(["run", "--format", "json", "--only", "job", path])
         let document = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         let attempts = ((document?["results"] as? [[String: Any]])?.first?["attempts"] as? [[String: Any]]) ?? []
         // The counter goes on from 3: 4 and 5 answer 202, 6 answers 200 with attempt 6, which is not 3.
@@ -47,7 +47,7 @@ struct PollingRunTests {
     }
 
     @Test("retry gives up after its attempts: the last attempt's failure is the request's, exit 1")
-    func givesUp() throws {
+    func givesUp() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -57,7 +57,7 @@ struct PollingRunTests {
                 retry: { attempts: 3, interval: 10ms }
                 expect: { status: 200 }
             """, to: "giveup.yaml")
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(run.status == 1)
         #expect(run.output.contains("✘ never-ready"))
         #expect(run.output.contains("  attempt 3\n"))
@@ -66,7 +66,7 @@ struct PollingRunTests {
     }
 
     @Test("delay: waits before sending; the server sees the request no sooner than the delay after the one before")
-    func delay() throws {
+    func delay() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -80,14 +80,14 @@ struct PollingRunTests {
             """, to: "delay.yaml")
         let clock = ContinuousClock()
         let start = clock.now
-        let run = try SluiceProcess.run(["run", "--no-color", path])
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(run.status == 0)
         // A lower bound only: a loaded machine can be slower, never faster.
         #expect(clock.now - start >= .milliseconds(300))
     }
 
     @Test("bad retry and delay values are load errors at their line")
-    func badValues() throws {
+    func badValues() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
             requests:
@@ -100,7 +100,7 @@ struct PollingRunTests {
               - path: http://h/c
                 delay: soon
             """, to: "bad.yaml")
-        let run = try SluiceProcess.run(["validate", path])
+        let run = try await SluiceProcess.launch(["validate", path])
         #expect(run.status == 2)
         #expect(run.error.contains("\(path):3:24: error: retry attempts is a whole number from 1 to 10000"))
         #expect(run.error.contains("\(path):5:12: error: retry: needs attempts:"))

@@ -118,7 +118,7 @@ struct ProxyTests {
     }
 
     @Test("the environment, as curl reads it: http_proxy honoured by default; the proxy stage, -x '' and --noproxy '*' ignore it; the password stays secret")
-    func environment() throws {
+    func environment() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let environment = ["http_proxy": servers.proxy.absoluteString, "NO_PROXY": "", "no_proxy": ""]
@@ -128,23 +128,23 @@ struct ProxyTests {
                 .write(to: path, atomically: true, encoding: .utf8)
             return path.path
         }
-        func viaLine(_ arguments: [String]) throws -> String {
-            let result = try SluiceProcess.run(arguments, environment: environment)
+        func viaLine(_ arguments: [String]) async throws -> String {
+            let result = try await SluiceProcess.launch(arguments, environment: environment)
             return result.error.split(separator: "\n").first { $0.lowercased().hasPrefix("< via:") }.map(String.init)
                 ?? result.output.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("via:") }.map(String.init) ?? ""
         }
-        #expect(try viaLine(["run", "--verbose", pipeline("  - retry: { attempts: 1 }\n")]).contains("sluice-test-proxy"))
-        #expect(try viaLine(["run", "--verbose", pipeline("  - proxy: { url: none }\n")]).isEmpty)
-        #expect(try viaLine(["send", "-i", servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
-        #expect(try viaLine(["send", "-i", "-x", "", servers.httpbin("get").absoluteString]).isEmpty)
-        #expect(try viaLine(["send", "-i", "--noproxy", "*", servers.httpbin("get").absoluteString]).isEmpty)
+        #expect(try await viaLine(["run", "--verbose", pipeline("  - retry: { attempts: 1 }\n")]).contains("sluice-test-proxy"))
+        #expect(try await viaLine(["run", "--verbose", pipeline("  - proxy: { url: none }\n")]).isEmpty)
+        #expect(try await viaLine(["send", "-i", servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
+        #expect(try await viaLine(["send", "-i", "-x", "", servers.httpbin("get").absoluteString]).isEmpty)
+        #expect(try await viaLine(["send", "-i", "--noproxy", "*", servers.httpbin("get").absoluteString]).isEmpty)
         let authenticated = try pipeline("  - proxy: { url: \"\(servers.proxyWithAuth.absoluteString)\", username: user, password: \"${env.PROXY_PASSWORD}\" }\n")
         for arguments in [["run", "--verbose"], ["run", "--format", "json"], ["curl"], ["run", "--dry-run"]] {
-            let result = try SluiceProcess.run(arguments + [authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
+            let result = try await SluiceProcess.launch(arguments + [authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
             #expect(!result.output.contains("proxy-s3cret") && !result.error.contains("proxy-s3cret"), "\(arguments)")
             if arguments == ["run", "--verbose"] { #expect(result.status == 0, "\(result.output)\(result.error)") }
         }
-        let curl = try SluiceProcess.run(["curl", authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
+        let curl = try await SluiceProcess.launch(["curl", authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
         #expect(curl.output.contains("--proxy \(servers.proxyWithAuth.absoluteString) --proxy-user 'user:***'"), "\(curl.output)")
     }
 }

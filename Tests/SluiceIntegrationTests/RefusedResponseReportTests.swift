@@ -32,11 +32,11 @@ struct RefusedResponseReportTests {
     }
 
     @Test("JSON: status, size and headers of each refused response; the status failure first, the content type after it")
-    func json() throws {
+    func json() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let (path, har) = try pipeline(servers, in: directory)
-        let result = try SluiceProcess.run(["run", "--format", "json", path])
+        let result = try await SluiceProcess.launch(["run", "--format", "json", path])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
         let results = try #require(document["results"] as? [[String: Any]])
@@ -61,12 +61,12 @@ struct RefusedResponseReportTests {
     }
 
     @Test("text and JUnit: the status on the request's line, and the response head in the report")
-    func textAndJUnit() throws {
+    func textAndJUnit() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let (path, _) = try pipeline(servers, in: directory)
         let junit = directory.file("report.xml")
-        let result = try SluiceProcess.run(["run", "--no-color", "--report", "junit:\(junit.path)", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", "--report", "junit:\(junit.path)", path])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("✘ missing-page  GET ") && $0.contains("  404  ") }, "\(result.output)")
@@ -82,17 +82,17 @@ struct RefusedResponseReportTests {
     }
 
     @Test("load mode: responses counted by status, and the first error names its status")
-    func loadMode() throws {
+    func loadMode() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let (path, _) = try pipeline(servers, in: directory)
-        let result = try SluiceProcess.run(["run", "--format", "json", "--repeat", "4", "--concurrency", "2", "--only", "missing-page", path])
+        let result = try await SluiceProcess.launch(["run", "--format", "json", "--repeat", "4", "--concurrency", "2", "--only", "missing-page", path])
         #expect(result.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let load = try #require(document?["load"] as? [String: Any], "\(result.output)")
         #expect(load["statuses"] as? [String: Int] == ["404": 4])
         #expect((load["first-error"] as? String)?.hasPrefix("missing-page (status 404): unacceptable status: ") == true, "\(load)")
-        let text = try SluiceProcess.run(["run", "--no-color", "--repeat", "4", "--concurrency", "2", "--only", "missing-page", path])
+        let text = try await SluiceProcess.launch(["run", "--no-color", "--repeat", "4", "--concurrency", "2", "--only", "missing-page", path])
         #expect(text.output.contains("  statuses  404 ×4\n"), "\(text.output)")
     }
 }

@@ -15,7 +15,7 @@ struct ReportRunTests {
 
     /// A run with a pass, a failure, a skip, a polled request and an error, a secret in a header,
     /// and HTML in a response and a request name; its four reports.
-    static func run(in directory: TemporaryDirectory, _ servers: TestServers) throws -> (status: Int32, output: String) {
+    static func run(in directory: TemporaryDirectory, _ servers: TestServers) async throws -> (status: Int32, output: String) {
         let key = "report-\(UUID().uuidString)"
         let path = try directory.write("""
             name: checkout
@@ -47,15 +47,15 @@ struct ReportRunTests {
                 path: status/418
             """, to: "checkout.yaml")
         let arguments = ["json", "tap", "junit", "html"].flatMap { ["--report", "\($0):\(directory.file("report.\($0)").path)"] }
-        let result = try SluiceProcess.run(["run", "--no-color"] + arguments + [path], environment: ["REPORT_TOKEN": "tok-report-secret"])
+        let result = try await SluiceProcess.launch(["run", "--no-color"] + arguments + [path], environment: ["REPORT_TOKEN": "tok-report-secret"])
         return (result.status, result.output + result.error)
     }
 
     @Test("one run writes all four; JSON, TAP (read by Perl's TAP::Parser) and JUnit agree on the counts; no secret in any")
-    func fourReports() throws {
+    func fourReports() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let run = try ReportRunTests.run(in: directory, servers)
+        let run = try await ReportRunTests.run(in: directory, servers)
         #expect(run.status == 1, "\(run.output)")
         for kind in ["json", "tap", "junit", "html"] {
             let text = try String(contentsOf: directory.file("report.\(kind)"), encoding: .utf8)
@@ -92,10 +92,10 @@ struct ReportRunTests {
     }
 
     @Test("the HTML report, rendered by headless Chromium with no network, shows every request, expectation, attempt and timeline; hostile HTML stays text")
-    func htmlInChromium() throws {
+    func htmlInChromium() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        _ = try ReportRunTests.run(in: directory, servers)
+        _ = try await ReportRunTests.run(in: directory, servers)
         let page = directory.file("report.html")
         let html = try String(contentsOf: page, encoding: .utf8)
         // Self-contained: nothing to fetch. The page's CSP also forbids every fetch.

@@ -33,13 +33,13 @@ struct RunCommandTests {
 
 
     @Test("every example pipeline passes against the local servers, and validates against pipelines/schema.json")
-    func examplesPass() throws {
+    func examplesPass() async throws {
         let servers = try TestServers.load()
         let names = try RunCommandTests.examples()
         #expect(names.count >= 6)
         for name in names {
             let arguments = try #require(RunCommandTests.exampleArguments(name, servers), "pipelines/\(name) has no arguments in RunCommandTests; add them")
-            let result = try SluiceProcess.run(["run", "--no-color"] + arguments.variables + [RunCommandTests.pipelines.appendingPathComponent(name).path], environment: arguments.environment)
+            let result = try await SluiceProcess.launch(["run", "--no-color"] + arguments.variables + [RunCommandTests.pipelines.appendingPathComponent(name).path], environment: arguments.environment)
             #expect(result.status == 0, "\(name):\n\(result.output)\(result.error)")
             #expect(result.output.contains(" 0 failed in "), "\(name):\n\(result.output)")
         }
@@ -54,7 +54,7 @@ struct RunCommandTests {
     }
 
     @Test("text output: a line per request, each failure with expected, actual and its pipeline line; exit 1")
-    func textOutput() throws {
+    func textOutput() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -74,7 +74,7 @@ struct RunCommandTests {
                   body:
                     $.slideshow.author: { equals: Nobody }
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("✔ fine  GET \(servers.httpbin.absoluteString)/get  200  "))
@@ -87,11 +87,11 @@ struct RunCommandTests {
         #expect(lines.contains("        actual:   \"Yours Truly\""))
         #expect(lines.last?.hasPrefix("p: 3 requests: 1 passed, 2 failed in ") == true)
         #expect(!result.output.contains("\u{1B}["))
-        let fast = try SluiceProcess.run(["run", "--no-color", "--fail-fast", path])
+        let fast = try await SluiceProcess.launch(["run", "--no-color", "--fail-fast", path])
         #expect(fast.output.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.count == 2)
-        let only = try SluiceProcess.run(["run", "--no-color", "--only", "fine", path])
+        let only = try await SluiceProcess.launch(["run", "--no-color", "--only", "fine", path])
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
-        let verbose = try SluiceProcess.run(["run", "--verbose", "--only", "fine", path])
+        let verbose = try await SluiceProcess.launch(["run", "--verbose", "--only", "fine", path])
         let exchange = verbose.error.split(separator: "\n").map(String.init)
         #expect(Array(exchange.prefix(6)) == [
             "\(path): the chain, top to bottom:",
@@ -105,7 +105,7 @@ struct RunCommandTests {
     }
 
     @Test("on a terminal: colour (unless --no-color) and the load mode's live progress bar")
-    func terminal() throws {
+    func terminal() async throws {
         let servers = try TestServers.load()
         let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
         /// Runs sluice on a pseudo-terminal (util-linux `script`), standard output and error together.
@@ -136,32 +136,32 @@ struct RunCommandTests {
     }
 
     @Test("a body held in memory stops at 64 MiB unless max-response-size says otherwise; output: streams past it")
-    func defaultResponseSizeLimit() throws {
+    func defaultResponseSizeLimit() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let url = "\(servers.fault.absoluteString)/stream?bytes=\((64 << 20) + 1)"
         let limited = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n", to: "limited.yaml")
-        let refused = try SluiceProcess.run(["run", "--no-color", limited])
+        let refused = try await SluiceProcess.launch(["run", "--no-color", limited])
         #expect(refused.status == 1)
         #expect(refused.output.contains("error: response too large in transport: the response body passed the limit of 67108864 bytes"), "\(refused.output)")
         let lifted = try directory.write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", to: "lifted.yaml")
-        #expect(try SluiceProcess.run(["run", "--no-color", lifted]).status == 0)
+        #expect(try await SluiceProcess.launch(["run", "--no-color", lifted]).status == 0)
         let streamed = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", to: "streamed.yaml")
-        #expect(try SluiceProcess.run(["run", "--no-color", streamed]).status == 0)
+        #expect(try await SluiceProcess.launch(["run", "--no-color", streamed]).status == 0)
     }
 
     @Test("a transport failure is an error line with its stage and kind; exit 1")
-    func transportFailure() throws {
+    func transportFailure() async throws {
         let port = try LoopbackSocket.unusedPort()
         let directory = try TemporaryDirectory()
         let path = try directory.write("requests:\n  - name: refused\n    path: http://127.0.0.1:\(port)/\n", to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 1)
         #expect(result.output.contains("\(path):2:5: error: connection failed in transport: "), "\(result.output)")
     }
 
     @Test("validate: every error of every file as FILE:LINE:COLUMN: error: MESSAGE, exit 2; valid files print ok")
-    func validate() throws {
+    func validate() async throws {
         let directory = try TemporaryDirectory()
         let bad = try directory.write("""
             stages:
@@ -173,7 +173,7 @@ struct RunCommandTests {
                 expect: { body: { "$[?@.a == 1 && @.b == 'c' || match(@.d, '[b-a]')]": 1 } }
             """, to: "p.yaml")
         let empty = try directory.write("stages: [\n", to: "broken.yaml")
-        let result = try SluiceProcess.run(["validate", bad, empty])
+        let result = try await SluiceProcess.launch(["validate", bad, empty])
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(result.error)")
@@ -181,9 +181,9 @@ struct RunCommandTests {
         #expect(lines.contains { $0.hasPrefix("\(bad):4:30: error: format must be one of form | json | plist | multipart, not 'yaml'") })
         #expect(lines.contains { $0.hasPrefix("\(bad):7:23: error: invalid JSONPath '$[?@.a == 1 && @.b == 'c' || match(@.d, '[b-a]')]': '[b-a]' is not an I-Regexp (RFC 9485): the range's end comes before its start, at character 2 of the pattern (at character 41)") })
         #expect(lines.contains { $0.hasPrefix("\(empty):2:1: error: ") })
-        let run = try SluiceProcess.run(["run", bad])
+        let run = try await SluiceProcess.launch(["run", bad])
         #expect(run.status == 2 && run.output.isEmpty)
-        let good = try SluiceProcess.run(
+        let good = try await SluiceProcess.launch(
             ["validate", "--vars-file", RunCommandTests.pipelines.appendingPathComponent("fixtures/typed-vars.yaml").path, "--var", "note=2"]
                 + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
             environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
@@ -193,9 +193,9 @@ struct RunCommandTests {
     }
 
     @Test("--format json: one document with results and summary, as the format page says")
-    func jsonOutput() throws {
+    func jsonOutput() async throws {
         let servers = try TestServers.load()
-        let result = try SluiceProcess.run(["run", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path])
+        let result = try await SluiceProcess.launch(["run", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path])
         #expect(result.status == 0, "\(result.error)")
         let document = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(document["pipeline"] as? String == "httpbin-demo")
@@ -215,7 +215,7 @@ struct RunCommandTests {
     }
 
     @Test("--dry-run sends nothing and shows every request after the request-side stages")
-    func dryRun() throws {
+    func dryRun() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let marker = UUID().uuidString
@@ -228,7 +228,7 @@ struct RunCommandTests {
               - { name: post, method: POST, path: "upload?marker=\(marker)", parameters: { a: [1, true] } }
               - { name: get, path: "hello.txt?marker=\(marker)" }
             """, to: "p.yaml")
-        let json = try SluiceProcess.run(["run", "--dry-run", "--format", "json", path])
+        let json = try await SluiceProcess.launch(["run", "--dry-run", "--format", "json", path])
         #expect(json.status == 0, "\(json.error)")
         let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let requests = try #require(document["requests"] as? [[String: Any]])
@@ -236,18 +236,18 @@ struct RunCommandTests {
         #expect(requests[0]["headers"] as? [[String]] == [["X-Run", "dry"], ["Content-Type", "application/json"]])
         #expect(requests[0]["body"] as? String == #"{"a":[1,true]}"#)
         #expect(requests[0]["body-base64"] is NSNull && requests[1]["body"] is NSNull)
-        let text = try SluiceProcess.run(["run", "--dry-run", "--no-color", path])
+        let text = try await SluiceProcess.launch(["run", "--dry-run", "--no-color", path])
         #expect(text.output.hasPrefix("# post\nPOST \(servers.nginxHTTP.absoluteString)/upload?marker=\(marker)\nX-Run: dry\nContent-Type: application/json\n\n{\"a\":[1,true]}\n"))
         let log = try String(contentsOfFile: servers.nginxAccessLog, encoding: .utf8)
         #expect(!log.contains(marker))
     }
 
     @Test("--report junit:PATH writes JUnit XML with a testcase per request")
-    func junitReport() throws {
+    func junitReport() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let report = directory.file("report.xml")
-        let result = try SluiceProcess.run([
+        let result = try await SluiceProcess.launch([
             "run", "--report", "junit:\(report.path)", "--var", "base=\(servers.httpbin.absoluteString)",
             RunCommandTests.pipelines.appendingPathComponent("chain.yaml").path,
         ])
@@ -267,10 +267,10 @@ struct RunCommandTests {
     }
 
     @Test("load mode: N times each, C in flight; requests, errors, rps and latency percentiles, in text and JSON")
-    func loadMode() throws {
+    func loadMode() async throws {
         let servers = try TestServers.load()
         let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
-        let json = try SluiceProcess.run(["run", "--repeat", "40", "--concurrency", "4", "--only", "search", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", demo])
+        let json = try await SluiceProcess.launch(["run", "--repeat", "40", "--concurrency", "4", "--only", "search", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)", demo])
         #expect(json.status == 0, "\(json.error)")
         let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let load = try #require(document["load"] as? [String: Any])
@@ -280,21 +280,21 @@ struct RunCommandTests {
         #expect(Set(latency.keys) == ["p50", "p90", "p99", "p99.9", "max"])
         #expect(latency["p50"]! <= latency["p90"]! && latency["p90"]! <= latency["p99"]! && latency["p99"]! <= latency["p99.9"]! && latency["p99.9"]! <= latency["max"]!)
         #expect(load["mode"] as? String == "closed" && load["dropped"] as? Int == 0 && load["concurrency"] as? Int == 4)
-        let text = try SluiceProcess.run(["run", "--repeat", "10", "--no-color", "--var", "base=\(servers.httpbin.absoluteString)", demo, "--only", "search"])
+        let text = try await SluiceProcess.launch(["run", "--repeat", "10", "--no-color", "--var", "base=\(servers.httpbin.absoluteString)", demo, "--only", "search"])
         #expect(text.status == 0)
         #expect(text.output.contains("requests  10  ok 10  errors 0") && text.output.contains("latency   p50 "), "\(text.output)")
-        let captures = try SluiceProcess.run(["run", "--repeat", "2", "--var", "base=\(servers.httpbin.absoluteString)", demo])
+        let captures = try await SluiceProcess.launch(["run", "--repeat", "2", "--var", "base=\(servers.httpbin.absoluteString)", demo])
         #expect(captures.status == 2 && captures.error.contains("uses ${origin}, a capture; load mode"))
-        let failing = try SluiceProcess.run(["run", "--repeat", "3", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)/status/500#", demo, "--only", "search"])
+        let failing = try await SluiceProcess.launch(["run", "--repeat", "3", "--format", "json", "--var", "base=\(servers.httpbin.absoluteString)/status/500#", demo, "--only", "search"])
         #expect(failing.status == 1)
         #expect(failing.output.contains(#""errors" : 3"#) || failing.output.contains(#""errors": 3"#), "\(failing.output)")
     }
 
     @Test("curl: each printed command, run by curl, sends what sluice sends")
-    func curlExport() throws {
+    func curlExport() async throws {
         let servers = try TestServers.load()
         let path = RunCommandTests.pipelines.appendingPathComponent("serialization-form.yaml").path
-        let result = try SluiceProcess.run(["curl", "--var", "base=\(servers.httpbin.absoluteString)", path])
+        let result = try await SluiceProcess.launch(["curl", "--var", "base=\(servers.httpbin.absoluteString)", path])
         #expect(result.status == 0, "\(result.error)")
         let commands = result.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
         #expect(commands.count == 2)
@@ -313,12 +313,12 @@ struct RunCommandTests {
     }
 
     @Test("curl: pinned-tls.yaml (a CA pin) exports a command that curl runs as sluice does, and says the pins are not exported")
-    func curlExportOfPins() throws {
+    func curlExportOfPins() async throws {
         let servers = try TestServers.load()
         let path = RunCommandTests.pipelines.appendingPathComponent("pinned-tls.yaml").path
         let arguments = try #require(RunCommandTests.exampleArguments("pinned-tls.yaml", servers)).variables
-        #expect(try SluiceProcess.run(["run"] + arguments + [path]).status == 0)
-        let result = try SluiceProcess.run(["curl"] + arguments + [path])
+        #expect(try await SluiceProcess.launch(["run"] + arguments + [path]).status == 0)
+        let result = try await SluiceProcess.launch(["curl"] + arguments + [path])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("# not exported: public-key pinning to \(servers.pins.ca)"), "\(result.output)")
         // curl's --pinnedpubkey with the CA pin fails where Sluice passes: the reason it is not exported.
@@ -336,7 +336,7 @@ struct RunCommandTests {
     }
 
     @Test("secrets never appear: text, verbose, JSON, report, dry run and curl all show ***")
-    func secretsRedacted() throws {
+    func secretsRedacted() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let report = directory.file("report.xml")
@@ -351,19 +351,19 @@ struct RunCommandTests {
             ["curl"] + base + [path],
         ]
         for arguments in runs {
-            let result = try SluiceProcess.run(arguments, environment: ["API_TOKEN": secret])
+            let result = try await SluiceProcess.launch(arguments, environment: ["API_TOKEN": secret])
             #expect(result.status == 0, "\(arguments): \(result.error)")
             #expect(!result.output.contains(secret) && !result.error.contains(secret), "\(arguments)")
             #expect(result.output.contains("***") || result.error.contains("***"), "\(arguments)")
         }
         #expect(try !String(contentsOf: report, encoding: .utf8).contains(secret))
-        let shown = try SluiceProcess.run(["curl", "--show-secrets"] + base + [path], environment: ["API_TOKEN": secret])
+        let shown = try await SluiceProcess.launch(["curl", "--show-secrets"] + base + [path], environment: ["API_TOKEN": secret])
         #expect(shown.output.contains("Authorization: Bearer \(secret)"))
     }
 
     @Test("stages lists every stage with its options; --help for every command; shell completion")
-    func commandLine() throws {
-        let stages = try SluiceProcess.run(["stages"])
+    func commandLine() async throws {
+        let stages = try await SluiceProcess.launch(["stages"])
         for name in ["url-resolution", "header-injection", "serialization", "trust-evaluation", "response-decoding", "redirects"] {
             #expect(stages.output.contains("\n\(name)\n") || stages.output.hasPrefix("\(name)\n"), "\(name)")
         }
@@ -377,28 +377,28 @@ struct RunCommandTests {
             #expect(stages.output.contains("\n\(name)\n"), "the plugin module's stage \(name)")
         }
         for command in [[], ["run"], ["validate"], ["stages"], ["curl"], ["send"]] {
-            let help = try SluiceProcess.run(command + ["--help"])
+            let help = try await SluiceProcess.launch(command + ["--help"])
             #expect(help.status == 0 && help.output.contains("USAGE: sluice"), "\(command)")
         }
         for shell in ["bash", "zsh", "fish"] {
-            let completion = try SluiceProcess.run(["--generate-completion-script", shell])
+            let completion = try await SluiceProcess.launch(["--generate-completion-script", shell])
             #expect(completion.status == 0 && completion.output.contains("validate"), "\(shell)")
         }
     }
 
     @Test("pipelines/schema.json is what `sluice stages --schema` prints (regenerate it with that command)")
-    func schemaInSync() throws {
+    func schemaInSync() async throws {
         let committed = try String(contentsOf: RunCommandTests.pipelines.appendingPathComponent("schema.json"), encoding: .utf8)
-        let generated = try SluiceProcess.run(["stages", "--schema"])
+        let generated = try await SluiceProcess.launch(["stages", "--schema"])
         #expect(generated.status == 0)
         #expect(committed == generated.output, "pipelines/schema.json is stale: run `swift run sluice stages --schema > pipelines/schema.json`")
     }
 
     @Test("command-line mistakes exit 2 with a message")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let demo = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
         for arguments in [["run"], ["run", "--report", "xml:r", demo], ["run", "--concurrency", "2", demo], ["run", "--var", "novalue", demo], ["run", "--only", "nope", demo], ["bogus"]] {
-            let result = try SluiceProcess.run(arguments)
+            let result = try await SluiceProcess.launch(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(!result.error.isEmpty, "\(arguments)")
         }

@@ -14,7 +14,7 @@ struct SecurityTests {
     }
 
     @Test("a known secret appears in no output mode, successes and failures alike, load mode and validate included")
-    func secretInNoOutput() throws {
+    func secretInNoOutput() async throws {
         let secret = "s3cr3t-7d41e0"
         let directory = try TemporaryDirectory()
         let pipeline = directory.file("secrets.yaml")
@@ -54,7 +54,7 @@ struct SecurityTests {
             ["curl"], ["validate"],
         ]
         for arguments in runs {
-            let result = try SluiceProcess.run(arguments + base + [pipeline.path], environment: ["SECRET": secret])
+            let result = try await SluiceProcess.launch(arguments + base + [pipeline.path], environment: ["SECRET": secret])
             #expect(!result.output.contains(secret), "stdout of \(arguments)")
             #expect(!result.error.contains(secret), "stderr of \(arguments)")
         }
@@ -64,15 +64,15 @@ struct SecurityTests {
         let result = try String(contentsOf: loadResult, encoding: .utf8)
         #expect(!result.contains(secret) && result.contains(#""first-error""#) && !result.contains(#""first-error": null"#), "\(result)")
         #expect(try !String(contentsOf: loadJUnit, encoding: .utf8).contains(secret))
-        let merged = try SluiceProcess.run(["report", "merge", "--format", "json", loadResult.path])
+        let merged = try await SluiceProcess.launch(["report", "merge", "--format", "json", loadResult.path])
         #expect(!merged.output.contains(secret) && !merged.error.contains(secret))
         // The check has teeth: the secret was really sent, and --show-secrets does show it.
-        let shown = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: ["SECRET": secret])
+        let shown = try await SluiceProcess.launch(["curl", "--show-secrets"] + base + [pipeline.path], environment: ["SECRET": secret])
         #expect(shown.output.contains(secret))
     }
 
     @Test("a secret written only in stage options, a plugin's options or a request, echoed back and captured, appears in no output")
-    func secretsWhereverWritten() throws {
+    func secretsWhereverWritten() async throws {
         // Spaces and a slash: sent in a path, the capture is percent-encoded (k3y%20w/sl4sh), so
         // hiding the value as written would not be enough.
         let key = "k3y w/sl4sh-9e2"
@@ -130,7 +130,7 @@ struct SecurityTests {
             ["curl"], ["validate"],
         ]
         for arguments in runs {
-            let result = try SluiceProcess.run(arguments + base + [pipeline.path], environment: environment)
+            let result = try await SluiceProcess.launch(arguments + base + [pipeline.path], environment: environment)
             for secret in secrets {
                 #expect(!result.output.contains(secret), "\(secret) in stdout of \(arguments):\n\(result.output)")
                 #expect(!result.error.contains(secret), "\(secret) in stderr of \(arguments):\n\(result.error)")
@@ -139,13 +139,13 @@ struct SecurityTests {
         let written = try String(contentsOf: report, encoding: .utf8) + String(contentsOf: har, encoding: .utf8) + String(contentsOf: html, encoding: .utf8)
         for secret in secrets { #expect(!written.contains(secret), "\(secret) in the JUnit or HTML report or the HAR file") }
         // The check has teeth: the server really echoed the key, and the second request sent it.
-        let shown = try SluiceProcess.run(["run", "--format", "json", "--only", "echo"] + base + [pipeline.path], environment: environment)
+        let shown = try await SluiceProcess.launch(["run", "--format", "json", "--only", "echo"] + base + [pipeline.path], environment: environment)
         #expect(shown.output.contains("\"X-Api-Key\": \"***\""), "\(shown.output)")
-        let json = try SluiceProcess.run(["run", "--format", "json"] + base + [pipeline.path], environment: environment)
+        let json = try await SluiceProcess.launch(["run", "--format", "json"] + base + [pipeline.path], environment: environment)
         #expect(json.output.contains("/anything/***?again=***"), "\(json.output)")
         // The typed capture (an object holding the key) was sent as an object and shown redacted.
         #expect(json.output.contains("\"key\": \"***\""), "\(json.output)")
-        let curl = try SluiceProcess.run(["curl", "--show-secrets"] + base + [pipeline.path], environment: environment)
+        let curl = try await SluiceProcess.launch(["curl", "--show-secrets"] + base + [pipeline.path], environment: environment)
         #expect(curl.output.contains(key) && curl.output.contains("hdr-secret-31c"))
     }
 
@@ -181,7 +181,7 @@ struct SecurityTests {
     }
 
     @Test("allow-invalid-certificates warns on every run and validate, naming the file and line")
-    func allowInvalidCertificatesWarns() throws {
+    func allowInvalidCertificatesWarns() async throws {
         let directory = try TemporaryDirectory()
         let pipeline = directory.file("insecure.yaml")
         try """
@@ -197,7 +197,7 @@ struct SecurityTests {
           - path: hello.txt
         """.write(to: pipeline, atomically: true, encoding: .utf8)
         for command in [["run"], ["validate"], ["run", "--format", "json"]] {
-            let result = try SluiceProcess.run(command + [pipeline.path])
+            let result = try await SluiceProcess.launch(command + [pipeline.path])
             #expect(result.status == 0, "\(command): \(result.error)")
             #expect(result.error.contains("insecure.yaml:3:5: warning: allow-invalid-certificates is on"), "\(command): \(result.error)")
         }

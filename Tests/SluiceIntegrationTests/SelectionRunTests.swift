@@ -29,29 +29,29 @@ struct SelectionRunTests {
     }
 
     @Test("--tag keeps requests with any of the tags (a file's tags count), --skip-tag leaves some out, --only takes globs")
-    func selection() throws {
+    func selection() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try SelectionRunTests.tagged(servers, in: directory)
-        func run(_ arguments: [String]) throws -> [String] {
-            let result = try SluiceProcess.run(["run", "--no-color"] + arguments + [path])
+        func run(_ arguments: [String]) async throws -> [String] {
+            let result = try await SluiceProcess.launch(["run", "--no-color"] + arguments + [path])
             #expect(result.status == 0, "\(arguments): \(result.output)\(result.error)")
             return SelectionRunTests.names(result.output)
         }
-        #expect(try run(["--tag", "smoke"]) == ["health-check", "orders-create"])
-        #expect(try run(["--tag", "api"]) == ["health-check", "orders-list", "orders-create"])
-        #expect(try run(["--tag", "smoke", "--skip-tag", "write"]) == ["health-check"])
-        #expect(try run(["--skip-tag", "slow", "--skip-tag", "write"]) == ["health-check"])
-        #expect(try run(["--only", "orders-*"]) == ["orders-list", "orders-create"])
-        #expect(try run(["--only", "*-c[hr]*"]) == ["health-check", "orders-create"])
-        #expect(try run(["--only", "orders-*", "--tag", "smoke"]) == ["orders-create"])
-        let none = try SluiceProcess.run(["run", "--only", "billing-*", path])
+        #expect(try await run(["--tag", "smoke"]) == ["health-check", "orders-create"])
+        #expect(try await run(["--tag", "api"]) == ["health-check", "orders-list", "orders-create"])
+        #expect(try await run(["--tag", "smoke", "--skip-tag", "write"]) == ["health-check"])
+        #expect(try await run(["--skip-tag", "slow", "--skip-tag", "write"]) == ["health-check"])
+        #expect(try await run(["--only", "orders-*"]) == ["orders-list", "orders-create"])
+        #expect(try await run(["--only", "*-c[hr]*"]) == ["health-check", "orders-create"])
+        #expect(try await run(["--only", "orders-*", "--tag", "smoke"]) == ["orders-create"])
+        let none = try await SluiceProcess.launch(["run", "--only", "billing-*", path])
         #expect(none.status == 2)
         #expect(none.error.contains("--only billing-*: \(path) has no request of that name"))
     }
 
     @Test("a glob matches the name with its for-each row too, and leaving out a request whose capture is used is an error")
-    func globsAndCaptures() throws {
+    func globsAndCaptures() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -63,16 +63,16 @@ struct SelectionRunTests {
                 path: \(servers.httpbin.absoluteString)/anything/${id}/${item}
                 for-each: [a, b]
             """, to: "globs.yaml")
-        let one = try SluiceProcess.run(["run", "--no-color", "--only", "login", "--only", "fetch [b]", path])
+        let one = try await SluiceProcess.launch(["run", "--no-color", "--only", "login", "--only", "fetch [b]", path])
         #expect(SelectionRunTests.names(one.output) == ["login", "fetch"], "\(one.output)\(one.error)")
         #expect(one.output.contains("✔ fetch [b]"))
-        let orphan = try SluiceProcess.run(["run", "--only", "fetch*", path])
+        let orphan = try await SluiceProcess.launch(["run", "--only", "fetch*", path])
         #expect(orphan.status == 2)
         #expect(orphan.error.contains("the selection leaves out request 'login', which captures ${id} for 'fetch [a]'"))
     }
 
     @Test("--jobs runs files at once, each with its own captures and cookies, and prints them in the order given")
-    func parallelFiles() throws {
+    func parallelFiles() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         var paths: [String] = []
@@ -98,7 +98,7 @@ struct SelectionRunTests {
                       body: { $.url: { matches: "file-\(index)$" } }
                 """, to: "f\(index).yaml"))
         }
-        let run = try SluiceProcess.run(["run", "--no-color", "--jobs", "4"] + paths)
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--jobs", "4"] + paths)
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let summaries = run.output.split(separator: "\n").filter { $0.contains(" requests: ") }.map { String($0.prefix { $0 != ":" }) }
         #expect(summaries == ["file-0", "file-1", "file-2", "file-3"])
@@ -107,7 +107,7 @@ struct SelectionRunTests {
     }
 
     @Test("variables: --var over --vars-file (YAML or dotenv, a later file winning) over SLUICE_VAR_NAME over variables:; SLUICE_VAR_ values are secrets")
-    func precedence() throws {
+    func precedence() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -133,7 +133,7 @@ struct SelectionRunTests {
             """, to: "vars.yaml")
         let yaml = try directory.write("b: from-yaml-file\nc: from-yaml-file\na: from-yaml-file\n", to: "vars.yaml.d.yaml")
         let dotenv = try directory.write("# team defaults\nexport a=from-env-file\nb='from-env-file'\n", to: "team.env")
-        let run = try SluiceProcess.run(
+        let run = try await SluiceProcess.launch(
             ["run", "--no-color", "--format", "json", "--vars-file", yaml, "--vars-file", dotenv, "--var", "a=from-var", path],
             environment: ["SLUICE_VAR_a": "from-environment", "SLUICE_VAR_b": "from-environment", "SLUICE_VAR_c": "from-environment", "SLUICE_VAR_d": "from-environment"]
         )
@@ -144,15 +144,15 @@ struct SelectionRunTests {
     }
 
     @Test("a bad --vars-file is an error at its line; an unknown --report kind is refused")
-    func badVariablesFile() throws {
+    func badVariablesFile() async throws {
         let directory = try TemporaryDirectory()
         let pipeline = try directory.write("requests:\n  - path: http://127.0.0.1:9/\n", to: "p.yaml")
         let dotenv = try directory.write("GOOD=1\nthis line has no equals\nB=\"unterminated\n", to: "bad.env")
-        let run = try SluiceProcess.run(["validate", "--vars-file", dotenv, pipeline])
+        let run = try await SluiceProcess.launch(["validate", "--vars-file", dotenv, pipeline])
         #expect(run.status == 2)
         #expect(run.error.contains("\(dotenv):2:1: error: a line of a dotenv file is NAME=VALUE"))
         #expect(run.error.contains("\(dotenv):3:1: error: the value has no closing \""))
-        let report = try SluiceProcess.run(["run", "--report", "pdf:out.pdf", pipeline])
+        let report = try await SluiceProcess.launch(["run", "--report", "pdf:out.pdf", pipeline])
         #expect(report.status == 2)
         #expect(report.error.contains("--report takes KIND:PATH with KIND one of json, tap, junit, html, histogram, not 'pdf:out.pdf'"))
     }

@@ -18,6 +18,28 @@ struct SluiceProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sluice")
     }
 
+    /// `run`, awaited without holding a thread of the cooperative pool (two, on two cores, that
+    /// every test of the run shares), with at most as many processes at once as there are cores.
+    static func launch(
+        _ arguments: [String],
+        executable: URL = executable,
+        environment: [String: String] = [:],
+        directory: String? = nil,
+        measuringMemory: Bool = false
+    ) async throws -> Result {
+        await ProcessSlots.shared.acquire()
+        do {
+            let result = try await offPool {
+                try run(arguments, executable: executable, environment: environment, directory: directory, measuringMemory: measuringMemory)
+            }
+            await ProcessSlots.shared.release()
+            return result
+        } catch {
+            await ProcessSlots.shared.release()
+            throw error
+        }
+    }
+
     /// Runs `executable` (`sluice` by default) with `arguments` and waits for it.
     static func run(
         _ arguments: [String],
@@ -61,23 +83,55 @@ struct SluiceProcess {
     }
 }
 
+/// How many child processes the tests run at once through ``SluiceProcess/launch(_:executable:environment:directory:measuringMemory:)``:
+/// as many as there are cores, so that tests waiting for processes off the pool do not start
+/// dozens at once (what the pool's blocked threads used to prevent by accident).
+actor ProcessSlots {
+    static let shared = ProcessSlots(count: ProcessInfo.processInfo.activeProcessorCount)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = max(1, count)
+    }
+
+    /// Waits for a slot and takes it.
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives a slot back, to the longest waiter if there is one.
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
 @Suite("`sluice send` over real sockets")
 struct SendCommandTests {
     @Test("prints the body, and with --include the status line and headers first")
-    func sendsAndPrints() throws {
+    func sendsAndPrints() async throws {
         let servers = try TestServers.load()
-        let plain = try SluiceProcess.run(["send", servers.nginx("hello.txt").absoluteString])
+        let plain = try await SluiceProcess.launch(["send", servers.nginx("hello.txt").absoluteString])
         #expect(plain.status == 0)
         #expect(plain.output == "hello from nginx\n")
-        let included = try SluiceProcess.run(["send", "--include", servers.nginx("hello.txt").absoluteString])
+        let included = try await SluiceProcess.launch(["send", "--include", servers.nginx("hello.txt").absoluteString])
         #expect(included.output.hasPrefix("HTTP/1.1 200\r\n"))
         #expect(included.output.hasSuffix("\r\n\r\nhello from nginx\n"))
     }
 
     @Test("sends a method, headers and a body; --metrics reports the timeline on standard error")
-    func postWithMetrics() throws {
+    func postWithMetrics() async throws {
         let servers = try TestServers.load()
-        let result = try SluiceProcess.run([
+        let result = try await SluiceProcess.launch([
             "send", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"engine":"sluice"}"#, "--metrics",
             servers.httpbin("post").absoluteString,
         ])
@@ -89,46 +143,46 @@ struct SendCommandTests {
     }
 
     @Test("HTTPS with --ca-bundle uses HTTP/2; without it the private CA is refused with curl's exit status 60")
-    func tls() throws {
+    func tls() async throws {
         let servers = try TestServers.load()
         let url = servers.nginxTLS("hello.txt").absoluteString
-        let trusted = try SluiceProcess.run(["send", "--ca-bundle", servers.caBundle, "--include", url])
+        let trusted = try await SluiceProcess.launch(["send", "--ca-bundle", servers.caBundle, "--include", url])
         #expect(trusted.status == 0, "\(trusted.error)")
         #expect(trusted.output.hasPrefix("HTTP/2 200"))
-        let refused = try SluiceProcess.run(["send", url])
+        let refused = try await SluiceProcess.launch(["send", url])
         #expect(refused.status == 60)
         #expect(refused.error.hasPrefix("sluice: error: TLS failure in transport for \(url)"))
     }
 
     @Test("--output streams the body to a file")
-    func output() throws {
+    func output() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = directory.file("medium.bin")
-        let result = try SluiceProcess.run(["send", "-o", file.path, servers.nginx("medium.bin").absoluteString])
+        let result = try await SluiceProcess.launch(["send", "-o", file.path, servers.nginx("medium.bin").absoluteString])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(FileManager.default.contentsEqual(atPath: file.path, andPath: servers.wwwRoot + "/medium.bin"))
     }
 
     @Test("exit status 1 for --fail on an error status, 2 for an invalid command line")
-    func exitStatuses() throws {
+    func exitStatuses() async throws {
         let servers = try TestServers.load()
-        #expect(try SluiceProcess.run(["send", "--fail", servers.httpbin("status/404").absoluteString]).status == 1)
-        #expect(try SluiceProcess.run(["send", servers.httpbin("status/404").absoluteString]).status == 0)
-        let invalid = try SluiceProcess.run(["send", "not-a-url"])
+        #expect(try await SluiceProcess.launch(["send", "--fail", servers.httpbin("status/404").absoluteString]).status == 1)
+        #expect(try await SluiceProcess.launch(["send", servers.httpbin("status/404").absoluteString]).status == 0)
+        let invalid = try await SluiceProcess.launch(["send", "not-a-url"])
         #expect(invalid.status == 2)
         #expect(invalid.error.contains("'not-a-url' is not an absolute http or https URL"))
-        #expect(try SluiceProcess.run(["send", "--no-such-flag", "http://127.0.0.1/"]).status == 2)
+        #expect(try await SluiceProcess.launch(["send", "--no-such-flag", "http://127.0.0.1/"]).status == 2)
     }
 
     @Test("--form sends multipart/form-data fields and files; a body makes the default method POST")
-    func form() throws {
+    func form() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let file = directory.file("notes.txt")
         try Data("line one\n".utf8).write(to: file)
-        let result = try SluiceProcess.run([
+        let result = try await SluiceProcess.launch([
             "send", "-F", "title=Hello", "-F", "doc=@\(file.path);type=text/x-notes;filename=renamed.txt", servers.httpbin("anything").absoluteString,
         ])
         #expect(result.status == 0)
@@ -136,29 +190,29 @@ struct SendCommandTests {
         #expect(json["method"] as? String == "POST")
         #expect(json["form"] as? [String: String] == ["title": "Hello"])
         #expect(json["files"] as? [String: String] == ["doc": "line one\n"])
-        let invalid = try SluiceProcess.run(["send", "-F", "novalue", servers.httpbin("post").absoluteString])
+        let invalid = try await SluiceProcess.launch(["send", "-F", "novalue", servers.httpbin("post").absoluteString])
         #expect(invalid.status == 2)
-        let missing = try SluiceProcess.run(["send", "-F", "f=@/nonexistent/file", servers.httpbin("post").absoluteString])
+        let missing = try await SluiceProcess.launch(["send", "-F", "f=@/nonexistent/file", servers.httpbin("post").absoluteString])
         #expect(missing.status == 1)
         #expect(missing.error.contains("part f: cannot read /nonexistent/file"))
     }
 
     @Test("redirects are followed only with --location, as with curl")
-    func location() throws {
+    func location() async throws {
         let servers = try TestServers.load()
         let url = servers.httpbin("redirect/2").absoluteString
-        let notFollowed = try SluiceProcess.run(["send", "--include", url])
+        let notFollowed = try await SluiceProcess.launch(["send", "--include", url])
         #expect(notFollowed.output.hasPrefix("HTTP/1.1 302"))
-        let followed = try SluiceProcess.run(["send", "-L", url])
+        let followed = try await SluiceProcess.launch(["send", "-L", url])
         #expect(followed.status == 0)
         #expect(followed.output.contains("\"url\": \"\(servers.httpbin("get").absoluteString)\""))
-        let limited = try SluiceProcess.run(["send", "-L", "--max-redirs", "1", url])
+        let limited = try await SluiceProcess.launch(["send", "-L", "--max-redirs", "1", url])
         #expect(limited.status == 1)
         #expect(limited.error.contains("too many redirects"))
     }
 
     @Test("a 1 GiB multipart file upload streams from disk: peak memory stays within a few MiB of a tiny upload's")
-    func largeUploadMemory() throws {
+    func largeUploadMemory() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let large = directory.file("large.bin")
@@ -166,8 +220,8 @@ struct SendCommandTests {
         #expect(FileManager.default.createFile(atPath: large.path, contents: nil))
         try FileHandle(forWritingTo: large).truncate(atOffset: 1 << 30)
         try Data("x".utf8).write(to: small)
-        func upload(_ file: URL) throws -> (sent: Int, peakKiB: Int) {
-            let result = try SluiceProcess.run(["send", "--metrics", "-F", "file=@\(file.path)", servers.nginx("upload").absoluteString])
+        func upload(_ file: URL) async throws -> (sent: Int, peakKiB: Int) {
+            let result = try await SluiceProcess.launch(["send", "--metrics", "-F", "file=@\(file.path)", servers.nginx("upload").absoluteString])
             #expect(result.status == 0, "\(result.error)")
             func number(after label: String) -> Int {
                 let line = result.error.split(separator: "\n").first { $0.hasPrefix(label) } ?? ""
@@ -175,8 +229,8 @@ struct SendCommandTests {
             }
             return (number(after: "sent"), number(after: "peak memory"))
         }
-        let baseline = try upload(small)
-        let measured = try upload(large)
+        let baseline = try await upload(small)
+        let measured = try await upload(large)
         #expect(measured.sent > 1 << 30, "the whole file went out")
         #expect(baseline.peakKiB > 0)
         #expect(measured.peakKiB - baseline.peakKiB < 8 * 1024, "peak \(measured.peakKiB) KiB against \(baseline.peakKiB) KiB for a 1-byte file")

@@ -18,7 +18,7 @@ struct SendTrustFlagsTests {
     }
 
     @Test("--cacert, -k, --pinnedpubkey, -E/--cert, --key and --pass: the same exit status as curl (60, 90, 58, 0)")
-    func sameExitStatusAsCurl() throws {
+    func sameExitStatusAsCurl() async throws {
         let servers = try TestServers.load()
         let certs = servers.certificates
         let cacert = ["--cacert", servers.caBundle]
@@ -35,19 +35,19 @@ struct SendTrustFlagsTests {
         ]
         for (arguments, status) in cases {
             #expect(try curl(arguments) == status, "curl \(arguments)")
-            let sent = try SluiceProcess.run(["send", "-o", "/dev/null"] + arguments)
+            let sent = try await SluiceProcess.launch(["send", "-o", "/dev/null"] + arguments)
             #expect(sent.status == status, "sluice send \(arguments): \(sent.error)")
             if status != 0 { #expect(sent.error.hasPrefix("sluice: error: "), "\(sent.error)") }
         }
     }
 
     @Test("a CA's pin passes sluice send (the verified chain holds the CA) where curl's leaf-only check exits 90; -E FILE:PASSWORD reads a PKCS#12 file")
-    func widerThanCurl() throws {
+    func widerThanCurl() async throws {
         let servers = try TestServers.load()
         let arguments = ["--cacert", servers.caBundle, "--pinnedpubkey", servers.pins.ca, servers.nginxTLS("hello.txt").absoluteString]
         #expect(try curl(arguments) == 90)
-        #expect(try SluiceProcess.run(["send", "-o", "/dev/null"] + arguments).status == 0)
-        let p12 = try SluiceProcess.run(["send", "--cacert", servers.caBundle, "-E", servers.certificates + "/client.p12:p12-pass", servers.nginxHTTPSClientAuth.absoluteString])
+        #expect(try await SluiceProcess.launch(["send", "-o", "/dev/null"] + arguments).status == 0)
+        let p12 = try await SluiceProcess.launch(["send", "--cacert", servers.caBundle, "-E", servers.certificates + "/client.p12:p12-pass", servers.nginxHTTPSClientAuth.absoluteString])
         #expect(p12.status == 0 && p12.output == "client=CN=sluice-client\n", "\(p12.output)\(p12.error)")
     }
 }

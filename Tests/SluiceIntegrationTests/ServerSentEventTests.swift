@@ -92,29 +92,29 @@ struct ServerSentEventTests {
 @Suite("Server-sent events in the runner")
 struct ServerSentEventRunTests {
     @Test("`sluice send --events --max-events 4` prints one JSON line per event, across a dropped connection")
-    func sendEvents() throws {
+    func sendEvents() async throws {
         let servers = try TestServers.load()
         let url = servers.scenario.absoluteString + "/events/send-\(UUID().uuidString)?count=6&drop-after=2&retry=20"
-        let result = try SluiceProcess.run(["send", "--events", "--max-events", "4", url])
+        let result = try await SluiceProcess.launch(["send", "--events", "--max-events", "4", url])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines == (1...4).map { #"{"type":"message","data":"event \#($0)","id":"\#($0)"}"# })
     }
 
     @Test("`sluice send --events` ends without error when --timeout passes, and fails with the status when the resource is no event stream")
-    func sendEventsLimits() throws {
+    func sendEventsLimits() async throws {
         let servers = try TestServers.load()
-        let slow = try SluiceProcess.run(["send", "--events", "--timeout", "0.5", servers.nginx("slow/large.bin").absoluteString])
+        let slow = try await SluiceProcess.launch(["send", "--events", "--timeout", "0.5", servers.nginx("slow/large.bin").absoluteString])
         #expect(slow.status != 0)
         #expect(slow.error.contains("text/event-stream"))
         let url = servers.scenario.absoluteString + "/events/timeout-\(UUID().uuidString)?count=3"
-        let ended = try SluiceProcess.run(["send", "--events", "--timeout", "60", url])
+        let ended = try await SluiceProcess.launch(["send", "--events", "--timeout", "60", url])
         #expect(ended.status == 0, "\(ended.error)")
         #expect(ended.output.split(separator: "\n").count == 3)
     }
 
     @Test("a pipeline request with events: reads N events or until within:, and its expectations see them; bad events: is a load error at its line")
-    func pipelineEvents() throws {
+    func pipelineEvents() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try directory.write("""
@@ -137,7 +137,7 @@ struct ServerSentEventRunTests {
                 expect:
                   body: { "$": { count: 3 } }
             """, to: "events.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("2 passed, 1 failed"), "\(result.output)")
         #expect(result.output.contains("events.yaml:18"), "\(result.output)")
@@ -147,7 +147,7 @@ struct ServerSentEventRunTests {
               - path: http://127.0.0.1:1/
                 events: { cuont: 2 }
             """, to: "bad.yaml")
-        let refused = try SluiceProcess.run(["run", "--no-color", bad])
+        let refused = try await SluiceProcess.launch(["run", "--no-color", bad])
         #expect(refused.status == 2)
         #expect(refused.error.contains("bad.yaml:3"), "\(refused.error)")
         #expect(refused.error.contains("count"), "\(refused.error)")

@@ -22,7 +22,7 @@ struct StageModuleRunTests {
     }
 
     @Test("retry: resets and 503s are retried until they pass; a refused connection gives up after the attempts, each one shown")
-    func retry() throws {
+    func retry() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let key = UUID().uuidString
@@ -36,7 +36,7 @@ struct StageModuleRunTests {
               - { name: flaky, method: GET, path: "flaky/\(key)-503?failures=2", expect: { status: 200 } }
               - { name: post, method: POST, path: "flaky/\(key)-post?failures=1", expect: { status: 503 } }
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--verbose", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--verbose", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.error.contains("* retry: attempt 2 of 3 after connection lost"))
         #expect(result.error.contains("* retry: attempt 3 of 3 after status 503"))
@@ -48,7 +48,7 @@ struct StageModuleRunTests {
             requests:
               - { name: down, method: GET, path: "http://127.0.0.1:9/x" }
             """, to: "refused.yaml")
-        let down = try SluiceProcess.run(["run", "--verbose", "--no-color", refused])
+        let down = try await SluiceProcess.launch(["run", "--verbose", "--no-color", refused])
         #expect(down.status == 1)
         #expect(down.output.contains("connection failed in transport"))
         #expect(down.error.contains("* retry: attempt 3 of 3 after connection failed"))
@@ -69,7 +69,7 @@ struct StageModuleRunTests {
             requests:
               - { name: read, method: GET, path: "oauth/\(realm)/resource", expect: { status: 200 } }
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--repeat", "300", "--concurrency", "16", "--format", "json", path], environment: ["CLIENT_SECRET": "s3cr3t-value"])
+        let result = try await SluiceProcess.launch(["run", "--repeat", "300", "--concurrency", "16", "--format", "json", path], environment: ["CLIENT_SECRET": "s3cr3t-value"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let load = try JSONReader().value(from: result.output)["load"]
         #expect(load?["ok"] == 300)
@@ -91,12 +91,12 @@ struct StageModuleRunTests {
             requests:
               - { name: read, method: GET, path: "\(servers.scenario.absoluteString)/oauth/\(realm)/resource" }
             """, to: "p.yaml")
-        let refused = try SluiceProcess.run(["run", "--no-color", path], environment: ["CLIENT_SECRET": "wrong-secret-value"])
+        let refused = try await SluiceProcess.launch(["run", "--no-color", path], environment: ["CLIENT_SECRET": "wrong-secret-value"])
         #expect(refused.status == 1)
         #expect(refused.output.contains("p.yaml:4:5: error: stage failure in oauth2-client-credentials: the token endpoint answered 401: invalid_client (unknown client or wrong secret)"))
         #expect(!refused.output.contains("wrong-secret-value") && !refused.error.contains("wrong-secret-value"))
 
-        let dry = try SluiceProcess.run(["run", "--dry-run", "--no-color", path], environment: ["CLIENT_SECRET": "s3cr3t-value"])
+        let dry = try await SluiceProcess.launch(["run", "--dry-run", "--no-color", path], environment: ["CLIENT_SECRET": "s3cr3t-value"])
         #expect(dry.status == 0, "\(dry.output)\(dry.error)")
         #expect(dry.output.contains("Authorization: Bearer ***"))
         let stats = try await scenario("oauth/\(realm)/stats")
@@ -104,7 +104,7 @@ struct StageModuleRunTests {
     }
 
     @Test("har-recorder: a run against httpbin and nginx over TLS writes a HAR 1.2 file that validates, with the secret hidden")
-    func har() throws {
+    func har() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let har = directory.file("run.har").path
@@ -123,7 +123,7 @@ struct StageModuleRunTests {
               - { name: redirect, method: GET, path: "\(servers.httpbin.absoluteString)/redirect/1", expect: { status: 200 } }
             """, to: "p.yaml")
         let secret = "key-\(UUID().uuidString)"
-        let result = try SluiceProcess.run(["run", "--no-color", path], environment: ["API_KEY": secret])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path], environment: ["API_KEY": secret])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let text = try String(contentsOfFile: har, encoding: .utf8)
         #expect(!text.contains(secret))
@@ -151,7 +151,7 @@ struct StageModuleRunTests {
     }
 
     @Test("a stage module built as a .so by scripts/build-stage-module is loaded through plugins: and listed by stages --plugin")
-    func runtimeModule() throws {
+    func runtimeModule() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let library = directory.file("libExampleRequestID.so").path
@@ -164,8 +164,11 @@ struct StageModuleRunTests {
         let errors = Pipe()
         build.standardError = errors
         build.standardOutput = Pipe()
-        try build.run()
-        build.waitUntilExit()
+        // A build lasts tens of seconds: waited for off the cooperative pool.
+        try await offPool {
+            try build.run()
+            build.waitUntilExit()
+        }
         try #require(build.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
 
         let path = try directory.write(
@@ -181,22 +184,22 @@ struct StageModuleRunTests {
                   status: 200
                   body: { "$.headers['X-Request-Id']": { matches: "^run-[0-9A-F-]{36}$" } }
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["run", "--no-color", path])
+        let result = try await SluiceProcess.launch(["run", "--no-color", path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
-        let stages = try SluiceProcess.run(["stages", "--plugin", library])
+        let stages = try await SluiceProcess.launch(["stages", "--plugin", library])
         #expect(stages.output.contains("\nrequest-id\n    Gives every request an id of its own"))
         #expect(stages.output.contains("    prefix: string (default \"\")"))
-        let validate = try SluiceProcess.run(["validate", path])
+        let validate = try await SluiceProcess.launch(["validate", path])
         #expect(validate.status == 0, "\(validate.output)\(validate.error)")
 
         let twice = try directory.write("plugins: [libExampleRequestID.so, \(library)]\nstages: [request-id]\nrequests: []\n", to: "twice.yaml")
-        let duplicate = try SluiceProcess.run(["validate", twice])
+        let duplicate = try await SluiceProcess.launch(["validate", twice])
         #expect(duplicate.status == 2)
         #expect(duplicate.error == "\(twice):1:35: error: plugin '\(library)': a stage named 'request-id' is already registered\n")
     }
 
     @Test("loading errors name the plugins: entry's line and column: missing file, no entry point, a version mismatch, another Sluice, not a library")
-    func runtimeModuleErrors() throws {
+    func runtimeModuleErrors() async throws {
         let directory = try TemporaryDirectory()
         func compile(_ source: String, _ name: String) throws -> String {
             let c = directory.file("\(name).c")
@@ -228,7 +231,7 @@ struct StageModuleRunTests {
             stages: []
             requests: []
             """, to: "p.yaml")
-        let result = try SluiceProcess.run(["validate", path])
+        let result = try await SluiceProcess.launch(["validate", path])
         #expect(result.status == 2)
         let lines = result.error.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(result.error)")
