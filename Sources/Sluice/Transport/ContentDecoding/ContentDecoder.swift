@@ -8,11 +8,9 @@ import Foundation
 /// piece per coding waits in memory. ``finish()`` says whether the body ended where its codings
 /// end: a body cut inside a stream is an error, never a shorter body passed off as whole.
 final class ContentDecoder {
-    /// The codings in the order they were applied, as `Content-Encoding` lists them.
-    let codings: [ContentCoding]
-
     /// One coding's decompressor and the input it has not taken yet.
     private struct Layer {
+        let coding: ContentCoding
         let decompressor: any ContentDecompressor
         var input: [UInt8] = []
         var inputStart = 0
@@ -24,6 +22,9 @@ final class ContentDecoder {
 
     /// The layers in decoding order: the coding applied last comes first.
     private var layers: [Layer]
+    /// Where every layer decodes into, one at a time, before what it gave is copied out: a piece
+    /// costs one copy of the bytes it holds, never a fresh zeroed buffer per call.
+    private var scratch: UnsafeMutableRawBufferPointer
 
     /// The most bytes a layer hands the next one at a time.
     private static let pieceSize = 64 << 10
@@ -31,14 +32,18 @@ final class ContentDecoder {
     /// A decoder for `codings` (in the order applied), `nil` when there is nothing to undo.
     init?(_ codings: [ContentCoding]) {
         guard !codings.isEmpty else { return nil }
-        self.codings = codings
         layers = codings.reversed().map { coding in
             switch coding {
-            case .gzip, .deflate: Layer(decompressor: InflateDecompressor(coding))
-            case .brotli: Layer(decompressor: BrotliDecompressor())
-            case .zstd: Layer(decompressor: ZstdDecompressor())
+            case .gzip, .deflate: Layer(coding: coding, decompressor: InflateDecompressor(coding))
+            case .brotli: Layer(coding: coding, decompressor: BrotliDecompressor())
+            case .zstd: Layer(coding: coding, decompressor: ZstdDecompressor())
             }
         }
+        scratch = .allocate(byteCount: Self.pieceSize, alignment: 1)
+    }
+
+    deinit {
+        scratch.deallocate()
     }
 
     /// A decoder for a response's `Content-Encoding` values; `nil` when they name no coding or one
@@ -61,16 +66,19 @@ final class ContentDecoder {
 
     /// Checks that the body, now ended, ended at the end of every coding's stream.
     func finish() throws(ContentDecodingError) {
-        for (layer, coding) in zip(layers, codings.reversed()) where !layer.decompressor.isAtEnd {
-            throw ContentDecodingError(coding: coding, reason: "the body ended inside its \(coding.token) stream (cut short, or damaged)")
+        for layer in layers where !layer.decompressor.isAtEnd {
+            throw ContentDecodingError(coding: layer.coding, reason: "the body ended inside its \(layer.coding.token) stream (cut short, or damaged)")
         }
     }
 
     private func pull(_ index: Int, upTo maxCount: Int) throws(ContentDecodingError) -> Data? {
+        if maxCount > scratch.count {
+            scratch.deallocate()
+            scratch = .allocate(byteCount: maxCount, alignment: 1)
+        }
         while true {
             if layers[index].pendingInput > 0 || layers[index].mayHoldOutput {
-                var piece = Data(count: maxCount)
-                let (consumed, produced) = try decompress(index, into: &piece)
+                let (consumed, produced) = try decompress(index, upTo: maxCount)
                 layers[index].inputStart += consumed
                 if layers[index].inputStart == layers[index].input.count {
                     layers[index].input.removeAll(keepingCapacity: true)
@@ -78,8 +86,7 @@ final class ContentDecoder {
                 }
                 layers[index].mayHoldOutput = produced == maxCount
                 if produced > 0 {
-                    piece.count = produced
-                    return piece
+                    return Data(bytes: scratch.baseAddress!, count: produced)
                 }
                 if consumed > 0 { continue }
             }
@@ -92,13 +99,13 @@ final class ContentDecoder {
         }
     }
 
-    private func decompress(_ index: Int, into piece: inout Data) throws(ContentDecodingError) -> (consumed: Int, produced: Int) {
+    /// Runs layer `index` over its pending input into the first `maxCount` bytes of `scratch`.
+    private func decompress(_ index: Int, upTo maxCount: Int) throws(ContentDecodingError) -> (consumed: Int, produced: Int) {
         let layer = layers[index]
+        let output = UnsafeMutableRawBufferPointer(rebasing: scratch[..<maxCount])
         let outcome = layer.input.withUnsafeBytes { input in
-            piece.withUnsafeMutableBytes { output in
-                Result { () throws(ContentDecodingError) in
-                    try layer.decompressor.decompress(UnsafeRawBufferPointer(rebasing: input[layer.inputStart...]), into: output)
-                }
+            Result { () throws(ContentDecodingError) in
+                try layer.decompressor.decompress(UnsafeRawBufferPointer(rebasing: input[layer.inputStart...]), into: output)
             }
         }
         return try outcome.get()
