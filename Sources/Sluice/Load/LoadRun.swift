@@ -68,23 +68,27 @@ public struct LoadRun: Sendable {
         /// Sends the whole run's request `number` and records how it ended.
         /// - Parameter due: when it was due; `nil` when it is due as it starts (the closed loop).
         func send(_ number: Int, due: ContinuousClock.Instant?, slot: Int) async {
-            let clock = ContinuousClock()
             let job = jobs[number % jobs.count]
-            let started = clock.now
+            let started = ContinuousClock.now
             let outcome = await PipelineRunner.exchange(job.spec, request: job.request, manager: manager, scope: job.scope, jar: jar)
-            let ended = clock.now
+            record(outcome, of: job.spec, due: due ?? started, started: started, slot: slot)
+        }
+
+        /// Records how a request that was due at `due` and started at `started` ended: out of
+        /// line, so that the frame each request in flight holds keeps none of this work.
+        @inline(never)
+        private func record(_ outcome: PipelineRunner.Outcome, of spec: RequestSpec, due: ContinuousClock.Instant, started: ContinuousClock.Instant, slot: Int) {
+            let ended = ContinuousClock.now
             var failure: (kind: String, description: String)?
             if outcome.error != nil || !outcome.failures.isEmpty {
                 let status = outcome.response.map { " (status \($0.status))" } ?? ""
                 let what = outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; ")
-                failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(what)")
+                failure = (outcome.error?.kind ?? "expectation not met", "\(spec.displayName)\(status): \(what)")
             }
             // Service time is the server's: from the first exchange's request going on the wire
             // (or, for one that never got there, from the start) to the end.
             let onTheWire = outcome.metrics?.transfers.first?.requestSentAt ?? started
-            recorder.record(
-                slot: slot, response: ended - (due ?? started), service: ended - onTheWire, status: outcome.response?.status, failure: failure
-            )
+            recorder.record(slot: slot, response: ended - due, service: ended - onTheWire, status: outcome.response?.status, failure: failure)
         }
 
         /// The I/O thread for worker or request `index`, spread over all of them: a request then

@@ -137,6 +137,7 @@ public struct Pipeline: Sendable {
     /// ``URLResolution``) consume them, so what is left was never written, and sending without it
     /// would drop what the caller gave (a POST going out empty) in silence.
     /// - Throws: `.invalidRequest` naming the field and the stage that writes it.
+    @inline(never)
     static func refuseUnwritten(_ request: Request) throws(SluiceError) {
         func refuse(_ what: String, _ remedy: String) -> SluiceError {
             SluiceError(
@@ -166,8 +167,8 @@ public struct Pipeline: Sendable {
         var end = stages.count
         while end > 0 {
             var start = end
-            var run: [OneSidedStage] = []
-            while start > 0, let stage = OneSidedStage(stages[start - 1], at: start - 1) {
+            var run: [OneSidedRun.Stage] = []
+            while start > 0, let stage = OneSidedRun.Stage(stages[start - 1], at: start - 1) {
                 run.insert(stage, at: 0)
                 start -= 1
             }
@@ -175,89 +176,11 @@ public struct Pipeline: Sendable {
                 handler = timed(stages[end - 1], at: end - 1, next: handler)
                 end -= 1
             } else {
-                handler = folded(run, next: handler)
+                handler = OneSidedRun(run, next: handler).handle
                 end = start
             }
         }
         return handler
-    }
-
-    /// A stage that touches one side of the exchange only.
-    private struct OneSidedStage: Sendable {
-        enum Side: Sendable {
-            case request(any RequestStage)
-            case response(any ResponseStage)
-        }
-
-        let index: Int
-        let name: String
-        let side: Side
-
-        /// `nil` for a stage with a `handle` of its own (one that conforms to both protocols
-        /// included, since it must write `handle` itself).
-        init?(_ stage: any Stage, at index: Int) {
-            switch (stage as? any RequestStage, stage as? any ResponseStage) {
-            case (let request?, nil): side = .request(request)
-            case (nil, let response?): side = .response(response)
-            default: return nil
-            }
-            self.index = index
-            name = stage.name
-        }
-    }
-
-    /// A run of one-sided stages as one handler, behaving as the stages nested one in another
-    /// would: requests prepared top to bottom, `next` called once, responses processed bottom to
-    /// top (each response stage given the request as it sent it on), each stage timed and
-    /// reported entered and left in nesting order, and an error stamped with the name of the
-    /// stage it escaped (an error from `next`, with the innermost stage's).
-    private static func folded(_ run: [OneSidedStage], next: @escaping Handler) -> Handler {
-        let responseStages = run.count { if case .response = $0.side { true } else { false } }
-        return { request, context in
-            let clock = ContinuousClock()
-            var spent = [Duration](repeating: .zero, count: run.count)
-            var sentOn: [Request] = []
-            sentOn.reserveCapacity(responseStages)
-            var entered = 0
-            defer { context.stagesLeft(run.prefix(entered).lazy.map { ($0.index, $0.name) }, spent: spent) }
-            var request = request
-            var received = request.url
-            for (position, stage) in run.enumerated() {
-                context.stageEntered(name: stage.name)
-                entered += 1
-                received = request.url
-                switch stage.side {
-                case .request(let prepared):
-                    let start = clock.now
-                    defer { spent[position] = clock.now - start }
-                    do {
-                        request = try await prepared.prepare(request, context: context)
-                    } catch {
-                        throw SluiceError.wrapping(error, stage: stage.name, url: received)
-                    }
-                case .response:
-                    sentOn.append(request)
-                }
-            }
-            var response: Response
-            do {
-                response = try await next(request, context)
-            } catch {
-                throw SluiceError.wrapping(error, stage: run[run.count - 1].name, url: received)
-            }
-            for position in run.indices.reversed() {
-                guard case .response(let processing) = run[position].side else { continue }
-                let request = sentOn.removeLast()
-                let start = clock.now
-                defer { spent[position] += clock.now - start }
-                do {
-                    response = try await processing.process(response, for: request, context: context)
-                } catch {
-                    throw SluiceError.wrapping(error, stage: run[position].name, url: request.url)
-                }
-            }
-            return response
-        }
     }
 
     /// One stage as a handler that measures the time spent inside the stage itself: the clock
@@ -280,8 +203,15 @@ public struct Pipeline: Sendable {
                     return try await next(request, context)
                 }
             } catch {
-                throw SluiceError.wrapping(error, stage: name, url: request.url)
+                throw stamped(error, stage: name, url: request.url)
             }
         }
+    }
+
+    /// `error` as it escapes the stage `stage`, stamped with its name and `url`: out of line, so
+    /// that the handlers' frames hold no error.
+    @inline(never)
+    static func stamped(_ error: any Error, stage: String, url: URL) -> any Error {
+        SluiceError.wrapping(error, stage: stage, url: url)
     }
 }

@@ -81,18 +81,11 @@ public final class SessionManager: Sendable {
             transportEvents: registry
         )
         let accepted = registry.insert(context)
-        let operation = { @Sendable [weak self, pipeline, registry, request] () async throws -> Response in
-            guard accepted else {
-                context.finish()
-                throw SluiceError(kind: .invalidated, url: request.url, message: "the session manager was invalidated")
-            }
-            defer {
-                context.finish()
-                registry.remove(context.id)
-            }
-            let response = try await SessionManager.run(request, context: context, through: pipeline)
-            // What a stage asked to send once this task had its response (a background revalidation).
-            for later in context.takeAfterResponse() { _ = self?.task(later) }
+        let operation = { @Sendable [weak self, pipeline, registry] () async throws -> Response in
+            guard accepted else { throw SessionManager.refuse(context) }
+            defer { SessionManager.end(context, in: registry) }
+            let response = try await SessionManager.run(context.request, context: context, through: pipeline)
+            self?.sendAfterResponse(of: context)
             return response
         }
         let executor = pipeline.transport.callersExecutor
@@ -101,6 +94,29 @@ public final class SessionManager: Sendable {
             : Task(executorPreference: executor, operation: operation)
         context.attach { task.cancel() }
         return TaskHandle(context: context, task: task)
+    }
+
+    // The task's work outside its async frames: what is done here lives on the thread's stack, not
+    // in the task's frames, which every task in flight holds and every task allocates again.
+
+    /// The error of a task started after the manager was invalidated, the task ended.
+    @inline(never)
+    private static func refuse(_ context: TaskContext) -> SluiceError {
+        context.finish()
+        return SluiceError(kind: .invalidated, url: context.request.url, message: "the session manager was invalidated")
+    }
+
+    /// Ends a task: its context finished and out of the table.
+    @inline(never)
+    private static func end(_ context: TaskContext, in registry: TaskRegistry) {
+        context.finish()
+        registry.remove(context.id)
+    }
+
+    /// Starts what a stage asked to send once this task had its response (a background revalidation).
+    @inline(never)
+    private func sendAfterResponse(of context: TaskContext) {
+        for later in context.takeAfterResponse() { _ = task(later) }
     }
 
     /// Uploads `data` as the body of `request` and returns the response.
@@ -204,39 +220,58 @@ public final class SessionManager: Sendable {
     }
 
     private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
-        context.emit(.created)
-        let debug = context.logs(at: .debug)
-        if debug {
-            context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
-        }
         do {
-            try request.checkURL()
-            let request = try pipeline.prepared(request)
+            let request = try begin(request, context: context, through: pipeline)
             let response: Response
             if case .file(let destination) = request.destination {
                 response = try await download(request, to: destination, context: context, through: pipeline)
             } else {
                 response = try await pipeline.handler(request, context)
             }
-            context.emit(.completed(status: response.status))
-            if debug {
-                context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
-            }
+            completed(response, context: context)
             return response
         } catch {
-            var failure = SluiceError.wrapping(error, stage: nil, url: request.url)
-            if context.isCancelled, failure.kind != .cancelled {
-                failure = .cancelled(url: request.url, stage: failure.stage)
-            }
-            if failure.kind == .cancelled {
-                context.emit(.cancelled)
-            } else {
-                context.emit(.failed(failure))
-            }
-            if debug {
-                context.logger.debug("task failed", metadata: ["error": "\(failure)"])
-            }
-            throw failure
+            throw failed(error, context: context)
         }
+    }
+
+    /// Reports the task created and returns its request as the chain takes it.
+    @inline(never)
+    private static func begin(_ request: Request, context: TaskContext, through pipeline: Pipeline) throws(SluiceError) -> Request {
+        context.emit(.created)
+        if context.logs(at: .debug) {
+            context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
+        }
+        try request.checkURL()
+        return try pipeline.prepared(request)
+    }
+
+    /// Reports the task completed with `response`.
+    @inline(never)
+    private static func completed(_ response: Response, context: TaskContext) {
+        context.emit(.completed(status: response.status))
+        if context.logs(at: .debug) {
+            context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
+        }
+    }
+
+    /// The task's error for `error` that ended its chain, reported: `.cancelled` once the task was
+    /// cancelled, whatever the stage made of it.
+    @inline(never)
+    private static func failed(_ error: any Error, context: TaskContext) -> SluiceError {
+        let url = context.request.url
+        var failure = SluiceError.wrapping(error, stage: nil, url: url)
+        if context.isCancelled, failure.kind != .cancelled {
+            failure = .cancelled(url: url, stage: failure.stage)
+        }
+        if failure.kind == .cancelled {
+            context.emit(.cancelled)
+        } else {
+            context.emit(.failed(failure))
+        }
+        if context.logs(at: .debug) {
+            context.logger.debug("task failed", metadata: ["error": "\(failure)"])
+        }
+        return failure
     }
 }

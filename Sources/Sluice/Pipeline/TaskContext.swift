@@ -239,11 +239,15 @@ public final class TaskContext: Sendable {
     }
 
     // MARK: Chain instrumentation
+    // Called from the chain's async handlers, and out of line: an event built inline would take
+    // room in the frame of every handler, which every task in flight holds.
 
+    @inline(never)
     func stageEntered(name: String) {
         emit(.stageEntered(name))
     }
 
+    @inline(never)
     func stageLeft(_ index: Int, name: String, spent: Duration) {
         state.withLock { state in
             state.metrics.stages[index].duration += spent
@@ -280,6 +284,7 @@ public final class TaskContext: Sendable {
 
     // MARK: Events
 
+    @inline(never)
     func emit(_ kind: TaskEvent.Kind) {
         guard !monitors.isEmpty else { return }
         let event = TaskEvent(taskID: id, request: request, kind: kind)

@@ -274,39 +274,64 @@ public struct PipelineRunner: Sendable {
     /// arrived is kept even when a stage refused it, so every output shows its status, headers and
     /// size. A response decoding status failure yields to the request's own `expect.status`, which
     /// then decides; a content-type failure behind it still stands.
+    @inline(never)
     static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
-        let clock = ContinuousClock()
-        let start = clock.now
         if let reading = spec.events {
-            var outcome = Outcome(sent: request, duration: .zero, failures: [])
-            switch await readEvents(reading, request: request, manager: manager) {
-            case .success(let response): outcome.response = response
-            case .failure(let error):
-                outcome.response = error.response
-                outcome.error = RequestResult.Failure(error)
-            }
-            outcome.duration = clock.now - start
-            return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+            return await exchangeEvents(reading, spec: spec, request: request, manager: manager, scope: scope, jar: jar)
         }
+        let start = ContinuousClock.now
         // Started here and run on this thread until the exchange: the clock covers the stages.
         let handle = manager.immediateTask(request)
-        var outcome = Outcome(duration: .zero, failures: [])
+        let ended: Result<Response, any Error>
         do {
-            outcome.response = try await handle.value
-        } catch let error as SluiceError {
+            ended = .success(try await handle.value)
+        } catch {
+            ended = .failure(error)
+        }
+        return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// What a task that ended as `ended` gave, its expectations checked: out of line, so that the
+    /// frame an exchange keeps while in flight holds none of this work.
+    @inline(never)
+    private static func outcome(
+        of handle: TaskHandle, ended: Result<Response, any Error>, start: ContinuousClock.Instant,
+        spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?
+    ) -> Outcome {
+        var outcome = Outcome(duration: ContinuousClock.now - start, failures: [])
+        switch ended {
+        case .success(let response):
+            outcome.response = response
+        case .failure(let error as SluiceError):
             outcome.response = error.response
             if error.kind == .unacceptableStatus, spec.expectsStatus, error.response != nil {
                 outcome.error = (error.underlying as? SluiceError).map(RequestResult.Failure.init)
             } else {
                 outcome.error = RequestResult.Failure(error)
             }
-        } catch {
+        case .failure(let error):
             outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
         }
-        outcome.duration = clock.now - start
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
+        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// The exchange of a request that reads a stream of server-sent events.
+    @inline(never)
+    private static func exchangeEvents(
+        _ reading: EventReading, spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar?
+    ) async -> Outcome {
+        let start = ContinuousClock.now
+        var outcome = Outcome(sent: request, duration: .zero, failures: [])
+        switch await readEvents(reading, request: request, manager: manager) {
+        case .success(let response): outcome.response = response
+        case .failure(let error):
+            outcome.response = error.response
+            outcome.error = RequestResult.Failure(error)
+        }
+        outcome.duration = ContinuousClock.now - start
         return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
     }
 

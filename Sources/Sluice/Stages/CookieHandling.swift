@@ -51,14 +51,27 @@ public struct CookieHandling: Stage {
 
     /// Sends the request with its cookies and stores those the response sets.
     public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-        var request = request
-        if let header = jar.cookieHeader(for: request.url) {
-            let existing = request.headers["Cookie"]
-            request.headers["Cookie"] = existing.map { $0 + "; " + header } ?? header
-        }
+        let request = withCookies(request)
         let response = try await next(request, context)
-        let fields = response.headers.values(for: "Set-Cookie")
-        if !fields.isEmpty { jar.store(setCookie: fields, for: request.url) }
+        store(response, for: request.url)
         return response
+    }
+
+    /// `request` with the jar's cookies for its URL added to its `Cookie` field. Out of line, as
+    /// ``store(_:for:)`` is, so that the stage's frame keeps only the request and the response.
+    @inline(never)
+    private func withCookies(_ request: Request) -> Request {
+        guard let header = jar.cookieHeader(for: request.url) else { return request }
+        var request = request
+        let existing = request.headers["Cookie"]
+        request.headers["Cookie"] = existing.map { $0 + "; " + header } ?? header
+        return request
+    }
+
+    /// Stores the cookies `response` sets for `url`.
+    @inline(never)
+    private func store(_ response: Response, for url: URL) {
+        let fields = response.headers.values(for: "Set-Cookie")
+        if !fields.isEmpty { jar.store(setCookie: fields, for: url) }
     }
 }

@@ -54,21 +54,37 @@ public struct Redirection: Stage {
     ) async throws -> Response {
         guard follows else { return try await next(request, context) }
         var current = request
-        var visited: Set<String> = [Redirection.visitKey(request)]
-        var hops = 0
+        var chain = Chain()
         while true {
             let response = try await next(current, context)
-            guard let following = try followUp(to: response, of: current) else { return response }
-            guard hops < maximumHops else {
-                throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(following.url.absoluteString)", current, response)
-            }
-            guard visited.insert(Redirection.visitKey(following)).inserted else {
-                throw failure(.redirectLoop, "\(following.method) \(following.url.absoluteString) was already requested in this redirect chain", current, response)
-            }
-            hops += 1
-            context.logger.debug("following redirect", metadata: ["status": "\(response.status)", "location": "\(following.url.absoluteString)"])
+            guard let following = try hop(from: current, to: response, along: &chain, context: context) else { return response }
             current = following
         }
+    }
+
+    /// The redirects a task has followed so far. Empty, and allocating nothing, until the first.
+    private struct Chain {
+        /// Each request of the chain, by method and URL.
+        var visited: Set<String> = []
+        var hops = 0
+    }
+
+    /// The request that follows `response` to `request`, checked against the chain so far and
+    /// added to it; `nil` when the response is not a redirect to follow. Out of line, so that the
+    /// stage's frame, which every task in flight holds, keeps none of its work.
+    @inline(never)
+    private func hop(from request: Request, to response: Response, along chain: inout Chain, context: TaskContext) throws(SluiceError) -> Request? {
+        guard let following = try followUp(to: response, of: request) else { return nil }
+        if chain.visited.isEmpty { chain.visited.insert(Redirection.visitKey(request)) }
+        guard chain.hops < maximumHops else {
+            throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(following.url.absoluteString)", request, response)
+        }
+        guard chain.visited.insert(Redirection.visitKey(following)).inserted else {
+            throw failure(.redirectLoop, "\(following.method) \(following.url.absoluteString) was already requested in this redirect chain", request, response)
+        }
+        chain.hops += 1
+        context.logger.debug("following redirect", metadata: ["status": "\(response.status)", "location": "\(following.url.absoluteString)"])
+        return following
     }
 
     /// The request a redirect response leads to, or `nil` when the response is not a redirect.

@@ -137,6 +137,13 @@ public final class CurlTransport: Transport {
         guard case .file(let destination) = request.destination else {
             return try await exchange(request, for: task, events: events, downloadingTo: nil)
         }
+        return try await download(request, to: destination, for: task, events: events)
+    }
+
+    /// A download's exchange, apart from `execute` so that the frame of every other exchange
+    /// holds none of its state.
+    @inline(never)
+    private func download(_ request: Request, to destination: URL, for task: TaskID, events: any TransportEvents) async throws -> Response {
         let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
         if file.isSpecial {
             var streamed = request
@@ -154,23 +161,37 @@ public final class CurlTransport: Transport {
     private func exchange(
         _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
     ) async throws -> Response {
+        let (loop, transfer) = try started(request, for: task, events: events, downloadingTo: file)
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                if !loop.enqueue(.start(transfer)) {
+                    CurlTransport.abortShutDown(transfer, url: request.url)
+                }
+            }
+        } onCancel: {
+            transfer.requestCancel()
+        }
+    }
+
+    /// The transfer for `request` on the caller's I/O thread, reported started: made out of line,
+    /// so that the frame every exchange holds while in flight keeps only the loop and the transfer.
+    @inline(never)
+    private func started(
+        _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
+    ) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
         let loop = try loopForCaller().get()
         let transfer = try CurlTransfer.make(
             request: request, task: task, events: events, loop: loop, configuration: configuration, downloadFile: file
         )
         if request.destination.isStream { transfer.owner = self }
         events.transferStarted(task, url: request.url, control: transfer)
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                transfer.continuation = continuation
-                if !loop.enqueue(.start(transfer)) {
-                    transfer.abort(with: SluiceError(
-                        kind: .invalidated, stage: "transport", url: request.url, message: "the transport was shut down"
-                    ))
-                }
-            }
-        } onCancel: {
-            transfer.requestCancel()
-        }
+        return (loop, transfer)
+    }
+
+    /// Ends `transfer`, which the loop would not take, with `.invalidated`.
+    @inline(never)
+    private static func abortShutDown(_ transfer: CurlTransfer, url: URL) {
+        transfer.abort(with: SluiceError(kind: .invalidated, stage: "transport", url: url, message: "the transport was shut down"))
     }
 }
