@@ -64,11 +64,16 @@ public struct FormEncoder: Sendable, Hashable {
     /// The parameters as `key=value` pairs joined by `&`, escaped; `""` for no pairs.
     /// - Throws: when `parameters` is not an object, or holds a NaN or infinite number.
     public func string(from parameters: JSONValue) throws(UnencodableValue) -> String {
-        try pairs(from: parameters).map { pair in
-            let key = escape(pair.key)
-            guard let value = pair.value else { return key }
-            return key + "=" + escape(value)
-        }.joined(separator: "&")
+        var text = ""
+        for (index, pair) in try pairs(from: parameters).enumerated() {
+            if index > 0 { text += "&" }
+            text += escape(pair.key)
+            if let value = pair.value {
+                text += "="
+                text += escape(value)
+            }
+        }
+        return text
     }
 
     /// The parameters flattened into keys and texts, in order, not escaped: what multipart fields
@@ -79,6 +84,7 @@ public struct FormEncoder: Sendable, Hashable {
             throw UnencodableValue(path: "$", reason: "form parameters must be a mapping of names to values, not \(parameters.kindName)")
         }
         var pairs: [Pair] = []
+        pairs.reserveCapacity(object.members.count)
         var path = KeyPath()
         for member in FormEncoder.sorted(object) {
             path.push(.key(member.key))

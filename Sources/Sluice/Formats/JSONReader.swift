@@ -129,6 +129,8 @@ private struct Parser {
             depth -= 1
             return .object(JSONObject())
         }
+        // Room for a small object's members at once, instead of growing through 1, 2, 4.
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string as object key") }
@@ -160,6 +162,7 @@ private struct Parser {
             depth -= 1
             return .array(elements)
         }
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             elements.append(try value())

@@ -22,8 +22,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// Parses `type/subtype; name=value; name="quoted value"`; `nil` when there is no
     /// `type/subtype`.
     public init?(parsing text: String) {
-        var pieces = MediaType.splitParameters(text)
-        let essence = pieces.removeFirst().trimmingHTTPWhitespace()
+        let (first, pieces) = MediaType.splitParameters(text)
+        let essence = first.trimmingHTTPWhitespace()
         guard let slash = essence.utf8.firstIndex(of: UInt8(ascii: "/")) else { return nil }
         let type = essence[..<slash]
         let subtype = essence[essence.utf8.index(after: slash)...]
@@ -45,7 +45,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     /// Splits at semicolons outside quoted strings. The delimiters are ASCII, so the split works
     /// on UTF-8 bytes.
-    private static func splitParameters(_ text: String) -> [Substring] {
+    private static func splitParameters(_ text: String) -> (first: Substring, parameters: [Substring]) {
+        var first: Substring?
         var pieces: [Substring] = []
         var start = text.startIndex
         var quoted = false
@@ -60,13 +61,14 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
             } else if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
             } else if byte == UInt8(ascii: ";") && !quoted {
-                pieces.append(text[start..<index])
+                if first == nil { first = text[start..<index] } else { pieces.append(text[start..<index]) }
                 start = text.utf8.index(after: index)
             }
             index = text.utf8.index(after: index)
         }
+        guard let first else { return (text[start...], []) }
         pieces.append(text[start...])
-        return pieces
+        return (first, pieces)
     }
 
     /// `type/subtype`, without parameters.

@@ -10,7 +10,7 @@ enum PathTemplate {
             return path
         }
         var output = ""
-        var used: Set<String> = []
+        output.reserveCapacity(path.utf8.count + 16)
         var rest = Substring(path)
         while let (range, name) = nextTemplate(in: rest) {
             guard let value = values[name] else {
@@ -21,17 +21,27 @@ enum PathTemplate {
             }
             output += rest[..<range.lowerBound]
             output += encodeSegment(value)
-            used.insert(name)
             rest = rest[range.upperBound...]
         }
         output += rest
-        if let unused = values.keys.filter({ !used.contains($0) }).sorted().first {
+        // Checked by a second scan, not a set of the names used: a request pays for no set.
+        if values.keys.contains(where: { !uses($0, in: path) }), let unused = values.keys.filter({ !uses($0, in: path) }).sorted().first {
             throw SluiceError(
                 kind: .invalidRequest, stage: "url-resolution", url: url,
                 message: "path-parameters has \(unused), but the path has no {\(unused)} template"
             )
         }
         return output
+    }
+
+    /// Whether `path` has a template named `name`.
+    private static func uses(_ name: String, in path: String) -> Bool {
+        var rest = Substring(path)
+        while let (range, found) = nextTemplate(in: rest) {
+            if found == name { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
     }
 
     /// The first `{name}` or `%7Bname%7D` in `text`, with its range and name. Works on the UTF-8

@@ -14,8 +14,10 @@ enum PercentEncoding {
 
     /// `text` with every byte `keeps` refuses percent-encoded; a space as `+` when `spaceAsPlus`.
     static func encode(_ text: String, spaceAsPlus: Bool = false, keeping keeps: (UInt8) -> Bool) -> String {
+        // Most keys and values need no escaping: the text itself, with nothing allocated.
+        if text.utf8.allSatisfy(keeps) { return text }
         var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
+        output.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
             if keeps(byte) {
                 output.append(byte)

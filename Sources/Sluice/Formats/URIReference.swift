@@ -159,15 +159,30 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     /// `/.//h`, as the WHATWG URL standard does, so that it does not read back as an authority.
     public var description: String {
         var text = ""
-        if let scheme { text += scheme + ":" }
+        // The whole length first, so the text is allocated once.
+        text.reserveCapacity(
+            (scheme?.utf8.count ?? -1) + 1 + (authority?.utf8.count ?? 0) + 4 + path.utf8.count
+                + (query?.utf8.count ?? -1) + 1 + (fragment?.utf8.count ?? -1) + 1
+        )
+        if let scheme {
+            text += scheme
+            text += ":"
+        }
         if let authority {
-            text += "//" + authority
+            text += "//"
+            text += authority
         } else if path.utf8.starts(with: "//".utf8) {
             text += "/."
         }
         text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
+        if let query {
+            text += "?"
+            text += query
+        }
+        if let fragment {
+            text += "#"
+            text += fragment
+        }
         return text
     }
 }

@@ -79,6 +79,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
+    /// Makes room for `count` fields in all, so that adding up to that many allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any field of the same name.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))

@@ -31,6 +31,9 @@ public struct StageValues: Sendable {
         set {
             if let newValue {
                 values[ObjectIdentifier(key)] = newValue
+            } else if values.count == 1, values[ObjectIdentifier(key)] != nil {
+                // The last value gone: empty storage, rather than a copy of the shared one less it.
+                values = [:]
             } else {
                 values.removeValue(forKey: ObjectIdentifier(key))
             }

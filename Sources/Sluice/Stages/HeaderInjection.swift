@@ -94,6 +94,7 @@ public struct HeaderInjection: RequestStage {
     public func prepare(_ request: Request, context: TaskContext) -> Request {
         var request = request
         let own = request.headers
+        request.headers.reserveCapacity(own.fields.count + injectedHeaders.count)
         for field in injectedHeaders where !own.contains(field.name) {
             request.headers.add(name: field.name, value: field.value)
         }
