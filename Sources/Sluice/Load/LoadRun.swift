@@ -67,7 +67,7 @@ public struct LoadRun: Sendable {
 
         /// Sends the whole run's request `number` and records how it ended.
         /// - Parameter due: when it was due; `nil` when it is due as it starts (the closed loop).
-        func send(_ number: Int, due: ContinuousClock.Instant?, slot: Int) async {
+        nonisolated(nonsending) func send(_ number: Int, due: ContinuousClock.Instant?, slot: Int) async {
             let job = jobs[number % jobs.count]
             let started = ContinuousClock.now
             let outcome = await PipelineRunner.exchange(job.spec, request: job.request, manager: manager, scope: job.scope, jar: jar)

@@ -66,7 +66,7 @@ struct OneSidedRun: Sendable {
 
     /// Runs the request through the stages and `next`, and the response back.
     @Sendable
-    func handle(_ request: Request, context: TaskContext) async throws -> Response {
+    nonisolated(nonsending) func handle(_ request: Request, context: TaskContext) async throws -> Response {
         var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
         defer { report(progress, to: context) }
         let sent = try await prepare(request, context: context, progress: &progress)
@@ -80,7 +80,7 @@ struct OneSidedRun: Sendable {
     }
 
     /// The request as the stages leave it, top to bottom.
-    private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
+    nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
         let clock = ContinuousClock()
         var request = request
         for position in stages.indices {
@@ -105,7 +105,7 @@ struct OneSidedRun: Sendable {
     }
 
     /// The response as the stages leave it, bottom to top, each given the request it sent on.
-    private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
+    nonisolated(nonsending) private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
         let clock = ContinuousClock()
         var response = response
         var request = sent

@@ -23,7 +23,10 @@ import Foundation
 /// ```
 public struct Pipeline: Sendable {
     /// A folded chain: runs the request through everything below and returns the response.
-    typealias Handler = @Sendable (Request, TaskContext) async throws -> Response
+    ///
+    /// Nonsending: a handler runs where its caller runs, so that going down the chain costs no
+    /// executor check at every level (a task that prefers an executor pays a lock for each).
+    typealias Handler = nonisolated(nonsending) @Sendable (Request, TaskContext) async throws -> Response
 
     /// The stages as they run, top (first to see a request) to bottom, sorted by placement, the
     /// added ``Redirection`` included.

@@ -42,8 +42,8 @@ public final class SessionManager: Sendable {
         start(request, immediately: false)
     }
 
-    /// A task whose chain starts on the calling thread and runs there until it first suspends,
-    /// as `send` runs it, with its handle for its context: the runner's way to send and read
+    /// A task started as `send` starts it (on the calling thread when the caller runs on one of
+    /// the transport's executors), with its handle for its context: the runner's way to send and read
     /// what the stages stored. Cancelling the caller does not cancel it.
     func immediateTask(_ request: Request) -> TaskHandle {
         start(request, immediately: true)
@@ -51,11 +51,12 @@ public final class SessionManager: Sendable {
 
     /// Sends `request` and returns its response: a data task, awaited.
     ///
-    /// The chain starts on the calling thread and runs there until its first suspension (for a
-    /// network transport, the exchange), so a request costs no hop to another thread before it
-    /// reaches the transport. Called from a task that runs on one of the transport's executors
-    /// (``Transport/executors``, the libcurl I/O threads), the whole task stays on that thread and
-    /// costs no thread switch at all. Cancelling the calling Swift task cancels the request.
+    /// Called from a task that runs on one of the transport's executors (``Transport/executors``,
+    /// the libcurl I/O threads), the whole task stays on that thread and costs no thread switch at
+    /// all. Called from anywhere else, the task prefers the transport's ``Transport/executor``: its
+    /// chain and its exchange run on that I/O thread and only the caller's resumption switches
+    /// back, two switches a request. Keep long computation out of the chain's stages (see the
+    /// libcurl transport's article). Cancelling the calling Swift task cancels the request.
     public func send(_ request: Request) async throws -> Response {
         let handle = start(request, immediately: true)
         return try await withTaskCancellationHandler {
@@ -65,9 +66,11 @@ public final class SessionManager: Sendable {
         }
     }
 
-    /// Creates the task's context, registers it, and starts the Swift task that runs the chain:
-    /// on the calling thread until it first suspends when `immediately`, on the global executor
-    /// otherwise; on the transport's executor throughout when the caller prefers it.
+    /// Creates the task's context, registers it, and starts the Swift task that runs the chain.
+    /// The task prefers the transport's executor the caller runs on, and then starts on the
+    /// calling thread when `immediately`; else it prefers the transport's first
+    /// (``Transport/executor``) and starts there. With a transport without executors, it starts
+    /// on the calling thread when `immediately`, on the global executor otherwise.
     private func start(_ request: Request, immediately: Bool) -> TaskHandle {
         var request = request
         request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
@@ -88,8 +91,11 @@ public final class SessionManager: Sendable {
             self?.sendAfterResponse(of: context)
             return response
         }
-        let executor = pipeline.transport.callersExecutor
-        let task = immediately
+        // A caller on none of the transport's executors would only run the first stages before
+        // the task went to the I/O thread: the task goes there at once, and stays.
+        let callersExecutor = pipeline.transport.callersExecutor
+        let executor = callersExecutor ?? pipeline.transport.executor
+        let task = immediately && (callersExecutor != nil || executor == nil)
             ? Task.immediate(executorPreference: executor, operation: operation)
             : Task(executorPreference: executor, operation: operation)
         context.attach { task.cancel() }
@@ -219,7 +225,7 @@ public final class SessionManager: Sendable {
         return response
     }
 
-    private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
+    nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
             let request = try begin(request, context: context, through: pipeline)
             let response: Response

@@ -275,7 +275,7 @@ public struct PipelineRunner: Sendable {
     /// size. A response decoding status failure yields to the request's own `expect.status`, which
     /// then decides; a content-type failure behind it still stands.
     @inline(never)
-    static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
+    nonisolated(nonsending) static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
         if let reading = spec.events {
             return await exchangeEvents(reading, spec: spec, request: request, manager: manager, scope: scope, jar: jar)
         }

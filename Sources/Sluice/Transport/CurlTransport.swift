@@ -158,7 +158,7 @@ public final class CurlTransport: Transport {
     }
 
     /// One exchange on the I/O thread, its body written to `file` when given.
-    private func exchange(
+    nonisolated(nonsending) private func exchange(
         _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
     ) async throws -> Response {
         let (loop, transfer) = try started(request, for: task, events: events, downloadingTo: file)
