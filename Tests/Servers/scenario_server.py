@@ -26,6 +26,9 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   request counted in /count/KEY, 304s in /count/KEY:304
   /cache-mode/KEY  {"status": S} or {"reset": true} or {}   later /cache/KEY requests answer S, or
                                                   reset the connection, or behave again
+  /cache/KEY?...&held=1                           answers only once POST /cache-release/KEY came
+                                                  (at most 60 s later): a request kept in flight for
+                                                  as long as a test needs, whatever the machine's load
   /events/KEY?count=N&drop-after=K&retry=MS&type=T&padding=B
                                                   a text/event-stream of events with ids 1..N (data
                                                   "event I", type T if given, `retry` MS in the first
@@ -69,6 +72,8 @@ lock = threading.Lock()
 counts = {}
 realms = {}
 cache_modes = {}
+# /cache/KEY?held=1 waits for its key's event, which POST /cache-release/KEY sets.
+releases = {}
 event_logs = {}
 stall_starts = {}
 sse_scripts = {}
@@ -145,6 +150,11 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, {"last_event_ids": sse_logs.get(parts[1], [])})
         if parts[0] == "sse" and len(parts) == 2:
             return self.scripted_events(parts[1])
+        if parts[0] == "cache-release" and len(parts) == 2:
+            with lock:
+                release = releases.setdefault(parts[1], threading.Event())
+            release.set()
+            return self.answer(200, {"released": parts[1]})
         if parts[0] == "cache-mode" and len(parts) == 2:
             with lock:
                 cache_modes[parts[1]] = json.loads(body or b"{}")
@@ -240,6 +250,10 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.close()
             return
         time.sleep(float(query.get("delay", "0")))
+        if query.get("held") == "1":
+            with lock:
+                release = releases.setdefault(key, threading.Event())
+            release.wait(60)
         fields = [(name.title(), query[name]) for name in ("cache-control", "etag", "last-modified", "expires", "vary", "age",
                                                            "date", "location", "content-location", "set-cookie")
                   if name in query]

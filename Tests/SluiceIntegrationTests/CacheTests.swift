@@ -1,5 +1,5 @@
 import Foundation
-import Sluice
+@testable import Sluice
 import Testing
 
 /// The cache stage over real sockets: nginx's static files (`expires`, `ETag`, `Last-Modified`,
@@ -331,17 +331,33 @@ struct CacheTests {
     @Test("a waiting task that is cancelled stops waiting at once; the leader's exchange goes on")
     func cancelledFollower() async throws {
         let servers = try TestServers.load()
-        let manager = try manager(ResponseCaching(), servers)
+        let cache = ResponseCaching()
+        let manager = try manager(cache, servers)
         let key = "cancel-\(UUID().uuidString)"
-        let url = scenario(servers, key, "cache-control=max-age%3D60&delay=4")
+        // The origin holds the leader's answer until the test releases it: each step below waits
+        // for the one before, not for a time a loaded machine may overrun.
+        let url = scenario(servers, key, "cache-control=max-age%3D60&held=1")
         let leader = manager.task(Request(url: url))
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitUntil("the origin has the leader's request") { try await count(servers, key) == 1 }
         let follower = manager.task(Request(url: url))
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("the follower waits for the leader's exchange") { cache.flights.followersWaiting == 1 }
         follower.cancel()
         await #expect(throws: SluiceError.self) { try await follower.value }
+        _ = try await servers.manager().send(Request(method: .post, url: servers.scenario.appendingPathComponent("cache-release/\(key)")))
         #expect(try await leader.value.cacheOutcome == .miss)
         #expect(try await count(servers, key) == 1)
+    }
+
+    /// Returns once `condition` holds, checking every 10 ms; fails the test after 30 s.
+    private func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within 30 s: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     @Test("a 304 with another entity tag is not taken for the stored response: the request is sent again without conditions")

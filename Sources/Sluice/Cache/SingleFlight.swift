@@ -57,8 +57,8 @@ final class SingleFlight: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// How many keys have a flight under way.
-    var flightsUnderway: Int {
-        state.withLock { $0.flights.count }
+    /// How many tasks wait for a flight to land, over every key.
+    var followersWaiting: Int {
+        state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } }
     }
 }

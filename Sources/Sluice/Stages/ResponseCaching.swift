@@ -52,7 +52,8 @@ public struct ResponseCaching: Stage {
     /// allows N seconds when that is longer; `.zero` honours only the responses' own.
     public let staleIfError: Duration?
 
-    private let flights = SingleFlight()
+    /// The exchanges under way, which tasks asking for the same response wait for.
+    let flights = SingleFlight()
 
     /// `cache`.
     public var name: String { "cache" }
