@@ -19,6 +19,8 @@ struct FormEncoderTests {
         ("empty arrays and objects write nothing", ["a": [], "b": [:], "c": 1], "c=1"),
         ("no parameters, empty string", [:], ""),
         ("nested arrays", ["a": [[1, 2]]], "a%5B%5D%5B%5D=1&a%5B%5D%5B%5D=2"),
+        ("an empty first key still gets its separator", ["": nil, "b": 1], "&b=1"),
+        ("an empty value", ["a": "", "b": ""], "a=&b="),
     ]
 
     @Test("AFNetworking's rules", arguments: cases)

@@ -91,6 +91,12 @@ struct URLResolutionTests {
         let unused = await #expect(throws: SluiceError.self) { try await send(Request("users", pathParameters: ["id": "1"]), through: [stage]) }
         #expect(unused?.kind == .invalidRequest)
         #expect(unused?.message.contains("{id}") == true)
+        let twoUnused = await #expect(throws: SluiceError.self) {
+            try await send(Request("users/{id}", pathParameters: ["zz": "1", "id": "2", "b": "3"]), through: [stage])
+        }
+        #expect(twoUnused?.message == "path-parameters has b, but the path has no {b} template", "the first unused name, sorted")
+        let twice = try stage.resolve(#require(URL(string: "{id}/x/{id}")), pathParameters: ["id": "7"])
+        #expect(twice.absoluteString.hasSuffix("/7/x/7"), "a name used twice is used")
     }
 
     @Test("a string that is not a URL reference makes a request all the same; its task fails with .invalidRequest naming it, before any stage runs")
