@@ -10,6 +10,7 @@ public struct SluiceBenchCommand: AsyncParsableCommand {
         abstract: "Measures Sluice and its peers; prints one JSON object per run.",
         subcommands: [
             ThroughputCommand.self,
+            PlainAsyncHTTPClientCommand.self,
             ChainCommand.self,
             DownloadCommand.self,
             InFlightCommand.self,
