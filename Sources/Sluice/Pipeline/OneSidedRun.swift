@@ -79,7 +79,9 @@ struct OneSidedRun: Sendable {
         return try await process(response, sent: sent, context: context, progress: &progress)
     }
 
-    /// The request as the stages leave it, top to bottom.
+    /// The request as the stages leave it, top to bottom. Never inlined, as `process` is not:
+    /// their frames are gone while `next` runs.
+    @inline(never)
     nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
         let clock = ContinuousClock()
         var request = request
@@ -105,6 +107,7 @@ struct OneSidedRun: Sendable {
     }
 
     /// The response as the stages leave it, bottom to top, each given the request it sent on.
+    @inline(never)
     nonisolated(nonsending) private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
         let clock = ContinuousClock()
         var response = response

@@ -225,6 +225,9 @@ public final class SessionManager: Sendable {
         return response
     }
 
+    /// Never inlined into the task's closure: its frame and the closure's are each small enough
+    /// to share a slab of the task's allocator with the frames below.
+    @inline(never)
     nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
             let request = try begin(request, context: context, through: pipeline)
