@@ -79,8 +79,8 @@ struct OneSidedRun: Sendable {
         return try await process(response, sent: sent, context: context, progress: &progress)
     }
 
-    /// The request as the stages leave it, top to bottom. Never inlined, as `process` is not:
-    /// their frames are gone while `next` runs.
+    /// The request as the stages leave it, top to bottom. Never inlined into `handle`, nor is
+    /// `process`: their frames are gone while `next` runs.
     @inline(never)
     nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
         let clock = ContinuousClock()
@@ -92,13 +92,12 @@ struct OneSidedRun: Sendable {
             switch stages[position].side {
             case .request(let preparing):
                 let start = clock.now
+                defer { progress.spent[position] = clock.now - start }
                 do {
                     request = try await preparing.prepare(request, context: context)
                 } catch {
-                    progress.spent[position] = clock.now - start
                     throw Pipeline.stamped(error, stage: stages[position].name, url: progress.received)
                 }
-                progress.spent[position] = clock.now - start
             case .response:
                 if keepsRequests { progress.sentOn.append(request) }
             }
@@ -112,19 +111,16 @@ struct OneSidedRun: Sendable {
         let clock = ContinuousClock()
         var response = response
         var request = sent
-        var position = stages.count
-        while position > 0 {
-            position -= 1
+        for position in stages.indices.reversed() {
             guard case .response(let processing) = stages[position].side else { continue }
             if keepsRequests { request = progress.sentOn.removeLast() }
             let start = clock.now
+            defer { progress.spent[position] += clock.now - start }
             do {
                 response = try await processing.process(response, for: request, context: context)
             } catch {
-                progress.spent[position] += clock.now - start
                 throw Pipeline.stamped(error, stage: stages[position].name, url: request.url)
             }
-            progress.spent[position] += clock.now - start
         }
         return response
     }

@@ -225,8 +225,8 @@ public final class SessionManager: Sendable {
         return response
     }
 
-    /// Never inlined into the task's closure: its frame and the closure's are each small enough
-    /// to share a slab of the task's allocator with the frames below.
+    /// Never inlined into the task's closure, whose frame the task keeps for its whole life:
+    /// nonsending lets the optimizer fold this function in, which more than doubled that frame.
     @inline(never)
     nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
