@@ -1,22 +1,30 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The stage modules under `Plugins/`: each its own target, depending only on `Sluice`'s public
-/// API (and on swift-crypto where it signs), linked into the runner and offered as a library.
-let stageModules: [(name: String, folder: String, crypto: Bool)] = [
-    ("SluiceRetry", "Retry", false),
-    ("SluiceAWSSigV4", "AWSSigV4", true),
-    ("SluiceHMACSignature", "HMACSignature", true),
-    ("SluiceOAuth2", "OAuth2ClientCredentials", false),
-    ("SluiceHAR", "HARRecorder", false),
-]
-
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+
+/// The stage modules under `Plugins/`, each in the folder of its name: depending on the core and
+/// the stage registry only (swift-crypto where it signs, the libcurl transport where it sends
+/// requests of its own), linked into the runner and offered as a library.
+let stageModules: [(name: String, dependencies: [Target.Dependency])] = [
+    ("SluiceRetry", []),
+    ("SluiceAWSSigV4", [crypto]),
+    ("SluiceHMACSignature", [crypto]),
+    ("SluiceOAuth2", ["SluiceCurl"]),
+    ("SluiceHAR", []),
+]
 
 let package = Package(
     name: "Sluice",
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
+        .library(name: "SluiceCore", targets: ["SluiceCore"]),
+        .library(name: "SluiceCurl", targets: ["SluiceCurl"]),
+        .library(name: "SluiceReachability", targets: ["SluiceReachability"]),
+        .library(name: "SluiceStageRegistry", targets: ["SluiceStageRegistry"]),
+        .library(name: "SluicePipelineFiles", targets: ["SluicePipelineFiles"]),
+        .library(name: "SluiceRunner", targets: ["SluiceRunner"]),
+        .library(name: "SluiceLoad", targets: ["SluiceLoad"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
         .library(name: "SluiceHTTPTypes", targets: ["SluiceHTTPTypes"]),
         .library(name: "SluiceOpenAPI", targets: ["SluiceOpenAPI"]),
@@ -77,32 +85,58 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The engine: the model, the chain, task contexts and the manager, the built-in stages,
+        // trust, cookies, the cache, streaming bodies, codecs, the Transport protocol and the
+        // in-memory transport. No I/O library but OpenSSL (certificates), libidn2 (host names) and
+        // the content codings' decompressors.
         .target(
-            name: "Sluice",
+            name: "SluiceCore",
             dependencies: [
-                "CCurl",
-                "CIDN2",
-                "COpenSSL",
-                "CYAML",
-                "CNetlink",
-                "CZlib",
-                "CBrotli",
-                "CZstd",
+                "CIDN2", "COpenSSL", "CZlib", "CBrotli", "CZstd",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        // The libcurl transport: the one module that imports CCurl.
+        .target(name: "SluiceCurl", dependencies: ["SluiceCore", "CCurl"]),
+        // `import Sluice`: the core and the libcurl transport, as one module.
+        .target(name: "Sluice", dependencies: ["SluiceCore", "SluiceCurl"]),
+        // The reachability monitor (rtnetlink) and the stage that asks it.
+        .target(name: "SluiceReachability", dependencies: ["SluiceCore", "CNetlink"]),
+        // What a stage module needs to be listed in a pipeline file: descriptors, typed options,
+        // the registry and the loader of modules built as shared libraries. No libyaml.
+        .target(name: "SluiceStageRegistry", dependencies: ["SluiceCore"]),
+        // Pipeline files: YAML, variables, templates, conditions, expectations, JSONPath, I-Regexp,
+        // CSV rows, and the assembly of a file into pipelines.
+        .target(
+            name: "SluicePipelineFiles",
+            dependencies: [
+                "SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "CYAML",
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]
+        ),
+        // The runner: runs a pipeline file's requests, checks them, and writes its reports.
+        .target(
+            name: "SluiceRunner",
+            dependencies: ["SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles"]
+        ),
+        // Load runs: open and closed loops, shards, their results and merge (HdrHistogram, zlib).
+        .target(
+            name: "SluiceLoad",
+            dependencies: [
+                "SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "CZlib",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // Conversions to and from swift-http-types, the vocabulary of swift-openapi-runtime,
         // Hummingbird and Vapor: a module of its own, so the core depends on none of them.
         .target(
             name: "SluiceHTTPTypes",
-            dependencies: ["Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SluiceCore", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .testTarget(
             name: "SluiceOpenAPITests",
             dependencies: [
-                "SluiceOpenAPI", "Sluice", "SluiceRetry", crypto,
+                "SluiceOpenAPI", "Sluice", "SluiceStageRegistry", "SluiceRetry", crypto,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
@@ -110,13 +144,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceHTTPTypesTests",
-            dependencies: ["SluiceHTTPTypes", "Sluice", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["SluiceHTTPTypes", "Sluice", "SluiceStageRegistry", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // A swift-openapi-runtime ClientTransport over a Sluice pipeline, for generated clients.
         .target(
             name: "SluiceOpenAPI",
             dependencies: [
-                "Sluice", "SluiceHTTPTypes",
+                "SluiceCore", "SluiceHTTPTypes",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
@@ -125,22 +159,21 @@ let package = Package(
         .target(
             name: "SluiceMetrics",
             dependencies: [
-                "Sluice", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Metrics", package: "swift-metrics"),
+                "SluiceCore", "SluiceReachability", .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // A span per task and per exchange through swift-distributed-tracing, with OpenTelemetry's
         // HTTP client conventions.
         .target(
             name: "SluiceTracing",
-            dependencies: ["Sluice", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: ["SluiceCore", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         .executableTarget(
             name: "SluiceCLI",
             dependencies: [
-                "Sluice",
+                "Sluice", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + stageModules.map { .target(name: $0.name) },
-            path: "Sources/sluice",
             // Stage modules loaded at run time (`plugins:`) bind to the runner's own copy of
             // Sluice, so the runner exports its symbols to them.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
@@ -149,7 +182,7 @@ let package = Package(
         // `sluice-fuzz` as `scripts/fuzz` builds it (SanitizerCoverage, ASan, libFuzzer, -DSLUICE_FUZZING).
         .target(
             name: "SluiceFuzzTargets",
-            dependencies: ["Sluice", "CZlib"],
+            dependencies: ["Sluice", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad", "CZlib"],
             path: "Tests/Fuzz/Targets"
         ),
         .executableTarget(
@@ -171,14 +204,31 @@ let package = Package(
             dependencies: ["Sluice", "CMalloc"],
             path: "Tests/LeakCheck/Check"
         ),
+        // A test target per module: its own unit tests, without sockets but for the libcurl ones.
+        .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
+        .testTarget(name: "SluiceCurlTests", dependencies: ["SluiceCore", "SluiceCurl", "CCurl"]),
+        .testTarget(name: "SluiceReachabilityTests", dependencies: ["SluiceCore", "SluiceReachability", "CNetlink"]),
         .testTarget(
-            name: "SluiceTests",
-            dependencies: ["Sluice", "CYAML", "SluiceFuzzTargets", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            name: "SluicePipelineFilesTests",
+            dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]
         ),
+        .testTarget(
+            name: "SluiceRunnerTests",
+            dependencies: ["SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner"]
+        ),
+        .testTarget(
+            name: "SluiceLoadTests",
+            dependencies: [
+                "SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad", "CZlib",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .testTarget(name: "SluiceFuzzTargetsTests", dependencies: ["SluiceFuzzTargets"]),
         .testTarget(
             name: "SluiceIntegrationTests",
             dependencies: [
-                "Sluice", "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
+                "Sluice", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
+                "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
                 "SluiceAWSSigV4", "SluiceHAR", "SluiceHMACSignature", "SluiceOAuth2",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -190,13 +240,13 @@ let package = Package(
     ] + stageModules.map { module in
         .target(
             name: module.name,
-            dependencies: ["Sluice"] + (module.crypto ? [crypto] : []),
-            path: "Plugins/\(module.folder)"
+            dependencies: ["SluiceCore", "SluiceStageRegistry"] + module.dependencies,
+            path: "Plugins/\(module.name)"
         )
     } + stageModules.map { module in
         .testTarget(
             name: module.name + "Tests",
-            dependencies: [.target(name: module.name), "Sluice"] + (module.crypto ? [crypto] : [])
+            dependencies: [.target(name: module.name), "Sluice", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner"] + module.dependencies
         )
     },
     swiftLanguageModes: [.v6]

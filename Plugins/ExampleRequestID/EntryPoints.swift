@@ -1,4 +1,5 @@
-import Sluice
+import SluiceCore
+import SluiceStageRegistry
 
 // The two C entry points every stage module built as a shared library exports. The runner calls
 // the first to check that the module was built against its own Sluice, then the second to have

@@ -1,5 +1,6 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceStageRegistry
 
 /// Gives every request an id of its own in a header, so a server's logs and the client's can be
 /// matched: `X-Request-ID: 3F2504E0-4F89-41D3-9A0C-0305E82C3301`.

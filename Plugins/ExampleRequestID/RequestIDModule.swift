@@ -1,4 +1,5 @@
-import Sluice
+import SluiceCore
+import SluiceStageRegistry
 
 /// The module's stages, with their names and options as pipeline files write them.
 enum RequestIDModule: StageModule {

@@ -1,5 +1,5 @@
 public import HTTPTypes
-public import Sluice
+public import SluiceCore
 
 extension HTTPFields {
     /// The fields of Sluice headers, in order, repeated fields kept.

@@ -1,6 +1,6 @@
 import Foundation
 public import HTTPTypes
-public import Sluice
+public import SluiceCore
 
 extension HTTPRequest {
     /// The method, URL and header fields of a Sluice request (its body travels apart).

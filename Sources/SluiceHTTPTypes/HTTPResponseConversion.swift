@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-public import Sluice
+public import SluiceCore
 
 extension HTTPResponse {
     /// The status and header fields of a Sluice response (its body travels apart).

@@ -1,7 +1,8 @@
 public import CoreMetrics
 import Metrics
 import Foundation
-public import Sluice
+public import SluiceCore
+import SluiceReachability
 import Synchronization
 
 /// Reports every task of a session manager to swift-metrics, whichever backend the process

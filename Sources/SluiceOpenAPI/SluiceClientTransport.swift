@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
-public import Sluice
+public import SluiceCore
 import SluiceHTTPTypes
 
 /// A swift-openapi-runtime `ClientTransport` that sends through a Sluice pipeline, so a client

@@ -1,5 +1,5 @@
 import Foundation
-public import Sluice
+public import SluiceCore
 public import Tracing
 
 /// A child span per exchange of a task: each redirect hop and each retry's attempt is a span of

@@ -1,5 +1,5 @@
 import Foundation
-public import Sluice
+public import SluiceCore
 public import Tracing
 
 /// Starts a span for every task, as AsyncHTTPClient does, following OpenTelemetry's semantic

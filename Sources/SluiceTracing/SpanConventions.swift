@@ -1,5 +1,5 @@
 import Foundation
-import Sluice
+import SluiceCore
 import Tracing
 
 /// OpenTelemetry's semantic conventions for HTTP client spans, as both tracing stages write them.

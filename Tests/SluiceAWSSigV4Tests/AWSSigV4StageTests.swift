@@ -1,6 +1,9 @@
 import Crypto
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
 import Testing
 @testable import SluiceAWSSigV4
 

@@ -1,5 +1,9 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
 import Testing
 @testable import SluiceHAR
 

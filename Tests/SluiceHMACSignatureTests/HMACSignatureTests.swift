@@ -1,5 +1,8 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
 import Testing
 @testable import SluiceHMACSignature
 

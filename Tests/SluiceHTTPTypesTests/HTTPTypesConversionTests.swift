@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
 import SluiceHTTPTypes
 import Testing
 

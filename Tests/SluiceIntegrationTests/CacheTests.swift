@@ -1,5 +1,11 @@
 import Foundation
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 import Testing
 
 /// The cache stage over real sockets: nginx's static files (`expires`, `ETag`, `Last-Modified`,

@@ -1,5 +1,11 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import SluiceAWSSigV4
 import SluiceHAR
 import SluiceHMACSignature

@@ -1,5 +1,11 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import Testing
 
 /// Mutual TLS against nginx with `ssl_verify_client on` and the test CA: a client certificate the

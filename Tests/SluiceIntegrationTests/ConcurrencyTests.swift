@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// The tests run under the thread sanitizer (`swift test --sanitize=thread --filter ConcurrencyTests`).
 @Suite("ConcurrencyTests: many tasks at once over real sockets", .timeLimit(.minutes(1)))

@@ -1,7 +1,13 @@
 import Foundation
 
 import Testing
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The transport undoes content codings itself (not libcurl): every coding the reference encoders
 /// write decodes to the bytes curl's `--compressed` gives, in memory, into a file and streamed; a

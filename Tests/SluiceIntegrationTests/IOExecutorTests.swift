@@ -1,7 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// ``IRegexp`` against two implementations Sluice did not write, over patterns and texts drawn
 /// from RFC 9485's grammar with a fixed seed (the same cases every run): iregexp-check

@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The Kubernetes manifests under `deploy/kubernetes/`, loaded with the official Python client's
 /// models (`scripts/check-kubernetes-manifest.py`), then their jobs' commands run here as the

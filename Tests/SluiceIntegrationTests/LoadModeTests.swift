@@ -2,7 +2,13 @@ import Foundation
 import Histogram
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The load mode against real servers: the scenario server's stall (a server that stops for a
 /// second mid-run, as a garbage collector's pause would) and nginx for a quick endpoint. The

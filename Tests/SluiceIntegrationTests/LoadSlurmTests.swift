@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The one-node Slurm cluster `scripts/test-slurm` starts on loopback, or why it could not.
 enum SlurmCluster {

@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// Two network namespaces the test makes, joined by a veth pair: a client (10.77.0.1/24 and
 /// fd77::1/64 on `va`, a default route through the server) and a server (10.77.0.2/24 and fd77::2/64

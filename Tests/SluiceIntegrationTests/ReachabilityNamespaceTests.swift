@@ -3,7 +3,13 @@ import MetricsTestKit
 import SluiceMetrics
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The reachability monitor and the `reachability` stage in network namespaces the tests make and
 /// break: links down and up, addresses removed and added, the default route removed and restored.

@@ -11,7 +11,7 @@ import FoundationXML
 struct ReportRunTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Where the documentation keeps the screenshot of a failing run.
-    static let screenshot = root.appendingPathComponent("Sources/Sluice/Sluice.docc/Resources/html-report.png")
+    static let screenshot = root.appendingPathComponent("Sources/SluiceRunner/SluiceRunner.docc/Resources/html-report.png")
 
     /// A run with a pass, a failure, a skip, a polled request and an error, a secret in a header,
     /// and HTML in a response and a request name; its four reports.

@@ -1,5 +1,11 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import Testing
 
 /// What Sluice must never let through, whatever the output mode or the server: secrets in output,

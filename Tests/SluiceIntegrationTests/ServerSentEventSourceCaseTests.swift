@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// The web-platform-tests' EventSource cases about the connection rather than the stream
 /// (`Tests/Fixtures/wpt-eventsource/source-cases.json`): which `Content-Type` and status open a

@@ -1,5 +1,11 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import Testing
 
 /// The modules under `Plugins/`, and a module loaded at run time, through the `sluice` executable

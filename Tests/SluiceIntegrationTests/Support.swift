@@ -1,6 +1,12 @@
 import Foundation
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// Records every event it receives, in order.
 final class EventRecorder: EventMonitor {

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 @Suite("TLS against nginx with generated certificates")
 struct TLSTests {

@@ -1,5 +1,11 @@
 import Foundation
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import Testing
 
 /// The real peers `scripts/test-servers start` runs on loopback, read from its servers.json

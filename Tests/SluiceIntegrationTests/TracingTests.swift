@@ -1,6 +1,12 @@
 import Foundation
 import InMemoryTracing
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 import SluiceRetry
 import SluiceTracing
 import Testing

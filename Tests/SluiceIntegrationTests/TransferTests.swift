@@ -1,7 +1,13 @@
 import Foundation
 
 import Testing
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 @Suite("Uploads, downloads and content encoding over real sockets")
 struct TransferTests {

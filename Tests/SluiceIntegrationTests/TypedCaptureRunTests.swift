@@ -1,7 +1,13 @@
 import Foundation
 import Testing
 
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
 
 /// Captured values keep their JSON types through a run against httpbin, which echoes a JSON body
 /// with its types and a query or headers as text: the comparisons an API suite makes most.

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
 @testable import SluiceOpenAPI
 import SluiceRetry
 import Synchronization

@@ -1,5 +1,11 @@
 import Foundation
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// A hostile origin's cache headers: each line of the input is a `NAME: VALUE` field of a response
 /// stored a minute ago. `Cache-Control` is read without a crash and with arguments in range; the

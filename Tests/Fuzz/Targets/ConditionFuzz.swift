@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// `when:` and `skip:` conditions from a hostile file: parsed or refused, never a crash; a parsed
 /// one evaluates over any values, and its negation and its conjunction with itself, parsed from

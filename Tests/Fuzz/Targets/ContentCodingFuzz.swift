@@ -1,5 +1,11 @@
 import Foundation
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
+import Sluice
 
 /// Response bodies in each content coding from a hostile server, in pieces of every size: the
 /// decoders never crash, never give a piece over the size asked for, and what they give (or,

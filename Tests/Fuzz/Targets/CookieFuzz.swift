@@ -1,5 +1,11 @@
 import Foundation
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// `Set-Cookie` fields from a hostile server: each line of the input is one field, stored for a
 /// fixed URL. The `Cookie` header never holds a control character, every stored cookie comes back

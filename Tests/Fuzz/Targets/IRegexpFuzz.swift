@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// I-Regexp patterns: the input is a pattern, then a NUL byte, then a text. A pattern is compiled
 /// or refused with a position inside it; a compiled one runs over the text within a step budget,

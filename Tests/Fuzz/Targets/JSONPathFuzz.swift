@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// JSONPath expressions: parsed or refused with a position inside the text; a parsed path
 /// evaluates against a document with every kind of value, a singular path to at most one node,

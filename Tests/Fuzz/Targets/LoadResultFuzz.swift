@@ -1,6 +1,12 @@
 import CZlib
 import Foundation
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// Load result files from anywhere (`sluice report merge` reads what other machines wrote). The
 /// first byte chooses what the rest is:

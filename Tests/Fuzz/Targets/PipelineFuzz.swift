@@ -1,5 +1,11 @@
 import Foundation
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// Pipeline files: YAML syntax, the decoder's shape checks, the loader's stage and variable
 /// checks, then each request rendered as `sluice run` would render it.

@@ -1,4 +1,10 @@
-@testable import Sluice
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+@testable import SluiceLoad
+import Sluice
 
 /// Response heads as libcurl hands them over, one line at a time: whatever the bytes, the status
 /// is a three-digit code or nothing, and every header field has a name with no white space around it.

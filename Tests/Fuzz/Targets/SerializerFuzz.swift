@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// JSON in, JSON and form out: whatever the reader accepts, the writer writes back to the same
 /// value, and the form encoder writes as ASCII with nothing unescaped that the format reserves.

@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// Event streams from a hostile server, in pieces of every size: the parser never crashes, never
 /// holds more than its limit, and the events it gives do not depend on where the pieces break

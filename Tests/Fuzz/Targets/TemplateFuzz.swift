@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// `${NAME}` templates and template functions: parsed or refused with a position inside the text;
 /// a parsed template renders from a scope that defines every name it uses, and its literal text

@@ -1,5 +1,11 @@
 import Foundation
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// A base URL and a reference (the input's first line and the rest): RFC 3986 resolution leaves
 /// no dot segments in a path it merged or took from the reference (an empty reference keeps the

@@ -1,4 +1,10 @@
 import Sluice
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
 
 /// Dotenv files from anywhere: read or refused with a line, never a crash; every name read is a
 /// variable name; and the values read, written back double-quoted with escapes, read the same.

@@ -1,0 +1,134 @@
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// One pipeline file's part of `sluice run`: its requests run, its output written (as it comes,
+/// or kept for when the files before it are printed), its results kept for the reports.
+struct FileRun {
+    /// What the command line asks of every file.
+    struct Options: Sendable {
+        var selection: RequestSelection
+        var requiresMatches: Bool
+        var failFast: Bool
+        var verbose: Bool
+        var dryRun: Bool
+        var json: Bool
+        /// The load mode's plan, or `nil` to run the file's requests once, in order.
+        var load: LoadPlan?
+        var terminal: Terminal
+        var showsProgress: Bool
+    }
+
+    /// What running the file gave.
+    struct Outcome: Sendable {
+        /// Standard output not yet written (empty when written live).
+        var output = ""
+        /// Standard error not yet written.
+        var errorOutput = ""
+        /// The file's `--format json` document.
+        var document: JSONValue?
+        /// The results, for the reports (not in a dry run or the load mode).
+        var suite: RunReport.Suite?
+        /// What the load mode measured.
+        var load: LoadResult?
+        /// Whether a request failed, or the cookie file could not be written.
+        var failed = false
+    }
+
+    let file: PipelineFile
+    let options: Options
+    /// Whether output is written as it comes rather than kept in the outcome.
+    let live: Bool
+
+    func run() async throws -> Outcome {
+        var outcome = Outcome()
+        // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
+        let runner = PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: $0.transportConfiguration()) } ?? CurlTransport.shared)
+        var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
+        func write(_ string: String) {
+            if live { Terminal.write(string) } else { outcome.output += string }
+        }
+        func writeError(_ string: String) {
+            if live { Terminal.writeError(string) } else { outcome.errorOutput += string }
+        }
+        if options.verbose {
+            writeError("\(file.path): the chain, top to bottom:\n" + ChainLink.lines(file.chain))
+        }
+        if options.dryRun {
+            let prepared = try await runner.prepare(selection: options.selection, requiresMatches: options.requiresMatches)
+            if options.json {
+                outcome.document = RunReport.dryRunJSON(pipeline: file.spec.name, prepared: prepared, redactor: runner.redactor)
+            } else {
+                write(prepared.map { text.dryRun($0.spec, $0.result) }.joined())
+            }
+            outcome.failed = prepared.contains { if case .failure = $0.result { true } else { false } }
+            return outcome
+        }
+        if let plan = options.load {
+            let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
+            let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: plan.totalRequests(requestCount: requests).map(plan.shard.share(of:)))
+            outcome.failed = !saveCookies(writeError) || result.errors > 0 || result.dropped > 0
+            if options.json {
+                outcome.document = result.json(redactor: runner.redactor)
+            } else {
+                write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result, merged: false))
+            }
+            outcome.load = result
+            return outcome
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = try await runner.run(selection: options.selection, requiresMatches: options.requiresMatches, failFast: options.failFast) { result in
+            // A captured value that holds a secret is one from here on, in this result too.
+            text.redactor = text.redactor.adding(result.capturedSecrets)
+            guard !options.json else { return }
+            write(text.lines(for: result))
+            if options.verbose { writeError(text.verbose(for: result)) }
+        }
+        outcome.failed = !saveCookies(writeError) || results.contains { !$0.ok }
+        if options.json {
+            if options.verbose { results.forEach { writeError(text.verbose(for: $0)) } }
+            outcome.document = RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor)
+        } else {
+            write(text.summary(results, elapsed: clock.now - start))
+        }
+        outcome.suite = RunReport.Suite(file: file.path, pipeline: file.spec.name, results: results, elapsed: clock.now - start, chain: file.chain)
+        return outcome
+    }
+
+    /// Writes the file's cookie file, if it has one; says why not and returns `false` when it
+    /// cannot.
+    private func saveCookies(_ writeError: (String) -> Void) -> Bool {
+        do {
+            try file.saveCookies()
+            return true
+        } catch {
+            writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the cookie file: \(error)")\n")
+            return false
+        }
+    }
+
+    /// Runs the load mode, with a progress bar on standard error when it is a terminal.
+    private func runLoad(_ load: LoadRun, total: Int?) async throws -> LoadResult {
+        if let startAt = load.plan.startAt {
+            let wait = startAt.timeIntervalSinceNow
+            let when = RFC3339Timestamp.string(startAt)
+            if wait > 1 {
+                Terminal.writeError("\(file.path): load: waiting \(Int(wait.rounded())) s for --start-at \(when)\n")
+            } else if wait < -1 {
+                Terminal.writeError("\(file.path): load: started \(Int((-wait).rounded())) s after --start-at \(when): the requests due since then are late, or dropped\n")
+            }
+        }
+        let progress = LoadRun.Progress()
+        let bar = options.showsProgress ? Task { await ProgressBar(total: total, duration: load.plan.duration, progress: progress).show() } : nil
+        defer { bar?.cancel() }
+        let result = try await load.run(selection: options.selection, progress: progress)
+        bar?.cancel()
+        await bar?.value
+        return result
+    }
+}

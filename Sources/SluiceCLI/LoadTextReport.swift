@@ -1,0 +1,70 @@
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// The text summary of a load run, or of shards merged by `sluice report merge`:
+///
+/// ```
+/// checkout: load (open loop, at most 64 in flight)
+///   requests  6000  ok 5990  errors 10  dropped 0
+///   seconds   30.004
+///   rps       199.8  (asked 200/s)
+///   latency   p50 1.20 ms  p90 2.31 ms  p99 812.03 ms  p99.9 990.21 ms  max 1003.52 ms
+///   service   p50 1.19 ms  p90 2.10 ms  p99 4.02 ms  p99.9 9.11 ms  max 1003.52 ms
+///   errors    timeout ×10
+///   statuses  200 ×5990
+/// ```
+///
+/// `latency` is the response time, from when each request was due; `service` (open loop only; in
+/// the closed loop the two are the same) from when it was sent. Text from the result (the
+/// pipeline's name, error kinds, the first error) may come from another machine's file, so its
+/// control characters are shown escaped (`Terminal.printable`).
+struct LoadTextReport {
+    let terminal: Terminal
+    let redactor: Redactor
+
+    /// The load mode's summary: counts, the rate, latency percentiles (response time, and in the
+    /// open loop service time as well), errors by kind and statuses.
+    /// - Parameter merged: whether the result is shards merged by `sluice report merge`, which
+    ///   then names the shards missing; a shard's own run names only itself.
+    func text(_ result: LoadResult, merged: Bool) -> String {
+        func ms(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2)).grouping(.never)) }
+        func percentiles(_ latency: LoadResult.Latency) -> String {
+            latency.named.map { "\($0.name) \(ms($0.milliseconds)) ms" }.joined(separator: "  ")
+        }
+        func counted(_ pairs: [(String, Int)]) -> String {
+            pairs.map { "\(Terminal.printable($0.0)) ×\($0.1)" }.joined(separator: "  ")
+        }
+        let loop = result.openLoop ? "open loop, at most \(result.concurrency) in flight" : "closed loop, \(result.concurrency) in flight"
+        var text = "\(Terminal.printable(result.pipeline)): load (\(loop))\n"
+        let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"
+        let dropped = result.dropped > 0 ? terminal.red("\(result.dropped)") : "0"
+        text += "  requests  \(result.requests)  ok \(result.ok)  errors \(errors)" + (result.openLoop ? "  dropped \(dropped)" : "") + "\n"
+        text += "  seconds   \(result.seconds.formatted(.number.precision(.fractionLength(3)).grouping(.never)))\n"
+        let asked = result.askedRate.map { "  (asked \($0))" } ?? ""
+        text += "  rps       \(result.achievedRate.formatted(.number.precision(.fractionLength(1)).grouping(.never)))\(asked)\n"
+        text += "  latency   \(percentiles(result.responseTime))\n"
+        if result.openLoop {
+            text += "  service   \(percentiles(result.serviceTime))\n"
+        }
+        if !result.errorsByKind.isEmpty {
+            text += "  errors    " + counted(result.errorsInOrder.map { ($0.kind, $0.count) }) + "\n"
+        }
+        if !result.statuses.isEmpty {
+            text += "  statuses  " + counted(result.statuses.sorted { $0.key < $1.key }.map { (String($0.key), $0.value) }) + "\n"
+        }
+        if result.shardCount > 1 {
+            let missing = merged ? result.missingShards : []
+            text += "  shards    \(result.shards.map(String.init).joined(separator: ",")) of \(result.shardCount)"
+                + (missing.isEmpty ? "" : terminal.red("  missing \(missing.map(String.init).joined(separator: ","))")) + "\n"
+        }
+        if let failure = result.firstFailure {
+            text += "  first error: \(Terminal.printable(redactor.redact(failure)))\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// The arguments every pipeline command shares: the files (or folders of them), `--var` and
+/// `--vars-file`.
+struct PipelineArguments: ParsableArguments {
+    @Argument(
+        help: "Pipeline files (YAML), or folders: every .yaml and .yml file under a folder, in name order, except those (and folders) whose name starts with _ or . (files made to be included).",
+        completion: .file(extensions: ["yaml", "yml"])
+    )
+    var files: [String]
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A variable, over every other source (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(
+        name: .customLong("vars-file"),
+        help: ArgumentHelp(
+            "Variables from a file: YAML (.yaml, .yml, .json) or dotenv (NAME=VALUE lines). Below --var, above SLUICE_VAR_NAME environment variables and variables: (repeatable; a later file wins).",
+            valueName: "FILE"
+        )
+    )
+    var variableFiles: [String] = []
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one pipeline file") }
+        _ = try commandLineVariables()
+    }
+
+    /// `--var` values by name.
+    func commandLineVariables() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for variable in variables {
+            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
+                throw ValidationError("--var '\(variable)' is not of the form NAME=VALUE")
+            }
+            values[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+        }
+        return values
+    }
+
+    /// The values that override `variables:`: `--vars-file` values, each file over the one before,
+    /// then `--var` values over them; text (`--var`, a dotenv file's) and typed (a YAML file's),
+    /// no name in both.
+    func variableValues() throws -> (text: [String: String], typed: [String: JSONValue]) {
+        var text: [String: String] = [:]
+        var typed: [String: JSONValue] = [:]
+        for path in variableFiles {
+            let file = try VariablesFile.load(path: path)
+            for (name, value) in file.text {
+                text[name] = value
+                typed.removeValue(forKey: name)
+            }
+            for (name, value) in file.typed {
+                typed[name] = value
+                text[name] = nil
+            }
+        }
+        for (name, value) in try commandLineVariables() {
+            text[name] = value
+            typed.removeValue(forKey: name)
+        }
+        return (text, typed)
+    }
+
+    /// The pipeline files the arguments name, folders expanded.
+    func paths() throws -> [String] {
+        var paths: [String] = []
+        for argument in files {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+                paths.append(argument)
+                continue
+            }
+            let found = PipelineArguments.pipelines(in: argument)
+            if found.isEmpty { throw ValidationError("\(argument): no pipeline files (.yaml, .yml) in this folder") }
+            paths += found
+        }
+        return paths
+    }
+
+    /// The `.yaml` and `.yml` files under a folder, sorted by path, leaving out files and folders
+    /// whose name starts with `_` or `.`.
+    static func pipelines(in folder: String) -> [String] {
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
+        var found: [String] = []
+        for name in names.sorted() where !name.hasPrefix("_") && !name.hasPrefix(".") {
+            let path = base + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                found += pipelines(in: path)
+            } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                found.append(path)
+            }
+        }
+        return found
+    }
+
+    /// Every file loaded, or every problem of every file reported at once.
+    func load() throws -> [PipelineFile] {
+        let values = try variableValues()
+        let registry = try StageCatalog.registry()
+        var files: [PipelineFile] = []
+        var diagnostics: [PipelineDiagnostic] = []
+        for path in try paths() {
+            do {
+                files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+            } catch {
+                diagnostics += error.diagnostics
+            }
+        }
+        if !diagnostics.isEmpty { throw PipelineFileError(diagnostics) }
+        for warning in files.flatMap(\.warnings) {
+            Terminal.writeError(warning + "\n")
+        }
+        return files
+    }
+}

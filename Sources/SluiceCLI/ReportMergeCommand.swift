@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// `sluice report merge FILE...`: combines the load result files of a sharded run into one result.
+struct ReportMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combines the shards' load result files (--report histogram:PATH) into one summary.",
+        discussion: """
+            Counts, errors by kind and statuses are added; the latency histograms are merged, so every percentile is computed from all shards' counts together, never averaged; the window runs from the earliest start to the latest end, and the achieved rate is the requests over that window.
+
+            The files must be shards of one run: the same pipeline, loop, rate, concurrency and number of shards, each shard once. A file may itself be a merge.
+
+            Exit status: 0 when every request passed, none was dropped and every shard is there; 1 otherwise; 2 when a file cannot be read or the files are not shards of one run.
+
+            Example: sluice report merge results/shard-*.json --report junit:load.xml
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: ArgumentHelp("The load result files.", valueName: "FILE"))
+    var files: [String]
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Also write the merged result: json:PATH, junit:PATH or histogram:PATH (repeatable).", valueName: "KIND:PATH"))
+    var report: [String] = []
+
+    @Flag(help: "Exit 0 even when shards are missing (their absence is still reported).")
+    var allowMissing = false
+
+    @Flag(help: "No colour, even on a terminal (NO_COLOR is honoured too).")
+    var noColor = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give the load result files to merge") }
+        _ = try reports()
+    }
+
+    /// The `--report` arguments, checked.
+    func reports() throws -> [RunReportRequest] {
+        try report.map { argument in
+            guard let request = RunReportRequest(argument), request.kind.fits(loadMode: true) else {
+                throw ValidationError("--report takes json:PATH, junit:PATH or histogram:PATH, not '\(argument)'")
+            }
+            return request
+        }
+    }
+
+    func run() throws {
+        let reportFiles = try reports().map { ($0, try $0.open()) }
+        var results: [(name: String, result: LoadResult)] = []
+        let merged: LoadResult
+        do {
+            for path in files {
+                let data = try InputFile.data(at: path, role: "the load result file")
+                results.append((path, try LoadResult(file: data, path: path)))
+            }
+            merged = try LoadResult.merged(results)
+        } catch {
+            Terminal.writeError("sluice: error: \(Terminal.printable((error as? SluiceError)?.message ?? "\(error)"))\n")
+            throw ExitCode(2)
+        }
+        // First errors were redacted by the runs that wrote them.
+        let redactor = Redactor(secrets: [])
+        if format == .json {
+            Terminal.write((try JSONWriter(prettyPrinted: true).string(from: merged.json(redactor: redactor))) + "\n")
+        } else {
+            Terminal.write(LoadTextReport(terminal: Terminal(noColor: noColor), redactor: redactor).text(merged, merged: true))
+        }
+        for (request, file) in reportFiles {
+            try request.write(merged, redactor: redactor, merged: true, to: file)
+        }
+        if merged.errors > 0 || merged.dropped > 0 || (!allowMissing && !merged.missingShards.isEmpty) { throw ExitCode(1) }
+    }
+}

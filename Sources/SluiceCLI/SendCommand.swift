@@ -1,0 +1,367 @@
+import ArgumentParser
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// `sluice send`: one request, as curl would send it, with Sluice's metrics.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Sends one request and prints the response body.",
+        discussion: """
+            The body streams to standard output as it arrives, paced by the reader (or to --output, streamed to disk): memory stays flat whatever its size, as with curl. --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, and a body (--data, --data-file, --form) makes the default method POST.
+
+            Example: sluice send --metrics http://127.0.0.1:8080/get
+            """
+    )
+
+    @Argument(help: "The absolute http or https URL.")
+    var url: String
+
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
+    var method: String?
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: [.short, .customLong("data")], help: "The request body, as given.")
+    var data: String?
+
+    @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
+    var dataFile: String?
+
+    @Option(
+        name: [.customShort("F"), .customLong("form")],
+        help: "A multipart/form-data part (repeatable): 'name=value', or 'name=@FILE[;type=TYPE][;filename=NAME]' for a file streamed from disk."
+    )
+    var form: [String] = []
+
+    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
+    var location = false
+
+    @Option(name: .customLong("max-redirs"), help: "With --location, the most redirects to follow.")
+    var maxRedirects = 10
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds.",
+        valueName: "FILE"
+    ))
+    var output: String?
+
+    @Flag(name: [.short, .customLong("include")], help: "Print the status line and headers before the body.")
+    var include = false
+
+    @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
+    var metrics = false
+
+    @Flag(help: "Exit with status 1 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's --fail.")
+    var fail = false
+
+    @Option(name: [.customLong("ca-bundle"), .customLong("cacert")], help: "A PEM file of trust anchors to use instead of the system's.")
+    var caBundle: String?
+
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Accept any certificate, for any name (pins still apply).")
+    var insecure = false
+
+    @Option(
+        name: .customLong("pinnedpubkey"),
+        help: ArgumentHelp(
+            "Public-key pins, sha256//BASE64 separated by ';' (or PEM/DER files), matched against the verified chain: a CA's pin works, unlike curl's.",
+            valueName: "PINS"
+        )
+    )
+    var pinnedPublicKeys: String?
+
+    @Option(
+        name: [.customShort("E"), .customLong("cert")],
+        help: ArgumentHelp("A client certificate, PEM or PKCS#12, as curl's -E: FILE or FILE:PASSWORD.", valueName: "FILE[:PASSWORD]")
+    )
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: "The client certificate's PEM key, when it is not in the certificate's file.")
+    var clientKey: String?
+
+    @Option(name: .customLong("pass"), help: "The password of the client key or PKCS#12 file.")
+    var clientKeyPassword: String?
+
+    @Option(
+        name: [.customShort("x"), .customLong("proxy")],
+        help: ArgumentHelp("A proxy, http://host:port (also https, socks5, socks5h); '' for none. Without it, http_proxy, HTTPS_PROXY and the like are honoured as curl honours them.", valueName: "URL")
+    )
+    var proxy: String?
+
+    @Option(name: .customLong("proxy-user"), help: ArgumentHelp("The proxy's credentials.", valueName: "USER:PASSWORD"))
+    var proxyUser: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts that go direct, separated by ','; '*' for all (no proxy at all).", valueName: "HOSTS"))
+    var noProxy: String?
+
+    @Option(name: .customLong("proxy-cacert"), help: "For an https:// proxy: a PEM file of trust anchors for the proxy's certificate.")
+    var proxyCABundle: String?
+
+    @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
+    var connectTimeout: Double = 10
+
+    @Option(help: "The total timeout in seconds; none by default.")
+    var timeout: Double?
+
+    @Option(
+        name: .customLong("max-filesize"),
+        help: "The most bytes of response body to take (after content decoding), as curl's --max-filesize: 1048576, 512KiB, 10MB."
+    )
+    var maxFileSize: String?
+
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
+    var http11 = false
+
+    @Flag(
+        help: "Ask for a compressed response (deflate, gzip, br, zstd) and decode it, as curl's --compressed. sluice send always does; the flag keeps curl command lines working. A coding it does not know leaves the body as it came."
+    )
+    var compressed = false
+
+    @Flag(help: "Ask for no compressed response and write the body undecoded, as it came, as curl's --raw (a request's own Accept-Encoding is still sent).")
+    var raw = false
+
+    @Flag(
+        help: "Read a text/event-stream resource as server-sent events: one JSON line per event ({\"type\", \"data\", \"id\"}) as each arrives, reconnecting with Last-Event-ID when the connection drops. --timeout then bounds the whole reading."
+    )
+    var events = false
+
+    @Option(name: .customLong("max-events"), help: "With --events, stop after this many events.")
+    var maxEvents: Int?
+
+    @Flag(
+        name: .customLong("wait-for-connectivity"),
+        help: "While no route leads to the host, wait for one (up to --timeout, else 60 s) instead of failing; without it, no route fails at once with 'not reachable'."
+    )
+    var waitsForConnectivity = false
+
+    func validate() throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
+            throw ValidationError("'\(url)' is not an absolute http or https URL")
+        }
+        if [data != nil, dataFile != nil, !form.isEmpty].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --data, --data-file and --form")
+        }
+        for part in form {
+            _ = try FormPart(part)
+        }
+        if maxRedirects < 0 {
+            throw ValidationError("--max-redirs must be 0 or more")
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
+        }
+        if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
+            throw ValidationError("timeouts must be positive")
+        }
+        if maxEvents != nil, !events {
+            throw ValidationError("--max-events goes with --events")
+        }
+        if let maxEvents, maxEvents < 1 {
+            throw ValidationError("--max-events must be 1 or more")
+        }
+        if output == "" {
+            throw ValidationError("-o needs a file name (- for standard output)")
+        }
+        if events, output != nil {
+            throw ValidationError("--events prints the events; it does not write --output")
+        }
+        if compressed && raw {
+            throw ValidationError("give one of --compressed (decode the body) and --raw (leave it as it came)")
+        }
+        if let maxFileSize, ByteCountText.parse(maxFileSize) == nil {
+            throw ValidationError("--max-filesize '\(maxFileSize)' is not a size such as 1048576, 512KiB or 10MB")
+        }
+    }
+
+    func run() async throws {
+        let transport = CurlTransport(configuration: CurlTransport.Configuration(
+            caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS, decodesContent: !raw
+        ))
+        let policy = try trustPolicy()
+        let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
+        let manager = SessionManager(
+            pipeline: try Pipeline(
+                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]),
+                transport: transport,
+                redirects: location ? Redirection(maximumHops: maxRedirects) : nil
+            ),
+            monitors: [ReachabilityNotes()]
+        )
+        var request = try makeRequest()
+        request.trustPolicy = policy
+        request.proxyRoute = try proxyRoute()
+        if events {
+            try await readEvents(request, manager: manager)
+            await transport.shutdown()
+            return
+        }
+        var response: Response
+        let handle: TaskHandle
+        do {
+            // Opened before anything is sent, so a path that cannot be used is said at once.
+            let file = try outputFile()
+            handle = manager.task(request)
+            response = try await handle.value
+            if fail, response.status >= 400 {
+                // As curl's --fail: nothing of the answer is written, and the file stays as it was.
+                await transport.shutdown()
+                Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n")
+                throw ExitCode(1)
+            }
+            let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
+                if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
+            }
+            if include {
+                try write(Data(headText(response).utf8))
+            }
+            if let body = response.bodyStream {
+                var pieces = body.makeAsyncIterator()
+                while let piece = try await pieces.next() {
+                    try write(piece)
+                }
+                response.metrics = body.finalMetrics ?? response.metrics
+            }
+            try file?.commit()
+            await transport.shutdown()
+        } catch let error as SluiceError {
+            await transport.shutdown()
+            throw RequestFailure(error: error)
+        }
+        if metrics {
+            FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
+        }
+    }
+
+    /// The file `-o` names, opened as an ``OutputFile``: the head (with `-i`) and the body are
+    /// written to it as they arrive, and a regular file changes only once they all have; `nil`
+    /// for standard output (no `-o`, or `-o -`).
+    private func outputFile() throws(SluiceError) -> OutputFile? {
+        guard let output, output != "-" else { return nil }
+        return try OutputFile(path: output, role: "the download", stage: "output")
+    }
+
+    /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
+    /// or `--noproxy '*'` for none; `nil` (the environment, as curl reads it) when none is given.
+    private func proxyRoute() throws -> ProxyRoute? {
+        let bypass = (noProxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let proxy else {
+            if proxyUser != nil { throw ValidationError("--proxy-user goes with --proxy") }
+            if noProxy == nil { return nil }
+            guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
+            return .direct
+        }
+        if proxy.isEmpty || bypass == ["*"] { return .direct }
+        guard let url = URL(string: proxy.contains("://") ? proxy : "http://" + proxy) else { throw ValidationError("--proxy '\(proxy)' is not a URL") }
+        var username: String?
+        var password: String?
+        if let proxyUser {
+            let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            username = String(parts[0])
+            password = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass, caBundle: proxyCABundle))
+    }
+
+    /// The trust policy the TLS options ask for; `nil` when none is given.
+    /// - Throws: `RequestFailure` with curl's exit status 58 for a client certificate that cannot be
+    ///   used, and `.configuration` for pins that cannot be read.
+    private func trustPolicy() throws -> TrustPolicy? {
+        guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil else { return nil }
+        var identity: ClientIdentity?
+        if let clientCertificate {
+            // curl's -E FILE:PASSWORD; a colon in the path itself needs --pass instead.
+            var file = clientCertificate
+            var password = clientKeyPassword
+            if password == nil, let colon = clientCertificate.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: clientCertificate) {
+                file = String(clientCertificate[..<colon])
+                password = String(clientCertificate[clientCertificate.index(after: colon)...])
+            }
+            do {
+                identity = try ClientIdentity(certificate: file, key: clientKey, password: password)
+            } catch {
+                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, curlCode: 58))
+            }
+        } else if clientKey != nil || clientKeyPassword != nil {
+            throw ValidationError("--key and --pass go with --cert")
+        }
+        var pins: [TrustPin] = []
+        for text in (pinnedPublicKeys ?? "").split(separator: ";") {
+            pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
+        }
+        return try TrustPolicy(
+            pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
+            allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity
+        )
+    }
+
+    private func makeRequest() throws -> Request {
+        let hasBody = data != nil || dataFile != nil || !form.isEmpty
+        var request = Request(method: HTTPMethod((method ?? (hasBody ? "POST" : "GET")).uppercased()), url: URL(string: url)!)
+        for header in headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            request.headers.add(
+                name: parts[0].trimmingCharacters(in: .whitespaces),
+                value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            )
+        }
+        if let data {
+            request.body = .data(Data(data.utf8))
+        } else if let dataFile {
+            request.body = .file(URL(fileURLWithPath: dataFile))
+        }
+        request.parts = try form.map { try FormPart($0).part }
+        request.destination = .stream()
+        request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
+        request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
+        return request
+    }
+
+    /// `--events`: prints each event as a JSON line as it arrives, until `--max-events`, the end
+    /// of the stream (a 204), or `--timeout`, which ends the reading without error.
+    private func readEvents(_ request: Request, manager: SessionManager) async throws {
+        var request = request
+        request.timeouts.total = nil
+        let source = manager.events(request, options: .init(maxReconnects: 5))
+        do {
+            // Without --timeout the reading goes on until --max-events or the end of the stream.
+            try await source.read(upTo: maxEvents, within: timeout.map { .milliseconds(Int($0 * 1000)) }) { event, _ in
+                let line = JSONValue.object(["type": .string(event.type), "data": .string(event.data), "id": .string(event.lastEventID)])
+                try SendCommand.writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "").utf8) + Data("\n".utf8))
+            }
+        } catch {
+            throw RequestFailure(error: error)
+        }
+    }
+
+    /// Writes to standard output, blocking while the reader is behind: that is what paces the
+    /// transfer. A reader that went away (a closed pipe) ends the exchange as `.fileIO`.
+    private static func writeToStandardOutput(_ bytes: Data) throws(SluiceError) {
+        let failure = bytes.withUnsafeBytes { buffer -> Int32? in
+            var written = 0
+            while written < buffer.count {
+                let count = write(STDOUT_FILENO, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return errno }
+                written += count
+            }
+            return nil
+        }
+        if let failure {
+            throw SluiceError(kind: .fileIO, stage: "output", message: "cannot write the body to standard output: \(String(cString: strerror(failure)))")
+        }
+    }
+
+    private func headText(_ response: Response) -> String {
+        var text = "\(response.httpVersion) \(response.status)\r\n"
+        for field in response.headers {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        return text + "\r\n"
+    }
+}

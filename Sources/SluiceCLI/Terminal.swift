@@ -1,0 +1,48 @@
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// What the runner knows of where it writes: whether standard output and standard error are
+/// terminals, and whether colour is wanted.
+struct Terminal {
+    /// Whether standard output gets colour: a terminal, no `--no-color`, no `NO_COLOR`.
+    let colors: Bool
+
+    init(noColor: Bool) {
+        colors = !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// Whether standard error is a terminal, where a live progress bar can redraw itself.
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    func green(_ text: String) -> String { colors ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+    func red(_ text: String) -> String { colors ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+
+    /// `text` with every control character (C0, DEL, C1) and every bidirectional override or
+    /// isolate written as `\u{…}`, for text from elsewhere (another machine's result file) that
+    /// must not move the cursor, retitle the window or reorder what follows it on a terminal.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// The text output of `sluice run`: a line per request, what failed and where, a summary.
+struct TextReport {
+    let file: PipelineFile
+    let terminal: Terminal
+    /// Hides the file's secrets, and those found in captures as the run goes on.
+    var redactor: Redactor
+
+    /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, with `cache hit` (or `miss`, `revalidated`,
+    /// `stale`) when a cache handled it, then one line per failure with the
+    /// pipeline line it comes from.
+    func lines(for result: RequestResult) -> String {
+        let where_ = result.file.isEmpty ? file.path : result.file
+        if let reason = result.skipReason {
+            return "\(terminal.bold("○")) \(terminal.bold(redactor.redact(result.name)))  skipped: \(redactor.redact(reason))\n"
+        }
+        let mark = result.ok ? terminal.green("✔") : terminal.red("✘")
+        let status = result.status.map(String.init) ?? "---"
+        let attempts = result.attempts.count > 1 ? "  attempt \(result.attempts.count)" : ""
+        var text = "\(mark) \(terminal.bold(redactor.redact(result.name)))  \(result.method) \(redactor.redact(result.url))  \(status)  "
+            + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))"
+            + (result.cache.map { "  cache \($0.rawValue)" } ?? "") + attempts + "\n"
+        for attempt in result.attempts.dropLast() {
+            let detail = attempt.error.map { "\($0.kind): \($0.message)" } ?? attempt.failures.map(\.description).joined(separator: "; ")
+            text += "    attempt \(attempt.number): \(attempt.status.map(String.init) ?? "---") in \(TextReport.milliseconds(attempt.duration)): \(redactor.redact(detail))\n"
+        }
+        if let error = result.error {
+            let stage = error.stage.map { " in \($0)" } ?? ""
+            text += "    \(where_):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
+        }
+        for failure in result.failures {
+            text += "    \(where_):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
+            text += "        expected: \(redactor.redact(failure.expected))\n"
+            text += "        actual:   \(redactor.redact(failure.actual))\n"
+        }
+        return text
+    }
+
+    /// `* ` lines for what the stages reported, then `> ` request and `< ` response lines with
+    /// headers, for `--verbose`.
+    func verbose(for result: RequestResult) -> String {
+        var text = ""
+        for note in result.notes { text += "* \(note.stage): \(redactor.redact(note.detail))\n" }
+        if let sent = result.sent {
+            text += "> \(sent.method) \(redactor.redact(sent.url.absoluteString))\n"
+            for field in sent.headers { text += "> \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+        }
+        if let response = result.response {
+            text += "< \(response.httpVersion) \(response.status)\n"
+            for field in response.headers { text += "< \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+        }
+        return text
+    }
+
+    /// `N requests: P passed, [S skipped, ]F failed in S s`.
+    func summary(_ results: [RequestResult], elapsed: Duration) -> String {
+        let skipped = results.filter(\.isSkipped).count
+        let failed = results.filter { !$0.ok }.count
+        let passed = results.count - failed - skipped
+        let counts = "\(terminal.green("\(passed) passed")), " + (skipped > 0 ? "\(skipped) skipped, " : "")
+            + (failed > 0 ? terminal.red("\(failed) failed") : "0 failed")
+        return "\(file.spec.name): \(results.count) request\(results.count == 1 ? "" : "s"): \(counts) in \(TextReport.milliseconds(elapsed))\n"
+    }
+
+    /// A dry run's request: its request line, headers and body as they would be sent.
+    func dryRun(_ spec: RequestSpec, _ request: Result<Request, SluiceError>) -> String {
+        var text = "# \(spec.displayName)\n"
+        switch request {
+        case .failure(let error):
+            return text + "\(spec.source.location(spec.mark)): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"
+        case .success(let request):
+            text += "\(request.method) \(redactor.redact(request.url.absoluteString))\n"
+            for field in request.headers { text += "\(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+            if let body = RunReport.bodyBytes(request.body) {
+                if let string = String(data: body, encoding: .utf8) {
+                    text += "\n" + redactor.redact(string) + (string.hasSuffix("\n") ? "" : "\n")
+                } else {
+                    text += "\n[\(body.count) bytes of binary body; --format json shows them as body-base64]\n"
+                }
+            }
+            return text + "\n"
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = DurationText.milliseconds(duration)
+        return value < 1000
+            ? value.formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " ms"
+            : (value / 1000).formatted(.number.precision(.fractionLength(2)).grouping(.never)) + " s"
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 1024 ? "\(bytes) B" : (Double(bytes) / 1024).formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " KiB"
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import Sluice
+import SluiceReachability
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+import SluiceLoad
+
+/// `sluice validate`: checks pipeline files without sending anything.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Checks pipeline files without sending anything.",
+        discussion: """
+            Every problem of every file is reported at once, as FILE:LINE:COLUMN: error: MESSAGE: YAML syntax, unknown stages and options, wrong types, missing options, trust policies that cannot work, undefined variables, invalid JSONPath (with the position of the error).
+
+            --verbose also shows each file's chain as it will run, top to bottom: each stage's level and rank, and where the file lists it or why a run adds it. A pipeline runs its stages by level, then rank, whatever order the file lists them in.
+
+            Exit status: 0 when every file is valid, 2 otherwise.
+            """
+    )
+
+    @OptionGroup var pipeline: PipelineArguments
+
+    @Flag(name: [.short, .long], help: "Show each file's chain of stages as it will run.")
+    var verbose = false
+
+    func run() throws {
+        for file in try pipeline.load() {
+            Terminal.write("\(file.path): ok (\(file.stages.count) stages, \(file.spec.requests.count) requests)\n")
+            if verbose {
+                Terminal.write("  the chain, top to bottom (a request goes down it, its response comes back up):\n" + ChainLink.lines(file.chain, indent: "    "))
+            }
+        }
+    }
+}

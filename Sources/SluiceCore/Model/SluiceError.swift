@@ -1,0 +1,201 @@
+import Foundation
+
+/// The one error type Sluice throws: what went wrong (`kind`), where (`stage`, `url`), and the
+/// details (`message`, libcurl's own code and text).
+///
+/// `Kind` is a struct over a private code, so new kinds can be added without breaking a caller's
+/// `switch`: compare with `==` (`error.kind == .timeout`) instead.
+public struct SluiceError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, Sendable {
+            case invalidRequest = "invalid request"
+            case dns = "DNS failure"
+            case connect = "connection failed"
+            case connectTimeout = "connect timeout"
+            case timeout = "timeout"
+            case tls = "TLS failure"
+            case trustEvaluation = "trust evaluation failed"
+            case connectionLost = "connection lost"
+            case protocolError = "protocol error"
+            case fileIO = "file I/O failure"
+            case cancelled = "cancelled"
+            case invalidated = "invalidated"
+            case stage = "stage failure"
+            case configuration = "invalid configuration"
+            case serialization = "serialization failure"
+            case unacceptableStatus = "unacceptable status"
+            case unacceptableContentType = "unacceptable content type"
+            case decoding = "decoding failure"
+            case tooManyRedirects = "too many redirects"
+            case redirectLoop = "redirect loop"
+            case responseTooLarge = "response too large"
+            case insecureRedirect = "insecure redirect"
+            case proxy = "proxy failure"
+            case transport = "transport failure"
+            case notReachable = "not reachable"
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) {
+            self.code = code
+        }
+
+        /// The request cannot be sent as it is: a relative or non-HTTP URL, a malformed header.
+        public static let invalidRequest = Kind(.invalidRequest)
+        /// The host name could not be resolved.
+        public static let dns = Kind(.dns)
+        /// The connection could not be established (refused, unreachable).
+        public static let connect = Kind(.connect)
+        /// The connection was not established within the connect timeout.
+        public static let connectTimeout = Kind(.connectTimeout)
+        /// The exchange did not finish within the total timeout.
+        public static let timeout = Kind(.timeout)
+        /// The TLS handshake failed or the server's certificate did not verify.
+        public static let tls = Kind(.tls)
+        /// The task's trust policy rejected the connection before any request byte was sent.
+        public static let trustEvaluation = Kind(.trustEvaluation)
+        /// The connection broke mid-exchange: reset, closed early, nothing received.
+        public static let connectionLost = Kind(.connectionLost)
+        /// The server broke the protocol: a malformed response, an HTTP/2 stream error, a bad
+        /// content encoding.
+        public static let protocolError = Kind(.protocolError)
+        /// Reading an upload file or writing a download file failed.
+        public static let fileIO = Kind(.fileIO)
+        /// The task was cancelled.
+        public static let cancelled = Kind(.cancelled)
+        /// The session manager was invalidated, or its transport shut down, so it takes no new work.
+        public static let invalidated = Kind(.invalidated)
+        /// A stage failed with an error of its own (kept in `underlying`).
+        public static let stage = Kind(.stage)
+        /// A stage or pipeline was configured in a way that cannot work (pinning with no pins, an
+        /// unreadable pin file): raised when the pipeline is built, never when a request is sent.
+        public static let configuration = Kind(.configuration)
+        /// The request's parameters or parts cannot be written in the serialization stage's format
+        /// (the message names the value's key path), or a part's file cannot be read.
+        public static let serialization = Kind(.serialization)
+        /// Response decoding found a status outside the acceptable ones. `response` holds the
+        /// response, its body decoded where that worked, so the server's message is at hand.
+        public static let unacceptableStatus = Kind(.unacceptableStatus)
+        /// Response decoding found a content type outside the acceptable ones; the body was not
+        /// decoded. `response` holds the response.
+        public static let unacceptableContentType = Kind(.unacceptableContentType)
+        /// The response body is not valid in the expected format (JSON, property list, the
+        /// charset of a string). `response` holds the response.
+        public static let decoding = Kind(.decoding)
+        /// A redirect chain went on past the redirect stage's hop limit.
+        public static let tooManyRedirects = Kind(.tooManyRedirects)
+        /// A redirect led back to a request already made in the same chain.
+        public static let redirectLoop = Kind(.redirectLoop)
+        /// The response body, decoded, grew past the request's `maxResponseSize`; the transfer was
+        /// stopped there, so no more than the limit was ever kept.
+        public static let responseTooLarge = Kind(.responseTooLarge)
+        /// A redirect led from `https` to `http` (refused unless allowed), or to a scheme other
+        /// than `http` and `https`.
+        public static let insecureRedirect = Kind(.insecureRedirect)
+        /// The proxy refused the request or its CONNECT tunnel (407 without the right credentials, a
+        /// 403 from its rules), or its name could not be resolved; the message names the proxy and
+        /// its answer.
+        public static let proxy = Kind(.proxy)
+        /// The transport failed in a way none of the other kinds names.
+        public static let transport = Kind(.transport)
+        /// No route leads to the host (the `reachability` stage found none, and was not asked to
+        /// wait for one): nothing was sent.
+        public static let notReachable = Kind(.notReachable)
+
+        /// A short phrase for the kind, for example `connect timeout`.
+        public var description: String { code.rawValue }
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The stage that raised the error, by name, or `transport`; `nil` when it came from outside
+    /// the chain (the manager itself).
+    public var stage: String?
+    /// The URL of the request the error belongs to.
+    public var url: URL?
+    /// A sentence saying what happened.
+    public var message: String
+    /// libcurl's result code (CURLcode), when libcurl reported the error.
+    public var curlCode: Int?
+    /// The error a stage threw, when it was not a `SluiceError`.
+    public var underlying: (any Error)?
+    /// The response the error is about, when there was one: its status, headers and raw body
+    /// (and the decoded body, where decoding worked), for errors of response decoding.
+    public var response: Response? {
+        get { responseBox?.value }
+        set { responseBox = newValue.map(Box.init) }
+    }
+    /// The response behind a reference: an error is copied through every stage's async frame,
+    /// and most errors have no response, so it costs one pointer there instead of its full size.
+    private var responseBox: Box<Response>?
+    /// For `.tls` and `.trustEvaluation` errors: the certificates the server presented, its own
+    /// first (each with subject, issuer, validity and pin); empty when none was seen.
+    public var presentedCertificates: [X509Certificate] {
+        get { certificatesBox?.value ?? [] }
+        set { certificatesBox = newValue.isEmpty ? nil : Box(newValue) }
+    }
+    /// The certificates behind a reference, for the same reason as the response.
+    private var certificatesBox: Box<[X509Certificate]>?
+
+    /// Creates an error.
+    public init(
+        kind: Kind,
+        stage: String? = nil,
+        url: URL? = nil,
+        message: String,
+        curlCode: Int? = nil,
+        underlying: (any Error)? = nil,
+        response: Response? = nil
+    ) {
+        self.kind = kind
+        self.stage = stage
+        self.url = url
+        self.message = message
+        self.curlCode = curlCode
+        self.underlying = underlying
+        self.response = response
+    }
+
+    /// `KIND in STAGE for URL: MESSAGE`, for example
+    /// `timeout in transport for http://127.0.0.1:8080/delay/3: Operation timed out after 1000 milliseconds`.
+    public var description: String {
+        var text = kind.description
+        if let stage { text += " in \(stage)" }
+        if let url { text += " for \(url.absoluteString)" }
+        return text + ": " + message
+    }
+
+    /// The response body passed `limit` bytes (a request's `maxResponseSize`).
+    package static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
+        var message = "the response body passed the limit of \(limit) bytes (max-response-size); the transfer was stopped there"
+        if limit == Pipeline.defaultMaxInMemoryResponseSize {
+            message += ". That is the default for a body held in memory: set max-response-size (none for no limit), or stream the body to a file (output:)"
+        }
+        return SluiceError(kind: .responseTooLarge, stage: "transport", url: url, message: message)
+    }
+
+    /// The task was cancelled, as seen from the given URL.
+    package static func cancelled(url: URL?, stage: String? = nil) -> SluiceError {
+        SluiceError(kind: .cancelled, stage: stage, url: url, message: "the task was cancelled")
+    }
+
+    /// Any error thrown out of the chain, as a `SluiceError`: Swift's `CancellationError`
+    /// becomes `.cancelled`, another foreign error becomes `.stage` with the error kept, and a
+    /// `SluiceError` stays as it is. `stage` and `url` fill whichever of those fields the error
+    /// leaves unset, so the innermost stage that names itself is the one reported.
+    package static func wrapping(_ error: any Error, stage: String?, url: URL?) -> SluiceError {
+        var failure: SluiceError
+        if let error = error as? SluiceError {
+            failure = error
+        } else if error is CancellationError {
+            failure = .cancelled(url: url, stage: stage)
+        } else {
+            failure = SluiceError(kind: .stage, stage: stage, url: url, message: String(describing: error), underlying: error)
+        }
+        if failure.stage == nil { failure.stage = stage }
+        if failure.url == nil { failure.url = url }
+        return failure
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A run of one-sided stages (``RequestStage``, ``ResponseStage``) folded into one handler that
+/// behaves as the stages nested one in another would: requests prepared top to bottom, `next`
+/// called once, responses processed bottom to top (each response stage given the request as it
+/// sent it on), each stage timed and reported entered and left in nesting order, and an error
+/// stamped with the name of the stage it escaped (an error from `next`, with the innermost
+/// stage's). Such a stage costs a call, not a nested async frame and a closure of its own.
+///
+/// While `next` runs, the handler's frame is what every task in flight holds, so the requests
+/// are prepared and the responses processed in frames of their own, gone by then: the handler
+/// keeps the request as sent, the response and the times.
+struct OneSidedRun: Sendable {
+    /// A stage that touches one side of the exchange only.
+    struct Stage: Sendable {
+        enum Side: Sendable {
+            case request(any RequestStage)
+            case response(any ResponseStage)
+        }
+
+        /// The stage's place in the pipeline.
+        let index: Int
+        let name: String
+        let side: Side
+
+        /// `nil` for a stage with a `handle` of its own (one that conforms to both protocols
+        /// included, since it must write `handle` itself).
+        init?(_ stage: any SluiceCore.Stage, at index: Int) {
+            switch (stage as? any RequestStage, stage as? any ResponseStage) {
+            case (let request?, nil): side = .request(request)
+            case (nil, let response?): side = .response(response)
+            default: return nil
+            }
+            self.index = index
+            name = stage.name
+        }
+
+        var isResponse: Bool {
+            if case .response = side { true } else { false }
+        }
+    }
+
+    /// Where one task is in the run.
+    private struct Progress {
+        /// The time inside each stage.
+        var spent: [Duration]
+        /// How many stages were entered.
+        var entered = 0
+        /// The URL the last stage entered was given.
+        var received: URL
+        /// The request each response stage sent on, when ``keepsRequests``.
+        var sentOn: [Request] = []
+    }
+
+    private let stages: [Stage]
+    private let next: Pipeline.Handler
+    /// Whether a request stage follows a response stage, so that the two see different requests;
+    /// never in a chain sorted by placement, where every response stage of a run sees the same one.
+    private let keepsRequests: Bool
+
+    init(_ stages: [Stage], next: @escaping Pipeline.Handler) {
+        self.stages = stages
+        self.next = next
+        keepsRequests = (stages.firstIndex(where: \.isResponse) ?? stages.count) < (stages.lastIndex { !$0.isResponse } ?? -1)
+    }
+
+    /// Runs the request through the stages and `next`, and the response back.
+    @Sendable
+    nonisolated(nonsending) func handle(_ request: Request, context: TaskContext) async throws -> Response {
+        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
+        defer { report(progress, to: context) }
+        let sent = try await prepare(request, context: context, progress: &progress)
+        let response: Response
+        do {
+            response = try await next(sent, context)
+        } catch {
+            throw Pipeline.stamped(error, stage: stages[stages.count - 1].name, url: progress.received)
+        }
+        return try await process(response, sent: sent, context: context, progress: &progress)
+    }
+
+    /// The request as the stages leave it, top to bottom. Never inlined into `handle`, nor is
+    /// `process`: their frames are gone while `next` runs.
+    @inline(never)
+    nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
+        let clock = ContinuousClock()
+        var request = request
+        for position in stages.indices {
+            context.stageEntered(name: stages[position].name)
+            progress.entered += 1
+            progress.received = request.url
+            switch stages[position].side {
+            case .request(let preparing):
+                let start = clock.now
+                defer { progress.spent[position] = clock.now - start }
+                do {
+                    request = try await preparing.prepare(request, context: context)
+                } catch {
+                    throw Pipeline.stamped(error, stage: stages[position].name, url: progress.received)
+                }
+            case .response:
+                if keepsRequests { progress.sentOn.append(request) }
+            }
+        }
+        return request
+    }
+
+    /// The response as the stages leave it, bottom to top, each given the request it sent on.
+    @inline(never)
+    nonisolated(nonsending) private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
+        let clock = ContinuousClock()
+        var response = response
+        var request = sent
+        for position in stages.indices.reversed() {
+            guard case .response(let processing) = stages[position].side else { continue }
+            if keepsRequests { request = progress.sentOn.removeLast() }
+            let start = clock.now
+            defer { progress.spent[position] += clock.now - start }
+            do {
+                response = try await processing.process(response, for: request, context: context)
+            } catch {
+                throw Pipeline.stamped(error, stage: stages[position].name, url: request.url)
+            }
+        }
+        return response
+    }
+
+    /// Records the times of the stages entered in the task's metrics.
+    @inline(never)
+    private func report(_ progress: Progress, to context: TaskContext) {
+        context.stagesLeft(stages.prefix(progress.entered).lazy.map { ($0.index, $0.name) }, spent: progress.spent)
+    }
+}

@@ -1,0 +1,27 @@
+/// What a pipeline run tells the stages of each of its tasks, through the task's storage.
+///
+/// The runner puts it under ``Key`` before the first stage runs. A stage that sends requests of
+/// its own (a token fetch) sends none in a dry run; a stage that writes exchanges out (a HAR
+/// file) hides what the run's redactor hides.
+///
+/// ```swift
+/// if context.storage[RunInfo.Key.self]?.isDryRun == true { ... }
+/// ```
+public struct RunInfo: Sendable {
+    /// The task storage key the runner sets.
+    public enum Key: TaskStorageKey {
+        /// The run's information.
+        public typealias Value = RunInfo
+    }
+
+    /// Whether the run is a dry run: nothing may be sent.
+    public var isDryRun: Bool
+    /// The pipeline file's secrets, and credential headers, to hide in anything written out.
+    public var redactor: Redactor
+
+    /// Creates the information.
+    public init(isDryRun: Bool, redactor: Redactor) {
+        self.isDryRun = isDryRun
+        self.redactor = redactor
+    }
+}

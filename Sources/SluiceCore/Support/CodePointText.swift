@@ -1,0 +1,60 @@
+import Foundation
+
+/// Text compared the way JSON (RFC 8259 section 8.3), JSONPath (RFC 9535 section 2.3.1.2), YAML
+/// and HTTP compare it: code point by code point, with no Unicode normalization.
+///
+/// Swift's `String ==` and `String` hashing treat canonically equivalent strings as equal
+/// (`"e\u{301}" == "\u{E9}"`), which is wrong for member names, header values and most wire data.
+/// A `String` holds its text as UTF-8 as it was given, so comparing the UTF-8 bytes compares the
+/// code points.
+extension StringProtocol {
+    /// Whether both hold the same code points in the same order (no normalization). Native
+    /// strings are compared as two runs of bytes (`memcmp`), others byte by byte.
+    @inlinable
+    public func hasSameCodePoints(as other: some StringProtocol) -> Bool {
+        let left = utf8
+        let right = other.utf8
+        let contiguous = left.withContiguousStorageIfAvailable { left in
+            right.withContiguousStorageIfAvailable { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        if let contiguous, let equal = contiguous { return equal }
+        return left.elementsEqual(right)
+    }
+}
+
+/// A `String` as a dictionary key or set member that is equal to another only when their code
+/// points are the same: `"e\u{301}"` and `"\u{E9}"` are two keys.
+public struct CodePointKey: Hashable, Sendable, CustomStringConvertible {
+    /// The text.
+    public let text: String
+
+    /// Wraps `text`.
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    /// Whether both texts have the same code points.
+    public static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
+        lhs.text.hasSameCodePoints(as: rhs.text)
+    }
+
+    /// Hashes the UTF-8 bytes, so that equal keys hash alike and canonical equivalents need not.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combineCodePoints(of: text)
+    }
+
+    /// The text.
+    public var description: String { text }
+}
+
+extension Hasher {
+    /// Feeds `text`'s UTF-8 bytes and their count, so that hashing agrees with
+    /// ``Swift/StringProtocol/hasSameCodePoints(as:)``.
+    package mutating func combineCodePoints(of text: some StringProtocol) {
+        var text = String(text)
+        text.withUTF8 { combine(bytes: UnsafeRawBufferPointer($0)) }
+        combine(text.utf8.count)
+    }
+}

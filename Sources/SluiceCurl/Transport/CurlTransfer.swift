@@ -1,0 +1,836 @@
+internal import CCurl
+import Foundation
+import Synchronization
+import SluiceCore
+
+/// One exchange on the libcurl transport: its easy handle, its body source and sink, and the
+/// callbacks libcurl calls while it moves the bytes.
+///
+/// Threading: a transfer is configured on the task's thread, then handed to the I/O thread
+/// (through the loop's locked inbox, which orders the two), and from then on only the I/O thread
+/// touches its state. The exceptions are `requestCancel()`, `suspend()` and `resume()`, which only
+/// set an atomic flag and post a command to the loop.
+final class CurlTransfer: TransferControl, @unchecked Sendable {
+    let task: TaskID
+    let request: Request
+    let events: any TransportEvents
+    let easy: CurlEasyHandle
+    /// The request's trust policy, when it governs the request's host, decided once (matching
+    /// normalizes the host): configuration, the loop's connection cache and the pre-request check
+    /// all ask. Transfers under one policy share connections only with each other (the loop gives
+    /// each policy its own connection cache).
+    let governingTrustPolicy: TrustPolicy?
+    private let loop: CurlMultiLoop
+    /// The transport the exchange belongs to, handed to a streamed body so that it outlives the
+    /// caller's last other reference to it.
+    var owner: (any Transport)?
+    private let cancelRequested = Atomic<Bool>(false)
+
+    /// Resumed exactly once, by the I/O thread, with the response or the error.
+    var continuation: UnsafeContinuation<Response, any Error>?
+
+    private var upload: UploadSource?
+    private var streamedUpload: StreamedUpload?
+    /// Where a `.file` destination's body goes, opened and committed by the transport.
+    private var downloadFile: OutputFile?
+    /// Where a streamed response body goes, for a `.stream` destination.
+    private var bodyChannel: ResponseBodyChannel?
+    /// What pauses the exchange: the task (`suspend()`), a reader of the body that fell behind, a
+    /// streamed upload whose producer has no piece ready. I/O thread only.
+    private var pausedByTask = false
+    private var receivePaused = false
+    private var sendPaused = false
+    private var body = Data()
+    /// Body bytes taken so far, after content decoding, counted against `request.maxResponseSize`.
+    private var bodyBytes: Int64 = 0
+    /// Body bytes as they came, before content decoding, held to `rawBodyLimit`.
+    private var rawBodyBytes: Int64 = 0
+    /// The most body bytes taken off the wire: `maxResponseSize` itself for a body that is not
+    /// decoded, ``rawLimit(for:)`` of it for one that is (its decoded bytes are counted apart).
+    private var rawBodyLimit: Int64?
+    /// Whether the transport asks for compressed responses and decodes them.
+    private var decodesContent = false
+    /// Undoes the final response's content codings for a body taken whole or into a file (a
+    /// streamed body is decoded by its reader); `nil` when there are none to undo.
+    private var decoder: ContentDecoder?
+    private var head = ResponseHeadParser()
+    /// Bytes of response heads taken so far, interim ones included, counted against `maxHeadSize`.
+    private var headBytes = 0
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var trustRejection: (reason: String, stage: String, presented: [X509Certificate])?
+    private var ioFailure: SluiceError?
+    private var requestSentReported = false
+    /// Whether libcurl had a connection ready for the request, new or reused (its pre-request
+    /// callback ran): a failure after that is the server's, never a connect failure.
+    private var connectionWasReady = false
+    private var lastProgress = TaskProgress()
+    /// The key under which this transfer's TLS handshake records what the server presented, for
+    /// the error should the handshake fail; `nil` for plain http, which has no handshake.
+    private let presentedChainKey: Int?
+    /// The certificates of the connection, read before the request when it asks for them.
+    private var peerCertificates: [X509Certificate] = []
+    /// When the connection was ready and the request about to be sent (the pre-request callback).
+    private var requestSentAt: ContinuousClock.Instant?
+
+    deinit {
+        if let presentedChainKey { _ = PresentedChainRecorder.take(presentedChainKey) }
+    }
+
+    /// Prepares an exchange: validates the request, opens its files and configures an easy handle
+    /// from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
+    static func make(
+        request: Request,
+        task: TaskID,
+        events: any TransportEvents,
+        loop: CurlMultiLoop,
+        configuration: CurlTransport.Configuration,
+        downloadFile: OutputFile?
+    ) throws(SluiceError) -> CurlTransfer {
+        try validate(request)
+        var upload: UploadSource?
+        var streamedUpload: StreamedUpload?
+        if case .stream(let stream) = request.body {
+            streamedUpload = try StreamedUpload(stream, url: request.url)
+        } else {
+            upload = try UploadSource(request.body, url: request.url)
+        }
+        var bodyChannel: ResponseBodyChannel?
+        if case .stream(let bufferSize) = request.destination {
+            bodyChannel = ResponseBodyChannel(capacity: bufferSize)
+        }
+        let easy: CurlEasyHandle
+        do {
+            easy = try loop.pool.take()
+        } catch {
+            streamedUpload?.cancel()
+            throw error
+        }
+        let transfer = CurlTransfer(
+            request: request, task: task, events: events, easy: easy, loop: loop,
+            upload: upload, downloadFile: downloadFile
+        )
+        transfer.streamedUpload = streamedUpload
+        transfer.bodyChannel = bodyChannel
+        streamedUpload?.start { [transfer] in loop.enqueue(.resumeSending(transfer)) }
+        do {
+            try transfer.configure(configuration)
+        } catch {
+            transfer.releaseResources()
+            throw error
+        }
+        return transfer
+    }
+
+    private init(
+        request: Request,
+        task: TaskID,
+        events: any TransportEvents,
+        easy: CurlEasyHandle,
+        loop: CurlMultiLoop,
+        upload: UploadSource?,
+        downloadFile: OutputFile?
+    ) {
+        self.request = request
+        presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
+        governingTrustPolicy = request.trustPolicy.flatMap { $0.applies(to: request.url.host ?? "") ? $0 : nil }
+        self.task = task
+        self.events = events
+        self.easy = easy
+        self.loop = loop
+        self.upload = upload
+        self.downloadFile = downloadFile
+    }
+
+    private static func validate(_ request: Request) throws(SluiceError) {
+        let scheme = request.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = request.url.host, !host.isEmpty else {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "transport", url: request.url,
+                message: "the URL must be absolute, with an http or https scheme and a host"
+            )
+        }
+        if !request.method.isValidToken {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "transport", url: request.url,
+                message: "method '\(request.method)' is not an HTTP token (RFC 9110 section 9.1)"
+            )
+        }
+        if request.method == .head, !request.body.isEmpty {
+            throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")
+        }
+        for field in request.headers {
+            let forbidden = field.name.isEmpty || field.name.utf8.contains { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }
+                || field.value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+            if forbidden {
+                throw SluiceError(
+                    kind: .invalidRequest, stage: "transport", url: request.url,
+                    message: "header field '\(field.name)' has a character HTTP does not allow (CR, LF, NUL, or a colon or space in the name)"
+                )
+            }
+        }
+    }
+
+    // MARK: Configuration
+
+    private func configure(_ configuration: CurlTransport.Configuration) throws(SluiceError) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_URL, request.url.absoluteString)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_PRIVATE, pointer: me)
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: curlTransferWrite)
+        try easy.set(CURLOPT_WRITEDATA, pointer: me)
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: curlTransferHeader)
+        try easy.set(CURLOPT_HEADERDATA, pointer: me)
+        try easy.set(CURLOPT_READFUNCTION, callback: curlTransferRead)
+        try easy.set(CURLOPT_READDATA, pointer: me)
+        try easy.set(seekCallback: curlTransferSeek)
+        try easy.set(CURLOPT_SEEKDATA, pointer: me)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        try easy.set(progressCallback: curlTransferProgress)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: me)
+        try easy.set(prerequestCallback: curlTransferPrerequest)
+        try easy.set(CURLOPT_PREREQDATA, pointer: me)
+        try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
+        // A proxy's answer to CONNECT is not the response; its status is read apart
+        // (CURLINFO_HTTP_CONNECTCODE), and a streamed response is handed back at its head's end.
+        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        // Codings are undone here (ContentDecoder), never by libcurl, which would fail a response
+        // whose Content-Encoding or Transfer-Encoding names one it does not know.
+        try easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
+        if let presentedChainKey {
+            try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
+            try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
+        }
+        if request.url.scheme?.lowercased() == "https" {
+            try easy.set(CURLOPT_PIPEWAIT, 1)
+        }
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let caBundle = configuration.caBundle {
+            try easy.set(CURLOPT_CAINFO, caBundle)
+        }
+        if let policy = governingTrustPolicy {
+            try configureTrust(policy)
+        }
+        try configureProxy(request.proxyRoute ?? .environment)
+        if let connect = request.timeouts.connect {
+            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds)
+        }
+        if let total = request.timeouts.total {
+            try easy.set(CURLOPT_TIMEOUT_MS, total.wholeMilliseconds)
+        }
+        if let limit = request.maxResponseSize {
+            // Refuses a declared Content-Length over the limit before any body byte arrives;
+            // `receiveBody` counts the decoded bytes of every other body.
+            try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: limit)
+        }
+        decodesContent = configuration.decodesContent
+        try configureMethodAndBody()
+        try configureHeaders()
+    }
+
+
+    /// libcurl's side of a trust policy: what the handshake validates, against which anchors.
+    /// Pinned connections keep no TLS session cache, so a resumed session (which may show no
+    /// chain) never meets a pin.
+    private func configureTrust(_ policy: TrustPolicy) throws(SluiceError) {
+        try easy.set(CURLOPT_SSL_VERIFYPEER, policy.allowsInvalidCertificates ? 0 : 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, policy.validatesDomainName ? 2 : 0)
+        if let caBundle = policy.caBundle {
+            try easy.set(CURLOPT_CAINFO, caBundle)
+        }
+        if let anchors = policy.anchorsPEM {
+            try easy.set(CURLOPT_CAINFO_BLOB, blob: anchors)
+        }
+        if policy.pinning != .none {
+            try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
+        if let identity = policy.clientIdentity {
+            try easy.set(CURLOPT_SSLCERT_BLOB, blob: identity.certificateBytes)
+            try easy.set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
+            if let key = identity.keyBytes {
+                try easy.set(CURLOPT_SSLKEY_BLOB, blob: key)
+                try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            } else if identity.format == .pem {
+                try easy.set(CURLOPT_SSLKEY_BLOB, blob: identity.certificateBytes)
+                try easy.set(CURLOPT_SSLKEYTYPE, "PEM")
+            }
+            if let password = identity.password {
+                try easy.set(CURLOPT_KEYPASSWD, password)
+            }
+        }
+    }
+
+    /// libcurl reads the proxy variables itself when CURLOPT_PROXY is unset; an empty CURLOPT_PROXY
+    /// turns every proxy off, and CURLOPT_NOPROXY, once set, takes the place of `NO_PROXY`.
+    private func configureProxy(_ route: ProxyRoute) throws(SluiceError) {
+        switch route {
+        case .environment:
+            break
+        case .direct:
+            try easy.set(CURLOPT_PROXY, "")
+        case .through(let proxy):
+            try easy.set(CURLOPT_PROXY, proxy.url.absoluteString)
+            try easy.set(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ","))
+            if let caBundle = proxy.caBundle {
+                try easy.set(CURLOPT_PROXY_CAINFO, caBundle)
+            }
+            if let username = proxy.username {
+                try easy.set(CURLOPT_PROXYUSERNAME, username)
+                try easy.set(CURLOPT_PROXYPASSWORD, proxy.password ?? "")
+            }
+        }
+    }
+
+    private func configureMethodAndBody() throws(SluiceError) {
+        let method = request.method
+        if method == .head {
+            try easy.set(CURLOPT_NOBODY, 1)
+            return
+        }
+        if let size = upload?.size {
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
+        } else if let streamedUpload {
+            // -1: the size is unknown. libcurl then sends the body chunked over HTTP/1.1 and adds the
+            // field itself, and over HTTP/2, which forbids the field, frames it in DATA frames;
+            // writing `Transfer-Encoding: chunked` here would break HTTP/2 (nginx refuses the stream).
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: streamedUpload.length ?? -1)
+        } else if method == .post || method == .put || method == .patch {
+            // RFC 9110 8.6: send `Content-Length: 0` when the method gives content a meaning.
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+        } else if method == .get {
+            try easy.set(CURLOPT_HTTPGET, 1)
+            return
+        }
+        if method != .post {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        }
+    }
+
+    /// The request's header fields as libcurl sends them. Content codings are asked for here, not
+    /// with `CURLOPT_ACCEPT_ENCODING`: libcurl would then decode too, and fail a response in a
+    /// coding it does not know instead of passing its body through (``ContentDecoder``).
+    private func configureHeaders() throws(SluiceError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func append(_ line: String) {
+            list = curl_slist_append(list, line)
+        }
+        for field in request.headers {
+            append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if decodesContent, !request.headers.contains("Accept-Encoding") {
+            append("Accept-Encoding: \(ContentCoding.acceptEncoding)")
+        }
+        // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
+        if upload != nil || streamedUpload != nil || request.method == .post {
+            if !request.headers.contains("Content-Type") { append("Content-Type:") }
+            if !request.headers.contains("Expect") { append("Expect:") }
+        }
+        headerList = list
+        if let list {
+            try easy.set(CURLOPT_HTTPHEADER, list: list)
+        }
+    }
+
+    // MARK: Control (any thread)
+
+    /// Whether the task asked to cancel this exchange.
+    var isCancelRequested: Bool {
+        cancelRequested.load(ordering: .acquiring)
+    }
+
+    /// Asks the I/O thread to end the exchange with `.cancelled`.
+    func requestCancel() {
+        cancelRequested.store(true, ordering: .releasing)
+        loop.enqueue(.cancel(self))
+    }
+
+    func suspend() {
+        loop.enqueue(.pause(self))
+    }
+
+    func resume() {
+        loop.enqueue(.unpause(self))
+    }
+
+    // MARK: Pausing (I/O thread)
+
+    /// What pauses the exchange now changed: the loop calls this, then applies ``pauseMask``.
+    enum PauseChange {
+        case taskSuspended(Bool)
+        case receiveResumed
+        case sendResumed
+    }
+
+    /// Records a change and returns libcurl's pause bits for the exchange's whole state.
+    func pauseMask(after change: PauseChange) -> Int32 {
+        switch change {
+        case .taskSuspended(let suspended): pausedByTask = suspended
+        case .receiveResumed: receivePaused = false
+        case .sendResumed: sendPaused = false
+        }
+        if pausedByTask { return Int32(SLUICE_CURLPAUSE_ALL) }
+        return (receivePaused ? Int32(SLUICE_CURLPAUSE_RECV) : 0) | (sendPaused ? Int32(SLUICE_CURLPAUSE_SEND) : 0)
+    }
+
+    // MARK: libcurl callbacks (I/O thread)
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        if let limit = request.maxResponseSize, let rawBodyLimit, rawBodyBytes + Int64(bytes.count) > rawBodyLimit {
+            ioFailure = .responseTooLarge(limit: limit, url: request.url)
+            return 0
+        }
+        if let bodyChannel {
+            guard bodyChannel.offer(bytes) else {
+                // libcurl keeps these bytes and hands them over again once receiving resumes.
+                receivePaused = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
+            rawBodyBytes += Int64(bytes.count)
+            return bytes.count
+        }
+        rawBodyBytes += Int64(bytes.count)
+        guard let decoder else {
+            return take(bytes) ? bytes.count : 0
+        }
+        decoder.append(bytes)
+        do {
+            while let piece = try decoder.next() {
+                guard piece.withUnsafeBytes(take) else { return 0 }
+            }
+        } catch {
+            ioFailure = .undecodableBody(error, url: request.url)
+            return 0
+        }
+        return bytes.count
+    }
+
+    /// Keeps decoded body bytes, in memory or in the download file; `false` (with `ioFailure`
+    /// set) when they pass `maxResponseSize` or the file cannot take them.
+    private func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let limit = request.maxResponseSize, bodyBytes + Int64(bytes.count) > limit {
+            ioFailure = .responseTooLarge(limit: limit, url: request.url)
+            return false
+        }
+        bodyBytes += Int64(bytes.count)
+        if let downloadFile {
+            do {
+                try downloadFile.write(bytes)
+            } catch {
+                ioFailure = error
+                return false
+            }
+        } else if !bytes.isEmpty {
+            body.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        return true
+    }
+
+    /// The most bytes a body may take on the wire under a `maxResponseSize` of `limit` counted
+    /// after decoding: the limit plus what the codings add at worst to bytes they cannot shrink
+    /// (deflate about 5 bytes per 16 KiB block, zstd and brotli less), with room to spare. So a
+    /// coded body that decodes to little or nothing (empty deflate blocks without end) cannot
+    /// run on forever under a limit counted after decoding.
+    static func rawLimit(for limit: Int64) -> Int64 {
+        limit + limit / 256 + 4096
+    }
+
+    fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        headBytes += line.count
+        if headBytes > CurlTransfer.maxHeadSize {
+            ioFailure = SluiceError(
+                kind: .protocolError, stage: "transport", url: request.url,
+                message: "the response's header fields passed \(CurlTransfer.maxHeadSize / 1024) KiB; the exchange was stopped there"
+            )
+            return 0
+        }
+        switch head.consume(line) {
+        case .finalStatus(let status):
+            events.responseStarted(task, status: status)
+        case .headComplete:
+            reserveBodyCapacity()
+            let codings = decodesContent ? ContentCoding.codings(in: head.headers.values(for: "Content-Encoding")) ?? [] : []
+            rawBodyLimit = request.maxResponseSize.map { codings.isEmpty ? $0 : Self.rawLimit(for: $0) }
+            if bodyChannel != nil {
+                deliverStreamedHead(codings: codings)
+            } else {
+                decoder = ContentDecoder(codings)
+            }
+        case nil:
+            break
+        }
+        return line.count
+    }
+
+    /// The most bytes of response head (status lines and header fields, interim responses
+    /// included) an exchange takes: libcurl 7.88 limits each line to 100 KiB but not their number,
+    /// so a server could otherwise grow the head without end. 300 KiB is later libcurl's own total.
+    static let maxHeadSize = 300 * 1024
+
+    /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
+    private func reserveBodyCapacity() {
+        guard downloadFile == nil, !head.headers.contains("Content-Encoding"),
+            let length = head.headers["Content-Length"].flatMap(Int.init), length > 0
+        else { return }
+        body.reserveCapacity(min(length, 16 << 20))
+    }
+
+    /// Hands a streamed response back as soon as its head has ended; the body follows through
+    /// its channel, which the reader drains and the transfer fills.
+    private func deliverStreamedHead(codings: [ContentCoding] = []) {
+        guard let bodyChannel, let continuation else { return }
+        self.continuation = nil
+        bodyChannel.attach(ResponseBodyChannel.Producer(
+            resume: { [self] in loop.enqueue(.resumeReceiving(self)) },
+            cancel: { [self] in requestCancel() }
+        ))
+        let metrics = readMetrics()
+        continuation.resume(returning: Response(
+            status: head.status ?? easy.long(CURLINFO_RESPONSE_CODE),
+            headers: head.headers,
+            url: request.url,
+            httpVersion: metrics.httpVersion,
+            metrics: metrics,
+            bodyStream: ResponseBodyStream(
+                channel: bodyChannel, url: request.url, transport: owner,
+                decoding: codings, maxDecodedSize: request.maxResponseSize
+            )
+        ))
+    }
+
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if let streamedUpload {
+            switch streamedUpload.read(into: buffer) {
+            case .bytes(let count):
+                return count
+            case .wait:
+                sendPaused = true
+                return Int(CURL_READFUNC_PAUSE)
+            case .end:
+                reportRequestSent()
+                return 0
+            case .failed(let error):
+                ioFailure = error
+                return Int(CURL_READFUNC_ABORT)
+            }
+        }
+        do {
+            guard let upload else { return 0 }
+            let count = try upload.read(into: buffer)
+            // libcurl stops asking once it has `size` bytes, so the last byte read, not a read
+            // of 0, marks the body as handed over.
+            if upload.isExhausted { reportRequestSent() }
+            return count
+        } catch {
+            ioFailure = error
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    fileprivate func rewindBody(to offset: Int64) -> Int32 {
+        guard let upload, upload.rewind(to: offset) else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        requestSentReported = false
+        return Int32(CURL_SEEKFUNC_OK)
+    }
+
+    fileprivate func reportProgress(downloadTotal: Int64, downloadNow: Int64, uploadNow: Int64) {
+        let progress = TaskProgress(
+            upload: TransferProgress(completed: uploadNow, expected: upload?.size),
+            download: TransferProgress(completed: downloadNow, expected: downloadTotal > 0 ? downloadTotal : nil)
+        )
+        guard progress != lastProgress else { return }
+        lastProgress = progress
+        events.progressed(task, progress)
+    }
+
+    fileprivate func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
+        connectionWasReady = true
+        let scheme = request.url.scheme?.lowercased() ?? "http"
+        let connection = ConnectionInfo(
+            host: request.url.host ?? "",
+            port: request.url.port ?? (scheme == "https" ? 443 : 80),
+            scheme: scheme,
+            remoteAddress: remoteAddress,
+            remotePort: remotePort,
+            tlsSession: scheme == "https" ? openSSLSession() : nil
+        )
+        if request.recordsPeerCertificates, let session = connection.tlsSession {
+            peerCertificates = PeerChain.presented(session)
+        }
+        if case .reject(let reason) = evaluatePolicy(connection) {
+            trustRejection = (reason, "trust-evaluation", connection.tlsSession.map(PeerChain.presented) ?? [])
+            return Int32(CURL_PREREQFUNC_ABORT)
+        }
+        switch events.evaluateTrust(task, connection: connection) {
+        case .proceed:
+            requestSentAt = .now
+            if streamedUpload == nil, upload?.isExhausted ?? true { reportRequestSent() }
+            return Int32(CURL_PREREQFUNC_OK)
+        case .reject(let reason):
+            trustRejection = (reason, "transport", connection.tlsSession.map(PeerChain.presented) ?? [])
+            return Int32(CURL_PREREQFUNC_ABORT)
+        }
+    }
+
+    /// The request's trust policy on this connection: pins checked against the chain OpenSSL
+    /// verified for it (`PeerChain`), on new and reused connections alike, never against
+    /// whatever else the server sent; a pinned host over plain HTTP refused.
+    private func evaluatePolicy(_ connection: ConnectionInfo) -> TrustDecision {
+        guard let policy = governingTrustPolicy, policy.pinning != .none else { return .proceed }
+        guard connection.scheme == "https" else {
+            return .reject(reason: "\(connection.host) is pinned (\(policy.pinning.rawValue)), but the request is plain http")
+        }
+        guard let session = connection.tlsSession else {
+            return .reject(reason: "the TLS library does not show the certificate chain of \(connection.host), so its pins cannot be checked")
+        }
+        guard let chain = PeerChain.pinnable(session, under: policy) else {
+            let presented = PeerChain.presented(session).map(\.details).joined(separator: "; ")
+            return .reject(reason: "OpenSSL verified no certificate chain for \(connection.host), so its pins cannot be checked. The server presented: \(presented).")
+        }
+        // What the server presented is read again only to word a rejection: every pinned request
+        // on a reused connection passes through here.
+        let decision = policy.evaluate(chain: chain, host: connection.host)
+        guard case .reject = decision else { return decision }
+        return policy.evaluate(chain: chain, presented: PeerChain.presented(session), host: connection.host)
+    }
+
+    private func reportRequestSent() {
+        guard !requestSentReported else { return }
+        requestSentReported = true
+        events.requestSent(task)
+    }
+
+    /// OpenSSL's `SSL *` for the connection, when libcurl runs on OpenSSL.
+    private func openSSLSession() -> OpaquePointer? {
+        guard let info = easy.pointer(CURLINFO_TLS_SSL_PTR)?.assumingMemoryBound(to: curl_tlssessioninfo.self),
+            info.pointee.backend == CURLSSLBACKEND_OPENSSL
+        else { return nil }
+        return OpaquePointer(info.pointee.internals)
+    }
+
+    // MARK: Ending (I/O thread)
+
+    /// Ends the exchange as libcurl finished it (the handle is already out of the multi handle).
+    func complete(code: CURLcode) {
+        let metrics = readMetrics()
+        let result: Result<Response, SluiceError>
+        if code == CURLE_OK {
+            do {
+                try decoder?.finish()
+                result = response(metrics: metrics)
+            } catch {
+                result = .failure(.undecodableBody(error, url: request.url))
+            }
+        } else {
+            result = .failure(failure(for: code))
+        }
+        end(with: result, metrics: metrics)
+    }
+
+    /// Ends the exchange without libcurl's verdict: cancelled, or the transport shut down.
+    func abort(with error: SluiceError) {
+        end(with: .failure(error), metrics: nil)
+    }
+
+    private func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?) {
+        releaseResources()
+        loop.pool.recycle(easy)
+        events.transferFinished(task, control: self, metrics: metrics)
+        if let bodyChannel {
+            if continuation != nil, case .success = result {
+                // A head libcurl never showed ended (a response with no header section): the
+                // stream still gets its response, already whole.
+                deliverStreamedHead()
+            }
+            bodyChannel.finish(result.map { _ in metrics })
+        }
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume(with: result.mapError { $0 as any Error })
+    }
+
+    private func response(metrics: TransferMetrics) -> Result<Response, SluiceError> {
+        let received = lastProgress.download.completed
+        events.progressed(task, TaskProgress(
+            upload: lastProgress.upload,
+            download: TransferProgress(completed: received, expected: lastProgress.download.expected ?? received)
+        ))
+        return .success(Response(
+            status: easy.long(CURLINFO_RESPONSE_CODE),
+            headers: head.headers,
+            body: body,
+            url: request.url,
+            httpVersion: metrics.httpVersion,
+            metrics: metrics
+        ))
+    }
+
+    private func failure(for code: CURLcode) -> SluiceError {
+        if let trustRejection, code == CURLE_ABORTED_BY_CALLBACK {
+            var error = SluiceError(
+                kind: .trustEvaluation, stage: trustRejection.stage, url: request.url,
+                message: trustRejection.reason, curlCode: Int(code.rawValue)
+            )
+            error.presentedCertificates = trustRejection.presented
+            return error
+        }
+        let presented = presentedChainKey.flatMap(PresentedChainRecorder.take)
+        if let presented, SluiceError.Kind(curlCode: code, connected: connectionWasReady) == .tls {
+            // The handshake failed after the server showed its chain: say which host, why, and what.
+            let why = presented.reason.map { "\($0) (\(easy.message(for: code)))" } ?? easy.message(for: code)
+            let shown = presented.certificates.isEmpty ? "no certificate" : presented.certificates.map(\.details).joined(separator: "; ")
+            var error = SluiceError(
+                kind: .tls, stage: "transport", url: request.url,
+                message: "the TLS handshake with \(request.url.host ?? "the server") failed: \(why). The server presented: \(shown).",
+                curlCode: Int(code.rawValue)
+            )
+            error.presentedCertificates = presented.certificates
+            return error
+        }
+        if var ioFailure {
+            ioFailure.url = request.url
+            // A failure of its own kind keeps curl's code for it (61 for a body not decodable).
+            if ioFailure.curlCode == nil { ioFailure.curlCode = Int(code.rawValue) }
+            return ioFailure
+        }
+        if code == CURLE_FILESIZE_EXCEEDED, let limit = request.maxResponseSize {
+            var error = SluiceError.responseTooLarge(limit: limit, url: request.url)
+            error.curlCode = Int(code.rawValue)
+            return error
+        }
+        if let refusal = proxyRefusal(code) {
+            return SluiceError(kind: .proxy, stage: "transport", url: request.url, message: refusal, curlCode: Int(code.rawValue))
+        }
+        if code == CURLE_OUT_OF_MEMORY, !head.isComplete {
+            // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory".
+            return SluiceError(
+                kind: .protocolError, stage: "transport", url: request.url,
+                message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: Int(code.rawValue)
+            )
+        }
+        // The pre-request callback, not libcurl's connect times (zero on a reused connection), tells
+        // whether the connection and its TLS handshake were done.
+        return SluiceError(
+            kind: SluiceError.Kind(curlCode: code, connected: connectionWasReady),
+            stage: "transport",
+            url: request.url,
+            message: easy.message(for: code),
+            curlCode: Int(code.rawValue)
+        )
+    }
+
+    /// What a proxy's refusal looks like: a CONNECT answered with anything but 2xx, or a proxy that
+    /// could not be resolved or spoke no proxy protocol (CURLE_PROXY, for SOCKS); `nil` otherwise.
+    private func proxyRefusal(_ code: CURLcode) -> String? {
+        let connectStatus = easy.long(CURLINFO_HTTP_CONNECTCODE)
+        let proxy: String
+        switch request.proxyRoute {
+        case .through(let configured)?: proxy = "the proxy \(configured.url.absoluteString)"
+        default: proxy = "the proxy the environment names"
+        }
+        if connectStatus != 0 && !(200...299).contains(connectStatus) {
+            let hint = connectStatus == 407 ? " (Proxy Authentication Required: give the proxy's username and password)" : ""
+            return "\(proxy) refused the tunnel to \(request.url.host ?? "the server"): CONNECT answered \(connectStatus)\(hint)"
+        }
+        if code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_PROXY {
+            return "\(proxy) failed: \(easy.message(for: code))"
+        }
+        return nil
+    }
+
+    private func readMetrics() -> TransferMetrics {
+        let nameLookup = easy.duration(CURLINFO_NAMELOOKUP_TIME_T)
+        let connected = easy.duration(CURLINFO_CONNECT_TIME_T)
+        let tlsDone = easy.duration(CURLINFO_APPCONNECT_TIME_T)
+        let version: HTTPVersion
+        switch easy.long(CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): version = .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): version = .http2
+        case Int(CURL_HTTP_VERSION_3): version = .http3
+        default: version = .unknown
+        }
+        let remotePort = easy.long(CURLINFO_PRIMARY_PORT)
+        let localPort = easy.long(CURLINFO_LOCAL_PORT)
+        var metrics = TransferMetrics(
+            dnsLookup: nameLookup,
+            connect: max(.zero, connected - nameLookup),
+            tlsHandshake: tlsDone > .zero ? max(.zero, tlsDone - connected) : .zero,
+            timeToPreTransfer: easy.duration(CURLINFO_PRETRANSFER_TIME_T),
+            timeToFirstByte: easy.duration(CURLINFO_STARTTRANSFER_TIME_T),
+            total: easy.duration(CURLINFO_TOTAL_TIME_T),
+            bytesSent: Int64(easy.long(CURLINFO_REQUEST_SIZE)) + easy.offset(CURLINFO_SIZE_UPLOAD_T),
+            bytesReceived: Int64(easy.long(CURLINFO_HEADER_SIZE)) + easy.offset(CURLINFO_SIZE_DOWNLOAD_T),
+            connectionReused: easy.long(CURLINFO_NUM_CONNECTS) == 0,
+            httpVersion: version,
+            remoteAddress: easy.string(CURLINFO_PRIMARY_IP),
+            remotePort: remotePort > 0 ? remotePort : nil,
+            localPort: localPort > 0 ? localPort : nil
+        )
+        metrics.peerCertificates = peerCertificates
+        metrics.requestSentAt = requestSentAt
+        return metrics
+    }
+
+    /// Frees the header list and lets go of the body files (the transport commits a download's).
+    private func releaseResources() {
+        if let list = headerList {
+            curl_slist_free_all(list)
+            headerList = nil
+        }
+        upload = nil
+        owner = nil
+        streamedUpload?.cancel()
+        streamedUpload = nil
+        downloadFile = nil
+    }
+}
+
+// MARK: C entry points
+
+private func transfer(_ userdata: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+}
+
+private let curlTransferWrite: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferHeader: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferRead: sluice_data_callback = { buffer, size, count, userdata in
+    transfer(userdata).readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+private let curlTransferSeek: sluice_seek_callback = { userdata, offset, origin in
+    guard origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    return transfer(userdata).rewindBody(to: Int64(offset))
+}
+
+private let curlTransferProgress: sluice_xferinfo_callback = { userdata, downloadTotal, downloadNow, _, uploadNow in
+    transfer(userdata).reportProgress(downloadTotal: Int64(downloadTotal), downloadNow: Int64(downloadNow), uploadNow: Int64(uploadNow))
+    return 0
+}
+
+private let curlTransferPrerequest: sluice_prereq_callback = { userdata, primaryIP, _, primaryPort, _ in
+    let address = primaryIP.map { String(cString: $0) } ?? ""
+    return transfer(userdata).connectionReady(remoteAddress: address, remotePort: Int(primaryPort))
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, at least 1 for any positive duration (libcurl reads 0
+    /// as "no limit").
+    var wholeMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        return self > .zero ? max(1, milliseconds) : 0
+    }
+}

@@ -1,0 +1,122 @@
+import SluiceCore
+
+/// Builds a response's status and header fields from the lines libcurl hands over one by one.
+///
+/// Pure: it takes bytes and returns what they meant, with no I/O, so every rule is tested without
+/// a socket. A status line starts a new head (interim `1xx` responses and proxy `CONNECT` answers
+/// come before the final one); a blank line ends it; lines after the final head (trailers) are
+/// ignored; a line starting with white space continues the previous field (obsolete folding).
+struct ResponseHeadParser {
+    /// What one line meant.
+    enum Event: Equatable {
+        /// The status line of a final (non-1xx) response: the first byte of the answer.
+        case finalStatus(Int)
+        /// The blank line that ends the final response's head.
+        case headComplete
+    }
+
+    private(set) var status: Int?
+    private(set) var version: HTTPVersion = .unknown
+    private(set) var headers = HTTPHeaders()
+    /// Whether the final head has ended.
+    private(set) var isComplete = false
+
+    /// Takes one line, with or without its CRLF.
+    mutating func consume(_ line: UnsafeRawBufferPointer) -> Event? {
+        let bytes = line.trimmingLineEnd()
+        if bytes.starts(with: "HTTP/".utf8) {
+            return startHead(bytes)
+        }
+        guard !isComplete, status != nil else { return nil }
+        if bytes.isEmpty {
+            guard let status, status >= 200 || status < 100 else { return nil }
+            isComplete = true
+            return .headComplete
+        }
+        if bytes[bytes.startIndex] == UInt8(ascii: " ") || bytes[bytes.startIndex] == UInt8(ascii: "\t") {
+            continueLastField(bytes)
+        } else {
+            addField(bytes)
+        }
+        return nil
+    }
+
+    private mutating func startHead(_ line: Slice<UnsafeRawBufferPointer>) -> Event? {
+        headers = HTTPHeaders()
+        // Room for a usual response's fields at once, instead of growing through 1, 2, 4 and 8.
+        headers.reserveCapacity(12)
+        isComplete = false
+        let versionToken = ResponseHeadParser.token(in: line, from: line.startIndex)
+        version = versionToken.map { HTTPVersion(statusLineToken: String(decoding: $0, as: UTF8.self)) } ?? .unknown
+        let codeToken = versionToken.flatMap { ResponseHeadParser.token(in: line, from: $0.endIndex) }
+        // Three digits, 100 to 999, as libcurl reads them ("004" is not a status; found by fuzzing).
+        guard let codeToken, codeToken.count == 3, codeToken.allSatisfy({ (0x30...0x39).contains($0) }),
+            let code = Int(String(decoding: codeToken, as: UTF8.self)), code >= 100
+        else {
+            status = nil
+            return nil
+        }
+        status = code
+        return (100..<200).contains(code) ? nil : .finalStatus(code)
+    }
+
+    /// The first run of bytes other than spaces in `line` from `start`, or `nil` when there is none.
+    private static func token(in line: Slice<UnsafeRawBufferPointer>, from start: Int) -> Slice<UnsafeRawBufferPointer>? {
+        guard let first = line[start...].firstIndex(where: { $0 != UInt8(ascii: " ") }) else { return nil }
+        let end = line[first...].firstIndex(of: UInt8(ascii: " ")) ?? line.endIndex
+        return line[first..<end]
+    }
+
+    private mutating func addField(_ line: Slice<UnsafeRawBufferPointer>) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = line[line.startIndex..<colon].trimmingWhiteSpace()
+        guard !name.isEmpty else { return }
+        let value = line[line.index(after: colon)...].trimmingWhiteSpace()
+        headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    private mutating func continueLastField(_ line: Slice<UnsafeRawBufferPointer>) {
+        let continuation = line.trimmingWhiteSpace()
+        guard let last = headers.fields.last, !continuation.isEmpty else { return }
+        let more = String(decoding: continuation, as: UTF8.self)
+        var fields = headers.fields
+        fields[fields.count - 1].value = last.value.isEmpty ? more : last.value + " " + more
+        headers = HTTPHeaders(fields)
+    }
+}
+
+extension HTTPVersion {
+    /// The version named by a status line's first token: `HTTP/1.1`, `HTTP/2`, `HTTP/3`.
+    init(statusLineToken token: String) {
+        switch token {
+        case "HTTP/1.0": self = .http1_0
+        case "HTTP/1.1": self = .http1_1
+        case "HTTP/2", "HTTP/2.0": self = .http2
+        case "HTTP/3", "HTTP/3.0": self = .http3
+        default: self = .unknown
+        }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The line without its trailing CR and LF.
+    fileprivate func trimmingLineEnd() -> Slice<UnsafeRawBufferPointer> {
+        var end = endIndex
+        while end > startIndex, self[end - 1] == UInt8(ascii: "\n") || self[end - 1] == UInt8(ascii: "\r") {
+            end -= 1
+        }
+        return self[startIndex..<end]
+    }
+}
+
+extension Slice where Base == UnsafeRawBufferPointer {
+    /// The bytes without leading and trailing spaces and tabs.
+    fileprivate func trimmingWhiteSpace() -> Slice<UnsafeRawBufferPointer> {
+        func isWhiteSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = startIndex
+        var end = endIndex
+        while start < end, isWhiteSpace(self[start]) { start += 1 }
+        while end > start, isWhiteSpace(self[end - 1]) { end -= 1 }
+        return base[start..<end]
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Synchronization
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+import SluiceRunner
+
+/// The load mode of `sluice run`: the selected requests sent many times, in a closed loop
+/// (`--repeat N` or `--duration D`, `--concurrency C` workers) or an open one (`--rate R`, with
+/// `--concurrency` as the cap on requests in flight), every response checked against the
+/// request's expectations. See ``LoadPlan`` for the two loops.
+///
+/// Requests are prepared once (variables filled in) and then sent through the pipeline's stages
+/// each time, so the figures measure the engine: stages, libcurl, connection reuse. Latencies go
+/// into HdrHistograms, so memory stays flat however many requests a run sends, and shards' results
+/// merge exactly (``LoadResult``).
+public struct LoadRun: Sendable {
+    /// Live figures, readable from any thread while the run goes on (for a progress line).
+    public final class Progress: Sendable {
+        private let recorder = Locked<LoadRecorder?>(nil)
+        private let started = Locked<ContinuousClock.Instant?>(nil)
+
+        /// Creates figures at zero.
+        public init() {}
+
+        /// When the run started (its first request was due), once it has.
+        public var start: ContinuousClock.Instant? { started.withLock { $0 } }
+        /// Requests ended so far.
+        public var done: Int { recorder.withLock { $0 }?.done ?? 0 }
+        /// Requests that failed or missed an expectation so far.
+        public var errors: Int { recorder.withLock { $0 }?.errors ?? 0 }
+        /// Requests of the schedule dropped so far.
+        public var dropped: Int { recorder.withLock { $0 }?.dropped ?? 0 }
+        /// The 99th percentile of the response times so far, in milliseconds.
+        public var p99: Double { recorder.withLock { $0 }?.responseTimeP99 ?? 0 }
+
+        func attach(_ recorder: LoadRecorder, start: ContinuousClock.Instant) {
+            self.recorder.withLock { $0 = recorder }
+            started.withLock { $0 = start }
+        }
+    }
+
+    /// A count the loops' tasks share: the closed loop's next request, the open loop's requests
+    /// in flight.
+    private final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+
+        var current: Int { value.load(ordering: .relaxed) }
+
+        /// Adds `amount` and returns the value before.
+        @discardableResult
+        func add(_ amount: Int) -> Int {
+            value.add(amount, ordering: .relaxed).oldValue
+        }
+    }
+
+    /// One prepared request, sent again and again.
+    private struct Job: Sendable {
+        let spec: RequestSpec
+        let request: Request
+        let scope: VariableScope
+    }
+
+    /// What the loops share.
+    private struct Context: Sendable {
+        let jobs: [Job]
+        let manager: SessionManager
+        let jar: CookieJar?
+        let recorder: LoadRecorder
+        let executors: [any TaskExecutor]
+
+        /// Sends the whole run's request `number` and records how it ended.
+        /// - Parameter due: when it was due; `nil` when it is due as it starts (the closed loop).
+        nonisolated(nonsending) func send(_ number: Int, due: ContinuousClock.Instant?, slot: Int) async {
+            let job = jobs[number % jobs.count]
+            let started = ContinuousClock.now
+            let outcome = await PipelineRunner.exchange(job.spec, request: job.request, manager: manager, scope: job.scope, jar: jar)
+            record(outcome, of: job.spec, due: due ?? started, started: started, slot: slot)
+        }
+
+        /// Records how a request that was due at `due` and started at `started` ended: out of
+        /// line, so that the frame each request in flight holds keeps none of this work.
+        @inline(never)
+        private func record(_ outcome: PipelineRunner.Outcome, of spec: RequestSpec, due: ContinuousClock.Instant, started: ContinuousClock.Instant, slot: Int) {
+            let ended = ContinuousClock.now
+            var failure: (kind: String, description: String)?
+            if outcome.error != nil || !outcome.failures.isEmpty {
+                let status = outcome.response.map { " (status \($0.status))" } ?? ""
+                let what = outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; ")
+                failure = (outcome.error?.kind ?? "expectation not met", "\(spec.displayName)\(status): \(what)")
+            }
+            // Service time is the server's: from the first exchange's request going on the wire
+            // (or, for one that never got there, from the start) to the end.
+            let onTheWire = outcome.metrics?.transfers.first?.requestSentAt ?? started
+            recorder.record(slot: slot, response: ended - due, service: ended - onTheWire, status: outcome.response?.status, failure: failure)
+        }
+
+        /// The I/O thread for worker or request `index`, spread over all of them: a request then
+        /// costs no switch of thread from the worker to the transfer and back.
+        func executor(_ index: Int) -> (any TaskExecutor)? {
+            executors.isEmpty ? nil : executors[index % executors.count]
+        }
+    }
+
+    /// The open loop's dispatcher wakes at most once in this time.
+    static let tick = Duration.microseconds(500)
+
+    /// The runner whose file and transport are used.
+    public let runner: PipelineRunner
+    /// What to send, how paced, for how long.
+    public let plan: LoadPlan
+
+    /// Creates a load run.
+    public init(runner: PipelineRunner, plan: LoadPlan) {
+        self.runner = runner
+        self.plan = plan
+    }
+
+    /// Sends the requests and measures.
+    /// - Parameters:
+    ///   - selection: the requests to send; all by default.
+    ///   - progress: figures to update as requests end.
+    /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
+    ///   request that uses a capture (requests run concurrently here, so captures have no value:
+    ///   pass `--var`), or a cap the transport or the machine cannot hold: a libcurl transport
+    ///   must allow the shard's `concurrency` connections to a host (make it with
+    ///   ``LoadPlan/transportConfiguration(_:)``), and the process must be able to open them (its
+    ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
+    ///   hard limit or the machine's ephemeral ports is refused).
+    public func run(selection: RequestSelection = RequestSelection(), progress: Progress = Progress()) async throws(SluiceError) -> LoadResult {
+        if let problem = plan.problem { throw SluiceError(kind: .configuration, message: problem) }
+        let file = runner.file
+        var jobs: [Job] = []
+        for spec in try runner.requests(selection: selection) {
+            let scope = file.scope.adding(spec.row)
+            // Conditions are judged once, before the run: captures have no value here.
+            guard spec.conditions.allSatisfy({ $0.allowsRun(variables: scope.values, environment: scope.environment) }) else { continue }
+            if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
+                throw SluiceError(
+                    kind: .configuration,
+                    message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
+                )
+            }
+            jobs.append(Job(spec: spec, request: try spec.makeRequest(scope: scope, directory: spec.source.directory), scope: scope))
+        }
+        let pipeline = try runner.pipeline(dryRun: false)
+        try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
+        let executors = pipeline.transport.executors
+        let recorder = LoadRecorder(slots: executors.count)
+        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: file.cookies.jar, recorder: recorder, executors: executors)
+
+        // The start, on both clocks: shards given the same --start-at agree on it to within
+        // their clocks' agreement.
+        let clock = ContinuousClock()
+        let startWall = plan.startAt ?? Date()
+        // Within a year either way: a Duration holds that, where a Date may be anything.
+        let start = clock.now + .seconds(min(max(startWall.timeIntervalSinceNow, -3.2e7), 3.2e7))
+        progress.attach(recorder, start: start)
+        if start > clock.now { try? await clock.sleep(until: start) }
+        if !jobs.isEmpty {
+            if plan.isOpenLoop {
+                await openLoop(context, start: start)
+            } else {
+                await closedLoop(context, start: start)
+            }
+        }
+        let tally = recorder.tally()
+        return LoadResult(
+            pipeline: file.spec.name, openLoop: plan.isOpenLoop, askedRate: plan.rate, concurrency: plan.concurrency,
+            shardCount: plan.shard.count, shards: [plan.shard.index],
+            start: startWall, end: startWall.addingTimeInterval(DurationText.milliseconds(max(.zero, clock.now - start)) / 1000),
+            ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, statuses: tally.statuses,
+            firstFailure: tally.firstFailure, responseTimes: tally.responseTimes, serviceTimes: tally.serviceTimes
+        )
+    }
+
+    /// The closed loop: this shard's share of the workers, each sending its next request as soon
+    /// as its last one ended, until the shard's share of the requests is sent or the duration is
+    /// over.
+    private func closedLoop(_ context: Context, start: ContinuousClock.Instant) async {
+        let clock = ContinuousClock()
+        let total = plan.totalRequests(requestCount: context.jobs.count)
+        let deadline = plan.duration.map { start + $0 }
+        let shard = plan.shard
+        let tickets = Counter()
+        await withDiscardingTaskGroup { group in
+            for worker in 0..<plan.shardConcurrency {
+                group.addTask(executorPreference: context.executor(worker)) {
+                    while !Task.isCancelled {
+                        // This shard's n-th request is the whole run's n·N + I.
+                        let number = tickets.add(1) * shard.count + shard.index
+                        if let total, number >= total { break }
+                        if let deadline, clock.now >= deadline { break }
+                        await context.send(number, due: nil, slot: worker)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The open loop: each of this shard's requests of the schedule started when it is due, or
+    /// dropped when this shard's share of `concurrency` is already in flight.
+    private func openLoop(_ context: Context, start: ContinuousClock.Instant) async {
+        guard let rate = plan.rate, let total = plan.totalRequests(requestCount: context.jobs.count) else { return }
+        let clock = ContinuousClock()
+        let cap = plan.shardConcurrency
+        let inFlight = Counter()
+        let seconds = plan.seconds
+        await withDiscardingTaskGroup { group in
+            var number = plan.shard.index
+            var sent = 0
+            var woke = start - Self.tick
+            while number < total, !Task.isCancelled {
+                let due = start + .seconds(rate.dueTime(of: number, duration: seconds))
+                if due > clock.now {
+                    // At most one wake-up a tick: above a thousand requests a second, those due
+                    // within a tick start together, each up to a tick late (which its response
+                    // time counts), instead of a timer and a thread switch for every request.
+                    woke = max(due, woke + Self.tick)
+                    try? await clock.sleep(until: woke, tolerance: .microseconds(50))
+                }
+                if inFlight.current >= cap {
+                    context.recorder.drop()
+                } else {
+                    inFlight.add(1)
+                    let (request, slot) = (number, sent)
+                    group.addTask(executorPreference: context.executor(slot)) {
+                        await context.send(request, due: due, slot: slot)
+                        inFlight.add(-1)
+                    }
+                    sent += 1
+                }
+                number += plan.shard.count
+            }
+        }
+    }
+}

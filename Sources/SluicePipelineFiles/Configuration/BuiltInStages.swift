@@ -1,0 +1,314 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// The descriptors of Sluice's own stages: their names, options and factories, as the pipeline
+/// format names them.
+enum BuiltInStages {
+    static let descriptors: [StageDescriptor] = [
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies, cache, reachability,
+    ]
+
+    static let reachability = StageDescriptor(
+        name: "reachability",
+        summary: "Checks that a route leads to the host before sending: with none, fails at once (not reachable), or waits for one (URLSession's waitsForConnectivity).",
+        placement: .reachability,
+        options: [
+            OptionDescriptor(
+                "waits-for-connectivity", .boolean, default: "false",
+                summary: "Wait, up to the request's timeout (else max-wait), while no route leads to the host, instead of failing at once."
+            ),
+            OptionDescriptor("max-wait", .duration, default: "60s", summary: "The longest wait for a request with no timeout."),
+        ]
+    ) { options in
+        ReachabilityCheck(
+            waitsForConnectivity: options.bool("waits-for-connectivity") ?? false,
+            maximumWait: options.duration("max-wait") ?? ReachabilityCheck.defaultMaximumWait
+        )
+    }
+
+    static let urlResolution = StageDescriptor(
+        name: "url-resolution",
+        summary: "Resolves each request's path against a base URL (RFC 3986) and fills its {name} templates.",
+        placement: .urlResolution,
+        options: [
+            OptionDescriptor("base-url", .string, required: true, summary: "An absolute http or https URL; a path not ending in '/' gets one."),
+        ]
+    ) { options in
+        try URLResolution(baseURL: options.string("base-url")!)
+    }
+
+    static let headerInjection = StageDescriptor(
+        name: "header-injection",
+        summary: "Adds headers to every request, never over a header the request sets itself.",
+        placement: .headerInjection,
+        options: [
+            OptionDescriptor("headers", .map(.string), summary: "Headers for every request."),
+            OptionDescriptor("user-agent", .string, summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
+            OptionDescriptor("accept-language", .string, summary: "default (from LANGUAGE, LC_ALL, LANG), none, or any string."),
+            OptionDescriptor(
+                "authorization",
+                .object([
+                    OptionDescriptor(
+                        "basic",
+                        .object([
+                            OptionDescriptor("username", .string, required: true, secret: true, summary: "The user name."),
+                            OptionDescriptor("password", .string, required: true, secret: true, summary: "The password."),
+                        ]),
+                        secret: true,
+                        summary: "Basic credentials (RFC 7617)."
+                    ),
+                    OptionDescriptor("bearer", .string, secret: true, summary: "A bearer token (RFC 6750)."),
+                ]),
+                secret: true,
+                summary: "basic: {username, password} or bearer: TOKEN; redacted in every output."
+            ),
+        ]
+    ) { options in
+        HeaderInjection(
+            headers: HTTPHeaders(options.pairs("headers") ?? []),
+            userAgent: defaulted(options.string("user-agent")),
+            acceptLanguage: defaulted(options.string("accept-language")),
+            authorization: try authorization(options.options("authorization")),
+            environment: options.environment
+        )
+    }
+
+    private static func defaulted(_ text: String?) -> HeaderInjection.DefaultedValue {
+        switch text {
+        case nil, "default": .default
+        case "none": .none
+        case let value?: .custom(value)
+        }
+    }
+
+    private static func authorization(_ options: StageOptions?) throws(StageOptions.Invalid) -> HeaderInjection.Authorization? {
+        guard let options else { return nil }
+        switch (options.options("basic"), options.string("bearer")) {
+        case (let basic?, nil):
+            return .basic(username: basic.string("username")!, password: basic.string("password")!)
+        case (nil, let token?):
+            return .bearer(token)
+        default:
+            throw StageOptions.Invalid(option: "authorization", message: "authorization takes one of basic: {username, password} and bearer: TOKEN")
+        }
+    }
+
+    static let serialization = StageDescriptor(
+        name: "serialization",
+        summary: "Writes each request's parameters into the query or the body, or its parts into a multipart body.",
+        placement: .serialization,
+        options: [
+            OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: "form", summary: "How parameters are written."),
+            OptionDescriptor(
+                "array-encoding", .choice(FormEncoder.ArrayEncoding.allCases.map(\.rawValue)), default: "brackets",
+                summary: "Form arrays as a[]=1 (brackets), a[0]=1 (indices) or a=1 (repeat)."
+            ),
+            OptionDescriptor("bool-encoding", .choice(FormEncoder.BoolEncoding.allCases.map(\.rawValue)), default: "numeric", summary: "Form Booleans as 1/0 (numeric) or true/false (literal)."),
+            OptionDescriptor("space", .choice(FormEncoder.SpaceEncoding.allCases.map(\.rawValue)), default: "percent", summary: "A space in a form as %20 (percent) or + (plus)."),
+            OptionDescriptor("parameters-in-uri", .list(.string), default: "[GET, HEAD, DELETE]", summary: "Methods whose parameters go in the query; others send them as the body."),
+        ]
+    ) { options in
+        Serialization(
+            format: options.string("format").flatMap(Serialization.Format.init(rawValue:)) ?? .form,
+            formEncoder: FormEncoder(
+                arrayEncoding: options.string("array-encoding").flatMap(FormEncoder.ArrayEncoding.init(rawValue:)) ?? .brackets,
+                boolEncoding: options.string("bool-encoding").flatMap(FormEncoder.BoolEncoding.init(rawValue:)) ?? .numeric,
+                spaceEncoding: options.string("space").flatMap(FormEncoder.SpaceEncoding.init(rawValue:)) ?? .percent
+            ),
+            parametersInURI: options.strings("parameters-in-uri").map { Set($0.map { HTTPMethod($0.uppercased()) }) } ?? [.get, .head, .delete]
+        )
+    }
+
+    static let trustEvaluation = StageDescriptor(
+        name: "trust-evaluation",
+        summary: "Checks the server's certificate chain after the TLS handshake, before any request byte: pinning, CA bundle, validation switches.",
+        placement: .trustEvaluation,
+        options: [
+            OptionDescriptor("pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: "none", summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."),
+            OptionDescriptor("pins", .list(.string), summary: "sha256//BASE64 hashes, or PEM/DER certificate files relative to the pipeline file."),
+            OptionDescriptor("ca-bundle", .string, summary: "A PEM file of trust anchors used instead of the system store."),
+            OptionDescriptor("allow-invalid-certificates", .boolean, default: "false", summary: "Accept certificates that do not validate (expired, unknown issuer)."),
+            OptionDescriptor("validates-domain-name", .boolean, default: "true", summary: "Check the certificate's name against the host."),
+            OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com, **.example.com allowed); others get the default."),
+            OptionDescriptor("client-certificate", .string, summary: "Mutual TLS: a PEM certificate (intermediates may follow) or a PKCS#12 file, relative to the pipeline file."),
+            OptionDescriptor("client-key", .string, summary: "The PEM key of client-certificate, when it is not in the certificate's file."),
+            OptionDescriptor("client-key-password", .string, secret: true, summary: "The password of an encrypted key or of a PKCS#12 file."),
+            OptionDescriptor("client-intermediates", .string, summary: "A PEM file of intermediate certificates sent after the client certificate."),
+        ]
+    ) { options in
+        var pins: [TrustPin] = []
+        for text in options.strings("pins") ?? [] {
+            pins += try TrustPin.pins(from: text, relativeTo: options.directory)
+        }
+        var identity: ClientIdentity?
+        if let certificate = options.path("client-certificate") {
+            do {
+                identity = try ClientIdentity(
+                    certificate: certificate, key: options.path("client-key"),
+                    password: options.string("client-key-password"), intermediates: options.path("client-intermediates")
+                )
+            } catch let error as ClientIdentity.Invalid {
+                // The line of the option at fault; a password that is missing is the key's fault.
+                let candidates = ["key": ["client-key"], "password": ["client-key-password", "client-key"], "intermediates": ["client-intermediates"]]
+                let option = candidates[error.part]?.first { options.node($0) != nil } ?? "client-certificate"
+                throw StageOptions.Invalid(option: option, message: error.message)
+            }
+        } else if options.node("client-key") != nil || options.node("client-key-password") != nil || options.node("client-intermediates") != nil {
+            throw StageOptions.Invalid(option: "client-key", message: "client-key, client-key-password and client-intermediates go with client-certificate")
+        }
+        return TrustEvaluation(policy: try TrustPolicy(
+            pinning: options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none,
+            pins: pins,
+            caBundle: options.path("ca-bundle"),
+            allowsInvalidCertificates: options.bool("allow-invalid-certificates") ?? false,
+            validatesDomainName: options.bool("validates-domain-name") ?? true,
+            hosts: options.strings("hosts"),
+            clientIdentity: identity
+        ))
+    }
+
+    static let proxy = StageDescriptor(
+        name: "proxy",
+        summary: "Sends requests through a forward proxy (http, https, socks5, socks5h), or directly: either way the proxy environment variables are ignored.",
+        placement: .proxy,
+        options: [
+            OptionDescriptor("url", .string, required: true, summary: "The proxy, http://host:port (also https, socks5, socks5h), or none to go direct."),
+            OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
+            OptionDescriptor("password", .string, secret: true, summary: "The proxy's password."),
+            OptionDescriptor("no-proxy", .list(.string), summary: "Hosts that go direct: names (subdomains included), IP addresses, or *."),
+            OptionDescriptor("ca-bundle", .string, summary: "For an https:// proxy: a PEM file of trust anchors for the proxy's own certificate."),
+        ]
+    ) { options in
+        let text = options.string("url")!
+        if text.hasSameCodePoints(as: "none") {
+            if options.node("username") != nil || options.node("password") != nil || options.node("no-proxy") != nil || options.node("ca-bundle") != nil {
+                throw StageOptions.Invalid(option: "url", message: "url: none goes direct; username, password, no-proxy and ca-bundle need a proxy")
+            }
+            return ProxySelection(route: .direct)
+        }
+        guard let url = URL(string: text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
+        do {
+            let proxy = try Proxy(
+                url: url, username: options.string("username"), password: options.string("password"),
+                bypass: options.strings("no-proxy") ?? [], caBundle: options.path("ca-bundle")
+            )
+            return ProxySelection(route: .through(proxy))
+        } catch let error as SluiceError {
+            throw StageOptions.Invalid(option: "url", message: error.message)
+        }
+    }
+
+    static let responseDecoding = StageDescriptor(
+        name: "response-decoding",
+        summary: "Checks each response's status and content type, then decodes its body.",
+        placement: .responseDecoding,
+        options: [
+            OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: "json", summary: "How the body is decoded; auto goes by Content-Type."),
+            OptionDescriptor("acceptable-status", .list(.statusCode), default: "[200-299]", summary: "Statuses that pass; others are an unacceptable-status error."),
+            OptionDescriptor(
+                "acceptable-content-types", .list(.string), default: "the format's own",
+                summary: "Media types that pass (type/* allowed), or any to turn the check off."
+            ),
+            OptionDescriptor("removes-keys-with-null-values", .boolean, default: "false", summary: "Drop null-valued keys and null array elements, recursively."),
+        ]
+    ) { options in
+        let contentTypes: ResponseDecoding.AcceptableContentTypes
+        switch options.strings("acceptable-content-types") {
+        case nil: contentTypes = .default
+        case ["any"]?: contentTypes = .any
+        case let texts?:
+            var types: [MediaType] = []
+            for text in texts {
+                guard let type = MediaType(parsing: text) else {
+                    throw StageOptions.Invalid(option: "acceptable-content-types", message: "'\(text)' is not a media type such as application/json")
+                }
+                types.append(type)
+            }
+            contentTypes = .only(types)
+        }
+        return ResponseDecoding(
+            format: options.string("format").flatMap(ResponseDecoding.Format.init(rawValue:)) ?? .json,
+            acceptableStatus: options.statusCodes("acceptable-status") ?? .successful,
+            acceptableContentTypes: contentTypes,
+            removesKeysWithNullValues: options.bool("removes-keys-with-null-values") ?? false
+        )
+    }
+
+    static let redirects = StageDescriptor(
+        name: "redirects",
+        summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
+        placement: .redirects,
+        options: [
+            OptionDescriptor("follow", .boolean, default: "true", summary: "false hands redirect responses back as they are."),
+            OptionDescriptor("max-hops", .integer, default: "10", summary: "The most redirects followed for one request."),
+            OptionDescriptor("allow-insecure", .boolean, default: "false", summary: "Follow a redirect from https to http."),
+        ]
+    ) { options in
+        if let hops = options.integer("max-hops"), hops < 0 {
+            throw StageOptions.Invalid(option: "max-hops", message: "max-hops must be 0 or more")
+        }
+        return Redirection(
+            maximumHops: options.integer("max-hops") ?? 10,
+            allowsInsecureRedirects: options.bool("allow-insecure") ?? false,
+            follows: options.bool("follow") ?? true
+        )
+    }
+
+    static let cookies = StageDescriptor(
+        name: "cookies",
+        summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
+        placement: .cookies,
+        options: [
+            OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
+        ]
+    ) { options in
+        do {
+            return try CookieHandling(file: options.path("file").map { URL(fileURLWithPath: $0) })
+        } catch let error as InputFile.Unreadable {
+            throw StageOptions.Invalid(option: "file", message: error.description)
+        } catch {
+            throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
+        }
+    }
+
+    static let cache = StageDescriptor(
+        name: "cache",
+        summary: "A private HTTP cache (RFC 9111): fresh responses answered without sending, stale ones validated (304), unsafe methods invalidate; in memory, or in a directory several runs share.",
+        placement: .cache,
+        options: [
+            OptionDescriptor("directory", .string, summary: "Keep responses in this directory (made with mode 0700), shared by runs and processes; in memory when absent."),
+            OptionDescriptor("max-size", .string, summary: "The most bytes kept, least recently used evicted first: 16MiB in memory, 256MiB in a directory by default."),
+            OptionDescriptor("stale-if-error", .duration, summary: "Return a response stale by up to this long when the server fails or answers 500, 502, 503 or 504 (RFC 5861); off by default."),
+        ]
+    ) { options in
+        var capacity: Int64?
+        if let text = options.string("max-size") {
+            guard let parsed = ByteCountText.parse(text) else {
+                throw StageOptions.Invalid(option: "max-size", message: "max-size must be a size such as 500KB or 64MiB, not \(text)")
+            }
+            capacity = parsed
+        }
+        let store: any CacheStore
+        if let directory = options.path("directory") {
+            do {
+                store = try DiskCacheStore(directory: URL(fileURLWithPath: directory), capacity: capacity ?? DiskCacheStore.defaultCapacity)
+            } catch {
+                throw StageOptions.Invalid(option: "directory", message: (error as? SluiceError)?.message ?? "\(error)")
+            }
+        } else {
+            store = MemoryCacheStore(capacity: capacity ?? MemoryCacheStore.defaultCapacity)
+        }
+        return ResponseCaching(store: store, staleIfError: options.duration("stale-if-error"))
+    }
+}
+
+extension StageRegistry {
+    /// A registry holding the built-in stages: `url-resolution`, `header-injection`,
+    /// `serialization`, `trust-evaluation`, `proxy`, `response-decoding`, `redirects` and `cookies`.
+    public static var builtIn: StageRegistry {
+        StageRegistry(distinct: BuiltInStages.descriptors)
+    }
+}

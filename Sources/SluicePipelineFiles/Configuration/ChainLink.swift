@@ -1,0 +1,33 @@
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// One stage of a pipeline file's chain as it will run, for `sluice validate --verbose`,
+/// `sluice run --verbose` and the HTML report.
+public struct ChainLink: Sendable, Hashable {
+    /// The stage's name (`cache`).
+    public var name: String
+    /// Its level and rank.
+    public var placement: StagePlacement
+    /// Where the file lists it (`FILE:LINE:COLUMN`), or why it is there when no file does
+    /// (`added: every pipeline follows redirects`).
+    public var origin: String
+
+    /// Creates a link.
+    public init(name: String, placement: StagePlacement, origin: String) {
+        self.name = name
+        self.placement = placement
+        self.origin = origin
+    }
+
+    /// The chain as lines of text, top to bottom, each indented by `indent`:
+    /// `call 100  url-resolution     pipelines/a.yaml:5:5`.
+    public static func lines(_ chain: [ChainLink], indent: String = "  ") -> String {
+        let width = chain.map(\.name.count).max() ?? 0
+        return chain.map { link in
+            let placement = link.placement.description.padding(toLength: 9, withPad: " ", startingAt: 0)
+            return indent + placement + "  " + link.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + link.origin + "\n"
+        }.joined()
+    }
+}

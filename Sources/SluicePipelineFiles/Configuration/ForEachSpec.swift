@@ -1,0 +1,204 @@
+import Foundation
+internal import SwiftCSV
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// A `for-each:` as written: the rows a request, or a group of requests, runs once for.
+///
+/// ```yaml
+/// for-each: [alice, bob]                            # ${item}
+/// for-each: [{user: alice, role: admin}, {user: bob}]
+/// for-each: {csv: data/users.csv}                   # the header row names the variables
+/// for-each: {json: data/users.json}                 # an array of objects, or of scalars (${item})
+/// ```
+public struct ForEachSpec: Sendable {
+    /// Where the rows come from.
+    public enum Source: Sendable {
+        /// A YAML list in the file.
+        case list(YAMLNode)
+        /// A CSV file (RFC 4180, comma-separated, a header row), relative to the pipeline file.
+        case csv(YAMLNode)
+        /// A JSON file holding an array, relative to the pipeline file.
+        case json(YAMLNode)
+    }
+
+    /// The source.
+    public var source: Source
+    /// Where `for-each:` is written.
+    public var mark: YAMLNode.Mark
+
+    /// The variable a row that is a single value (not a mapping) binds: `${item}`.
+    public static let itemName = "item"
+    /// The most rows one `for-each` may produce: a guard against a runaway data file.
+    public static let maximumRows = 100_000
+
+    /// Why rows cannot be read, and where.
+    struct Problem: Error {
+        var mark: YAMLNode.Mark
+        var message: String
+    }
+
+    /// The rows, in order.
+    /// - Parameter directory: the folder relative file paths are resolved against.
+    func rows(directory: URL?) throws(Problem) -> [ForEachRow] {
+        let rows: [ForEachRow]
+        switch source {
+        case .list(let node): rows = try listRows(node)
+        case .csv(let path): rows = try csvRows(try read(path, directory: directory), at: path.mark)
+        case .json(let path): rows = try jsonRows(try read(path, directory: directory), at: path.mark)
+        }
+        guard !rows.isEmpty else { throw Problem(mark: mark, message: "for-each has no rows; a request that runs for none of them is most likely a mistake") }
+        guard rows.count <= ForEachSpec.maximumRows else {
+            throw Problem(mark: mark, message: "for-each has \(rows.count) rows, more than the \(ForEachSpec.maximumRows) a run takes")
+        }
+        return rows
+    }
+
+    private func read(_ path: YAMLNode, directory: URL?) throws(Problem) -> String {
+        guard let text = path.scalar else { throw Problem(mark: path.mark, message: "a for-each file is a path") }
+        let resolved = StageOptions.resolve(text, against: directory)
+        do {
+            return try InputFile.text(at: resolved, role: "the for-each file")
+        } catch {
+            throw Problem(mark: path.mark, message: "cannot read '\(text)' (\(resolved)): \(error.reason)")
+        }
+    }
+
+    private func listRows(_ node: YAMLNode) throws(Problem) -> [ForEachRow] {
+        guard let elements = node.elements else { throw Problem(mark: node.mark, message: "for-each is a list, {csv: PATH} or {json: PATH}") }
+        var rows: [ForEachRow] = []
+        for element in elements {
+            if element.scalar != nil {
+                rows.append(ForEachRow(typed: [(ForEachSpec.itemName, try ForEachSpec.value(of: element))]))
+            } else if let pairs = element.pairs {
+                var values: [(String, JSONValue)] = []
+                for pair in pairs {
+                    guard let name = pair.key.scalar else {
+                        throw Problem(mark: pair.key.mark, message: "a for-each row maps variable names to values")
+                    }
+                    values.append((name, try ForEachSpec.value(of: pair.value)))
+                }
+                rows.append(try ForEachRow(checking: values, at: element.mark))
+            } else {
+                throw Problem(mark: element.mark, message: "a for-each row is a value (${item}) or a mapping of variables")
+            }
+        }
+        return rows
+    }
+
+    /// A value written in the pipeline, typed as YAML reads it; a scalar keeps its text as written
+    /// (`1.50` renders as `1.50` inside a longer string).
+    private static func value(of node: YAMLNode) throws(Problem) -> JSONValue {
+        do {
+            return try node.jsonValue()
+        } catch {
+            throw Problem(mark: error.mark, message: error.message)
+        }
+    }
+
+    private func csvRows(_ text: String, at mark: YAMLNode.Mark) throws(Problem) -> [ForEachRow] {
+        let csv: EnumeratedCSV
+        do {
+            csv = try EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false)
+        } catch {
+            throw Problem(mark: mark, message: "the CSV file cannot be read: \(error)")
+        }
+        guard !csv.header.isEmpty else { throw Problem(mark: mark, message: "the CSV file has no header row naming its columns") }
+        var rows: [ForEachRow] = []
+        for (index, cells) in csv.rows.enumerated() {
+            // A blank line holds one empty cell: not a row.
+            if cells.allSatisfy(\.isEmpty) { continue }
+            guard cells.count <= csv.header.count else {
+                throw Problem(mark: mark, message: "row \(index + 1) of the CSV file has \(cells.count) cells, but the header names \(csv.header.count) columns")
+            }
+            rows.append(try ForEachRow(checking: Array(zip(csv.header, cells)), at: mark))
+        }
+        return rows
+    }
+
+    private func jsonRows(_ text: String, at mark: YAMLNode.Mark) throws(Problem) -> [ForEachRow] {
+        let value: JSONValue
+        do {
+            value = try JSONReader().value(from: text)
+        } catch {
+            throw Problem(mark: mark, message: "the JSON file cannot be read: \(error)")
+        }
+        guard case .array(let elements) = value else { throw Problem(mark: mark, message: "the JSON file holds \(Expectation.typeName(of: value)), not an array of rows") }
+        var rows: [ForEachRow] = []
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .object(let object):
+                rows.append(try ForEachRow(checking: object.map { ($0.key, $0.value) }, at: mark))
+            case .array:
+                throw Problem(mark: mark, message: "row \(index + 1) of the JSON file is an array; a row is an object or a single value")
+            default:
+                rows.append(ForEachRow(typed: [(ForEachSpec.itemName, element)]))
+            }
+        }
+        return rows
+    }
+}
+
+/// One row of a `for-each`: variable names and values, in their order.
+public struct ForEachRow: Sendable, Hashable {
+    /// The values, in the row's order.
+    public var values: [Pair]
+
+    /// A name and its value.
+    public struct Pair: Sendable, Hashable {
+        /// The variable's name.
+        public var name: String
+        /// Its value's text.
+        public var value: String
+        /// Its JSON value, for a row that has types (a JSON file's, a list written in the
+        /// pipeline); `nil` for a CSV cell, which is text.
+        public var typed: JSONValue?
+    }
+
+    init(values: [(String, String)]) {
+        self.values = values.map { Pair(name: $0.0, value: $0.1) }
+    }
+
+    init(typed values: [(String, JSONValue)]) {
+        self.values = values.map { Pair(name: $0.0, value: VariableScope.text(of: $0.1), typed: $0.1) }
+    }
+
+    init(checking values: [(String, JSONValue)], at mark: YAMLNode.Mark) throws(ForEachSpec.Problem) {
+        try self.init(checking: values.map { ($0.0, VariableScope.text(of: $0.1)) }, at: mark)
+        self = ForEachRow(typed: values)
+    }
+
+    init(checking values: [(String, String)], at mark: YAMLNode.Mark) throws(ForEachSpec.Problem) {
+        var seen = Set<CodePointKey>()
+        for (name, _) in values {
+            if let problem = TemplateString.problem(naming: name) {
+                throw ForEachSpec.Problem(mark: mark, message: "\(problem), so it cannot name a for-each column")
+            }
+            guard seen.insert(CodePointKey(name)).inserted else {
+                throw ForEachSpec.Problem(mark: mark, message: "the for-each column '\(name)' is named twice")
+            }
+        }
+        self.init(values: values)
+    }
+
+    /// The row's values as variables.
+    public var variables: [String: String] {
+        Dictionary(values.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// How results name the row: `alice` for a single value, `user=alice, role=admin` for a mapping.
+    public var label: String {
+        if values.count == 1, values[0].name == ForEachSpec.itemName { return values[0].value }
+        return values.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+    }
+
+    /// The row with another's values added, the other's winning: for nested `for-each`.
+    func merged(with inner: ForEachRow) -> ForEachRow {
+        let innerNames = Set(inner.values.map { CodePointKey($0.name) })
+        var row = self
+        row.values = values.filter { !innerNames.contains(CodePointKey($0.name)) } + inner.values
+        return row
+    }
+}

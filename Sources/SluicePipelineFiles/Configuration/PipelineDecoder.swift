@@ -1,0 +1,604 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// One file of a pipeline as written, before its includes are resolved and its `for-each` rows
+/// read: what ``PipelineDecoder`` makes of one document.
+struct DecodedFile {
+    /// An `include:` entry: a path relative to the file.
+    struct Include {
+        var path: YAMLNode
+    }
+
+    /// `name:`.
+    var name: String?
+    /// The top-level `include:` entries.
+    var includes: [Include] = []
+    var plugins: [YAMLNode] = []
+    var variables: [YAMLNode.Pair] = []
+    var stages: [StageSpec] = []
+    var entries: [RequestEntry] = []
+    var maxResponseSize: (value: Int64, mark: YAMLNode.Mark)?
+    var cookieFile: YAMLNode?
+    /// `tags:` of the whole file.
+    var tags: [String] = []
+}
+
+/// One entry of `requests:`: a request, or a group of them.
+indirect enum RequestEntry {
+    case request(RequestSpec)
+    case group(RequestGroup)
+}
+
+/// A group entry of `requests:`: `{requests: [...]}` or `{include: FILE}`, with what applies to
+/// every request in it (`for-each`, `when`, `skip`, `tags`, `always`). A request with `for-each:`
+/// is read as a group of one.
+struct RequestGroup {
+    /// `include:`: the requests come from this file.
+    var include: YAMLNode?
+    /// The requests written inline.
+    var entries: [RequestEntry] = []
+    var forEach: ForEachSpec?
+    var conditions: [RunCondition] = []
+    var tags: [String] = []
+    var always = false
+}
+
+/// Decodes a pipeline document's node tree into a ``DecodedFile``, collecting every problem of
+/// shape (unknown keys, wrong types, bad JSONPath, bad durations, bad conditions) instead of
+/// stopping at the first.
+package struct PipelineDecoder {
+    private static let topLevelKeys = ["name", "include", "tags", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
+    private static let requestKeys = [
+        "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
+        "max-response-size", "output", "events", "expect", "capture", "retry", "delay", "when", "skip", "tags", "always", "for-each",
+    ]
+    private static let groupKeys = ["include", "requests", "for-each", "when", "skip", "tags", "always"]
+    private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
+    /// The body expectation operators, as error messages list them.
+    private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The file being decoded.
+    let source: PipelineSource
+    /// The problems found so far.
+    private(set) var problems: [(mark: YAMLNode.Mark, message: String)] = []
+
+    init(source: PipelineSource) {
+        self.source = source
+    }
+
+    private mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
+        problems.append((mark, message))
+    }
+
+    /// The file, as much of it as could be read; `problems` says what could not.
+    mutating func decode(_ root: YAMLNode) -> DecodedFile {
+        var file = DecodedFile()
+        guard let pairs = root.pairs else {
+            fail(root.mark, "a pipeline is a mapping with stages: and requests:")
+            return file
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.topLevelKeys, in: "a pipeline")
+        if let name = root["name"] {
+            file.name = scalar(name, "name")
+        }
+        if let include = root["include"], !include.isNull {
+            for entry in include.elements ?? [include] {
+                if entry.scalar == nil || entry.isNull {
+                    fail(entry.mark, "include: lists pipeline files (paths relative to this file)")
+                } else {
+                    file.includes.append(DecodedFile.Include(path: entry))
+                }
+            }
+        }
+        file.tags = root["tags"].map { tags($0) } ?? []
+        if let node = root["max-response-size"], let size = byteCount(node, "max-response-size") {
+            file.maxResponseSize = (size, node.mark)
+        }
+        if let cookieFile = root["cookie-file"] {
+            if cookieFile.scalar == nil || cookieFile.isNull { fail(cookieFile.mark, "cookie-file: is the path of a cookie file") } else { file.cookieFile = cookieFile }
+        }
+        if let plugins = root["plugins"], !plugins.isNull {
+            let entries = plugins.elements ?? [plugins]
+            for entry in entries {
+                if entry.scalar == nil || entry.isNull {
+                    fail(entry.mark, "plugins: lists paths of stage modules built as shared libraries (.so)")
+                } else {
+                    file.plugins.append(entry)
+                }
+            }
+        }
+        if let variables = root["variables"], !variables.isNull {
+            file.variables = mapping(variables, "variables") ?? []
+            for pair in file.variables {
+                if let key = pair.key.scalar { checkVariableName(key, at: pair.key.mark) }
+            }
+        }
+        if let stages = root["stages"], !stages.isNull {
+            if let elements = stages.elements {
+                file.stages = elements.compactMap { stage($0) }
+            } else {
+                fail(stages.mark, "stages: must be a list of '- NAME: {options}' entries")
+            }
+        }
+        if let requests = root["requests"], !requests.isNull {
+            file.entries = entries(requests)
+        }
+        return file
+    }
+
+    private mutating func entries(_ node: YAMLNode) -> [RequestEntry] {
+        guard let elements = node.elements else {
+            fail(node.mark, "requests: must be a list")
+            return []
+        }
+        return elements.compactMap { element in
+            element["include"] != nil || element["requests"] != nil ? group(element).map(RequestEntry.group) : request(element)
+        }
+    }
+
+    // MARK: Groups
+
+    /// `{include: FILE}` or `{requests: [...]}`, with `for-each`, `when`, `skip`, `tags`, `always`.
+    private mutating func group(_ node: YAMLNode) -> RequestGroup? {
+        guard let pairs = node.pairs else { return nil }
+        checkKeys(pairs, allowed: PipelineDecoder.groupKeys, in: node["include"] != nil ? "an include entry" : "a group of requests")
+        var group = RequestGroup()
+        if let include = node["include"] {
+            if node["requests"] != nil { fail(node.mark, "an entry has include: (a file's requests) or requests: (a group written here), not both") }
+            if include.scalar == nil || include.isNull { fail(include.mark, "include: is the path of a pipeline file, relative to this one") } else { group.include = include }
+        }
+        if let requests = node["requests"] {
+            group.entries = entries(requests)
+        }
+        applyShared(node, to: &group)
+        return group
+    }
+
+    /// Reads the keys groups and requests share into a group.
+    private mutating func applyShared(_ node: YAMLNode, to group: inout RequestGroup) {
+        group.forEach = node["for-each"].flatMap { forEach($0) }
+        group.conditions = conditions(node)
+        group.tags = node["tags"].map { tags($0) } ?? []
+        if let always = node["always"] {
+            switch always.scalar.map(YAMLNode.coreSchemaValue) {
+            case .bool(let value)?: group.always = value
+            default: fail(always.mark, "always is true or false")
+            }
+        }
+    }
+
+    /// `for-each: [...]`, `{csv: PATH}` or `{json: PATH}`.
+    private mutating func forEach(_ node: YAMLNode) -> ForEachSpec? {
+        if node.elements != nil { return ForEachSpec(source: .list(node), mark: node.mark) }
+        guard let pairs = node.pairs, pairs.count == 1, let key = pairs[0].key.scalar, ["csv", "json"].contains(key), pairs[0].value.scalar != nil else {
+            fail(node.mark, "for-each is a list of rows, {csv: PATH} or {json: PATH}")
+            return nil
+        }
+        return ForEachSpec(source: key == "csv" ? .csv(pairs[0].value) : .json(pairs[0].value), mark: node.mark)
+    }
+
+    /// `when:` and `skip:`, parsed.
+    private mutating func conditions(_ node: YAMLNode) -> [RunCondition] {
+        var conditions: [RunCondition] = []
+        for effect in [RunCondition.Effect.when, .skip] {
+            guard let value = node[effect.rawValue] else { continue }
+            guard let text = value.scalar, !value.isNull else {
+                fail(value.mark, "\(effect.rawValue): is a condition such as \"env == 'staging' and exists token\"")
+                continue
+            }
+            do {
+                conditions.append(try RunCondition(effect, parsing: text, mark: value.mark))
+            } catch {
+                fail(value.mark, "\(effect.rawValue): \(error.message)")
+            }
+        }
+        return conditions
+    }
+
+    /// `tags: [a, b]` or `tags: a`.
+    private mutating func tags(_ node: YAMLNode) -> [String] {
+        var tags: [String] = []
+        for element in node.elements ?? [node] {
+            guard let text = element.scalar, !element.isNull, !text.isEmpty,
+                text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:/".unicodeScalars.contains($0)) })
+            else {
+                fail(element.mark, "a tag is a word of letters, digits, '-', '_', '.', ':' or '/'")
+                continue
+            }
+            tags.append(text)
+        }
+        return tags
+    }
+
+    // MARK: Stages
+
+    private mutating func stage(_ node: YAMLNode) -> StageSpec? {
+        if let name = node.scalar, !node.isNull {
+            return StageSpec(name: name, source: source, mark: node.mark, options: [])
+        }
+        guard let pairs = node.pairs, pairs.count == 1, let name = pairs[0].key.scalar else {
+            fail(node.mark, "a stage entry is '- NAME' or '- NAME: {options}' (one key)")
+            return nil
+        }
+        let options = pairs[0].value
+        if options.isNull { return StageSpec(name: name, source: source, mark: node.mark, options: []) }
+        guard let optionPairs = options.pairs else {
+            fail(options.mark, "the options of stage '\(name)' must be a mapping")
+            return nil
+        }
+        return StageSpec(name: name, source: source, mark: node.mark, options: optionPairs)
+    }
+
+    // MARK: Requests
+
+    private mutating func request(_ node: YAMLNode) -> RequestEntry? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "a request is a mapping with at least path:, or an entry with include: or requests:")
+            return nil
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.requestKeys, in: "a request")
+        var method = HTTPMethod.get
+        if let node = node["method"], let text = scalar(node, "method") {
+            method = HTTPMethod(text.uppercased())
+            if !method.isValidToken { fail(node.mark, "'\(text)' is not an HTTP method") }
+        }
+        guard let path = node["path"] else {
+            fail(node.mark, "a request needs path: (resolved against url-resolution's base-url)")
+            return nil
+        }
+        if path.scalar == nil { fail(path.mark, "path must be a string") }
+        let name = node["name"].flatMap { scalar($0, "name") } ?? "\(method) \(path.scalar ?? "")"
+        var request = RequestSpec(
+            name: name, source: source, mark: node.mark, method: method, path: path,
+            pathParameters: node["path-parameters"].flatMap { scalarMapping($0, "path-parameters") } ?? [],
+            parameters: node["parameters"],
+            headers: node["headers"].flatMap { scalarMapping($0, "headers") } ?? [],
+            body: node["body"], bodyFile: node["body-file"], parts: [],
+            timeout: node["timeout"].flatMap { duration($0, "timeout") },
+            maxResponseSize: node["max-response-size"].flatMap { byteCount($0, "max-response-size") },
+            output: node["output"],
+            expectations: [], captures: []
+        )
+        if let output = request.output, output.isNull {
+            fail(output.mark, "output is empty (YAML's null): give the file the body is written to, in quotes if it is named null")
+        } else if let output = request.output, output.scalar == nil {
+            fail(output.mark, "output must be a path: the file the response body is written to")
+        }
+        if let body = request.body, body.scalar == nil {
+            fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
+        }
+        if let file = request.bodyFile, file.scalar == nil { fail(file.mark, "body-file must be a path") }
+        if request.body != nil && request.bodyFile != nil {
+            fail(node.mark, "give body or body-file, not both")
+        }
+        if let parts = node["parts"] {
+            request.parts = (parts.elements ?? []).compactMap { part($0) }
+            if parts.elements == nil { fail(parts.mark, "parts must be a list of {name, value} or {name, file}") }
+        }
+        if let events = node["events"] {
+            request.events = eventReading(events)
+            if request.output != nil { fail(events.mark, "a request reads events: or writes output:, not both") }
+        }
+        if let expect = node["expect"] {
+            request.expectations = expectations(expect)
+        }
+        if let capture = node["capture"] {
+            request.captures = captures(capture)
+        }
+        if let retry = node["retry"] {
+            request.retry = pollingRetry(retry)
+        }
+        request.delay = node["delay"].flatMap { duration($0, "delay") }
+        var shared = RequestGroup()
+        applyShared(node, to: &shared)
+        request.conditions = shared.conditions
+        request.tags = shared.tags
+        request.always = shared.always
+        guard shared.forEach != nil else { return .request(request) }
+        request.conditions = []
+        request.tags = []
+        request.always = false
+        shared.entries = [.request(request)]
+        return .group(shared)
+    }
+
+    /// `retry: N` or `retry: {attempts: N, interval: DURATION}`.
+    private mutating func pollingRetry(_ node: YAMLNode) -> PollingRetry? {
+        func count(_ node: YAMLNode) -> Int? {
+            guard let text = node.scalar, let value = Int(text), (1...PollingRetry.maximumAttempts).contains(value) else {
+                fail(node.mark, "retry attempts is a whole number from 1 to \(PollingRetry.maximumAttempts): how many times the request is sent at most")
+                return nil
+            }
+            return value
+        }
+        if node.scalar != nil {
+            return count(node).map { PollingRetry(attempts: $0, interval: PollingRetry.defaultInterval, mark: node.mark) }
+        }
+        guard let pairs = mapping(node, "retry") else { return nil }
+        checkKeys(pairs, allowed: ["attempts", "interval"], in: "retry")
+        guard let attemptsNode = node["attempts"] else {
+            fail(node.mark, "retry: needs attempts: (how many times the request is sent at most)")
+            return nil
+        }
+        let interval = node["interval"].map { duration($0, "retry.interval") } ?? PollingRetry.defaultInterval
+        guard let attempts = count(attemptsNode), let interval else { return nil }
+        return PollingRetry(attempts: attempts, interval: interval, mark: node.mark)
+    }
+
+    /// `events: {count: N, within: DURATION}`, with one of the two at least.
+    private mutating func eventReading(_ node: YAMLNode) -> EventReading? {
+        guard let pairs = mapping(node, "events") else { return nil }
+        checkKeys(pairs, allowed: ["count", "within"], in: "events")
+        var reading = EventReading(count: nil, within: nil, mark: node.mark)
+        if let count = node["count"] {
+            if let text = count.scalar, let number = Int(text), number > 0 {
+                reading.count = number
+            } else {
+                fail(count.mark, "events.count must be a whole number of events, 1 or more")
+            }
+        }
+        reading.within = node["within"].flatMap { duration($0, "events.within") }
+        if node["count"] == nil, node["within"] == nil {
+            fail(node.mark, "events: needs count: (how many events to read), within: (for how long), or both")
+        }
+        return reading
+    }
+
+    private mutating func part(_ node: YAMLNode) -> RequestSpec.Part? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "a part is {name, value} or {name, file, filename?, content-type?}")
+            return nil
+        }
+        checkKeys(pairs, allowed: ["name", "value", "file", "filename", "content-type"], in: "a part")
+        guard let name = node["name"] else {
+            fail(node.mark, "a part needs name:")
+            return nil
+        }
+        let part = RequestSpec.Part(name: name, value: node["value"], file: node["file"], filename: node["filename"], contentType: node["content-type"])
+        if (part.value == nil) == (part.file == nil) {
+            fail(node.mark, "a part has either value: or file:")
+        }
+        for value in [part.name, part.value, part.file, part.filename, part.contentType].compactMap({ $0 }) where value.scalar == nil {
+            fail(value.mark, "part entries are strings")
+        }
+        return part
+    }
+
+    // MARK: Expectations and captures
+
+    private mutating func expectations(_ node: YAMLNode) -> [Expectation] {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "expect: is a mapping of status, headers, body and max-duration")
+            return []
+        }
+        checkKeys(pairs, allowed: PipelineDecoder.expectKeys, in: "expect")
+        var expectations: [Expectation] = []
+        if let status = node["status"] {
+            let texts = status.elements?.compactMap(\.scalar) ?? status.scalar.map { [$0] } ?? []
+            if !texts.isEmpty, let codes = StatusCodeSet(parsingEach: texts) {
+                expectations.append(Expectation(check: .status(codes), mark: status.mark, label: "status"))
+            } else {
+                fail(status.mark, "status is a code (200), a class (2xx), a range (200-299) or a list of them")
+            }
+        }
+        for pair in node["headers"].flatMap({ scalarMapping($0, "expect.headers") }) ?? [] {
+            let name = pair.key.scalar ?? ""
+            if let pattern = PipelineDecoder.regexLiteral(pair.value.scalar), !pattern.contains("${") { checkRegex(pattern, at: pair.value.mark) }
+            expectations.append(Expectation(check: .header(name: name, value: pair.value), mark: pair.key.mark, label: "headers.\(name)"))
+        }
+        if let body = node["body"] {
+            for pair in mapping(body, "expect.body") ?? [] {
+                expectations += bodyExpectations(pair)
+            }
+        }
+        if let certificate = node["certificate"] {
+            for pair in mapping(certificate, "expect.certificate") ?? [] {
+                expectations += certificateExpectations(pair)
+            }
+        }
+        if let cookies = node["cookies"] {
+            for pair in mapping(cookies, "expect.cookies") ?? [] {
+                guard let name = pair.key.scalar else { continue }
+                expectations += predicates(pair, subject: name).map { op, expected, mark in
+                    Expectation(check: .cookie(name: name, operator: op ?? .equals, expected: expected), mark: mark, label: "cookie \(name)" + (op.map { " " + $0.rawValue } ?? ""))
+                }
+            }
+        }
+        if let maxDuration = node["max-duration"], let duration = duration(maxDuration, "max-duration") {
+            expectations.append(Expectation(check: .maxDuration(duration), mark: maxDuration.mark, label: "max-duration"))
+        }
+        return expectations
+    }
+
+    private mutating func bodyExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
+        guard let text = pair.key.scalar, let path = jsonPath(text, at: pair.key.mark) else { return [] }
+        return predicates(pair, subject: text).map { op, expected, mark in
+            Expectation(check: .body(path: path, operator: op ?? .equals, expected: expected), mark: mark, label: "body \(text)" + (op.map { " " + $0.rawValue } ?? ""))
+        }
+    }
+
+    /// `expect.certificate`: `{FIELD: value}` or `{FIELD: {OP: value}}` for a field of the server's
+    /// certificate.
+    private mutating func certificateExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
+        guard let text = pair.key.scalar, let field = certificateField(text, at: pair.key.mark) else { return [] }
+        return predicates(pair, subject: text).map { op, expected, mark in
+            Expectation(check: .certificate(field: field, operator: op ?? .equals, expected: expected), mark: mark, label: "certificate \(text)" + (op.map { " " + $0.rawValue } ?? ""))
+        }
+    }
+
+    private mutating func certificateField(_ text: String, at mark: YAMLNode.Mark) -> CertificateField? {
+        if let field = CertificateField(rawValue: text) { return field }
+        let names = CertificateField.allCases.map(\.rawValue)
+        var message = "unknown certificate field '\(text)'"
+        if let near = OptionDescriptor.nearest(to: text, in: names) { message += "; did you mean '\(near)'?" }
+        fail(mark, message + " (fields: " + names.joined(separator: ", ") + ")")
+        return nil
+    }
+
+    /// The predicates under one key of `expect.body` or `expect.certificate`: a plain value is one
+    /// `equals` (its operator `nil`, so the label stays as written), a mapping of operators is one
+    /// predicate each; a near miss of an operator, or operators mixed with other keys, is an error.
+    private mutating func predicates(_ pair: YAMLNode.Pair, subject text: String) -> [(Expectation.Operator?, YAMLNode, YAMLNode.Mark)] {
+        let operators = pair.value.pairs?.compactMap { $0.key.scalar.flatMap(Expectation.Operator.init(rawValue:)) } ?? []
+        guard let predicates = pair.value.pairs, !operators.isEmpty else {
+            for key in pair.value.pairs ?? [] {
+                guard let name = key.key.scalar, let meant = Expectation.Operator.nearest(to: name) else { continue }
+                fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + PipelineDecoder.operatorNames + ". To compare with an object, write {equals: {...}}")
+                return []
+            }
+            return [(nil, pair.value, pair.key.mark)]
+        }
+        guard operators.count == predicates.count else {
+            fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + PipelineDecoder.operatorNames + ", or {equals: {...}} to compare an object")
+            return []
+        }
+        return zip(predicates, operators).map { predicate, op in
+            check(op, predicate.value, for: text)
+            return (op, predicate.value, predicate.key.mark)
+        }
+    }
+
+    /// Checks what can be checked of an operator's expected value before it is rendered.
+    private mutating func check(_ op: Expectation.Operator, _ value: YAMLNode, for path: String) {
+        guard let text = value.scalar, !text.contains("${") else {
+            if [.matches, .exists, .lt, .le, .gt, .ge, .type, .count].contains(op) {
+                fail(value.mark, "\(op.rawValue) under \(path) takes a single value")
+            }
+            return
+        }
+        let json = YAMLNode.coreSchemaValue(text)
+        switch op {
+        case .matches:
+            checkRegex(text, at: value.mark)
+        case .exists:
+            if json.boolValue == nil { fail(value.mark, "exists takes true or false, not '\(text)'") }
+        case .lt, .le, .gt, .ge:
+            if json.doubleValue == nil { fail(value.mark, "\(op.rawValue) takes a number, not '\(text)'") }
+        case .count:
+            if json.intValue == nil || json.intValue! < 0 { fail(value.mark, "count takes a whole number, not '\(text)'") }
+        case .type:
+            if !["string", "number", "integer", "boolean", "array", "object", "null"].contains(text) {
+                fail(value.mark, "type takes string, number, integer, boolean, array, object or null, not '\(text)'")
+            }
+        case .equals, .not, .contains:
+            break
+        }
+    }
+
+    private mutating func captures(_ node: YAMLNode) -> [Capture] {
+        var captures: [Capture] = []
+        for pair in mapping(node, "capture") ?? [] {
+            guard let name = pair.key.scalar else { continue }
+            checkVariableName(name, at: pair.key.mark)
+            if let text = pair.value.scalar {
+                if let path = jsonPath(text, at: pair.value.mark) {
+                    captures.append(Capture(name: name, source: .jsonPath(path), mark: pair.key.mark))
+                }
+            } else if let header = pair.value["header"]?.scalar, pair.value.pairs?.count == 1 {
+                captures.append(Capture(name: name, source: .header(header), mark: pair.key.mark))
+            } else if let pattern = pair.value["regex"]?.scalar, pair.value.pairs?.count == 1 {
+                checkRegex(pattern, at: pair.value.mark)
+                captures.append(Capture(name: name, source: .regex(pattern), mark: pair.key.mark))
+            } else if let fieldNode = pair.value["certificate"], let text = fieldNode.scalar, pair.value.pairs?.count == 1 {
+                if let field = certificateField(text, at: fieldNode.mark) {
+                    captures.append(Capture(name: name, source: .certificate(field), mark: pair.key.mark))
+                }
+            } else if let cookie = pair.value["cookie"]?.scalar, pair.value.pairs?.count == 1 {
+                captures.append(Capture(name: name, source: .cookie(cookie), mark: pair.key.mark))
+            } else {
+                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME}, {regex: PATTERN}, {certificate: FIELD} or {cookie: NAME}")
+            }
+        }
+        return captures
+    }
+
+    /// The pattern of a `/regex/` header value, or `nil` for a plain value.
+    package static func regexLiteral(_ text: String?) -> String? {
+        guard let text, text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") else { return nil }
+        return String(text.dropFirst().dropLast())
+    }
+
+    // MARK: Values
+
+    /// Refuses a variable or capture name that is malformed or a template function's.
+    private mutating func checkVariableName(_ name: String, at mark: YAMLNode.Mark) {
+        if let problem = TemplateString.problem(naming: name) { fail(mark, problem) }
+    }
+
+    private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed: [String], in owner: String) {
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                fail(pair.key.mark, "keys of \(owner) must be names")
+                continue
+            }
+            guard !allowed.contains(key) else { continue }
+            var message = "unknown key '\(key)' in \(owner)"
+            if let near = OptionDescriptor.nearest(to: key, in: allowed) { message += "; did you mean '\(near)'?" }
+            fail(pair.key.mark, message + " (keys: " + allowed.joined(separator: ", ") + ")")
+        }
+    }
+
+    private mutating func scalar(_ node: YAMLNode, _ name: String) -> String? {
+        guard let text = node.scalar, !node.isNull else {
+            fail(node.mark, "\(name) must be a string")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func mapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+        guard let pairs = node.pairs else {
+            fail(node.mark, "\(name) must be a mapping")
+            return nil
+        }
+        return pairs
+    }
+
+    /// A mapping of names to scalars.
+    private mutating func scalarMapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+        guard let pairs = mapping(node, name) else { return nil }
+        for pair in pairs where pair.key.scalar == nil || pair.value.scalar == nil {
+            fail(pair.value.mark, "\(name) maps names to strings")
+        }
+        return pairs.filter { $0.key.scalar != nil && $0.value.scalar != nil }
+    }
+
+    private mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
+        guard let text = node.scalar, let duration = DurationText.parse(text) else {
+            fail(node.mark, "\(name) must be a duration such as 500ms, 30s or 2m")
+            return nil
+        }
+        return duration
+    }
+
+    /// A `max-response-size`: a size, or `none` for no limit at all (`Int64.max`), which also
+    /// lifts the 64 MiB default for bodies held in memory.
+    private mutating func byteCount(_ node: YAMLNode, _ name: String) -> Int64? {
+        if let text = node.scalar, text.hasSameCodePoints(as: "none") { return Int64.max }
+        guard let text = node.scalar, let count = ByteCountText.parse(text) else {
+            fail(node.mark, "\(name) must be a size such as 1048576, 512KiB, 10MB or 1GiB, or none")
+            return nil
+        }
+        return count
+    }
+
+    private mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {
+        do {
+            return try JSONPath(text)
+        } catch {
+            fail(mark, "invalid JSONPath '\(text)': \(error)")
+            return nil
+        }
+    }
+
+    private mutating func checkRegex(_ pattern: String, at mark: YAMLNode.Mark) {
+        do {
+            _ = try Regex(pattern)
+        } catch {
+            fail(mark, "'\(pattern)' is not a regular expression: \(error)")
+        }
+    }
+}

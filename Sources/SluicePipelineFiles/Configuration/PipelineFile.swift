@@ -1,0 +1,479 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// A pipeline file loaded and checked: its spec, its stages made through a `StageRegistry`,
+/// its variables resolved, and the secrets to redact.
+///
+/// Loading finds every problem of the file before anything is sent: YAML syntax, unknown stages
+/// and options, wrong types, missing required options, invalid stage configurations (a trust
+/// policy that cannot work), `${NAME}` that nothing supplies, invalid JSONPath, parameters
+/// with no serialization stage. All of them are reported at once, as ``PipelineFileError``.
+///
+/// ```swift
+/// let file = try PipelineFile.load(path: "pipelines/demo.yaml", variables: ["base": "http://127.0.0.1:8080"])
+/// let pipeline = try file.makePipeline()
+/// ```
+public struct PipelineFile: Sendable {
+    /// The file's name as given.
+    public let path: String
+    /// The decoded spec.
+    public let spec: PipelineSpec
+    /// The stages made from `spec.stages`, in the order listed.
+    public let stages: [any Stage]
+    /// Where each of `stages` is listed, `FILE:LINE:COLUMN`.
+    let stageLocations: [String]
+    /// The run's cookies: the `cookies` stage the file lists, or the one a run adds at the
+    /// bottom of the chain, with a new jar (reading `cookie-file:` when given).
+    public let cookies: CookieHandling
+    /// The variables from `variables:` and `--var`, and the environment.
+    public let scope: VariableScope
+    /// Every secret value: environment values the file reads, values under secret options.
+    public let secrets: [String]
+    /// Warnings about a configuration that works but weakens security (a trust policy that
+    /// accepts invalid certificates).
+    public let warnings: [String]
+
+    /// What a pipeline file (included or not) with a second YAML document is told.
+    static let secondDocument = "a pipeline file holds one YAML document; this is a second"
+
+    /// The prefix of environment variables that set pipeline variables: `SLUICE_VAR_base=URL` sets
+    /// `${base}`, above `variables:` and below `--vars-file` and `--var`.
+    public static let environmentVariablePrefix = "SLUICE_VAR_"
+
+    /// Reads and checks a pipeline file.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - variables: `--var` values over `--vars-file` values, which take precedence over
+    ///     `SLUICE_VAR_` environment variables and `variables:`: text, as a dotenv file's.
+    ///   - typedVariables: values that keep their JSON type (a YAML vars file's), with the same
+    ///     precedence; a name in both takes `variables`.
+    ///   - environment: what `${env.NAME}` reads and `accept-language` defaults from.
+    ///   - registry: the stages the file may name.
+    /// - Throws: ``PipelineFileError`` with every problem found.
+    public static func load(
+        path: String,
+        variables: [String: String] = [:],
+        typedVariables: [String: JSONValue] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: StageRegistry = .builtIn
+    ) throws(PipelineFileError) -> PipelineFile {
+        let text: String
+        do {
+            text = try InputFile.text(at: path, role: "the pipeline")
+        } catch {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the file: \(error.reason)")])
+        }
+        let url = URL(fileURLWithPath: path)
+        return try load(
+            text: text, path: path, directory: url.deletingLastPathComponent(),
+            variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
+        )
+    }
+
+    /// Checks a pipeline given as text.
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - path: the name diagnostics use; its stem is the pipeline's default name.
+    ///   - directory: the folder relative paths (pins, files) are resolved against.
+    ///   - variables: `--var` values, which win over the file's `variables:`: text.
+    ///   - typedVariables: values that keep their JSON type, with the same precedence; a name in
+    ///     both takes `variables`.
+    ///   - environment: what `${env.NAME}` reads.
+    ///   - registry: the stages the file may name.
+    /// - Throws: ``PipelineFileError`` with every problem found.
+    public static func load(
+        text: String,
+        path: String,
+        directory: URL? = nil,
+        variables: [String: String] = [:],
+        typedVariables: [String: JSONValue] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: StageRegistry = .builtIn
+    ) throws(PipelineFileError) -> PipelineFile {
+        guard let root = try YAMLReader().singleDocument(from: text, path: path, secondDocument: PipelineFile.secondDocument) else {
+            throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "the file is empty; a pipeline has stages: and requests:")])
+        }
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let assembled = PipelineAssembly.assemble(root: root, source: PipelineSource(path: path, directory: directory), defaultName: stem)
+        // With a file or data file missing, what is left would only add errors that follow from it.
+        guard assembled.isComplete else { throw PipelineFileError(assembled.diagnostics) }
+        var loader = Loader(environment: environment, registry: registry)
+        let spec = loader.load(assembled.spec, overrides: variables, typedOverrides: typedVariables)
+        let diagnostics = assembled.diagnostics + loader.diagnostics
+        guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
+        return PipelineFile(
+            path: path, spec: spec, stages: loader.stages, stageLocations: loader.stageEntries.map { $0.source.location($0.mark) },
+            cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
+            secrets: loader.secrets, warnings: loader.warnings
+        )
+    }
+
+    /// Writes the cookie file of the file's `cookies` stage (`cookie-file:`, or the stage's
+    /// `file:`), when it has one: the run's cookies for the next run, or for curl `-b`.
+    public func saveCookies() throws {
+        try cookies.save()
+    }
+
+    /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage unless
+    /// the file lists it and the default redirect stage unless the file lists `redirects`, each
+    /// stage in its place (see `StagePlacement`).
+    /// - Parameters:
+    ///   - transport: what moves the bytes.
+    ///   - extra: more stages, each put in its place as the file's are.
+    /// The pipeline's `max-response-size:` becomes its response-body limit.
+    /// - Throws: `.configuration`, as `Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)` does.
+    public func makePipeline(transport: any Transport = CurlTransport.shared, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        try Pipeline(stages: completedStages.map(\.stage) + extra, transport: transport, maxResponseSize: spec.maxResponseSize)
+    }
+
+    /// The chain a run sends through, top to bottom: each stage's name, level and rank, and where
+    /// the file lists it or why the run adds it (the runner's own bookkeeping stages left out).
+    public var chain: [ChainLink] {
+        var stages = completedStages
+        if !stages.contains(where: { $0.stage is Redirection }) {
+            stages.append((Redirection(), "added: every pipeline follows redirects unless it lists redirects: {follow: false}"))
+        }
+        return Pipeline.arrangement(of: stages.map(\.stage)).map { index in
+            ChainLink(name: stages[index].stage.name, placement: stages[index].stage.placement, origin: stages[index].origin)
+        }
+    }
+
+    /// The file's stages and the run's cookies when the file lists none, each with where it is
+    /// listed or why it is added.
+    private var completedStages: [(stage: any Stage, origin: String)] {
+        var stages = zip(self.stages, stageLocations).map { ($0 as any Stage, $1) }
+        if !stages.contains(where: { $0.0 is CookieHandling }) {
+            stages.append((cookies, "added: a run keeps cookies between its requests"))
+        }
+        return stages
+    }
+}
+
+/// The checks of one load, collecting diagnostics as it goes.
+private struct Loader {
+    let environment: [String: String]
+    var registry: StageRegistry
+    var diagnostics: [PipelineDiagnostic] = []
+    var stages: [any Stage] = []
+    /// The entry each of `stages` was made from.
+    var stageEntries: [StageSpec] = []
+    /// The run's `cookies` stage: the listed one, or the default.
+    var cookies: CookieHandling?
+    var scope = VariableScope()
+    var secrets: [String] = []
+    var warnings: [String] = []
+
+    init(environment: [String: String], registry: StageRegistry) {
+        self.environment = environment
+        self.registry = registry
+        scope.environment = environment
+    }
+
+    /// The file of the entry being checked: where `fail` places a problem.
+    private var current = PipelineSource(path: "", directory: nil)
+
+    mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
+        diagnostics.append(PipelineDiagnostic(file: current.path, mark: mark, message: message))
+    }
+
+    mutating func load(_ spec: PipelineSpec, overrides: [String: String], typedOverrides: [String: JSONValue]) -> PipelineSpec {
+        current = spec.files.first ?? current
+        var capturedBy: [String: String] = [:]
+        for request in spec.requests {
+            for capture in request.captures where capturedBy[capture.name] == nil {
+                capturedBy[capture.name] = request.name
+            }
+        }
+        resolveVariables(spec.variables, overrides: overrides, typedOverrides: typedOverrides, capturedBy: capturedBy)
+        loadPlugins(spec.plugins, capturedBy: capturedBy)
+        makeStages(spec.stages, capturedBy: capturedBy)
+        addCookies(file: spec.cookieFile, capturedBy: capturedBy)
+        checkRequests(spec, capturedBy: capturedBy)
+        return spec
+    }
+
+    /// Fills `scope` from, in order of precedence, `overrides` (`--var`, then `--vars-file`; text,
+    /// or typed from a YAML vars file), `SLUICE_VAR_NAME` environment variables (text; secrets, as
+    /// everything read from the environment) and `variables:` (typed as YAML reads them; they may
+    /// read the environment and the variables above them).
+    private mutating func resolveVariables(
+        _ entries: [Sourced<YAMLNode.Pair>], overrides: [String: String], typedOverrides: [String: JSONValue], capturedBy: [String: String]
+    ) {
+        for (name, value) in typedOverrides where overrides[name] == nil { scope.assign(name, value) }
+        for (name, value) in overrides { scope.values[name] = value }
+        for (key, value) in environment where key.hasPrefix(PipelineFile.environmentVariablePrefix) {
+            let name = String(key.dropFirst(PipelineFile.environmentVariablePrefix.count))
+            guard TemplateString.problem(naming: name) == nil, scope.values[name] == nil else { continue }
+            scope.values[name] = value
+            scope.secretNames.insert(name)
+            secrets.append(value)
+        }
+        for sourced in entries {
+            let entry = sourced.value
+            current = sourced.source
+            guard let name = entry.key.scalar, scope.values[name] == nil else { continue }
+            guard checkReferences(in: entry.value, known: Set(scope.values.keys), captures: capturedBy, context: "variables") else { continue }
+            let value: JSONValue
+            do {
+                value = try scope.jsonValue(of: entry.value)
+            } catch {
+                fail(error.mark, error.message)
+                continue
+            }
+            let templates = entry.value.references().references.isEmpty ? [] : Loader.texts(in: entry).compactMap { try? TemplateString(parsing: $0) }
+            // A scalar keeps the text it renders to (`1.50` stays `1.50` inside a longer string,
+            // a secret `007` stays `007`, never the number's `7`).
+            let text = entry.value.scalar.flatMap { try? scope.render($0) }
+            if templates.contains(where: scope.isSecret) {
+                scope.secretNames.insert(name)
+                secrets += text.map { [$0] } ?? Loader.scalarTexts(of: value)
+            }
+            for template in templates { secrets += scope.secrets(in: template) }
+            scope.assign(name, value)
+            if let text { scope.values[name] = text }
+        }
+    }
+
+    /// Keeps cookies between the requests of a run: the listed `cookies` stage, or a new one
+    /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:adding:)``
+    /// adds.
+    private mutating func addCookies(file sourced: Sourced<YAMLNode>?, capturedBy: [String: String]) {
+        let file = sourced?.value
+        let directory = sourced?.source.directory
+        if let sourced { current = sourced.source }
+        if let listed = stages.first(where: { $0 is CookieHandling }) as? CookieHandling {
+            if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(listed.file == nil ? " (the stage reads none)" : ""); give it as the stage's file: option") }
+            cookies = listed
+            return
+        }
+        var url: URL?
+        if let file {
+            guard checkReferences(in: file, known: Set(scope.values.keys), captures: capturedBy, context: "stage options"),
+                let text = file.scalar, let path = try? scope.render(text)
+            else { return }
+            url = URL(fileURLWithPath: StageOptions.resolve(path, against: directory))
+        }
+        do {
+            cookies = try CookieHandling(file: url)
+        } catch let error as InputFile.Unreadable {
+            fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.description)
+        } catch {
+            fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), "cannot read the cookie file \(url?.path ?? ""): \(error)")
+        }
+    }
+
+    /// Loads the `plugins:` modules and registers their stages.
+    private mutating func loadPlugins(_ entries: [Sourced<YAMLNode>], capturedBy: [String: String]) {
+        for sourced in entries {
+            let entry = sourced.value
+            let directory = sourced.source.directory
+            current = sourced.source
+            guard checkReferences(in: entry, known: Set(scope.values.keys), captures: capturedBy, context: "plugins"),
+                let text = entry.scalar, let path = try? scope.render(text)
+            else { continue }
+            do {
+                for descriptor in try StageModuleLoader.load(path: StageOptions.resolve(path, against: directory)) {
+                    do {
+                        try registry.register(descriptor)
+                    } catch {
+                        fail(entry.mark, "plugin '\(path)': \(error.message)")
+                    }
+                }
+            } catch {
+                fail(entry.mark, "plugin '\(path)': \(error.message)")
+            }
+        }
+    }
+
+    private mutating func makeStages(_ entries: [StageSpec], capturedBy: [String: String]) {
+        for entry in entries {
+            current = entry.source
+            guard let descriptor = registry[entry.name] else {
+                var message = "unknown stage '\(entry.name)'"
+                if let near = OptionDescriptor.nearest(to: entry.name, in: registry.descriptors.map(\.name)) { message += "; did you mean '\(near)'?" }
+                fail(entry.mark, message + " (stages: " + registry.descriptors.map(\.name).joined(separator: ", ") + "; `sluice stages` lists them)")
+                continue
+            }
+            let mapping = YAMLNode(.mapping(entry.options), mark: entry.mark)
+            guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else {
+                let templated = Set(mapping.references().references.map(\.mark))
+                for problem in OptionDescriptor.problems(in: entry.options, at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+                where !templated.contains(problem.mark) {
+                    fail(problem.mark, problem.message)
+                }
+                continue
+            }
+            let rendered: YAMLNode
+            do {
+                rendered = try scope.render(mapping)
+            } catch {
+                fail(error.mark, error.message)
+                continue
+            }
+            let problems = OptionDescriptor.problems(in: rendered.pairs ?? [], at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+            for problem in problems { fail(problem.mark, problem.message) }
+            guard problems.isEmpty else { continue }
+            collectSecrets(in: entry.options, rendered: rendered.pairs ?? [], options: descriptor.options, secret: false)
+            let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
+            do {
+                let stage = try descriptor.make(options)
+                if let injection = stage as? HeaderInjection, options.node("authorization") != nil,
+                    let credentials = injection.injectedHeaders["Authorization"]?.split(separator: " ", maxSplits: 1).last
+                {
+                    secrets.append(String(credentials))
+                }
+                guard stage.placement == descriptor.placement else {
+                    fail(entry.mark, "stage '\(entry.name)' runs at \(stage.placement), but its descriptor says \(descriptor.placement); give the descriptor placement: the stage's own")
+                    continue
+                }
+                if let trust = stage as? TrustEvaluation {
+                    warnings += trust.policy.warnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
+                }
+                stages.append(stage)
+                stageEntries.append(entry)
+            } catch let invalid as StageOptions.Invalid {
+                fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
+            } catch let error as SluiceError {
+                fail(entry.mark, "stage '\(entry.name)': \(error.message)")
+            } catch {
+                fail(entry.mark, "stage '\(entry.name)': \(error)")
+            }
+        }
+        let conflicts = Pipeline.conflicts(in: stages)
+        for conflict in conflicts {
+            let first = stageEntries[conflict.first]
+            let second = stageEntries[conflict.second]
+            current = second.source
+            let locations = (first.source.location(first.mark), second.source.location(second.mark))
+            fail(second.mark, Pipeline.message(for: conflict, in: stages, locations: locations))
+        }
+        guard conflicts.isEmpty else { return }
+        do {
+            _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
+        } catch {
+            let entry = stageEntries.first { $0.name == error.stage } ?? entries.first
+            current = entry?.source ?? current
+            fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
+        }
+    }
+
+    /// Adds the rendered values of secret options (and everything inside them) to `secrets`, and
+    /// the values of the environment variables and secret variables any option refers to, at any
+    /// depth (`headers: {X-Api-Key: "${env.KEY}"}` as much as `token: ${env.KEY}`).
+    private mutating func collectSecrets(in written: [YAMLNode.Pair], rendered: [YAMLNode.Pair], options: [OptionDescriptor], secret: Bool) {
+        for (original, value) in zip(written, rendered) {
+            let descriptor = options.first { $0.name == original.key.scalar }
+            let isSecret = secret || descriptor?.isSecret == true
+            if case .object(let nested)? = descriptor?.type, let pairs = original.value.pairs, let renderedPairs = value.value.pairs {
+                collectSecrets(in: pairs, rendered: renderedPairs, options: nested, secret: isSecret)
+            } else if isSecret {
+                secrets += Loader.scalars(in: value.value)
+            }
+            for text in Loader.texts(in: original) {
+                if let template = try? TemplateString(parsing: text) { secrets += scope.secrets(in: template) }
+            }
+        }
+    }
+
+    /// Every string, number and Boolean inside a value, as text: what a secret made of it reveals.
+    private static func scalarTexts(of value: JSONValue) -> [String] {
+        switch value {
+        case .array(let elements): elements.flatMap(scalarTexts)
+        case .object(let object): object.flatMap { scalarTexts(of: $0.value) }
+        case .null: []
+        default: [VariableScope.text(of: value)]
+        }
+    }
+
+    private static func scalars(in node: YAMLNode) -> [String] {
+        switch node.content {
+        case .scalar(let text, _): [text]
+        case .sequence(let elements): elements.flatMap(scalars)
+        case .mapping(let pairs): pairs.flatMap { scalars(in: $0.value) }
+        }
+    }
+
+    /// Every scalar of an option as written, its name and mapping keys included.
+    private static func texts(in pair: YAMLNode.Pair) -> [String] {
+        func texts(_ node: YAMLNode) -> [String] {
+            switch node.content {
+            case .scalar(let text, _): [text]
+            case .sequence(let elements): elements.flatMap(texts)
+            case .mapping(let pairs): pairs.flatMap { texts($0.key) + texts($0.value) }
+            }
+        }
+        return texts(pair.key) + texts(pair.value)
+    }
+
+    /// The checks across requests: references, parameters without serialization, paths without
+    /// a base URL.
+    private mutating func checkRequests(_ spec: PipelineSpec, capturedBy: [String: String]) {
+        let hasSerialization = spec.stages.contains { $0.name == "serialization" }
+        let hasResolution = spec.stages.contains { $0.name == "url-resolution" }
+        var captured: [String: String] = [:]
+        for request in spec.requests {
+            current = request.source
+            let rowNames = Set(request.row?.values.map(\.name) ?? [])
+            for condition in request.conditions {
+                let known = Set(scope.values.keys).union(capturedBy.keys).union(rowNames)
+                for name in condition.variables where !known.contains(name) {
+                    var message = "\(condition.effect.rawValue): \(name) is not a variable, a capture or a for-each column"
+                    if let near = OptionDescriptor.nearest(to: name, in: Array(known)) { message += "; did you mean \(near)?" }
+                    fail(condition.mark, message)
+                }
+            }
+            if let parameters = request.parameters, !hasSerialization {
+                fail(parameters.mark, "parameters need a serialization stage to write them; add '- serialization' to stages:")
+            }
+            if !request.parts.isEmpty && !hasSerialization {
+                fail(request.mark, "parts need a serialization stage with format: multipart")
+            }
+            if request.parameters != nil && (request.body != nil || request.bodyFile != nil) {
+                fail(request.mark, "give parameters or a raw body (body, body-file), not both")
+            }
+            if !hasResolution, let path = request.path.scalar, !path.contains("${"),
+                !["http", "https"].contains(URL(string: path)?.scheme?.lowercased())
+            {
+                fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
+            }
+            for node in request.templatedNodes {
+                _ = checkReferences(in: node, known: Set(scope.values.keys).union(captured.keys).union(rowNames), captures: capturedBy, context: "request '\(request.name)'")
+                if let text = node.scalar, let template = try? TemplateString(parsing: text) {
+                    secrets += scope.secrets(in: template)
+                }
+            }
+            for capture in request.captures { captured[capture.name] = request.name }
+        }
+    }
+
+    /// Reports malformed templates and references nothing supplies; `false` when there was one.
+    private mutating func checkReferences(in node: YAMLNode, known: Set<String>, captures: [String: String], context: String) -> Bool {
+        let (references, problems) = node.references()
+        for problem in problems { fail(problem.mark, problem.message) }
+        var ok = problems.isEmpty
+        for reference in references {
+            if reference.isEnvironment {
+                guard environment[reference.name] == nil else { continue }
+                fail(reference.mark, "undefined variable ${env.\(reference.name)}: the environment variable \(reference.name) is not set")
+            } else {
+                guard !known.contains(reference.name) else { continue }
+                var message = "undefined variable ${\(reference.name)}"
+                if let request = captures[reference.name] {
+                    message += ["stage options", "variables", "plugins"].contains(context)
+                        ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
+                        : ": it is captured by request '\(request)', which does not run before this point"
+                } else if let near = OptionDescriptor.nearest(to: reference.name, in: Array(known) + Array(captures.keys)) {
+                    message += "; did you mean ${\(near)}?"
+                } else {
+                    message += " (define it under variables: or pass --var \(reference.name)=VALUE)"
+                }
+                fail(reference.mark, message)
+            }
+            ok = false
+        }
+        return ok
+    }
+}

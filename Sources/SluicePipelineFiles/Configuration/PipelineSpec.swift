@@ -1,0 +1,185 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// A pipeline file as written, checked for shape: its name, variables, stage entries and
+/// requests, every part with the line and column it came from. Values that may hold `${...}`
+/// stay YAML nodes until a request is sent, when the variables known by then fill them in.
+public struct PipelineSpec: Sendable {
+    /// The pipeline's name: `name:`, or the file's stem.
+    public var name: String
+    /// The `plugins:` entries of the file and the files it includes: paths of stage modules to
+    /// load, relative to the file that names them.
+    public var plugins: [Sourced<YAMLNode>]
+    /// The `variables:` entries of the file and the files it includes, included files first.
+    public var variables: [Sourced<YAMLNode.Pair>]
+    /// The stage entries, top to bottom: an included file's before the including file's own.
+    public var stages: [StageSpec]
+    /// The requests, in the order they run: included files' requests where they are included,
+    /// `for-each` expanded to one request per row.
+    public var requests: [RequestSpec]
+    /// `max-response-size:`, the response-body limit of requests that set none.
+    public var maxResponseSize: Int64?
+    /// `cookie-file:`, the cookie file (curl's format) the run reads before its first request
+    /// and writes after its last, as written.
+    public var cookieFile: Sourced<YAMLNode>?
+    /// Every file the pipeline is made of: the file itself, then each included file once.
+    public var files: [PipelineSource] = []
+}
+
+/// Where part of a pipeline was written: the file's name as diagnostics show it, and the folder
+/// its relative paths (pins, bodies, data files, includes) are resolved against.
+public struct PipelineSource: Sendable, Hashable {
+    /// The file's name as given (on the command line, or in an `include:` joined to the
+    /// including file's folder).
+    public var path: String
+    /// The folder relative paths are resolved against; `nil` for the current directory.
+    public var directory: URL?
+
+    /// Creates a source.
+    public init(path: String, directory: URL?) {
+        self.path = path
+        self.directory = directory
+    }
+
+    /// `PATH:LINE:COLUMN`.
+    public func location(_ mark: YAMLNode.Mark) -> String {
+        "\(path):\(mark.line):\(mark.column)"
+    }
+}
+
+/// A value of a pipeline and the file it was written in.
+public struct Sourced<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// The file.
+    public var source: PipelineSource
+}
+
+/// One entry of `stages:`: a stage's name and its options as written.
+public struct StageSpec: Sendable {
+    /// The stage's name.
+    public var name: String
+    /// The file it is written in.
+    public var source: PipelineSource
+    /// Where the entry starts.
+    public var mark: YAMLNode.Mark
+    /// The options, as written (`${...}` not yet filled in).
+    public var options: [YAMLNode.Pair]
+}
+
+/// One entry of `requests:`.
+public struct RequestSpec: Sendable {
+    /// One `parts:` entry: a field or a file.
+    public struct Part: Sendable {
+        /// The part's name.
+        public var name: YAMLNode
+        /// A field's value.
+        public var value: YAMLNode?
+        /// A file's path, relative to the pipeline file.
+        public var file: YAMLNode?
+        /// The file name sent for a file; the file's own name by default.
+        public var filename: YAMLNode?
+        /// The content type sent for a file; guessed from its extension by default.
+        public var contentType: YAMLNode?
+    }
+
+    /// The request's name as written, unique in the pipeline and the files it includes.
+    public var name: String
+    /// The file it is written in.
+    public var source: PipelineSource
+    /// Where the entry starts.
+    public var mark: YAMLNode.Mark
+    /// The method.
+    public var method: HTTPMethod
+    /// The path (a URL reference), as written.
+    public var path: YAMLNode
+    /// `path-parameters:` entries.
+    public var pathParameters: [YAMLNode.Pair]
+    /// `parameters:`, any YAML value.
+    public var parameters: YAMLNode?
+    /// `headers:` entries.
+    public var headers: [YAMLNode.Pair]
+    /// A raw body.
+    public var body: YAMLNode?
+    /// A file sent as the raw body.
+    public var bodyFile: YAMLNode?
+    /// Multipart parts.
+    public var parts: [Part]
+    /// The total timeout.
+    public var timeout: Duration?
+    /// `max-response-size:`, the most bytes of response body to take.
+    public var maxResponseSize: Int64?
+    /// `output:`, a file the response body is streamed to instead of memory.
+    public var output: YAMLNode?
+    /// `events:`, for a `text/event-stream` resource: how many server-sent events to read, and for
+    /// how long at most; the expectations and captures then see the events as a JSON array.
+    public var events: EventReading?
+    /// What the response must satisfy.
+    public var expectations: [Expectation]
+    /// Values taken from the response for later requests.
+    public var captures: [Capture]
+    /// `retry:`: send again until every expectation holds.
+    public var retry: PollingRetry?
+    /// `delay:`: how long to wait before sending.
+    public var delay: Duration?
+    /// The `when:` and `skip:` conditions of the request and of the groups and includes around
+    /// it, outermost first; the request runs when all of them allow it.
+    public var conditions: [RunCondition] = []
+    /// The request's tags: its own, its groups', its file's and the including files'.
+    public var tags: [String] = []
+    /// `always: true`: the request runs even after `--fail-fast` has stopped the run (a teardown).
+    public var always = false
+    /// The `for-each` row this copy of the request runs for, when it has one.
+    public var row: ForEachRow?
+
+    /// The name results show: the written name with the row's variables filled in when it refers
+    /// to them, else the written name followed by the row in brackets.
+    public var displayName: String {
+        guard let row else { return name }
+        if name.contains("${"), let template = try? TemplateString(parsing: name),
+            !template.variables.isEmpty, template.variables.allSatisfy({ row.variables[$0] != nil }),
+            let rendered = try? template.render(variables: row.variables, environment: [:])
+        {
+            return rendered
+        }
+        return "\(name) [\(row.label)]"
+    }
+
+    /// Every node whose scalars may hold `${...}`.
+    package var templatedNodes: [YAMLNode] {
+        var nodes = [path] + pathParameters.map(\.value) + headers.map(\.value)
+        nodes += [parameters, body, bodyFile, output].compactMap { $0 }
+        nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
+        nodes += expectations.compactMap(\.templatedValue)
+        return nodes
+    }
+}
+
+/// A request's `retry:`: Hurl's `retry`, Tavern's `max_retries`. The request is sent again,
+/// `interval` apart, until every expectation holds (and every capture is found) or `attempts`
+/// sends have been made. Unlike the `retry` stage, which re-sends on transport failures and
+/// statuses inside one send, this polls for an eventually consistent result, and every attempt
+/// is reported.
+public struct PollingRetry: Sendable, Hashable {
+    /// How many times the request is sent at most, the first included.
+    public var attempts: Int
+    /// The pause between two attempts.
+    public var interval: Duration
+    /// Where `retry:` is written.
+    public var mark: YAMLNode.Mark
+
+    /// 1 s: the pause when `retry:` gives none.
+    public static let defaultInterval: Duration = .seconds(1)
+    /// 10,000: the most attempts a request may ask for, so a run stays bounded.
+    public static let maximumAttempts = 10_000
+}
+
+extension RequestSpec {
+    /// The `${NAME}` names (not `env.`) the request refers to.
+    public var variableNames: Set<String> {
+        Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
+    }
+}

@@ -1,0 +1,167 @@
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// A pipeline string with `${NAME}` variables: `${NAME}` takes a capture, a `--var` or a
+/// `variables:` entry; `${env.NAME}` reads the environment; `${uuid}`, `${now}` and the other
+/// ``TemplateFunction``s compute a value; `$${` writes a literal `${`.
+///
+/// Parsing finds every reference up front, so a pipeline can check statically that each one has a
+/// source before anything is sent.
+public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
+    /// A piece of the string.
+    public enum Part: Sendable, Hashable {
+        /// Text as written (with `$${` already turned into `${`).
+        case literal(String)
+        /// `${NAME}`.
+        case variable(String)
+        /// `${env.NAME}`.
+        case environment(String)
+        /// `${FUNCTION(ARGUMENTS)}`.
+        case function(TemplateFunction)
+    }
+
+    /// Why a string's `${` is malformed, and where.
+    public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong.
+        public var message: String
+        /// The offset of the `${`, in Unicode code points from 0.
+        public var offset: Int
+
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// A reference that nothing supplies.
+    public struct UndefinedVariable: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The name, `env.` included for the environment.
+        public var name: String
+
+        /// `undefined variable ${NAME}`.
+        public var description: String { "undefined variable ${\(name)}" }
+    }
+
+    /// The pieces, in order.
+    public let parts: [Part]
+    /// The string as written.
+    public let text: String
+
+    /// Parses a string.
+    /// - Throws: `SyntaxError` for an unterminated `${` or an invalid name.
+    public init(parsing text: String) throws(SyntaxError) {
+        self.text = text
+        var parts: [Part] = []
+        var literal = ""
+        // Code points, not `Character`s: a combining mark after `}` would otherwise hide the `}`.
+        let characters = Array(text.unicodeScalars)
+        var index = 0
+        while index < characters.count {
+            if characters[index] == "$", index + 2 < characters.count, characters[index + 1] == "$", characters[index + 2] == "{" {
+                literal += "${"
+                index += 3
+            } else if characters[index] == "$", index + 1 < characters.count, characters[index + 1] == "{" {
+                guard let close = characters[(index + 2)...].firstIndex(of: "}") else {
+                    throw SyntaxError(message: "'${' has no closing '}' (write $${ for a literal ${)", offset: index)
+                }
+                var name = ""
+                name.unicodeScalars.append(contentsOf: characters[(index + 2)..<close])
+                if TemplateFunction.isCall(name) {
+                    let function: TemplateFunction
+                    do {
+                        function = try TemplateFunction(parsing: name)
+                    } catch {
+                        throw SyntaxError(message: error.message, offset: index)
+                    }
+                    if !literal.isEmpty { parts.append(.literal(literal)) }
+                    literal = ""
+                    parts.append(.function(function))
+                    index = close + 1
+                    continue
+                }
+                guard TemplateString.isValidName(name) else {
+                    throw SyntaxError(message: "'${\(name)}' is not a variable name (letters, digits, '_', '-', '.')", offset: index)
+                }
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(name.hasPrefix("env.") ? .environment(String(name.dropFirst(4))) : .variable(name))
+                index = close + 1
+            } else {
+                literal.unicodeScalars.append(characters[index])
+                index += 1
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        self.parts = parts
+    }
+
+    /// Why `name` cannot name a variable, a capture, a vars file's entry or a for-each column: it
+    /// is malformed, reads the environment (`env.`), or is a template function written bare
+    /// (`now`); `nil` when it can.
+    static func problem(naming name: String) -> String? {
+        if !isValidName(name) || name.hasPrefix("env.") {
+            return "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)"
+        }
+        if TemplateFunction.bareNames.contains(name) {
+            return "'\(name)' is the name of a template function (${\(name)}); choose another name"
+        }
+        return nil
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        let bare = name.hasPrefix("env.") ? String(name.dropFirst(4)) : name
+        guard let first = bare.first, first.isLetter || first == "_" else { return false }
+        return bare.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+    }
+
+    /// The `${NAME}` names referenced, in order, function arguments included.
+    public var variables: [String] {
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .variable(let name): [name]
+            case .function(let function): function.arguments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+            default: []
+            }
+        }
+    }
+
+    /// The `${env.NAME}` names referenced, in order, function arguments included.
+    public var environmentVariables: [String] {
+        parts.flatMap { part -> [String] in
+            switch part {
+            case .environment(let name): [name]
+            case .function(let function): function.arguments.compactMap { if case .environment(let name) = $0 { name } else { nil } }
+            default: []
+            }
+        }
+    }
+
+    /// Whether the string is plain text, with no reference.
+    public var isLiteral: Bool {
+        parts.allSatisfy { if case .literal = $0 { true } else { false } }
+    }
+
+    /// The string with every reference replaced.
+    /// - Throws: `UndefinedVariable` for a reference `variables` or `environment` does not supply.
+    public func render(variables: [String: String], environment: [String: String]) throws(UndefinedVariable) -> String {
+        var output = ""
+        for part in parts {
+            switch part {
+            case .literal(let text):
+                output += text
+            case .variable(let name):
+                guard let value = variables[name] else { throw UndefinedVariable(name: name) }
+                output += value
+            case .environment(let name):
+                guard let value = environment[name] else { throw UndefinedVariable(name: "env." + name) }
+                output += value
+            case .function(let function):
+                output += try function.evaluate(variables: variables, environment: environment)
+            }
+        }
+        return output
+    }
+
+    /// The string as written.
+    public var description: String { text }
+}

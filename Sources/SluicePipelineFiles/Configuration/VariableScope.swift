@@ -1,0 +1,169 @@
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// The values `${NAME}` and `${env.NAME}` take while a pipeline runs, and which of them are
+/// secrets.
+///
+/// A name's value is, in order of precedence, a capture from an earlier request, a `--var`, or
+/// the pipeline's `variables:`. Values read from the environment, and variables computed from
+/// them, are secrets.
+///
+/// Every value has a text, which `${NAME}` inside a longer string renders. A value from a typed
+/// source keeps its JSON type too (a capture: what a JSONPath selected; `variables:`, a YAML vars
+/// file, a JSON or inline `for-each` row: what YAML or JSON says), in ``typedValues``: a scalar
+/// that is exactly `${NAME}` (quoted or not) in an expected value or in `parameters` stands for
+/// the value itself, so a captured `2` is compared with and sent as `2`, never `"2"`, as Hurl
+/// keeps a captured number a number, and `id: "007"` stays the string `"007"`.
+public struct VariableScope: Sendable {
+    /// The variables' text, by name.
+    public var values: [String: String]
+    /// The JSON values of the variables that were set with one, by name: captures, `variables:`,
+    /// a YAML vars file, a JSON or inline `for-each` row. A variable from a text source (`--var`, a
+    /// dotenv file, `SLUICE_VAR_NAME`, a CSV row) has none, and `${NAME}` alone reads its text as
+    /// YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
+    /// its `--variable` values.
+    public private(set) var typedValues: [String: JSONValue] = [:]
+    /// The environment, for `${env.NAME}`.
+    public var environment: [String: String]
+    /// The names whose values are secrets.
+    public var secretNames: Set<String>
+
+    /// Creates a scope.
+    public init(values: [String: String] = [:], environment: [String: String] = [:], secretNames: Set<String> = []) {
+        self.values = values
+        self.environment = environment
+        self.secretNames = secretNames
+    }
+
+    /// The scope with a `for-each` row's values, which win over every other source: typed for a
+    /// row that has types (a JSON file's, a list in the pipeline), text for a CSV row.
+    public func adding(_ row: ForEachRow?) -> VariableScope {
+        guard let row else { return self }
+        var scope = self
+        for pair in row.values {
+            scope.values[pair.name] = pair.value
+            if let typed = pair.typed {
+                scope.typedValues[pair.name] = typed
+            } else {
+                scope.typedValues.removeValue(forKey: pair.name)
+            }
+        }
+        return scope
+    }
+
+    /// Sets a variable to a JSON value (a capture): its text is a string as it is, any other
+    /// value as compact JSON; a template that is exactly `${NAME}` stands for the value itself,
+    /// so a captured string `"2"` stays a string and a captured `2` a number.
+    public mutating func assign(_ name: String, _ value: JSONValue) {
+        values[name] = VariableScope.text(of: value)
+        typedValues[name] = value
+    }
+
+    /// The text `${NAME}` renders for a value: a string as it is, anything else as compact JSON.
+    public static func text(of value: JSONValue) -> String {
+        value.stringValue ?? (try? JSONWriter().string(from: value)) ?? ""
+    }
+
+    /// The node as a JSON value, its references filled in. A scalar that is exactly one `${NAME}`,
+    /// quoted or not, is the variable's value: its typed value when it has one, else its text read
+    /// as YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
+    /// its `--variable` values. Any other scalar is rendered as text, then read by the YAML core
+    /// schema (a quoted one stays a string), as `YAMLNode/jsonValue()` reads it.
+    /// - Throws: what ``render(_:)-(YAMLNode)`` throws, with the scalar's mark.
+    public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
+        try node.jsonValue { text, _, scalar throws(YAMLReader.SyntaxError) in
+            if let name = VariableScope.soleVariable(in: text) {
+                if let typed = typedValues[name] { return typed }
+                if let value = values[name] { return YAMLNode.coreSchemaValue(value) }
+            }
+            return try render(scalar).jsonValue()
+        }
+    }
+
+    /// The name when `text` is exactly one `${NAME}` and nothing else.
+    private static func soleVariable(in text: String) -> String? {
+        guard text.hasPrefix("${"), let template = try? TemplateString(parsing: text), template.parts.count == 1,
+            case .variable(let name) = template.parts[0]
+        else { return nil }
+        return name
+    }
+
+    /// The string with its references filled in.
+    /// - Throws: `TemplateString.SyntaxError` or `TemplateString.UndefinedVariable`.
+    public func render(_ text: String) throws -> String {
+        try TemplateString(parsing: text).render(variables: values, environment: environment)
+    }
+
+    /// The node with the references in every scalar filled in; keys stay as written.
+    /// - Throws: what ``render(_:)-swift.method`` throws, with the scalar's mark.
+    public func render(_ node: YAMLNode) throws(YAMLReader.SyntaxError) -> YAMLNode {
+        var node = node
+        switch node.content {
+        case .scalar(let text, let quoted):
+            guard text.contains("$") else { return node }
+            do {
+                node.content = .scalar(try render(text), quoted: quoted)
+            } catch {
+                throw YAMLReader.SyntaxError(message: "\(error)", mark: node.mark)
+            }
+        case .sequence(let elements):
+            var rendered: [YAMLNode] = []
+            for element in elements { rendered.append(try render(element)) }
+            node.content = .sequence(rendered)
+        case .mapping(let pairs):
+            var rendered: [YAMLNode.Pair] = []
+            for pair in pairs { rendered.append(YAMLNode.Pair(key: pair.key, value: try render(pair.value))) }
+            node.content = .mapping(rendered)
+        }
+        return node
+    }
+
+    /// The values of the secrets a template refers to, directly or through secret variables.
+    public func secrets(in template: TemplateString) -> [String] {
+        template.environmentVariables.compactMap { environment[$0] }
+            + template.variables.filter { secretNames.contains($0) }.compactMap { values[$0] }
+    }
+
+    /// Whether a template refers to a secret.
+    public func isSecret(_ template: TemplateString) -> Bool {
+        !template.environmentVariables.isEmpty || template.variables.contains { secretNames.contains($0) }
+    }
+}
+
+/// A `${...}` reference found in a pipeline file, for the load-time checks.
+public struct VariableReference: Sendable, Hashable {
+    /// The name, without `env.`.
+    public var name: String
+    /// Whether it is `${env.NAME}`.
+    public var isEnvironment: Bool
+    /// The scalar it is written in.
+    public var mark: YAMLNode.Mark
+}
+
+extension YAMLNode {
+    /// Every reference in this node's scalars, and every malformed `${` as a diagnostic message.
+    package func references() -> (references: [VariableReference], problems: [(mark: YAMLNode.Mark, message: String)]) {
+        switch content {
+        case .scalar(let text, _):
+            guard text.contains("$") else { return ([], []) }
+            do {
+                let template = try TemplateString(parsing: text)
+                return (
+                    template.variables.map { VariableReference(name: $0, isEnvironment: false, mark: mark) }
+                        + template.environmentVariables.map { VariableReference(name: $0, isEnvironment: true, mark: mark) },
+                    []
+                )
+            } catch {
+                return ([], [(mark, error.message)])
+            }
+        case .sequence(let elements):
+            let found = elements.map { $0.references() }
+            return (found.flatMap(\.references), found.flatMap(\.problems))
+        case .mapping(let pairs):
+            let found = pairs.map { $0.value.references() }
+            return (found.flatMap(\.references), found.flatMap(\.problems))
+        }
+    }
+}

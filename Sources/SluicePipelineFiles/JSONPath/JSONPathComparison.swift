@@ -1,0 +1,87 @@
+import SluiceCore
+import SluiceCurl
+import SluiceReachability
+import SluiceStageRegistry
+
+/// Comparisons in filters, as RFC 9535 section 2.3.5.2.2 defines them: numbers by value
+/// (`1 == 1.0`), strings by code point (equality and order alike, never by canonical
+/// equivalence), arrays and objects by their contents; only numbers and strings are ordered; and
+/// Nothing (an operand whose query selects no node) equals only Nothing.
+enum JSONPathComparison {
+    /// Whether `left comparison right` holds, `nil` standing for Nothing.
+    static func holds(_ left: JSONValue?, _ comparison: JSONPath.ComparisonOperator, _ right: JSONValue?) -> Bool {
+        switch comparison {
+        case .equal: equal(left, right)
+        case .notEqual: !equal(left, right)
+        case .less: less(left, right)
+        case .lessOrEqual: less(left, right) || equal(left, right)
+        case .greater: less(right, left)
+        case .greaterOrEqual: less(right, left) || equal(left, right)
+        }
+    }
+
+    static func equal(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): return true
+        case (let left?, let right?): return equal(left, right)
+        default: return false
+        }
+    }
+
+    private static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.bool(let left), .bool(let right)): return left == right
+        case (.string(let left), .string(let right)): return left.hasSameCodePoints(as: right)
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { equal($0, $1) }
+        case (.object(let left), .object(let right)):
+            return left.members.count == right.members.count
+                && left.members.allSatisfy { member in right[member.key].map { equal(member.value, $0) } ?? false }
+        default:
+            guard let order = numericOrder(left, right) else { return false }
+            return order == 0
+        }
+    }
+
+    private static func less(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
+        switch (left, right) {
+        case (.string(let left)?, .string(let right)?):
+            // UTF-8 keeps code point order, so comparing the bytes orders by code point.
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        case (let left?, let right?):
+            return numericOrder(left, right) == -1
+        default:
+            return false
+        }
+    }
+
+    /// -1, 0 or 1 when both are numbers, compared exactly (an `Int` past 2^53 is not rounded to a
+    /// `Double` first); `nil` otherwise.
+    static func numericOrder(_ left: JSONValue, _ right: JSONValue) -> Int? {
+        switch (left, right) {
+        case (.int(let left), .int(let right)): return left < right ? -1 : left == right ? 0 : 1
+        case (.double(let left), .double(let right)): return order(left, right)
+        case (.int(let left), .double(let right)): return order(left, right)
+        case (.double(let left), .int(let right)): return order(right, left).map { -$0 }
+        default: return nil
+        }
+    }
+
+    private static func order(_ left: Double, _ right: Double) -> Int? {
+        if left < right { return -1 }
+        if left > right { return 1 }
+        return left == right ? 0 : nil
+    }
+
+    private static func order(_ integer: Int, _ double: Double) -> Int? {
+        guard !double.isNaN else { return nil }
+        // Doubles at or past 2^63 in size are past every Int.
+        if double >= 9_223_372_036_854_775_808.0 { return -1 }
+        if double < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = Int(double.rounded(.towardZero))
+        if integer != whole { return integer < whole ? -1 : 1 }
+        let fraction = double - double.rounded(.towardZero)
+        return fraction > 0 ? -1 : fraction < 0 ? 1 : 0
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+
+/// A curl command line that sends the same request: method, URL, headers and body as the
+/// request-side stages left them, plus the transport settings curl has flags for (redirects,
+/// timeouts, CA bundle, public-key pins, `-k`).
+///
+/// Multipart bodies are given as `-F` parts, so curl streams the same files (with its own
+/// boundary); other bodies are given byte for byte. curl's own defaults are matched to the
+/// libcurl transport's: `--compressed` (the transport asks for and decodes every encoding
+/// libcurl has) unless the request names its encodings, and no `User-Agent` unless the request
+/// sets one.
+public enum CurlExport {
+    /// The command for a prepared request.
+    /// - Parameters:
+    ///   - request: the request as it reached the transport.
+    ///   - parts: the multipart parts the request was written with (serialization turns them
+    ///     into the body), sent as `-F`.
+    ///   - redirects: the pipeline's redirect stage, when it follows redirects.
+    ///   - redactor: hides secrets; `Redactor/none` shows them.
+    public static func command(for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, redactor: Redactor) -> String {
+        var lines: [String] = []
+        var arguments = ["curl"]
+        var prefix = ""
+        switch request.method {
+        case .get: break
+        case .head: arguments.append("--head")
+        default: arguments += ["-X", request.method.rawValue]
+        }
+        arguments.append(quote(redactor.redact(request.url.absoluteString)))
+        let multipart = !parts.isEmpty && request.headers["Content-Type"]?.hasPrefix("multipart/form-data") == true
+        for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
+            arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
+        }
+        if !request.headers.contains("User-Agent") { arguments += ["-H", quote("User-Agent:")] }
+        if !request.headers.contains("Accept-Encoding") { arguments.append("--compressed") }
+        if multipart {
+            for part in parts {
+                switch part.content {
+                case .value(let value):
+                    arguments += ["--form-string", quote(redactor.redact("\(part.name)=\(value)"))]
+                case .data(let data):
+                    lines.append("# part \(part.name) holds \(data.count) bytes from memory, which curl cannot be given inline")
+                case .file(let url):
+                    var text = "\(part.name)=@\(url.path)"
+                    if let type = part.contentType { text += ";type=\(type)" }
+                    if let filename = part.filename { text += ";filename=\(filename)" }
+                    arguments += ["-F", quote(text)]
+                }
+            }
+        } else {
+            switch request.body {
+            case .none: break
+            case .data(let data):
+                if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+                    arguments += ["--data-binary", quote(redactor.redact(text))]
+                } else {
+                    prefix = "echo \(data.base64EncodedString()) | base64 -d | "
+                    arguments += ["--data-binary", "@-"]
+                }
+            case .file(let url):
+                arguments += ["--data-binary", quote("@" + url.path)]
+            case .segments:
+                lines.append("# the body is several pieces (memory and files); curl cannot send it as one")
+            case .stream:
+                lines.append("# the body is streamed from a producer in the program; curl cannot show it")
+            }
+        }
+        if let redirects, redirects.follows {
+            arguments += ["--location", "--max-redirs", "\(redirects.maximumHops)"]
+        }
+        if let total = request.timeouts.total {
+            arguments += ["--max-time", seconds(total)]
+        }
+        if let connect = request.timeouts.connect {
+            arguments += ["--connect-timeout", seconds(connect)]
+        }
+        if let policy = request.trustPolicy {
+            arguments += trustArguments(policy, lines: &lines)
+        }
+        switch request.proxyRoute {
+        case .direct?:
+            arguments += ["--noproxy", quote("*")]
+        case .through(let proxy)?:
+            arguments += ["--proxy", quote(proxy.url.absoluteString)]
+            if let username = proxy.username {
+                arguments += ["--proxy-user", quote(username + ":" + redactor.redact(proxy.password ?? ""))]
+            }
+            arguments += ["--noproxy", quote(proxy.bypass.joined(separator: ","))]
+        case .environment?, nil:
+            break
+        }
+        return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
+    }
+
+    /// curl's flags for what it enforces as Sluice does (`--cacert`, `--insecure`), and a comment
+    /// line for what it cannot: pins. Sluice matches pins against the verified chain, CA and leaf
+    /// alike; curl's `--pinnedpubkey` checks the leaf's key only, so a CA pin that `sluice run`
+    /// passes would fail there. The pins are named in the comment instead.
+    private static func trustArguments(_ policy: TrustPolicy, lines: inout [String]) -> [String] {
+        var arguments: [String] = []
+        if let bundle = policy.caBundle { arguments += ["--cacert", quote(bundle)] }
+        if policy.pinning != .none {
+            let pins = policy.pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }
+            lines.append(
+                "# not exported: \(policy.pinning.rawValue) pinning to \(pins.joined(separator: ";")) (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)"
+            )
+        }
+        if policy.allowsInvalidCertificates || !policy.validatesDomainName { arguments.append("--insecure") }
+        if policy.hosts != nil { lines.append("# the trust policy applies to hosts \(policy.hosts!.joined(separator: ", ")) only") }
+        return arguments
+    }
+
+    /// A shell word: the text in single quotes, or bare when it is plainly safe.
+    static func quote(_ text: String) -> String {
+        let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
+        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = DurationText.milliseconds(duration) / 1000
+        return value.formatted(.number.precision(.fractionLength(0...3)).grouping(.never))
+    }
+}

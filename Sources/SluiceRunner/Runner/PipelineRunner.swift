@@ -1,0 +1,356 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+
+/// A request of a dry run: as the file writes it, and as the request-side stages leave it.
+public struct PreparedRequest: Sendable {
+    /// The request's entry in the file.
+    public var spec: RequestSpec
+    /// The request with its variables filled in, before any stage; `nil` when that failed.
+    public var written: Request?
+    /// The request as it would reach the transport, or why it cannot be prepared.
+    public var result: Result<Request, SluiceError>
+}
+
+/// Runs a pipeline file's requests: in file order, each through the file's stages, captures
+/// flowing forward, expectations checked.
+///
+/// ```swift
+/// let file = try PipelineFile.load(path: "pipelines/demo.yaml")
+/// let results = try await PipelineRunner(file: file).run()
+/// ```
+public struct PipelineRunner: Sendable {
+    /// The file.
+    public let file: PipelineFile
+    /// The transport requests go through.
+    public let transport: any Transport
+
+    /// Creates a runner.
+    public init(file: PipelineFile, transport: any Transport = CurlTransport.shared) {
+        self.file = file
+        self.transport = transport
+    }
+
+    /// The requests a selection picks, in run order.
+    /// - Parameters:
+    ///   - selection: `--only`, `--tag`, `--skip-tag`.
+    ///   - requiresMatches: whether an `--only` pattern that matches no request of this file is an
+    ///     error (a run of several files checks that across them instead).
+    /// - Throws: `.configuration` for a pattern that matches nothing, or a selected request that
+    ///   uses a capture of a request left out.
+    public func requests(selection: RequestSelection, requiresMatches: Bool = true) throws(SluiceError) -> [RequestSpec] {
+        let all = file.spec.requests
+        guard !selection.selectsAll else { return all }
+        if requiresMatches, let pattern = selection.unmatchedPatterns(in: all).first {
+            throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
+        }
+        let chosen = all.map(selection.selects)
+        for (position, request) in all.enumerated() where chosen[position] {
+            let rowNames = Set(request.row?.values.map(\.name) ?? [])
+            let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
+            for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
+                if let capture = earlier.captures.first(where: { needed.contains($0.name) && file.scope.values[$0.name] == nil }) {
+                    throw SluiceError(
+                        kind: .configuration,
+                        message: "the selection leaves out request '\(earlier.displayName)', which captures ${\(capture.name)} for '\(request.displayName)'; select it too, or pass --var \(capture.name)=VALUE"
+                    )
+                }
+            }
+        }
+        return zip(all, chosen).filter(\.1).map(\.0)
+    }
+
+    /// The requests' names for a message, the first few of them.
+    private static func names(_ requests: [RequestSpec]) -> String {
+        let names = requests.map(\.displayName)
+        return names.prefix(12).joined(separator: ", ") + (names.count > 12 ? ", and \(names.count - 12) more" : "")
+    }
+
+    /// A redactor for this file's secrets.
+    public var redactor: Redactor { Redactor(secrets: file.secrets) }
+
+    /// The file's pipeline as the runner sends through it: the run's ``RunInfo`` put in each
+    /// task's storage at the top (its redactor read from `redactor` as each task starts), the
+    /// file's stages, and `extra` (the runner's recorder at the bottom).
+    package func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
+        return try file.makePipeline(transport: transport, adding: [info] + extra)
+    }
+
+    /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
+    /// one with `delay:` waits first; one with `retry:` is sent again until it passes. After a
+    /// failure with `failFast`, only the requests marked `always` still run.
+    /// - Parameters:
+    ///   - selection: the requests to run; all by default.
+    ///   - requiresMatches: whether an `--only` pattern must match a request of this file.
+    ///   - failFast: stop after the first request that fails.
+    ///   - onResult: called with each result as it is known, for live output.
+    /// - Returns: the results, in order.
+    /// - Throws: `.configuration` for a selection ``requests(selection:requiresMatches:)`` refuses
+    ///   or stages that cannot form a pipeline.
+    public func run(
+        selection: RequestSelection = RequestSelection(),
+        requiresMatches: Bool = true,
+        failFast: Bool = false,
+        onResult: (RequestResult) -> Void = { _ in }
+    ) async throws(SluiceError) -> [RequestResult] {
+        let selected = try requests(selection: selection, requiresMatches: requiresMatches)
+        let redactor = Locked(self.redactor)
+        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: [SentRequestRecorder(stops: false)]))
+        // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
+        return await withTaskExecutorPreference(manager.pipeline.transport.executor) {
+            var scope = file.scope
+            var missing: [String: String] = [:]
+            var results: [RequestResult] = []
+            var stopped = false
+            for spec in selected where !stopped || spec.always {
+                let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
+                redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
+                for capture in spec.captures {
+                    if let value = result.captured[capture.name] {
+                        scope.assign(capture.name, value)
+                        missing[capture.name] = nil
+                    } else {
+                        missing[capture.name] = spec.name
+                    }
+                }
+                results.append(result)
+                onResult(result)
+                if failFast && !result.ok { stopped = true }
+            }
+            return results
+        }
+    }
+
+    /// Runs each request through the request half of the chain without sending it.
+    /// - Returns: for each selected request, the request as it would be sent, or why it could
+    ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
+    public func prepare(selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true) async throws(SluiceError) -> [PreparedRequest] {
+        let selected = try requests(selection: selection, requiresMatches: requiresMatches)
+        let manager = SessionManager(pipeline: try pipeline(dryRun: true, adding: [SentRequestRecorder(stops: true)]))
+        var scope = file.scope
+        for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
+            scope.values[capture.name] = "<\(capture.name)>"
+        }
+        var prepared: [PreparedRequest] = []
+        for spec in selected {
+            var written: Request?
+            do {
+                written = try spec.makeRequest(scope: scope.adding(spec.row), directory: spec.source.directory)
+                let handle = manager.task(written!)
+                do {
+                    _ = try await handle.value
+                } catch let error as SluiceError where !(error.underlying is SentRequestRecorder.Stop) {
+                    throw error
+                } catch {}
+                guard let request = handle.context.storage[SentRequestRecorder.Key.self] else {
+                    throw SluiceError(kind: .invalidRequest, message: "the request did not reach the transport")
+                }
+                prepared.append(PreparedRequest(spec: spec, written: written, result: .success(request)))
+            } catch {
+                prepared.append(PreparedRequest(spec: spec, written: written, result: .failure(SluiceError.wrapping(error, stage: nil, url: nil))))
+            }
+        }
+        return prepared
+    }
+
+    /// Runs one request of the file: checks its conditions, waits its `delay`, sends it (again,
+    /// as `retry` allows, until it passes) and checks it; `redactor` says which captured values
+    /// hold a secret.
+    private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String], redactor: Redactor) async -> RequestResult {
+        let scope = scope.adding(spec.row)
+        var result = RequestResult(
+            name: spec.displayName, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
+            duration: .zero, error: nil, failures: [], captured: [:]
+        )
+        result.file = spec.source.path
+        result.tags = spec.tags
+        result.expectations = spec.expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
+            + spec.captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
+        if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
+            result.skipReason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
+            return result
+        }
+        if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
+            let source = missing[name].map { "request '\($0)' did not capture it" } ?? "nothing supplied it"
+            result.error = RequestResult.Failure(stage: nil, kind: "skipped", message: "${\(name)} has no value: \(source)")
+            return result
+        }
+        if let delay = spec.delay { try? await Task.sleep(for: delay) }
+        let attempts = spec.retry?.attempts ?? 1
+        // A FIFO that several attempts may write to is held open across them, so that its reader
+        // sees one stream with one end, as curl keeps its output open across --retry.
+        let heldFIFO = attempts > 1 ? openedFIFO(spec, scope: scope) : nil
+        defer { if let heldFIFO { close(heldFIFO) } }
+        var history: [RequestResult.Attempt] = []
+        for number in 1...attempts {
+            if number > 1, let interval = spec.retry?.interval {
+                do { try await Task.sleep(for: interval) } catch { break }
+            }
+            result = await attempt(spec, into: result, manager: manager, scope: scope, redactor: redactor)
+            if spec.retry != nil {
+                history.append(RequestResult.Attempt(number: number, status: result.status, duration: result.duration, error: result.error, failures: result.failures))
+                result.attempts = history
+            }
+            if result.ok || Task.isCancelled { break }
+        }
+        return result
+    }
+
+    /// A descriptor of the request's `output:` when it names a FIFO, opened for writing (waiting
+    /// for its reader); `nil` for any other output, or none.
+    private func openedFIFO(_ spec: RequestSpec, scope: VariableScope) -> Int32? {
+        guard spec.output != nil, let request = try? spec.makeRequest(scope: scope, directory: spec.source.directory),
+            case .file(let url) = request.destination,
+            let target = try? OutputTarget(path: url.path, role: "the output", stage: "output"), target.kind == .fifo
+        else { return nil }
+        return try? target.openSpecial()
+    }
+
+    /// Sends the request once and checks it: what `result` holds of an earlier attempt is replaced.
+    private func attempt(_ spec: RequestSpec, into result: RequestResult, manager: SessionManager, scope: VariableScope, redactor: Redactor) async -> RequestResult {
+        var result = result
+        result.error = nil
+        result.failures = []
+        result.captured = [:]
+        let request: Request
+        do {
+            request = try spec.makeRequest(scope: scope, directory: spec.source.directory)
+        } catch {
+            result.error = RequestResult.Failure(error)
+            return result
+        }
+        let jar = file.cookies.jar
+        let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
+        result.sent = outcome.sent
+        // A cache hit sends nothing: the stored response says where it came from.
+        result.url = outcome.sent?.url.absoluteString ?? outcome.response?.url?.absoluteString ?? request.url.absoluteString
+        result.response = outcome.response
+        result.duration = outcome.duration
+        result.error = outcome.error
+        result.failures = outcome.failures
+        result.notes = outcome.notes
+        result.metrics = outcome.metrics
+        // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
+        result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
+        if let response = outcome.response, outcome.error == nil {
+            for capture in spec.captures {
+                let value: JSONValue?
+                do {
+                    value = try capture.value(from: response, body: outcome.body, cookies: outcome.cookies)
+                } catch {
+                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: error.description))
+                    continue
+                }
+                if let value {
+                    result.captured[capture.name] = value
+                    let text = VariableScope.text(of: value)
+                    if redactor.reveals(text) { result.capturedSecrets.append(text) }
+                } else {
+                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
+                }
+            }
+        }
+        return result
+    }
+
+    /// What one exchange gave: the request as sent, the response, the time, and what failed.
+    package struct Outcome {
+        var sent: Request?
+        package var response: Response?
+        var duration: Duration
+        package var error: RequestResult.Failure?
+        package var failures: [ExpectationFailure]
+        /// The body as JSON, read once when an expectation or a capture needs it.
+        var body: JSONValue?
+        /// The cookies the run's jar holds for the response's URL after the exchange, when an
+        /// expectation or a capture reads them.
+        var cookies: [Cookie] = []
+        /// What the stages reported (retries, token refreshes).
+        var notes: [StageNote] = []
+        /// The time in each stage and the wire metrics of each exchange.
+        package var metrics: TaskMetrics?
+    }
+
+    /// Sends a prepared request through `manager` and checks the expectations. A response that
+    /// arrived is kept even when a stage refused it, so every output shows its status, headers and
+    /// size. A response decoding status failure yields to the request's own `expect.status`, which
+    /// then decides; a content-type failure behind it still stands.
+    @inline(never)
+    nonisolated(nonsending) package static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
+        if let reading = spec.events {
+            return await exchangeEvents(reading, spec: spec, request: request, manager: manager, scope: scope, jar: jar)
+        }
+        let start = ContinuousClock.now
+        // Started here and run on this thread until the exchange: the clock covers the stages.
+        let handle = manager.immediateTask(request)
+        let ended: Result<Response, any Error>
+        do {
+            ended = .success(try await handle.value)
+        } catch {
+            ended = .failure(error)
+        }
+        return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// What a task that ended as `ended` gave, its expectations checked: out of line, so that the
+    /// frame an exchange keeps while in flight holds none of this work.
+    @inline(never)
+    private static func outcome(
+        of handle: TaskHandle, ended: Result<Response, any Error>, start: ContinuousClock.Instant,
+        spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?
+    ) -> Outcome {
+        var outcome = Outcome(duration: ContinuousClock.now - start, failures: [])
+        switch ended {
+        case .success(let response):
+            outcome.response = response
+        case .failure(let error as SluiceError):
+            outcome.response = error.response
+            if error.kind == .unacceptableStatus, spec.expectsStatus, error.response != nil {
+                outcome.error = (error.underlying as? SluiceError).map(RequestResult.Failure.init)
+            } else {
+                outcome.error = RequestResult.Failure(error)
+            }
+        case .failure(let error):
+            outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
+        }
+        outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
+        outcome.notes = handle.context.notes
+        outcome.metrics = handle.context.metrics
+        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// The exchange of a request that reads a stream of server-sent events.
+    @inline(never)
+    private static func exchangeEvents(
+        _ reading: EventReading, spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar?
+    ) async -> Outcome {
+        let start = ContinuousClock.now
+        var outcome = Outcome(sent: request, duration: .zero, failures: [])
+        switch await readEvents(reading, request: request, manager: manager) {
+        case .success(let response): outcome.response = response
+        case .failure(let error):
+            outcome.response = error.response
+            outcome.error = RequestResult.Failure(error)
+        }
+        outcome.duration = ContinuousClock.now - start
+        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+    }
+
+    /// The outcome with its expectations checked, when a response arrived and no stage failed.
+    private static func checked(_ outcome: Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) -> Outcome {
+        var outcome = outcome
+        if let response = outcome.response, outcome.error == nil {
+            outcome.body = spec.readsJSONBody ? response.jsonBody : nil
+            if spec.readsCookies, let jar {
+                outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
+            }
+            outcome.failures = spec.expectations.compactMap {
+                $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope, cookies: outcome.cookies)
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+
+extension RequestSpec {
+    /// Whether the request has an `expect.status`, which then decides on the status instead of
+    /// response decoding's `acceptable-status`.
+    public var expectsStatus: Bool {
+        expectations.contains { if case .status = $0.check { true } else { false } }
+    }
+
+    /// Whether a body predicate or a JSONPath capture reads the response body as JSON.
+    var readsJSONBody: Bool {
+        expectations.contains { if case .body = $0.check { true } else { false } }
+            || captures.contains { if case .jsonPath = $0.source { true } else { false } }
+    }
+
+    /// Whether a cookie expectation or capture reads the run's jar after the exchange.
+    var readsCookies: Bool {
+        expectations.contains { if case .cookie = $0.check { true } else { false } }
+            || captures.contains { if case .cookie = $0.source { true } else { false } }
+    }
+
+    /// Whether a certificate expectation or capture reads the server's certificate.
+    var readsCertificate: Bool {
+        expectations.contains { if case .certificate = $0.check { true } else { false } }
+            || captures.contains { if case .certificate = $0.source { true } else { false } }
+    }
+
+    /// The request with every `${...}` filled in from `scope`.
+    /// - Parameters:
+    ///   - scope: the variables and captures known so far.
+    ///   - directory: the pipeline file's folder, for `body-file`, part files and `output`.
+    /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
+    ///   cannot be filled in.
+    public func makeRequest(scope: VariableScope, directory: URL?) throws(SluiceError) -> Request {
+        func text(_ node: YAMLNode) throws(SluiceError) -> String {
+            try rendered(node).scalar ?? ""
+        }
+        func rendered(_ node: YAMLNode) throws(SluiceError) -> YAMLNode {
+            do {
+                return try scope.render(node)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "line \(error.mark.line): \(error.message)")
+            }
+        }
+        let path = try text(self.path)
+        guard let url = URL(string: path) else {
+            throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
+        }
+        var request = Request(method: method, url: url)
+        for pair in pathParameters {
+            request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
+        }
+        if let parameters {
+            do {
+                request.parameters = try scope.jsonValue(of: parameters)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "parameters at line \(error.mark.line): \(error.message)")
+            }
+        }
+        for pair in headers {
+            request.headers.add(name: pair.key.scalar ?? "", value: try text(pair.value))
+        }
+        if let body {
+            if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
+                do {
+                    request.body = .data(Data(try scope.renderJSONBody(written).utf8))
+                } catch {
+                    throw SluiceError(kind: .invalidRequest, message: "body at line \(body.mark.line): \(error)")
+                }
+            } else {
+                request.body = .data(Data(try text(body).utf8))
+            }
+        } else if let bodyFile {
+            request.body = .file(URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory)))
+        }
+        for part in parts {
+            let name = try text(part.name)
+            if let value = part.value {
+                request.parts.append(.field(name, try text(value)))
+            } else if let file = part.file {
+                request.parts.append(.file(
+                    name, URL(fileURLWithPath: StageOptions.resolve(try text(file), against: directory)),
+                    filename: try part.filename.map(text), contentType: try part.contentType.map(text)
+                ))
+            }
+        }
+        if let timeout {
+            request.timeouts.total = timeout
+        }
+        request.maxResponseSize = maxResponseSize
+        request.recordsPeerCertificates = readsCertificate
+        if let output {
+            request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
+        }
+        if events != nil {
+            request.destination = .stream()
+        }
+        return request
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SluiceCore
+import SluiceCurl
+import SluiceStageRegistry
+import SluicePipelineFiles
+
+/// Which requests of a pipeline a run sends: `--only` names or globs, `--tag` and `--skip-tag`.
+///
+/// A request is selected when `only` is empty or one of its patterns matches the request's name
+/// (as written, or as shown with its `for-each` row), when `tags` is empty or the request has one
+/// of them, and when it has none of `skipTags`. Patterns are POSIX globs (`fnmatch(3)`: `*`, `?`,
+/// `[...]`); a pattern that is a request's name, code point by code point, matches it whatever
+/// characters it holds.
+public struct RequestSelection: Sendable, Hashable {
+    /// `--only` patterns.
+    public var only: [String]
+    /// `--tag` tags: a request needs one of them.
+    public var tags: [String]
+    /// `--skip-tag` tags: a request with one of them is left out.
+    public var skipTags: [String]
+
+    /// Creates a selection; the default selects every request.
+    public init(only: [String] = [], tags: [String] = [], skipTags: [String] = []) {
+        self.only = only
+        self.tags = tags
+        self.skipTags = skipTags
+    }
+
+    /// Whether it selects every request.
+    public var selectsAll: Bool { only.isEmpty && tags.isEmpty && skipTags.isEmpty }
+
+    /// Whether `pattern` matches a name: when both have the same code points (so `fetch [b]`
+    /// names the row it shows), or as a glob.
+    public static func matches(_ pattern: String, _ name: String) -> Bool {
+        pattern.hasSameCodePoints(as: name) || (pattern.contains(where: { "*?[".contains($0) }) && fnmatch(pattern, name, 0) == 0)
+    }
+
+    /// Whether a pattern of `only` matches the request.
+    func matchesOnly(_ pattern: String, _ request: RequestSpec) -> Bool {
+        RequestSelection.matches(pattern, request.name) || RequestSelection.matches(pattern, request.displayName)
+    }
+
+    /// Whether the request is selected.
+    public func selects(_ request: RequestSpec) -> Bool {
+        let tagged = Set(request.tags.map(CodePointKey.init))
+        return (only.isEmpty || only.contains { matchesOnly($0, request) })
+            && (tags.isEmpty || tags.contains { tagged.contains(CodePointKey($0)) })
+            && !skipTags.contains { tagged.contains(CodePointKey($0)) }
+    }
+
+    /// The patterns of `only` that match none of these requests.
+    public func unmatchedPatterns(in requests: [RequestSpec]) -> [String] {
+        only.filter { pattern in !requests.contains { matchesOnly(pattern, $0) } }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+
+@Suite("JSON reading and writing")
+struct JSONTests {
+    @Test("values of every kind, objects in document order, integers kept apart from doubles")
+    func reads() throws {
+        let value = try JSONReader().value(from: #" {"z": 1, "a": [true, false, null, -0.5, 1e3, 12345678901234567890], "s": "\u00e9\ud83d\ude00\n\/"} "#)
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.keys == ["z", "a", "s"])
+        #expect(value["z"] == .int(1))
+        #expect(value["a"] == [true, false, nil, -0.5, .double(1000), .double(12345678901234567168)])
+        #expect(value["s"] == "é😀\n/")
+        #expect(try JSONReader().value(from: "42") == 42, "any value may be the top level")
+        #expect(try JSONReader().value(from: "\u{FEFF}[]") == [], "a byte-order mark is skipped")
+        #expect(try JSONReader().value(from: #"{"a":1,"a":2}"#) == ["a": 2])
+    }
+
+    static let invalid: [(String, String, Int, Int)] = [
+        ("", "unexpected end of input", 1, 1),
+        ("[1,]", "unexpected character ']'", 1, 4),
+        ("{\"a\" 1}", "expected ':'", 1, 6),
+        ("[1]\n x", "unexpected text after", 2, 2),
+        ("01", "leading zero", 1, 1),
+        ("1.", "digit after '.'", 1, 3),
+        ("\"a\u{01}\"", "control character", 1, 3),
+        (#""\ud800""#, "not followed by a low one", 1, 2),
+        (#""\udc00""#, "lone low surrogate", 1, 2),
+        (#""\x""#, "invalid escape", 1, 2),
+        ("tru", "invalid literal", 1, 1),
+        ("// c\n1", "unexpected character '/'", 1, 1),
+        ("\"abc", "unterminated string", 1, 1),
+        ("1e999", "out of range", 1, 1),
+    ]
+
+    @Test("invalid JSON is an error with line and column", arguments: invalid)
+    func rejects(text: String, message: String, line: Int, column: Int) {
+        #expect {
+            try JSONReader().value(from: text)
+        } throws: { error in
+            guard let error = error as? JSONSyntaxError else { return false }
+            return error.message.contains(message) && error.line == line && error.column == column
+        }
+    }
+
+    @Test("invalid UTF-8 and deep nesting are errors, not crashes")
+    func hostileInput() {
+        #expect(throws: JSONSyntaxError.self) { try JSONReader().value(from: [0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONReader().value(from: String(repeating: "[", count: 100_000)) }
+        #expect(throws: Never.self) { try JSONReader(maximumDepth: 10).value(from: String(repeating: "[", count: 10) + String(repeating: "]", count: 10)) }
+    }
+
+    @Test("writing escapes what JSON requires and round-trips")
+    func writes() throws {
+        let value: JSONValue = ["b": "q\"\\\u{1}\t", "a": [1, 2.5, nil, true], "e": [:], "u": "ü"]
+        let text = try JSONWriter().string(from: value)
+        #expect(text == #"{"b":"q\"\\\u0001\t","a":[1,2.5,null,true],"e":{},"u":"ü"}"#)
+        #expect(try JSONReader().value(from: text) == value)
+        #expect(try JSONWriter(prettyPrinted: true).string(from: ["a": [1]]) == "{\n  \"a\": [\n    1\n  ]\n}")
+        #expect(throws: UnencodableValue(path: "$[0]", reason: "nan is not a number JSON can hold")) {
+            try JSONWriter().string(from: [.double(.nan)])
+        }
+    }
+
+    @Test("objects compare without order; null removal reaches every depth")
+    func objects() {
+        #expect(JSONValue.object(["a": 1, "b": 2]) == .object(["b": 2, "a": 1]))
+        #expect(Set<JSONValue>([["a": 1, "b": 2], ["b": 2, "a": 1]]).count == 1)
+        let value: JSONValue = ["a": nil, "b": [1, nil, ["c": nil, "d": [nil]]]]
+        #expect(value.removingNullValues() == ["b": [1, ["d": []]]])
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+
+@Suite("Response head parsing")
+struct ResponseHeadParserTests {
+    private func parse(_ lines: [String]) -> (ResponseHeadParser, [ResponseHeadParser.Event]) {
+        var parser = ResponseHeadParser()
+        var events: [ResponseHeadParser.Event] = []
+        for line in lines {
+            var bytes = Array(line.utf8)
+            if let event = bytes.withUnsafeMutableBytes({ parser.consume(UnsafeRawBufferPointer($0)) }) {
+                events.append(event)
+            }
+        }
+        return (parser, events)
+    }
+
+    @Test("status, version and fields of an HTTP/1.1 head; white space trimmed")
+    func http11() {
+        let (parser, events) = parse(["HTTP/1.1 200 OK\r\n", "Content-Type:  text/plain \r\n", "X-Empty:\r\n", "\r\n"])
+        #expect(parser.status == 200)
+        #expect(parser.version == .http1_1)
+        #expect(parser.headers.fields == [.init(name: "Content-Type", value: "text/plain"), .init(name: "X-Empty", value: "")])
+        #expect(events == [.finalStatus(200), .headComplete])
+        #expect(parser.isComplete)
+    }
+
+    @Test("an HTTP/2 status line has no reason phrase")
+    func http2() {
+        let (parser, _) = parse(["HTTP/2 204 \r\n", "\r\n"])
+        #expect(parser.status == 204)
+        #expect(parser.version == .http2)
+    }
+
+    @Test("interim 1xx heads are dropped and the final head replaces them")
+    func interimResponses() {
+        let (parser, events) = parse(["HTTP/1.1 100 Continue\r\n", "X-Interim: 1\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "Location: /x\r\n", "\r\n"])
+        #expect(parser.status == 201)
+        #expect(parser.headers.fields == [.init(name: "Location", value: "/x")])
+        #expect(events == [.finalStatus(201), .headComplete])
+    }
+
+    @Test("a proxy's CONNECT answer is replaced by the origin's response")
+    func connectThenResponse() {
+        let (parser, _) = parse(["HTTP/1.1 200 Connection established\r\n", "\r\n", "HTTP/1.1 404 Not Found\r\n", "A: b\r\n", "\r\n"])
+        #expect(parser.status == 404)
+        #expect(parser.headers["a"] == "b")
+    }
+
+    @Test("folded continuation lines join the previous field; trailers after the head are ignored")
+    func foldingAndTrailers() {
+        let (parser, _) = parse(["HTTP/1.1 200 OK\r\n", "X-Long: one\r\n", "\t two\r\n", "\r\n", "X-Trailer: t\r\n"])
+        #expect(parser.headers.fields == [.init(name: "X-Long", value: "one two")])
+    }
+
+    @Test("a status of three digits below 100, or with a sign, is no status (found by fuzzing: \"004\" read as 4)")
+    func statusOutOfRange() {
+        for line in ["HTTP/1.1 004 Odd\r\n", "HTTP/1.1 +20 Odd\r\n", "HTTP/1.1 099 Odd\r\n"] {
+            let (parser, events) = parse([line, "A: b\r\n", "\r\n"])
+            #expect(parser.status == nil, "\(line)")
+            #expect(events.isEmpty)
+        }
+        #expect(parse(["HTTP/1.1 999 Custom\r\n", "\r\n"]).0.status == 999)
+    }
+
+    @Test("a continuation line of white space only adds nothing (found by fuzzing: it left a trailing space)")
+    func blankContinuation() {
+        let (parser, _) = parse(["HTTP/1.1 200 OK\r\n", "X-Folded: a\r\n", "  \r\n", "\t\r\n", "\r\n"])
+        #expect(parser.headers.fields == [.init(name: "X-Folded", value: "a")])
+    }
+
+    @Test("malformed lines are skipped, never fatal")
+    func malformed() {
+        let (parser, events) = parse(["HTTP/1.1 20 OK\r\n", "no colon here\r\n", "HTTP/1.1 200 OK\r\n", ": no name\r\n", "no colon\r\n", "Good: yes\r\n", "\r\n"])
+        #expect(parser.status == 200)
+        #expect(parser.headers.fields == [.init(name: "Good", value: "yes")])
+        #expect(events == [.finalStatus(200), .headComplete])
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+
+@Suite("Loading pipeline files: stages through the registry, every error at its line and column")
+struct PipelineLoaderTests {
+    private func load(_ text: String, variables: [String: String] = [:], environment: [String: String] = [:]) throws(PipelineFileError) -> PipelineFile {
+        try PipelineFile.load(text: text, path: "p.yaml", variables: variables, environment: environment)
+    }
+
+    /// The diagnostics of a file that must not load, as `LINE:COLUMN: MESSAGE`.
+    private func errors(_ text: String, variables: [String: String] = [:], environment: [String: String] = [:]) -> [String] {
+        do {
+            _ = try load(text, variables: variables, environment: environment)
+            Issue.record("the pipeline loaded")
+            return []
+        } catch {
+            return error.diagnostics.map { "\($0.mark): \($0.message)" }
+        }
+    }
+
+    @Test("stages are made in order with their options; redirects is added at the bottom, and the run's cookies below it")
+    func makesStages() throws {
+        let file = try load("""
+            name: shop
+            stages:
+              - url-resolution:
+                  base-url: https://api.example/v1
+              - header-injection:
+                  headers: { Accept: application/json, X-Count: 2 }
+                  user-agent: none
+                  accept-language: de
+              - serialization:
+                  format: json
+                  parameters-in-uri: [get]
+              - response-decoding:
+                  acceptable-status: [200-299, 304]
+                  acceptable-content-types: any
+            requests:
+              - path: items
+            """)
+        #expect(file.spec.name == "shop")
+        #expect(file.stages.map(\.name) == ["url-resolution", "header-injection", "serialization", "response-decoding"])
+        let injection = try #require(file.stages[1] as? HeaderInjection)
+        #expect(injection.injectedHeaders.fields.map { "\($0.name): \($0.value)" } == ["Accept: application/json", "X-Count: 2", "Accept-Language: de"])
+        let serialization = try #require(file.stages[2] as? Serialization)
+        #expect(serialization.format == .json)
+        #expect(serialization.parametersInURI == [.get])
+        let decoding = try #require(file.stages[3] as? ResponseDecoding)
+        #expect(decoding.acceptableStatus.contains(304) && !decoding.acceptableStatus.contains(301))
+        #expect(try file.makePipeline().stageNames == ["url-resolution", "header-injection", "serialization", "response-decoding", "redirects", "cookies"])
+        #expect(file.spec.requests[0].name == "GET items")
+    }
+
+    @Test("a bare stage name takes the defaults; redirects can be listed, tuned or turned off")
+    func bareStagesAndRedirects() throws {
+        let file = try load("""
+            stages:
+              - serialization
+              - redirects: { max-hops: 3, allow-insecure: true }
+            requests: []
+            """)
+        let redirects = try #require(file.stages[1] as? Redirection)
+        #expect(redirects.maximumHops == 3 && redirects.allowsInsecureRedirects && redirects.follows)
+        #expect(try file.makePipeline().stageNames == ["serialization", "redirects", "cookies"])
+        let off = try load("stages: [{redirects: {follow: false}}]")
+        #expect((off.stages[0] as? Redirection)?.follows == false)
+    }
+
+    @Test("anchors and aliases share values between entries")
+    func anchors() throws {
+        let file = try load("""
+            requests:
+              - name: a
+                path: http://h/a
+                headers: &common { X-Team: core, X-Trace: "1" }
+              - name: b
+                path: http://h/b
+                headers: *common
+            """)
+        #expect(file.spec.requests[1].headers.map { $0.key.scalar } == ["X-Team", "X-Trace"])
+        // An alias is a copy: inside it, marks point at the anchored definition.
+        #expect(file.spec.requests[1].headers[0].key.mark.line == 4)
+    }
+
+    @Test("the file's name is its stem unless name: says otherwise")
+    func defaultName() throws {
+        #expect(try load("requests: []").spec.name == "p")
+    }
+
+    @Test("each kind of error names its line and column", arguments: [
+        ("stages: [\n  - url-resolution: {base-url: 'x'\n", "2:3: did not find expected node content while parsing a flow node"),
+        ("stages:\n  - retyr\n", "2:5: unknown stage 'retyr'"),
+        ("stages:\n  - url-resolution:\n      base-ur: http://h\n", "3:7: unknown option 'base-ur' for stage 'url-resolution'; did you mean 'base-url'?"),
+        ("stages:\n  - url-resolution:\n      base-ur: http://h\n", "2:5: stage 'url-resolution' needs 'base-url'"),
+        ("stages:\n  - serialization:\n      format: xml\n", "3:15: format must be one of form | json | plist | multipart, not 'xml'"),
+        ("stages:\n  - redirects:\n      max-hops: [1]\n", "3:17: max-hops must be an integer, not a list"),
+        ("stages:\n  - response-decoding:\n      removes-keys-with-null-values: yes\n", "3:38: removes-keys-with-null-values must be a boolean, not 'yes'"),
+        ("stages:\n  - trust-evaluation:\n      pinning: public-key\n", "2:5: stage 'trust-evaluation': public-key pinning needs at least one pin"),
+        (
+            "stages:\n  - url-resolution: {base-url: 'http://h'}\n  - trust-evaluation: {pinning: public-key, pins: ['sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=']}\n",
+            "3:5: public-key pinning needs https, but the base URL http://h is plain http"
+        ),
+        ("stages:\n  - cache\n  - serialization\n  - cache\n", "4:5: two 'cache' stages cannot work together (at p.yaml:2:5 and at p.yaml:4:5)"),
+        ("requests:\n  - path: http://h/x\n    parameters: {a: 1}\n", "3:17: parameters need a serialization stage"),
+        ("requests:\n  - path: relative\n", "2:11: 'relative' is not an absolute http(s) URL"),
+        ("requests:\n  - path: http://h/${nope}\n", "2:11: undefined variable ${nope}"),
+        ("requests:\n  - path: http://h/${env.SLUICE_UNSET}\n", "2:11: undefined variable ${env.SLUICE_UNSET}: the environment variable SLUICE_UNSET is not set"),
+        ("requests:\n  - path: http://h/${bad\n", "2:11: '${' has no closing '}'"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        \"$[?length(@.a)]\": 1\n", "5:9: invalid JSONPath '$[?length(@.a)]': length() gives a value, which must be compared (as in length(...) > 0) (at character 4)"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {count: many}\n", "5:22: count takes a whole number, not 'many'"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {not-equals: 1}\n", "5:15: 'not-equals' is not an operator (did you mean 'not'?)"),
+        ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {contain: x}\n", "5:15: 'contain' is not an operator (did you mean 'contains'?)"),
+        ("requests:\n  - path: http://h/\n    expect:\n      status: 2x\n", "4:15: status is a code (200), a class (2xx), a range (200-299) or a list of them"),
+        ("requests:\n  - path: http://h/\n    expect:\n      headers: {X: '/[/'}\n", "4:20: '[' is not a regular expression"),
+        ("requests:\n  - path: http://h/\n    timeout: soon\n", "3:14: timeout must be a duration such as 500ms, 30s or 2m"),
+        ("requests:\n  - path: http://h/\n    paht: x\n", "3:5: unknown key 'paht' in a request; did you mean 'path'?"),
+        ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at p.yaml:2:5"),
+        ("nmae: x\n", "1:1: unknown key 'nmae' in a pipeline; did you mean 'name'?"),
+    ])
+    func errorPositions(text: String, expected: String) {
+        let found = errors(text)
+        #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test("a mapping with no operator, and no near miss of one, is a literal object to compare with")
+    func literalObjects() throws {
+        let file = try load("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {id: 1, it: 2, q: swift}\n")
+        #expect(file.spec.requests[0].expectations.count == 1)
+        if case .body(_, let op, let expected) = file.spec.requests[0].expectations[0].check {
+            #expect(op == .equals)
+            #expect(expected.pairs?.count == 3)
+        } else {
+            Issue.record("not a body expectation")
+        }
+    }
+
+    @Test("every error of a file is reported at once, sorted by line")
+    func allErrorsAtOnce() {
+        let found = errors("""
+            stages:
+              - url-resolution:
+                  base-url: ${bse}
+              - header-injection:
+                  user-agent: [a]
+              - retry
+            requests:
+              - path: get
+                parameters: {q: 1}
+                expect:
+                  body:
+                    "$.a..": 1
+            """, variables: ["base": "http://h"])
+        #expect(found.map { $0.prefix(while: { $0 != ":" }) } == ["3", "5", "6", "9", "12"], "\(found)")
+        #expect(found[0].contains("did you mean ${base}?"))
+    }
+
+    @Test("a capture validates for the requests after it, not before or in stages")
+    func capturesAreKnownStatically() throws {
+        let ok = try load("""
+            requests:
+              - name: login
+                path: http://h/login
+                capture: { token: $.token }
+              - path: http://h/items/${token}
+            """)
+        #expect(ok.spec.requests[1].variableNames == ["token"])
+        let found = errors("""
+            stages:
+              - header-injection: { authorization: { bearer: "${token}" } }
+            requests:
+              - path: http://h/items/${token}
+              - name: login
+                path: http://h/login
+                capture: { token: $.token }
+            """)
+        #expect(found.contains { $0.hasPrefix("2:50: undefined variable ${token}: it is captured by request 'login', but stage options are read before any request runs") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("4:11: undefined variable ${token}: it is captured by request 'login', which does not run before this point") }, "\(found)")
+    }
+
+    @Test("--var wins over variables:, which may read the environment; environment values are secrets")
+    func variables() throws {
+        let file = try load("""
+            variables:
+              host: h
+              token: t-${env.TOKEN}
+              url: http://${host}/
+            requests:
+              - path: ${url}
+            """, variables: ["host": "override"], environment: ["TOKEN": "s3cr3t"])
+        #expect(file.scope.values == ["host": "override", "token": "t-s3cr3t", "url": "http://override/"])
+        #expect(file.secrets.contains("t-s3cr3t") && file.secrets.contains("s3cr3t"))
+        #expect(file.scope.secretNames == ["token"])
+        // A secret that reads as a number is hidden as written, never as the number's text.
+        let pin = try load("variables:\n  pin: ${env.PIN}\nrequests:\n  - path: http://h/\n", environment: ["PIN": "007"])
+        #expect(pin.scope.values["pin"] == "007" && pin.scope.typedValues["pin"] == 7)
+        #expect(pin.secrets.contains("007") && !pin.secrets.contains("7"))
+    }
+
+    @Test("values under authorization are secrets, and so is the Basic credential sent")
+    func authorizationSecrets() throws {
+        let file = try load("""
+            stages:
+              - header-injection:
+                  authorization: { basic: { username: ada, password: pässwörd } }
+            """)
+        let credential = Data("ada:pässwörd".utf8).base64EncodedString()
+        #expect(Set(file.secrets).isSuperset(of: ["ada", "pässwörd", credential]))
+        #expect(Redactor(secrets: file.secrets).redact("ada:pässwörd \(credential)") == "***:*** ***")
+    }
+
+    @Test("an environment value is a secret wherever an option holds it: nested in headers, in a list, as a key")
+    func nestedEnvironmentSecrets() throws {
+        let file = try PipelineFile.load(text: """
+            stages:
+              - header-injection:
+                  headers: { X-Api-Key: "key=${env.KEY}", "${env.NAME}": v }
+              - response-decoding:
+                  acceptable-content-types: [ "application/${env.TYPE}" ]
+            requests:
+              - path: http://h/
+            """, path: "p.yaml", environment: ["KEY": "k-91", "NAME": "X-Named", "TYPE": "json"])
+        #expect(Set(file.secrets).isSuperset(of: ["k-91", "X-Named", "json"]), "\(file.secrets)")
+    }
+
+    @Test("pins and files are read relative to the pipeline file's folder")
+    func relativePaths() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-loader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = """
+            stages:
+              - trust-evaluation: { pinning: public-key, pins: [missing.pem] }
+            """
+        try text.write(to: directory.appendingPathComponent("p.yaml"), atomically: true, encoding: .utf8)
+        do {
+            _ = try PipelineFile.load(path: directory.appendingPathComponent("p.yaml").path)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains(directory.appendingPathComponent("missing.pem").path) == true, "\(error)")
+        }
+    }
+
+    @Test("a diagnostic prints as FILE:LINE:COLUMN: error: MESSAGE")
+    func diagnosticFormat() {
+        let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")
+        #expect(diagnostic.description == "pipelines/a.yaml:3:7: error: unknown stage 'x'")
+    }
+}

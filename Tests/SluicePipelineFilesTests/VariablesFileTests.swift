@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceReachability
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+
+@Suite("--vars-file: YAML and dotenv")
+struct VariablesFileTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/dotenv")
+
+    @Test("a dotenv file reads as python-dotenv 1.2.4 reads it (no interpolation): quotes, escapes, export, comments, CRLF")
+    func dotenvAgainstPythonDotenv() throws {
+        let path = VariablesFileTests.fixtures.appendingPathComponent("team.env").path
+        let loaded = try VariablesFile.load(path: path)
+        #expect(loaded.typed.isEmpty, "a dotenv file's values are text")
+        let values = loaded.text
+        let root = VariablesFileTests.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let python = Process()
+        python.executableURL = root.appendingPathComponent(".venv/bin/python")
+        python.arguments = ["-c", "import json, sys, dotenv; print(json.dumps(dotenv.dotenv_values(sys.argv[1], interpolate=False)))", path]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        let expected = try #require(try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as? [String: String])
+        #expect(values == expected)
+        #expect(values.count == 13)
+    }
+
+    @Test("a YAML file is a mapping of names to values that keep YAML's types; anything else is an error at its line")
+    func yaml() throws {
+        #expect(
+            try VariablesFile.yaml("base: http://h/\nport: 8080\nflag: true\nzip: \"007\"\nratio: 1.5\nnone: ~\nids: [1, 2]\nuser: {name: zoe}\n", path: "v.yaml")
+                == ["base": "http://h/", "port": 8080, "flag": true, "zip": "007", "ratio": 1.5, "none": .null, "ids": [1, 2], "user": ["name": "zoe"]]
+        )
+        #expect(try VariablesFile.yaml("", path: "v.yaml") == [:])
+        let key = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("a: {[b]: c}\n", path: "v.yaml") }
+        #expect(key?.description == "v.yaml:1:5: error: a mapping key must be a scalar to become JSON")
+        let loaded = try VariablesFile.load(path: VariablesFileTests.fixtures.deletingLastPathComponent().appendingPathComponent("../../pipelines/fixtures/typed-vars.yaml").standardizedFileURL.path)
+        #expect(loaded.text.isEmpty && loaded.typed == ["order-id": "0042", "quantity": 2, "gift": false, "tags": ["new", "sale"]])
+        let list = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("- a\n", path: "v.yaml") }
+        #expect(list?.description == "v.yaml:1:1: error: a variables file is a mapping of names to values")
+        // A name ${now} would never read: the function wins.
+        let reserved = #expect(throws: PipelineFileError.self) { try VariablesFile.dotenv("now=yesterday\n", path: ".env") }
+        #expect(reserved?.description == ".env:1:1: error: 'now' is the name of a template function (${now}); choose another name")
+        let name = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("env.HOME: x\n", path: "v.yaml") }
+        #expect(name?.description.hasPrefix("v.yaml:1:1: error: 'env.HOME' is not a variable name") == true)
+    }
+
+    @Test("dotenv errors name their line; a value is never expanded from the environment")
+    func dotenvErrors() throws {
+        let error = #expect(throws: PipelineFileError.self) {
+            try VariablesFile.dotenv("OK=1\nno equals here\nBAD NAME=1\nQ='open\n", path: ".env")
+        }
+        #expect(error?.diagnostics.map(\.mark.line) == [2, 3, 4])
+        #expect(try VariablesFile.dotenv("HOME_COPY=$HOME\n", path: ".env") == ["HOME_COPY": "$HOME"])
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+
+/// Text from the wire or a pipeline is compared by code points wherever a standard says so
+/// (RFC 8259 section 8.3 for JSON names, RFC 9535 section 2.3.1.2 for JSONPath names, YAML 1.2 for
+/// mapping keys), never by Swift's canonical equivalence: `"e\u{301}"` (e + combining acute) and
+/// `"\u{E9}"` (é) are different names.
+@Suite("Text compared by code points, not canonical equivalence")
+struct CodePointComparisonTests {
+    private static let decomposed = "e\u{301}"
+    private static let composed = "\u{E9}"
+
+    /// The expectations of the first request of `yaml` that `response` does not meet.
+    private func unmet(_ yaml: String, by response: Response) throws -> [ExpectationFailure] {
+        let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
+        return file.spec.requests[0].expectations.compactMap {
+            $0.evaluate(response: response, body: response.jsonBody, duration: .zero, scope: file.scope)
+        }
+    }
+
+    @Test("Swift's String == would call the two spellings equal; hasSameCodePoints does not")
+    func premise() {
+        #expect(Self.decomposed == Self.composed)
+        #expect(!Self.decomposed.hasSameCodePoints(as: Self.composed))
+        #expect(CodePointKey(Self.decomposed) != CodePointKey(Self.composed))
+        #expect(Set([CodePointKey(Self.decomposed), CodePointKey(Self.composed)]).count == 2)
+        // KELVIN SIGN decomposes canonically to ASCII K: a key 'K' must not match it.
+        #expect("\u{212A}" == "K")
+        #expect(!"\u{212A}".hasSameCodePoints(as: "K"))
+    }
+
+    @Test("a JSON object with both spellings has two members, each found by its own name")
+    func jsonMembers() throws {
+        let value = try JSONReader().value(from: Data(#"{"e\u0301": 1, "\u00e9": 2}"#.utf8))
+        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        #expect(object.count == 2)
+        #expect(object[Self.decomposed] == 1)
+        #expect(object[Self.composed] == 2)
+        #expect(JSONValue.string(Self.decomposed) != .string(Self.composed))
+        let written = try JSONWriter().string(from: value)
+        #expect(try JSONReader().value(from: Data(written.utf8)) == value)
+    }
+
+    @Test("JSONPath names select by code points, in brackets and dotted")
+    func jsonPathNames() throws {
+        let document: JSONValue = .object(JSONObject([(Self.decomposed, JSONValue.int(1)), (Self.composed, JSONValue.int(2))]))
+        #expect(try JSONPath(#"$['e\u0301']"#).select(in: document) == [1])
+        #expect(try JSONPath("$['\(Self.composed)']").select(in: document) == [2])
+        #expect(try JSONPath("$.\(Self.decomposed)").select(in: document) == [1])
+        #expect(try JSONPath("$.\(Self.composed)").select(in: document) == [2])
+    }
+
+    @Test("a combining mark right after a quote or a dot is a name character, not an error")
+    func combiningMarkAfterDelimiter() throws {
+        let document: JSONValue = .object(JSONObject([("\u{301}a", JSONValue.int(7))]))
+        #expect(try JSONPath("$['\u{301}a']").select(in: document) == [7])
+        #expect(try JSONPath("$.\u{301}a").select(in: document) == [7])
+        // Offsets count code points: the error after a combining mark names the next one.
+        #expect(throws: JSONPath.SyntaxError.self) { try JSONPath("$['\u{301}a'] x") }
+        do {
+            _ = try JSONPath("$.e\u{301}!")
+        } catch {
+            #expect(error.offset == 4)
+        }
+    }
+
+    @Test("a pipeline may expect both spellings in one body mapping; a real duplicate is still refused")
+    func yamlKeys() throws {
+        let yaml = """
+            requests:
+              - path: http://h/
+                expect:
+                  body:
+                    "$['e\\u0301']": 1
+                    "$['\\u00e9']": 2
+
+            """
+        #expect(try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:]).spec.requests[0].expectations.count == 2)
+        let response = Response(status: 200, headers: ["Content-Type": "application/json"], decoded: .json(.object(JSONObject([(Self.decomposed, JSONValue.int(1)), (Self.composed, JSONValue.int(2))]))))
+        let failures = try unmet(yaml, by: response)
+        #expect(failures.isEmpty, "\(failures)")
+
+        let duplicate = yaml.replacingOccurrences(of: #"\u00e9"#, with: #"e\u0301"#)
+        #expect(throws: PipelineFileError.self) { try PipelineFile.load(text: duplicate, path: "p.yaml", environment: [:]) }
+    }
+
+    @Test("request names differ by code points: two spellings are two requests, --only picks one")
+    func requestNames() async throws {
+        let yaml = "requests:\n  - name: caf\(Self.decomposed)\n    path: http://h/a\n  - name: caf\(Self.composed)\n    path: http://h/b\n"
+        let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
+        let runner = PipelineRunner(file: file, transport: InMemoryTransport { _ in Response(status: 200) })
+        #expect(try runner.requests(selection: RequestSelection(only: ["caf\(Self.composed)"])).map(\.path.scalar) == ["http://h/b"])
+    }
+
+    @Test("expectations: header values, contains and count compare code points")
+    func expectations() throws {
+        let yaml = """
+            requests:
+              - path: http://h/
+                expect:
+                  headers: { X-Name: "caf\\u00e9" }
+                  body:
+                    $.name: { contains: "\\u00e9" }
+                    $.short: { count: 2 }
+
+            """
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/json", "X-Name": "caf\(Self.decomposed)"],
+            decoded: .json(["name": .string("caf\(Self.decomposed)"), "short": .string(Self.decomposed)])
+        )
+        let failures = try unmet(yaml, by: response)
+        #expect(failures.map(\.label).sorted() == ["body $.name contains", "headers.X-Name"], "\(failures)")
+    }
+
+    @Test("a template's '}' followed by a combining mark still closes the reference")
+    func templates() throws {
+        let template = try TemplateString(parsing: "${a}\u{301}")
+        #expect(template.variables == ["a"])
+        #expect(try template.render(variables: ["a": "x"], environment: [:]).hasSameCodePoints(as: "x\u{301}"))
+    }
+}

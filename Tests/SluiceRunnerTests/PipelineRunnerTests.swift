@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+
+@Suite("Running pipeline files over an in-memory transport")
+struct PipelineRunnerTests {
+    /// A transport that answers every request with its method, URL, headers and body as JSON.
+    private static let echo = InMemoryTransport { request in
+        if request.url.path.contains("/status/") {
+            return Response(status: Int(request.url.lastPathComponent) ?? 500, headers: ["Content-Type": "application/json"], body: Data(#"{"status":true}"#.utf8), url: request.url)
+        }
+        var headers = JSONObject()
+        for field in request.headers { headers[field.name] = .string(field.value) }
+        let body: JSONValue = [
+            "method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
+            "headers": .object(headers), "body": .string(String(decoding: RunReport.bodyBytes(request.body) ?? Data(), as: UTF8.self)),
+        ]
+        return Response(status: 200, headers: ["Content-Type": "application/json", "X-Token": "t-1"], body: Data(try JSONWriter().data(from: body)), url: request.url)
+    }
+
+    private func runner(_ text: String, variables: [String: String] = [:]) throws -> PipelineRunner {
+        PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml", variables: variables, environment: ["SECRET": "hunter2"]), transport: PipelineRunnerTests.echo)
+    }
+
+    private static let stages = """
+        stages:
+          - url-resolution: { base-url: "http://api.test/v1" }
+          - serialization: { format: json }
+          - response-decoding
+        """
+
+    @Test("requests run in order; captures flow forward into paths, headers and bodies")
+    func capturesFlow() async throws {
+        let results = try await runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - name: first
+                path: items
+                capture:
+                  token: { header: X-Token }
+                  method: $.method
+              - name: second
+                method: POST
+                path: items/{id}
+                path-parameters: { id: "${token}" }
+                headers: { X-Seen: "${method}" }
+                parameters: { from: "${token}" }
+                expect:
+                  body:
+                    $.url: http://api.test/v1/items/t-1
+                    "$.headers['X-Seen']": GET
+                    $.body: '{"from":"t-1"}'
+            """).run()
+        #expect(results.map(\.name) == ["first", "second"])
+        #expect(results.allSatisfy { $0.ok }, "\(results.map(\.failures))")
+        #expect(results[0].captured == ["token": "t-1", "method": "GET"])
+        #expect(results[1].url == "http://api.test/v1/items/t-1")
+        #expect(results[1].sent?.headers["Content-Type"] == "application/json")
+    }
+
+    @Test("a capture that finds nothing fails its request, and the requests that need it are skipped")
+    func missingCapture() async throws {
+        let results = try await runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - name: first
+                path: items
+                capture: { id: $.nothing }
+              - name: second
+                path: items/${id}
+              - name: third
+                path: other
+            """).run()
+        #expect(results.map(\.ok) == [false, false, true])
+        #expect(results[0].failures.map(\.description) == ["capture id: expected a value to capture, actual none in the response"])
+        #expect(results[1].error == RequestResult.Failure(stage: nil, kind: "skipped", message: "${id} has no value: request 'first' did not capture it"))
+    }
+
+    @Test("--fail-fast stops after the first failure; --only selects by name")
+    func failFastAndOnly() async throws {
+        let runner = try runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - { name: a, path: status/500 }
+              - { name: b, path: items }
+              - { name: c, path: items, capture: { x: $.method } }
+              - { name: d, path: "items/${x}" }
+            """)
+        #expect(try await runner.run(failFast: true).map(\.name) == ["a"])
+        #expect(try await runner.run(selection: RequestSelection(only: ["b"])).map(\.name) == ["b"])
+        #expect(try await runner.run(selection: RequestSelection(only: ["c", "d"])).map(\.ok) == [true, true])
+        let unknown = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["zz"])) }
+        #expect(unknown?.kind == .configuration)
+        let orphan = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["d"])) }
+        #expect(orphan?.message.contains("leaves out request 'c', which captures ${x} for 'd'") == true)
+    }
+
+    @Test("response decoding's status check yields to the request's own expect.status")
+    func expectedStatusWins() async throws {
+        let results = try await runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - { name: expected, path: status/404, expect: { status: 404, body: { $.status: true } } }
+              - { name: unexpected, path: status/404 }
+            """).run()
+        #expect(results[0].ok && results[0].status == 404)
+        #expect(results[1].error?.kind == "unacceptable status" && results[1].error?.stage == "response-decoding")
+    }
+
+    @Test("a dry run passes every request through the request-side stages and sends nothing")
+    func dryRun() async throws {
+        let sent = Atomic<Int>(0)
+        let file = try PipelineFile.load(text: PipelineRunnerTests.stages + """
+
+            requests:
+              - { name: login, method: POST, path: login, parameters: { user: ada }, capture: { token: $.token } }
+              - { name: use, path: "items/${token}", headers: { Authorization: "Bearer ${env.SECRET}" } }
+            """, path: "p.yaml", environment: ["SECRET": "hunter2"])
+        let runner = PipelineRunner(file: file, transport: InMemoryTransport { _ in sent.add(1, ordering: .relaxed); return Response(status: 200) })
+        let prepared = try await runner.prepare()
+        #expect(sent.load(ordering: .relaxed) == 0)
+        let login = try prepared[0].result.get()
+        #expect(login.url.absoluteString == "http://api.test/v1/login")
+        #expect(RunReport.bodyBytes(login.body) == Data(#"{"user":"ada"}"#.utf8))
+        let use = try prepared[1].result.get()
+        #expect(use.url.absoluteString == "http://api.test/v1/items/%3Ctoken%3E")
+        let document = RunReport.dryRunJSON(pipeline: "p", prepared: prepared, redactor: runner.redactor)
+        let text = try JSONWriter().string(from: document)
+        #expect(text.contains(#"["Authorization","Bearer ***"]"#) && !text.contains("hunter2"))
+        #expect(document["requests"]?[0]?["body"] == #"{"user":"ada"}"#)
+        #expect(document["requests"]?[0]?["body-base64"] == .null)
+    }
+
+    @Test("the JSON document has the keys the format names, secrets redacted")
+    func jsonDocument() async throws {
+        let runner = try runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - { name: a, path: "items?key=${env.SECRET}", expect: { status: 201 } }
+            """)
+        let results = try await runner.run()
+        let document = RunReport.json(pipeline: "p", results: results, redactor: runner.redactor)
+        let result = try #require(document["results"]?[0])
+        guard case .object(let members) = result else { throw Failure("not an object") }
+        // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
+        #expect(
+            members.keys == [
+                "name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts", "error",
+                "failures", "decoded",
+            ]
+        )
+        #expect(result["url"] == "http://api.test/v1/items?key=***")
+        #expect(result["ok"] == false && result["status"] == 200)
+        #expect(result["failures"]?[0]?["expectation"] == "status" && result["failures"]?[0]?["line"] == 6)
+        #expect(result["decoded"]?["url"] == "http://api.test/v1/items?key=***")
+        #expect(document["summary"] == ["passed": 0, "failed": 1, "skipped": 0])
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+@testable import SluiceStageRegistry
+@testable import SluicePipelineFiles
+@testable import SluiceRunner
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("What the runner writes: schema, curl commands, redaction, JUnit")
+struct RunOutputTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the schema lists every registered stage and its options, plugins included")
+    func schemaFollowsRegistry() throws {
+        var registry = StageRegistry.builtIn
+        try registry.register(StageDescriptor(name: "stamp", summary: "Stamps.", options: [OptionDescriptor("value", .string, required: true, summary: "The stamp.")]) { _ in
+            Redirection()
+        })
+        let schema = PipelineSchema.schema(for: registry)
+        let entries = try #require(schema["properties"]?["stages"]?["items"]?["anyOf"])
+        // Ten built-in stages, then the registered one.
+        #expect(entries[0]?["enum"]?[10] == "stamp")
+        #expect(entries[11]?["properties"]?["stamp"]?["anyOf"]?[1]?["required"] == ["value"])
+        let duplicate = #expect(throws: SluiceError.self) { try registry.register(BuiltInStages.redirects) }
+        #expect(duplicate?.kind == .configuration)
+    }
+
+    @Test("a curl command carries method, URL, headers, body and transport flags, shell-quoted")
+    func curlCommand() throws {
+        var request = Request(method: .post, url: URL(string: "https://api.test/items?q=a b")!, headers: ["Authorization": "Bearer tok", "X-Note": "it's"], body: .data(Data(#"{"k":"tok"}"#.utf8)))
+        request.timeouts = Timeouts(connect: .seconds(10), total: .milliseconds(1500))
+        request.trustPolicy = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="), caBundle: nil)
+        let command = CurlExport.command(for: request, redirects: Redirection(maximumHops: 5), redactor: Redactor(secrets: ["tok"]))
+        #expect(command == """
+            # not exported: public-key pinning to sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)
+            curl -X POST 'https://api.test/items?q=a%20b' -H 'Authorization: Bearer ***' -H 'X-Note: it'\\''s' -H User-Agent: --compressed --data-binary '{"k":"***"}' --location --max-redirs 5 --max-time 1.5 --connect-timeout 10
+            """)
+        let shown = CurlExport.command(for: request, redirects: nil, redactor: .none)
+        #expect(shown.contains("'Authorization: Bearer tok'") && shown.contains(#"'{"k":"tok"}'"#))
+        let head = CurlExport.command(for: Request(method: .head, url: URL(string: "http://h/")!, body: .data(Data([0, 1]))), redirects: nil, redactor: .none)
+        #expect(head == "echo AAE= | base64 -d | curl --head http://h/ -H User-Agent: --compressed --data-binary @-")
+    }
+
+    @Test("multipart bodies become -F parts so curl streams the same files")
+    func curlMultipart() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-curl-\(UUID().uuidString).jpg")
+        try Data("jpeg".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let request = Request(method: .post, url: URL(string: "http://h/up")!, parts: [.field("caption", "sea"), .file("photo", file, filename: "a.jpg", contentType: "image/jpeg")])
+        let received = Locked<Request?>(nil)
+        let transport = InMemoryTransport { sent in
+            received.withLock { $0 = sent }
+            return Response(status: 200, url: sent.url)
+        }
+        _ = try await SessionManager(pipeline: try Pipeline(stages: [Serialization(format: .multipart)], transport: transport)).send(request)
+        let sent = try #require(received.withLock { $0 })
+        let command = CurlExport.command(for: sent, parts: request.parts, redirects: nil, redactor: .none)
+        #expect(command == "curl -X POST http://h/up -H User-Agent: --compressed --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
+    }
+
+    @Test("the redactor hides secrets longest first and credential headers whole")
+    func redactor() {
+        let redactor = Redactor(secrets: ["abc", "abcdef", ""])
+        #expect(redactor.redact("x abcdef y abc") == "x *** y ***")
+        #expect(redactor.redact(header: "authorization", value: "Basic QWxhZGRpbjpvcGVu") == "Basic ***")
+        #expect(redactor.redact(header: "Proxy-Authorization", value: "token") == "***")
+        #expect(redactor.redact(header: "X-Key", value: "k=abc") == "k=***")
+        #expect(Redactor.none.redact(header: "Authorization", value: "Bearer t") == "Bearer t")
+    }
+
+    @Test("the redactor hides a secret in every form it is written in: encoded in a URL or a form, escaped in JSON, before a combining mark")
+    func redactorForms() {
+        let redactor = Redactor(secrets: ["k3y w/sl\"sh é"])
+        for shown in [
+            "k3y w/sl\"sh é",                       // as it is
+            "k3y%20w/sl%22sh%20%C3%A9",               // as a URL writes it (reserved characters kept)
+            "k3y%20w%2Fsl%22sh%20%C3%A9",             // as a parameter
+            "k3y%20w%2fsl%22sh%20%c3%a9",             // lower-case hex, as some servers echo
+            "k3y+w%2Fsl%22sh+%C3%A9",                 // as a form value
+            "k3y w/sl\\\"sh é",                   // inside a JSON string
+        ] {
+            #expect(redactor.redact("<" + shown + ">") == "<***>", "\(shown)")
+            #expect(redactor.reveals(shown))
+        }
+        // A combining mark after the secret makes one character of its last letter and the mark:
+        // `String.contains` finds nothing there, the bytes do.
+        let plain = Redactor(secrets: ["tok3n"])
+        #expect(!"x tok3n\u{301} y".contains("tok3n"))
+        #expect(plain.redact("x tok3n\u{301} y").hasSameCodePoints(as: "x ***\u{301} y"))
+        // A canonically equivalent spelling is other bytes: the value as sent is what is hidden.
+        #expect(Redactor(secrets: ["caf\u{E9}"]).redact("cafe\u{301}").hasSameCodePoints(as: "cafe\u{301}"))
+        #expect(!plain.reveals("tok3"))
+        #expect(plain.adding(["other"]).redact("tok3n other") == "*** ***")
+    }
+
+    @Test("JSON output hides secrets in object keys as well as values")
+    func redactedKeys() {
+        let value: JSONValue = ["s3cret": ["nested": "has s3cret inside"]]
+        #expect(RunReport.redacted(value, Redactor(secrets: ["s3cret"])) == ["***": ["nested": "has *** inside"]])
+    }
+
+    @Test("JUnit XML is well formed: a testsuite per file, a testcase per request, failures, errors and skips")
+    func junit() throws {
+        func result(_ name: String, error: RequestResult.Failure? = nil, failures: [ExpectationFailure] = []) -> RequestResult {
+            RequestResult(name: name, mark: YAMLNode.Mark(line: 3, column: 5), method: .get, url: "http://h/?k=s3cret", duration: .milliseconds(12), error: error, failures: failures, captured: [:])
+        }
+        let xml = RunReport.junit([RunReport.Suite(
+            file: "p.yaml", pipeline: "demo <&>",
+            results: [
+                result("ok"),
+                result("failed", failures: [ExpectationFailure(label: "status", mark: YAMLNode.Mark(line: 7, column: 15), expected: "200", actual: "500 \"s3cret\"")]),
+                result("broken", error: RequestResult.Failure(stage: "transport", kind: "connection failed", message: "refused\u{1}")),
+                result("skipped", error: RequestResult.Failure(stage: nil, kind: "skipped", message: "${id} has no value")),
+            ]
+        )], redactor: Redactor(secrets: ["s3cret"]))
+        #expect(!xml.contains("s3cret"))
+        let parser = XMLParser(data: Data(xml.utf8))
+        let collector = ElementCollector()
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")\n\(xml)")
+        #expect(collector.elements == ["testsuites", "testsuite", "testcase", "testcase", "failure", "testcase", "error", "testcase", "skipped"])
+        #expect(collector.attributes[1]["tests"] == "4" && collector.attributes[1]["failures"] == "1" && collector.attributes[1]["errors"] == "1" && collector.attributes[1]["skipped"] == "1")
+        #expect(collector.attributes[1]["name"] == "demo <&>")
+        #expect(collector.attributes[4]["message"] == "status: expected 200, actual 500 \"***\"")
+    }
+
+    final class ElementCollector: NSObject, XMLParserDelegate {
+        var elements: [String] = []
+        var attributes: [[String: String]] = []
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+            elements.append(elementName)
+            self.attributes.append(attributes)
+        }
+    }
+}
