@@ -35,34 +35,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private var downloadFile: OutputFile?
     /// Where a streamed response body goes, for a `.stream` destination.
     private var bodyChannel: ResponseBodyChannel?
-    /// What pauses the exchange: the task (`suspend()`), a reader of the body that fell behind, a
-    /// streamed upload whose producer has no piece ready. I/O thread only.
-    private var pausedByTask = false
-    private var receivePaused = false
-    private var sendPaused = false
+    /// The exchange's decisions: pauses, limits, its first failure, how its end becomes a
+    /// result. I/O thread only.
+    private var state: TransferState
     private var body = Data()
-    /// Body bytes taken so far, after content decoding, counted against `request.maxResponseSize`.
-    private var bodyBytes: Int64 = 0
-    /// Body bytes as they came, before content decoding, held to `rawBodyLimit`.
-    private var rawBodyBytes: Int64 = 0
-    /// The most body bytes taken off the wire: `maxResponseSize` itself for a body that is not
-    /// decoded, ``rawLimit(for:)`` of it for one that is (its decoded bytes are counted apart).
-    private var rawBodyLimit: Int64?
     /// Whether the transport asks for compressed responses and decodes them.
     private var decodesContent = false
     /// Undoes the final response's content codings for a body taken whole or into a file (a
     /// streamed body is decoded by its reader); `nil` when there are none to undo.
     private var decoder: ContentDecoder?
-    private var head = ResponseHeadParser()
-    /// Bytes of response heads taken so far, interim ones included, counted against `maxHeadSize`.
-    private var headBytes = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var trustRejection: (reason: String, stage: String, presented: [X509Certificate])?
-    private var ioFailure: SluiceError?
-    private var requestSentReported = false
-    /// Whether libcurl had a connection ready for the request, new or reused (its pre-request
-    /// callback ran): a failure after that is the server's, never a connect failure.
-    private var connectionWasReady = false
     private var lastProgress = TaskProgress()
     /// The key under which this transfer's TLS handshake records what the server presented, for
     /// the error should the handshake fail; `nil` for plain http, which has no handshake.
@@ -131,6 +113,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         downloadFile: OutputFile?
     ) {
         self.request = request
+        state = TransferState(url: request.url, maxResponseSize: request.maxResponseSize)
         presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
         governingTrustPolicy = request.trustPolicy.flatMap { $0.applies(to: request.url.host ?? "") ? $0 : nil }
         self.task = task
@@ -360,42 +343,28 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     // MARK: Pausing (I/O thread)
 
-    /// What pauses the exchange now changed: the loop calls this, then applies ``pauseMask``.
-    enum PauseChange {
-        case taskSuspended(Bool)
-        case receiveResumed
-        case sendResumed
-    }
-
-    /// Records a change and returns libcurl's pause bits for the exchange's whole state.
-    func pauseMask(after change: PauseChange) -> Int32 {
-        switch change {
-        case .taskSuspended(let suspended): pausedByTask = suspended
-        case .receiveResumed: receivePaused = false
-        case .sendResumed: sendPaused = false
-        }
-        if pausedByTask { return Int32(SLUICE_CURLPAUSE_ALL) }
-        return (receivePaused ? Int32(SLUICE_CURLPAUSE_RECV) : 0) | (sendPaused ? Int32(SLUICE_CURLPAUSE_SEND) : 0)
+    /// Records a change to what pauses the exchange and returns libcurl's pause bits for its
+    /// whole state: the loop applies them.
+    func pauseMask(after change: TransferState.PauseChange) -> Int32 {
+        let pauses = state.pauses(after: change)
+        return (pauses.contains(.receive) ? Int32(SLUICE_CURLPAUSE_RECV) : 0) | (pauses.contains(.send) ? Int32(SLUICE_CURLPAUSE_SEND) : 0)
     }
 
     // MARK: libcurl callbacks (I/O thread)
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
-        if let limit = request.maxResponseSize, let rawBodyLimit, rawBodyBytes + Int64(bytes.count) > rawBodyLimit {
-            ioFailure = .responseTooLarge(limit: limit, url: request.url)
-            return 0
-        }
+        guard state.admitsWireBytes(bytes.count) else { return 0 }
         if let bodyChannel {
             guard bodyChannel.offer(bytes) else {
                 // libcurl keeps these bytes and hands them over again once receiving resumes.
-                receivePaused = true
+                state.receiverFellBehind()
                 return Int(CURL_WRITEFUNC_PAUSE)
             }
-            rawBodyBytes += Int64(bytes.count)
+            state.countWireBytes(bytes.count)
             return bytes.count
         }
-        rawBodyBytes += Int64(bytes.count)
+        state.countWireBytes(bytes.count)
         guard let decoder else {
             return take(bytes) ? bytes.count : 0
         }
@@ -405,25 +374,21 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 guard piece.withUnsafeBytes(take) else { return 0 }
             }
         } catch {
-            ioFailure = .undecodableBody(error, url: request.url)
+            state.fail(.undecodableBody(error, url: request.url))
             return 0
         }
         return bytes.count
     }
 
-    /// Keeps decoded body bytes, in memory or in the download file; `false` (with `ioFailure`
-    /// set) when they pass `maxResponseSize` or the file cannot take them.
+    /// Keeps decoded body bytes, in memory or in the download file; `false` (the state failed)
+    /// when they pass `maxResponseSize` or the file cannot take them.
     private func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if let limit = request.maxResponseSize, bodyBytes + Int64(bytes.count) > limit {
-            ioFailure = .responseTooLarge(limit: limit, url: request.url)
-            return false
-        }
-        bodyBytes += Int64(bytes.count)
+        guard state.takesDecodedBytes(bytes.count) else { return false }
         if let downloadFile {
             do {
                 try downloadFile.write(bytes)
             } catch {
-                ioFailure = error
+                state.fail(error)
                 return false
             }
         } else if !bytes.isEmpty {
@@ -432,31 +397,15 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         return true
     }
 
-    /// The most bytes a body may take on the wire under a `maxResponseSize` of `limit` counted
-    /// after decoding: the limit plus what the codings add at worst to bytes they cannot shrink
-    /// (deflate about 5 bytes per 16 KiB block, zstd and brotli less), with room to spare. So a
-    /// coded body that decodes to little or nothing (empty deflate blocks without end) cannot
-    /// run on forever under a limit counted after decoding.
-    static func rawLimit(for limit: Int64) -> Int64 {
-        limit + limit / 256 + 4096
-    }
-
     fileprivate func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-        headBytes += line.count
-        if headBytes > CurlTransfer.maxHeadSize {
-            ioFailure = SluiceError(
-                kind: .protocolError, stage: "transport", url: request.url,
-                message: "the response's header fields passed \(CurlTransfer.maxHeadSize / 1024) KiB; the exchange was stopped there"
-            )
-            return 0
-        }
-        switch head.consume(line) {
+        guard let event = state.takeHeadLine(line) else { return 0 }
+        switch event {
         case .finalStatus(let status):
             events.responseStarted(task, status: status)
         case .headComplete:
             reserveBodyCapacity()
-            let codings = decodesContent ? ContentCoding.codings(in: head.headers.values(for: "Content-Encoding")) ?? [] : []
-            rawBodyLimit = request.maxResponseSize.map { codings.isEmpty ? $0 : Self.rawLimit(for: $0) }
+            let codings = decodesContent ? ContentCoding.codings(in: state.head.headers.values(for: "Content-Encoding")) ?? [] : []
+            state.headEnded(codings: codings)
             if bodyChannel != nil {
                 deliverStreamedHead(codings: codings)
             } else {
@@ -468,15 +417,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         return line.count
     }
 
-    /// The most bytes of response head (status lines and header fields, interim responses
-    /// included) an exchange takes: libcurl 7.88 limits each line to 100 KiB but not their number,
-    /// so a server could otherwise grow the head without end. 300 KiB is later libcurl's own total.
-    static let maxHeadSize = 300 * 1024
-
     /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
     private func reserveBodyCapacity() {
-        guard downloadFile == nil, !head.headers.contains("Content-Encoding"),
-            let length = head.headers["Content-Length"].flatMap(Int.init), length > 0
+        guard downloadFile == nil, !state.head.headers.contains("Content-Encoding"),
+            let length = state.head.headers["Content-Length"].flatMap(Int.init), length > 0
         else { return }
         body.reserveCapacity(min(length, 16 << 20))
     }
@@ -492,8 +436,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         ))
         let metrics = readMetrics()
         continuation.resume(returning: Response(
-            status: head.status ?? easy.long(CURLINFO_RESPONSE_CODE),
-            headers: head.headers,
+            status: state.head.status ?? easy.long(CURLINFO_RESPONSE_CODE),
+            headers: state.head.headers,
             url: request.url,
             httpVersion: metrics.httpVersion,
             metrics: metrics,
@@ -510,13 +454,13 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             case .bytes(let count):
                 return count
             case .wait:
-                sendPaused = true
+                state.producerFellBehind()
                 return Int(CURL_READFUNC_PAUSE)
             case .end:
                 reportRequestSent()
                 return 0
             case .failed(let error):
-                ioFailure = error
+                state.fail(error)
                 return Int(CURL_READFUNC_ABORT)
             }
         }
@@ -528,14 +472,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             if upload.isExhausted { reportRequestSent() }
             return count
         } catch {
-            ioFailure = error
+            state.fail(error)
             return Int(CURL_READFUNC_ABORT)
         }
     }
 
     fileprivate func rewindBody(to offset: Int64) -> Int32 {
         guard let upload, upload.rewind(to: offset) else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
-        requestSentReported = false
+        state.bodyRewound()
         return Int32(CURL_SEEKFUNC_OK)
     }
 
@@ -550,7 +494,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     fileprivate func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
-        connectionWasReady = true
+        state.connectionReady()
         let scheme = request.url.scheme?.lowercased() ?? "http"
         let connection = ConnectionInfo(
             host: request.url.host ?? "",
@@ -564,7 +508,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             peerCertificates = PeerChain.presented(session)
         }
         if case .reject(let reason) = evaluatePolicy(connection) {
-            trustRejection = (reason, "trust-evaluation", connection.tlsSession.map(PeerChain.presented) ?? [])
+            state.rejectTrust(.init(reason: reason, stage: "trust-evaluation", presented: connection.tlsSession.map(PeerChain.presented) ?? []))
             return Int32(CURL_PREREQFUNC_ABORT)
         }
         switch events.evaluateTrust(task, connection: connection) {
@@ -573,7 +517,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             if streamedUpload == nil, upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
-            trustRejection = (reason, "transport", connection.tlsSession.map(PeerChain.presented) ?? [])
+            state.rejectTrust(.init(reason: reason, stage: "transport", presented: connection.tlsSession.map(PeerChain.presented) ?? []))
             return Int32(CURL_PREREQFUNC_ABORT)
         }
     }
@@ -601,8 +545,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     private func reportRequestSent() {
-        guard !requestSentReported else { return }
-        requestSentReported = true
+        guard state.requestSent() else { return }
         events.requestSent(task)
     }
 
@@ -663,7 +606,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         ))
         return .success(Response(
             status: easy.long(CURLINFO_RESPONSE_CODE),
-            headers: head.headers,
+            headers: state.head.headers,
             body: body,
             url: request.url,
             httpVersion: metrics.httpVersion,
@@ -671,58 +614,27 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         ))
     }
 
+    /// The error libcurl's `code` ends the exchange with: what the shell reads of libcurl, decided
+    /// by ``TransferState/error(for:)``.
     private func failure(for code: CURLcode) -> SluiceError {
-        if let trustRejection, code == CURLE_ABORTED_BY_CALLBACK {
-            var error = SluiceError(
-                kind: .trustEvaluation, stage: trustRejection.stage, url: request.url,
-                message: trustRejection.reason, curlCode: Int(code.rawValue)
-            )
-            error.presentedCertificates = trustRejection.presented
-            return error
-        }
-        let presented = presentedChainKey.flatMap(PresentedChainRecorder.take)
-        if let presented, SluiceError.Kind(curlCode: code, connected: connectionWasReady) == .tls {
-            // The handshake failed after the server showed its chain: say which host, why, and what.
-            let why = presented.reason.map { "\($0) (\(easy.message(for: code)))" } ?? easy.message(for: code)
-            let shown = presented.certificates.isEmpty ? "no certificate" : presented.certificates.map(\.details).joined(separator: "; ")
-            var error = SluiceError(
-                kind: .tls, stage: "transport", url: request.url,
-                message: "the TLS handshake with \(request.url.host ?? "the server") failed: \(why). The server presented: \(shown).",
-                curlCode: Int(code.rawValue)
-            )
-            error.presentedCertificates = presented.certificates
-            return error
-        }
-        if var ioFailure {
-            ioFailure.url = request.url
-            // A failure of its own kind keeps curl's code for it (61 for a body not decodable).
-            if ioFailure.curlCode == nil { ioFailure.curlCode = Int(code.rawValue) }
-            return ioFailure
-        }
-        if code == CURLE_FILESIZE_EXCEEDED, let limit = request.maxResponseSize {
-            var error = SluiceError.responseTooLarge(limit: limit, url: request.url)
-            error.curlCode = Int(code.rawValue)
-            return error
-        }
-        if let refusal = proxyRefusal(code) {
-            return SluiceError(kind: .proxy, stage: "transport", url: request.url, message: refusal, curlCode: Int(code.rawValue))
-        }
-        if code == CURLE_OUT_OF_MEMORY, !head.isComplete {
-            // libcurl 7.88 reports a header line over its 100 KiB limit as "Out of memory".
-            return SluiceError(
-                kind: .protocolError, stage: "transport", url: request.url,
-                message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: Int(code.rawValue)
-            )
-        }
+        let cause: TransferState.Ending.Cause =
+            switch code {
+            case CURLE_ABORTED_BY_CALLBACK: .abortedByCallback
+            case CURLE_FILESIZE_EXCEEDED: .fileSizeExceeded
+            case CURLE_OUT_OF_MEMORY: .outOfMemory
+            default: .other
+            }
         // The pre-request callback, not libcurl's connect times (zero on a reused connection), tells
         // whether the connection and its TLS handshake were done.
-        return SluiceError(
-            kind: SluiceError.Kind(curlCode: code, connected: connectionWasReady),
-            stage: "transport",
-            url: request.url,
+        let ending = TransferState.Ending(
+            code: Int(code.rawValue),
+            cause: cause,
+            kind: SluiceError.Kind(curlCode: code, connected: state.connectionWasReady),
             message: easy.message(for: code),
-            curlCode: Int(code.rawValue)
+            presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map { ($0.reason, $0.certificates) },
+            proxyRefusal: proxyRefusal(code)
         )
+        return state.error(for: ending)
     }
 
     /// What a proxy's refusal looks like: a CONNECT answered with anything but 2xx, or a proxy that

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+@testable import SluiceCurl
+
+/// The libcurl transfer's decisions, without libcurl or a socket: pauses, the limits on the head
+/// and the body, and how an exchange's end becomes its error.
+@Suite("A transfer's state: pauses, limits, and its end, apart from libcurl")
+struct TransferStateTests {
+    static let url = URL(string: "https://api.test/items")!
+
+    static func state(limit: Int64? = nil) -> TransferState {
+        TransferState(url: url, maxResponseSize: limit)
+    }
+
+    static func ending(
+        code: Int = 7, cause: TransferState.Ending.Cause = .other, kind: SluiceError.Kind = .connect,
+        message: String = "Couldn't connect to server", presented: (reason: String?, certificates: [X509Certificate])? = nil,
+        proxyRefusal: String? = nil
+    ) -> TransferState.Ending {
+        TransferState.Ending(code: code, cause: cause, kind: kind, message: message, presented: presented, proxyRefusal: proxyRefusal)
+    }
+
+    static func pauses(_ state: inout TransferState, _ change: TransferState.PauseChange) -> TransferState.Pauses {
+        state.pauses(after: change)
+    }
+
+    static func line(_ text: String, into state: inout TransferState) -> ResponseHeadParser.Event?? {
+        Array(text.utf8).withUnsafeBytes { state.takeHeadLine($0) }
+    }
+
+    @Test("a suspended task holds both directions whatever the body's reader and producer want; resumed, only theirs")
+    func pauses() {
+        var state = TransferStateTests.state()
+        #expect(TransferStateTests.pauses(&state, .receiveResumed) == [])
+        state.receiverFellBehind()
+        #expect(TransferStateTests.pauses(&state, .taskSuspended(true)) == [.receive, .send])
+        #expect(TransferStateTests.pauses(&state, .receiveResumed) == [.receive, .send])
+        state.receiverFellBehind()
+        state.producerFellBehind()
+        #expect(TransferStateTests.pauses(&state, .taskSuspended(false)) == [.receive, .send])
+        #expect(TransferStateTests.pauses(&state, .sendResumed) == [.receive])
+        #expect(TransferStateTests.pauses(&state, .receiveResumed) == [])
+    }
+
+    @Test("the head is parsed line by line and stopped past 300 KiB, interim responses counted")
+    func headLimit() {
+        var state = TransferStateTests.state()
+        #expect(TransferStateTests.line("HTTP/1.1 100 Continue\r\n", into: &state) == .some(nil))
+        #expect(TransferStateTests.line("\r\n", into: &state) == .some(nil))
+        #expect(TransferStateTests.line("HTTP/1.1 200 OK\r\n", into: &state) == .some(.finalStatus(200)))
+        let field = "X-Filler: " + String(repeating: "a", count: 1014) + "\r\n"
+        var taken = 0
+        while case .some = TransferStateTests.line(field, into: &state) { taken += 1 }
+        #expect(taken == 299)
+        #expect(state.headBytes > TransferState.maxHeadSize)
+        #expect(state.failure?.kind == .protocolError)
+        #expect(state.failure?.message == "the response's header fields passed 300 KiB; the exchange was stopped there")
+        #expect(!state.head.isComplete)
+    }
+
+    @Test("the wire limit is max-response-size for a plain body, and a little more for a coded one; none before the head ends")
+    func wireLimit() {
+        var plain = TransferStateTests.state(limit: 1000)
+        let beforeHead = plain.admitsWireBytes(5000)
+        #expect(beforeHead)
+        plain.headEnded(codings: [])
+        #expect(plain.rawBodyLimit == 1000)
+        let whole = plain.admitsWireBytes(1000)
+        plain.countWireBytes(999)
+        let last = plain.admitsWireBytes(1)
+        let past = plain.admitsWireBytes(2)
+        #expect(whole && last && !past)
+        #expect(plain.failure?.kind == .responseTooLarge)
+
+        var coded = TransferStateTests.state(limit: 1000)
+        coded.headEnded(codings: [.gzip])
+        #expect(coded.rawBodyLimit == Int64(1000 + 1000 / 256 + 4096))
+        let codedWhole = coded.admitsWireBytes(5099)
+        let codedPast = coded.admitsWireBytes(5100)
+        #expect(codedWhole && !codedPast)
+
+        var unlimited = TransferStateTests.state()
+        unlimited.headEnded(codings: [.zstd])
+        let any = unlimited.admitsWireBytes(Int.max / 2)
+        #expect(unlimited.rawBodyLimit == nil && any)
+    }
+
+    @Test("decoded bytes count against max-response-size; the bytes that would pass it are not counted")
+    func decodedLimit() {
+        var state = TransferStateTests.state(limit: 1000)
+        let first = state.takesDecodedBytes(600)
+        let second = state.takesDecodedBytes(401)
+        #expect(first && !second)
+        #expect(state.bodyBytes == 600)
+        #expect(state.failure?.kind == .responseTooLarge)
+        #expect(state.failure?.message.hasPrefix("the response body passed the limit of 1000 bytes") == true)
+    }
+
+    @Test("the request is reported sent once, and again after libcurl rewinds its body")
+    func requestSentOnce() {
+        var state = TransferStateTests.state()
+        let first = state.requestSent()
+        let second = state.requestSent()
+        state.bodyRewound()
+        let afterRewind = state.requestSent()
+        #expect(first && !second && afterRewind)
+    }
+
+    @Test("a trust rejection is the error when it aborted the exchange, with its stage and what was presented; not otherwise")
+    func trustRejection() {
+        var state = TransferStateTests.state()
+        state.connectionReady()
+        state.rejectTrust(.init(reason: "no pin matched", stage: "trust-evaluation", presented: []))
+        let aborted = state.error(for: TransferStateTests.ending(code: 42, cause: .abortedByCallback, kind: .stage, message: "Callback aborted"))
+        #expect(aborted.kind == .trustEvaluation && aborted.stage == "trust-evaluation" && aborted.message == "no pin matched")
+        #expect(aborted.curlCode == 42 && aborted.url == TransferStateTests.url)
+        let later = state.error(for: TransferStateTests.ending(code: 28, kind: .timeout, message: "Operation timed out"))
+        #expect(later.kind == .timeout && later.message == "Operation timed out")
+    }
+
+    @Test("a failed handshake says which host, why, and what the server presented")
+    func tlsWithPresentedChain() {
+        let state = TransferStateTests.state()
+        let error = state.error(for: TransferStateTests.ending(
+            code: 60, kind: .tls, message: "SSL certificate problem", presented: (reason: "certificate has expired", certificates: [])
+        ))
+        #expect(error.kind == .tls && error.curlCode == 60)
+        #expect(error.message == "the TLS handshake with api.test failed: certificate has expired (SSL certificate problem). The server presented: no certificate.")
+        let notTLS = state.error(for: TransferStateTests.ending(code: 7, kind: .connect, presented: (reason: nil, certificates: [])))
+        #expect(notTLS.kind == .connect)
+    }
+
+    @Test("the exchange's own failure wins over libcurl's code, keeping a curl code of its own")
+    func ownFailure() {
+        var state = TransferStateTests.state(limit: 10)
+        _ = state.takesDecodedBytes(11)
+        let error = state.error(for: TransferStateTests.ending(code: 23, kind: .fileIO, message: "Failed writing received data"))
+        #expect(error.kind == .responseTooLarge && error.curlCode == 23 && error.url == TransferStateTests.url)
+        var coded = TransferStateTests.state()
+        var undecodable = SluiceError(kind: .decoding, stage: "transport", message: "not gzip")
+        undecodable.curlCode = 61
+        coded.fail(undecodable)
+        #expect(coded.error(for: TransferStateTests.ending(code: 23)).curlCode == 61)
+    }
+
+    @Test("a declared length past the limit, a proxy's refusal, a header line past 100 KiB, and libcurl's own words")
+    func otherEndings() {
+        let limited = TransferStateTests.state(limit: 1000)
+        let tooLarge = limited.error(for: TransferStateTests.ending(code: 63, cause: .fileSizeExceeded, kind: .transport, message: "Maximum file size exceeded"))
+        #expect(tooLarge.kind == .responseTooLarge && tooLarge.curlCode == 63)
+        let unlimited = TransferStateTests.state()
+        #expect(unlimited.error(for: TransferStateTests.ending(code: 63, cause: .fileSizeExceeded, kind: .transport)).kind == .transport)
+
+        let refused = unlimited.error(for: TransferStateTests.ending(code: 56, kind: .connectionLost, proxyRefusal: "the proxy refused the tunnel"))
+        #expect(refused.kind == .proxy && refused.message == "the proxy refused the tunnel" && refused.curlCode == 56)
+
+        let longLine = unlimited.error(for: TransferStateTests.ending(code: 27, cause: .outOfMemory, kind: .transport, message: "Out of memory"))
+        #expect(longLine.kind == .protocolError && longLine.message == "a response header line is longer than libcurl's limit of 100 KiB")
+        var headDone = TransferStateTests.state()
+        _ = TransferStateTests.line("HTTP/1.1 200 OK\r\n", into: &headDone)
+        _ = TransferStateTests.line("\r\n", into: &headDone)
+        #expect(headDone.error(for: TransferStateTests.ending(code: 27, cause: .outOfMemory, kind: .transport, message: "Out of memory")).kind == .transport)
+
+        let plain = unlimited.error(for: TransferStateTests.ending())
+        #expect(plain.kind == .connect && plain.stage == "transport" && plain.message == "Couldn't connect to server" && plain.curlCode == 7)
+    }
+}
