@@ -92,7 +92,7 @@ struct TrustPolicyTests {
             ({ try TrustPolicy(pinning: .certificate) }, "needs at least one pin"),
             ({ try TrustPolicy(pinning: .certificate, pins: hash) }, "needs certificate files"),
             ({ try TrustPolicy(allowsInvalidCertificates: true) }, "cannot be validated"),
-            ({ try TrustPolicy(caBundle: "/nonexistent/ca.pem") }, "cannot read ca-bundle"),
+            ({ try TrustPolicy(caBundle: "/nonexistent/ca.pem") }, "cannot read the CA bundle"),
             ({ try TrustPolicy(hosts: []) }, "hosts is empty"),
         ]
         for (make, message) in cases {

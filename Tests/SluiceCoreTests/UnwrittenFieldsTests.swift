@@ -21,7 +21,7 @@ struct UnwrittenFieldsTests {
         let (error, sent) = try await refusal(request, through: [HeaderInjection(headers: ["X-A": "1"])])
         #expect(error?.kind == .invalidRequest)
         #expect(error?.stage == "pipeline")
-        #expect(error?.message == "the request's parameters would not be sent: no stage of the pipeline wrote them; add a Serialization stage (serialization: in a pipeline file), or choose the body's format for the request: Request(..., json:), (form:) or (multipart:)")
+        #expect(error?.message == "the request's parameters would not be sent: no stage of the pipeline wrote them; add a Serialization stage, or choose the body's format for the request: Request(..., json:), (form:) or (multipart:)")
         #expect(sent.isEmpty)
         let written = try await send(request, through: [Serialization(format: .json)])
         #expect(written.sent.parameters == nil)

@@ -144,6 +144,7 @@ struct RunCommandTests {
         let refused = try await SluiceProcess.launch(["run", "--no-color", limited])
         #expect(refused.status == 1)
         #expect(refused.output.contains("error: response too large in transport: the response body passed the limit of 67108864 bytes"), "\(refused.output)")
+        #expect(refused.output.contains("In a pipeline file: max-response-size sets the limit (none for no limit), output: streams the body to a file"), "\(refused.output)")
         let lifted = try directory.write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", to: "lifted.yaml")
         #expect(try await SluiceProcess.launch(["run", "--no-color", lifted]).status == 0)
         let streamed = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", to: "streamed.yaml")

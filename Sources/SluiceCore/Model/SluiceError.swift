@@ -169,9 +169,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
 
     /// The response body passed `limit` bytes (a request's `maxResponseSize`).
     package static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
-        var message = "the response body passed the limit of \(limit) bytes (max-response-size); the transfer was stopped there"
+        var message = "the response body passed the limit of \(limit) bytes (maxResponseSize); the transfer was stopped there"
         if limit == Pipeline.defaultMaxInMemoryResponseSize {
-            message += ". That is the default for a body held in memory: set max-response-size (none for no limit), or stream the body to a file (output:)"
+            message += ". That is the default for a body held in memory: raise maxResponseSize (nil for no limit), or stream the body to a file (ResponseDestination.file)"
         }
         return SluiceError(kind: .responseTooLarge, stage: "transport", url: url, message: message)
     }

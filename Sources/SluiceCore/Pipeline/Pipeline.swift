@@ -150,14 +150,14 @@ public struct Pipeline: Sendable {
             )
         }
         if request.parameters != nil {
-            throw refuse("parameters", "add a Serialization stage (serialization: in a pipeline file), or choose the body's format for the request: Request(..., json:), (form:) or (multipart:)")
+            throw refuse("parameters", "add a Serialization stage, or choose the body's format for the request: Request(..., json:), (form:) or (multipart:)")
         }
         if !request.parts.isEmpty {
-            throw refuse("multipart parts", "add Serialization(format: .multipart) (serialization: {format: multipart})")
+            throw refuse("multipart parts", "add Serialization(format: .multipart)")
         }
         if !request.pathParameters.isEmpty {
             let names = request.pathParameters.keys.sorted().joined(separator: ", ")
-            throw refuse("path parameters (\(names))", "add a URLResolution stage, which fills {name} templates (url-resolution:)")
+            throw refuse("path parameters (\(names))", "add a URLResolution stage, which fills {name} templates")
         }
     }
 

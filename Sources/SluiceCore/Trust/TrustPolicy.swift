@@ -80,10 +80,10 @@ public struct TrustPolicy: Sendable, Hashable {
         var bundle: Data?
         if let caBundle {
             do {
-                bundle = try InputFile.data(at: caBundle, role: "ca-bundle")
+                bundle = try InputFile.data(at: caBundle, role: "the CA bundle")
                 _ = try X509Certificate.certificates(in: bundle!)
             } catch let error as X509Certificate.InvalidCertificate {
-                throw TrustPin.failure("ca-bundle \(caBundle) is not a PEM file of certificates: \(error.reason)")
+                throw TrustPin.failure("the CA bundle \(caBundle) is not a PEM file of certificates: \(error.reason)")
             } catch {
                 throw TrustPin.failure("\(error)")
             }

@@ -23,9 +23,14 @@ public struct RequestResult: Sendable {
             self.message = message
         }
 
-        /// The failure of a `SluiceError`.
+        /// The failure of a `SluiceError`, with what a pipeline file writes to change it where the
+        /// library's message names its own API (a body past its limit).
         public init(_ error: SluiceError) {
-            self.init(stage: error.stage, kind: error.kind.description, message: error.message)
+            var message = error.message
+            if error.kind == .responseTooLarge {
+                message += ". In a pipeline file: max-response-size sets the limit (none for no limit), output: streams the body to a file"
+            }
+            self.init(stage: error.stage, kind: error.kind.description, message: message)
         }
     }
 
