@@ -208,6 +208,7 @@ let package = Package(
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceCurlTests", dependencies: ["SluiceCore", "SluiceCurl", "CCurl"]),
         .testTarget(name: "SluiceReachabilityTests", dependencies: ["SluiceCore", "SluiceReachability", "CNetlink"]),
+        .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
         .testTarget(
             name: "SluicePipelineFilesTests",
             dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]
