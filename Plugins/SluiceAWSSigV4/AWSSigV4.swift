@@ -11,7 +11,7 @@ import SluiceStageRegistry
 /// transport change (`User-Agent`, `Expect`, `Connection`, `Content-Length`, `Transfer-Encoding`,
 /// `X-Amzn-Trace-Id`), and the SHA-256 of the body, read in pieces (files are not read into
 /// memory). The query is sent encoded as SigV4 encodes it (`x/y` as `x%2Fy`), so signer and
-/// server agree on it. It runs after serialization wherever it is listed (``StagePlacement/signing``), so the body it hashes is the body sent.
+/// server agree on it. It runs after serialization wherever it is listed (`StagePlacement/signing`), so the body it hashes is the body sent.
 public struct AWSSigV4: RequestStage {
     /// Headers never signed.
     public static let unsignedHeaders: Set<String> = [
@@ -30,7 +30,7 @@ public struct AWSSigV4: RequestStage {
 
     public var name: String { "aws-sigv4" }
 
-    /// ``StagePlacement/signing``: below serialization and authorization, so it signs the request as sent.
+    /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
     public var placement: StagePlacement { .signing }
 
     /// The `Authorization` header, which carries the signature.
@@ -38,7 +38,10 @@ public struct AWSSigV4: RequestStage {
 
     /// Creates the stage.
     /// - Parameters:
+    ///   - signer: the credentials, region and service that sign.
+    ///   - sessionToken: temporary credentials' session token, sent as `X-Amz-Security-Token`.
     ///   - sendsContentHash: send `X-Amz-Content-SHA256`; by default only for S3.
+    ///   - unsignedPayload: leave the body unsigned (`UNSIGNED-PAYLOAD`), as S3 allows over TLS.
     ///   - timestamp: a fixed signing time (`20150830T123600Z`) instead of the clock's.
     public init(
         signer: SigV4Signer,

@@ -4,7 +4,7 @@ import SluiceStageRegistry
 
 /// A HAR 1.2 file being written, entry by entry.
 ///
-/// It is an ``OutputFile`` written as curl's `-o` writes (``OutputFile/Replacement/asWritten``):
+/// It is an `OutputFile` written as curl's `-o` writes (`OutputFile/Replacement/asWritten`):
 /// a symbolic link is followed, an existing file is written in place (its inode, links and mode
 /// kept), a device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written through and
 /// never replaced.

@@ -11,9 +11,9 @@ import SluiceStageRegistry
 /// are hidden as `***`: credential headers (`Authorization`, `Proxy-Authorization`) and the
 /// headers in `redactedHeaders` always, and under the runner every secret of the pipeline file,
 /// wherever it appears. It runs last, just above the transport, wherever it is listed
-/// (``StagePlacement/exchangeObserver``): it records each exchange as sent, every attempt and every hop.
+/// (`StagePlacement/exchangeObserver`): it records each exchange as sent, every attempt and every hop.
 ///
-/// The file is an ``OutputFile`` written as curl's `-o` writes: a regular file (a link followed,
+/// The file is an `OutputFile` written as curl's `-o` writes: a regular file (a link followed,
 /// an existing one written in place, its hard links and mode kept) is a complete HAR document
 /// after every entry; a device or a FIFO (`/dev/stdout`, a named pipe) gets the log's opening,
 /// each entry as it is recorded, and the closing brackets when the recorder is released.
@@ -29,7 +29,7 @@ public struct HARRecorder: Stage {
 
     public var name: String { "har-recorder" }
 
-    /// ``StagePlacement/exchangeObserver``: at the bottom, so it records each exchange (every hop, every attempt) as sent.
+    /// `StagePlacement/exchangeObserver`: at the bottom, so it records each exchange (every hop, every attempt) as sent.
     public var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage and the file, with an empty log.

@@ -71,7 +71,7 @@ public struct HMACSignature: RequestStage {
 
     public var name: String { "hmac-signature" }
 
-    /// ``StagePlacement/signing``: below serialization and authorization, so it signs the request as sent.
+    /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
     public var placement: StagePlacement { .signing }
 
     /// The header that carries the signature.
@@ -83,6 +83,11 @@ public struct HMACSignature: RequestStage {
     /// Creates the stage.
     /// - Parameters:
     ///   - secret: the key's bytes.
+    ///   - components: the components signed, in order.
+    ///   - header: the header the signature goes in.
+    ///   - prefix: text put before the MAC in the header (`sha256=`).
+    ///   - encoding: how the MAC is written.
+    ///   - timestampHeader: the header the timestamp goes in, when one is sent.
     ///   - timestamp: the Unix time to send; the current time at each request by default.
     public init(
         secret: Data,

@@ -36,7 +36,7 @@ public struct OAuth2ClientCredentials: Stage {
 
     public var name: String { OAuth2ClientCredentials.stageName }
 
-    /// ``StagePlacement/authorization``: a call stage, so the token goes on the call once and a redirect to another origin drops it.
+    /// `StagePlacement/authorization`: a call stage, so the token goes on the call once and a redirect to another origin drops it.
     public var placement: StagePlacement { .authorization }
 
     /// The `Authorization` header.
@@ -44,7 +44,12 @@ public struct OAuth2ClientCredentials: Stage {
 
     /// Creates the stage.
     /// - Parameters:
+    ///   - tokenURL: the token endpoint.
+    ///   - clientID: the client id.
+    ///   - clientSecret: the client secret, a secret in every output.
+    ///   - scope: the scope asked for, if any.
     ///   - parameters: more form fields for the token request (`audience`, `resource`).
+    ///   - authentication: how the client authenticates to the token endpoint: Basic by default.
     ///   - refreshBefore: how long before expiry a token is replaced.
     ///   - transport: what the token requests go through; libcurl by default.
     ///   - now: the clock tokens' lifetimes are measured against.

@@ -11,10 +11,10 @@ import SluiceStageRegistry
 /// the response is returned rather than retried early. Only idempotent methods are retried
 /// unless `methods` says otherwise. Trust failures, TLS failures, cancellations and every other
 /// error are never retried. Each retry is a note in the task's events and metrics
-/// (``TaskContext/note(_:_:stage:)``), and each attempt's exchange is in its transfer metrics.
+/// (`TaskContext/note(_:_:stage:)`), and each attempt's exchange is in its transfer metrics.
 ///
 /// It runs below the stages that build the request (serialization, signing), so each attempt
-/// sends the same bytes, and above `redirects`, wherever it is listed (``StagePlacement/retry``).
+/// sends the same bytes, and above `redirects`, wherever it is listed (`StagePlacement/retry`).
 public struct Retry: Stage {
     /// The default number of attempts.
     public static let defaultAttempts = 3
@@ -46,7 +46,7 @@ public struct Retry: Stage {
 
     public var name: String { "retry" }
 
-    /// ``StagePlacement/retry``: above redirects, so an attempt is the whole redirect chain, and below signing, so each attempt sends the same bytes.
+    /// `StagePlacement/retry`: above redirects, so an attempt is the whole redirect chain, and below signing, so each attempt sends the same bytes.
     public var placement: StagePlacement { .retry }
 
     /// Retries: two would multiply the attempts.
@@ -54,6 +54,11 @@ public struct Retry: Stage {
 
     /// Creates the stage.
     /// - Parameters:
+    ///   - attempts: how many times a request is sent at most, the first time included (at least 1).
+    ///   - baseDelay: the first backoff ceiling, doubled for each retry.
+    ///   - maxDelay: the longest wait between attempts.
+    ///   - statuses: the statuses retried.
+    ///   - methods: the methods retried; RFC 9110's idempotent ones by default.
     ///   - jitter: a random number between zero and its argument; the system's generator by default.
     ///   - sleep: waits; `Task.sleep`, which ends early with the task's cancellation, by default.
     ///   - now: the current time, against which `Retry-After` dates are measured.
