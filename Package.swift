@@ -174,6 +174,8 @@ let package = Package(
                 "Sluice", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + stageModules.map { .target(name: $0.name) },
+            // The command's reference, beside its code.
+            exclude: ["README.md"],
             // Stage modules loaded at run time (`plugins:`) bind to the runner's own copy of
             // Sluice, so the runner exports its symbols to them.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]

@@ -1,4 +1,5 @@
-"""Runs Sluice's benchmarks side by side with its peers and prints the table (Markdown).
+"""Runs Sluice's benchmarks side by side with its peers and prints the tables (Markdown), as
+Benchmarks/README.md shows them under "Latest run".
 
 Called by scripts/bench, which installs the tools and builds the binaries first. Every figure is
 the median of --runs runs, printed with the lowest and highest beside it. Runs are taken in

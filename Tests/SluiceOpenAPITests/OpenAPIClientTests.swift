@@ -5,7 +5,6 @@ import SluiceCore
 import SluiceCurl
 import SluiceStageRegistry
 @testable import SluiceOpenAPI
-import SluiceRetry
 import Synchronization
 import Testing
 
@@ -48,15 +47,6 @@ struct OpenAPIClientTests {
             #expect(SHA256Hex.of(try Data(contentsOf: file)) == String(parts[0]), "\(parts[1]) changed since the client was generated: run scripts/generate-openapi")
         }
         #expect(recorded.split(separator: "\n").count == 2)
-    }
-
-    @Test("the README's example, as written there")
-    func readmeExample() async throws {
-        let httpbin = try Self.httpbin()
-        let manager = SessionManager(pipeline: try Pipeline { Retry(attempts: 3) })
-        let client = Client(serverURL: httpbin, transport: SluiceClientTransport(manager: manager))
-        let echo = try await client.getRequest(query: .init(q: "sluice")).ok.body.json
-        #expect(echo.args?.additionalProperties["q"] == "sluice")
     }
 
     @Test("a JSON operation with a query parameter goes through the pipeline's stages")

@@ -9,7 +9,9 @@ import Logging
 /// the task ends, however it ends.
 ///
 /// ```swift
-/// let manager = SessionManager(pipeline: Pipeline())
+/// import Sluice
+///
+/// let manager = SessionManager(pipeline: try Pipeline())
 /// let response = try await manager.send(Request(url: URL(string: "https://example.com/")!))
 /// ```
 public final class SessionManager: Sendable {
