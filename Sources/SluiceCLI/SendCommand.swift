@@ -103,6 +103,18 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("proxy-cacert"), help: "For an https:// proxy: a PEM file of trust anchors for the proxy's certificate.")
     var proxyCABundle: String?
 
+    @Option(name: .customLong("unix-socket"), help: ArgumentHelp("Connect to this Unix domain socket instead of the URL's host (the URL still names the host and path), as curl's --unix-socket.", valueName: "PATH"))
+    var unixSocket: String?
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp("Connect HOST:PORT to ADDRESS; TLS, Host and pins still go by the name, as curl's --resolve (repeatable).", valueName: "HOST:PORT:ADDRESS"))
+    var resolve: [String] = []
+
+    @Option(
+        name: .customLong("connect-to"),
+        help: ArgumentHelp("Connect HOST:PORT (either may be empty, for any) to TO-HOST:TO-PORT (either empty for the same), as curl's --connect-to (repeatable).", valueName: "HOST:PORT:TO-HOST:TO-PORT")
+    )
+    var connectTo: [String] = []
+
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
 
@@ -196,6 +208,7 @@ struct SendCommand: AsyncParsableCommand {
         var request = try makeRequest()
         request.trustPolicy = policy
         request.proxyRoute = try proxyRoute()
+        request.connectionOverrides = try connectionOverrides()
         if events {
             try await readEvents(request, manager: manager)
             await transport.shutdown()
@@ -244,6 +257,27 @@ struct SendCommand: AsyncParsableCommand {
     private func outputFile() throws(SluiceError) -> OutputFile? {
         guard let output, output != "-" else { return nil }
         return try OutputFile(path: output, role: "the download", stage: "output")
+    }
+
+    /// The connection overrides `--unix-socket`, `--resolve` and `--connect-to` ask for; `nil` for
+    /// none. A socket beside `-x` is refused: a connection over a socket goes through no proxy.
+    private func connectionOverrides() throws -> ConnectionOverrides? {
+        var overrides = ConnectionOverrides(unixSocketPath: unixSocket)
+        if unixSocket?.isEmpty == true { throw ValidationError("--unix-socket needs a path") }
+        if let unixSocket, let proxy, !proxy.isEmpty {
+            throw ValidationError("--unix-socket \(unixSocket) and --proxy \(proxy) cannot both carry the request: a connection over a socket goes through no proxy")
+        }
+        do {
+            overrides.resolve = try resolve.map(ConnectionOverrides.Resolve.init(curlSyntax:))
+        } catch {
+            throw ValidationError("--resolve: \(error.message)")
+        }
+        do {
+            overrides.connectTo = try connectTo.map(ConnectionOverrides.ConnectTo.init(curlSyntax:))
+        } catch {
+            throw ValidationError("--connect-to: \(error.message)")
+        }
+        return overrides.isEmpty ? nil : overrides
     }
 
     /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`

@@ -21,7 +21,11 @@ struct TestServers: Decodable {
     let faultTLS: URL
     let nginxHTTP: URL
     let nginxHTTPS: URL
+    /// A leaf for `wrong-host.example`, which the test CA signed: a made-up name, reached with
+    /// `--resolve` or `--connect-to`.
     let nginxHTTPSWrongHost: URL
+    /// nginx's files on a Unix domain socket; `/socket` answers `socket host=HOST` with the Host sent.
+    let nginxUnixSocket: String
     let nginxHTTPSSelfSigned: URL
     let nginxHTTPSExpired: URL
     /// The pinning attacker: a leaf for localhost from a second CA ("interception CA"), sent with

@@ -22,9 +22,10 @@ struct RunOutputTests {
         })
         let schema = PipelineSchema.schema(for: registry)
         let entries = try #require(schema["properties"]?["stages"]?["items"]?["anyOf"])
-        // Ten built-in stages, then the registered one.
-        #expect(entries[0]?["enum"]?[10] == "stamp")
-        #expect(entries[11]?["properties"]?["stamp"]?["anyOf"]?[1]?["required"] == ["value"])
+        // The built-in stages, then the registered one.
+        let builtIn = StageRegistry.builtIn.descriptors.count
+        #expect(entries[0]?["enum"]?[builtIn] == "stamp")
+        #expect(entries[builtIn + 1]?["properties"]?["stamp"]?["anyOf"]?[1]?["required"] == ["value"])
         let duplicate = #expect(throws: SluiceError.self) { try registry.register(BuiltInStages.redirects) }
         #expect(duplicate?.kind == .configuration)
     }

@@ -92,6 +92,8 @@ public struct StagePlacement: Sendable, Hashable, Comparable, CustomStringConver
     public static let cache = StagePlacement(.hop, rank: 200)
     /// ``ProxySelection``.
     public static let proxy = StagePlacement(.hop, rank: 300)
+    /// ``ConnectionRouting``: beside the proxy, below redirects, cookies and the cache.
+    public static let connectionRouting = StagePlacement(.hop, rank: 305)
     /// ``TrustEvaluation``.
     public static let trustEvaluation = StagePlacement(.hop, rank: 310)
     /// `ReachabilityCheck`: below the proxy, whose host it checks when there is one.

@@ -45,6 +45,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// streamed body is decoded by its reader); `nil` when there are none to undo.
     private var decoder: ContentDecoder?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The request's connection overrides as libcurl's `CURLOPT_CONNECT_TO` list.
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     private var lastProgress = TaskProgress()
     /// The key under which this transfer's TLS handshake records what the server presented, for
     /// the error should the handshake fail; `nil` for plain http, which has no handshake.
@@ -138,6 +140,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 message: "method '\(request.method)' is not an HTTP token (RFC 9110 section 9.1)"
             )
         }
+        if let socket = request.connectionOverrides?.unixSocketPath, case .through(let proxy)? = request.proxyRoute {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "transport", url: request.url,
+                message: "the request names both a Unix socket (\(socket)) and a proxy (\(proxy.url.absoluteString)); a connection over a socket goes through no proxy"
+            )
+        }
         if request.method == .head, !request.body.isEmpty {
             throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")
         }
@@ -198,6 +206,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             try configureTrust(policy)
         }
         try configureProxy(request.proxyRoute ?? .environment)
+        if let overrides = request.connectionOverrides {
+            try configureConnection(overrides)
+        }
         if let connect = request.timeouts.connect {
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds)
         }
@@ -264,6 +275,29 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 try easy.set(CURLOPT_PROXYUSERNAME, username)
                 try easy.set(CURLOPT_PROXYPASSWORD, proxy.password ?? "")
             }
+        }
+    }
+
+    /// Where connections go instead of where the host name leads. `resolve` entries are handed to
+    /// libcurl as connect-to entries (`HOST:PORT:ADDRESS:PORT`), not as `CURLOPT_RESOLVE`, which
+    /// would put the address in the DNS cache the multi handle shares, for every later request to
+    /// that name; libcurl keeps connections made with a connect-to or a socket path apart from
+    /// others.
+    private func configureConnection(_ overrides: ConnectionOverrides) throws(SluiceError) {
+        if let path = overrides.unixSocketPath {
+            try easy.set(CURLOPT_UNIX_SOCKET_PATH, path)
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for entry in overrides.resolve {
+            let address = entry.address.contains(":") ? "[\(entry.address)]" : entry.address
+            list = curl_slist_append(list, "\(entry.host):\(entry.port):\(address):\(entry.port)")
+        }
+        for entry in overrides.connectTo {
+            list = curl_slist_append(list, entry.description)
+        }
+        connectToList = list
+        if let list {
+            try easy.set(CURLOPT_CONNECT_TO, list: list)
         }
     }
 
@@ -695,6 +729,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let list = headerList {
             curl_slist_free_all(list)
             headerList = nil
+        }
+        if let list = connectToList {
+            curl_slist_free_all(list)
+            connectToList = nil
         }
         upload = nil
         owner = nil

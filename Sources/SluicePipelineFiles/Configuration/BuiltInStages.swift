@@ -8,7 +8,8 @@ import SluiceStageRegistry
 /// format names them.
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
-        urlResolution, headerInjection, serialization, trustEvaluation, proxy, responseDecoding, redirects, cookies, cache, reachability,
+        urlResolution, headerInjection, serialization, trustEvaluation, proxy, connection, responseDecoding, redirects, cookies, cache,
+        reachability,
     ]
 
     static let reachability = StageDescriptor(
@@ -199,6 +200,18 @@ enum BuiltInStages {
         } catch let error as SluiceError {
             throw StageOptions.Invalid(option: "url", message: error.message)
         }
+    }
+
+    static let connection = StageDescriptor(
+        name: "connection",
+        summary: "Sends every connection to a Unix domain socket, or a host name and port to another address, host or port (curl's --unix-socket, --resolve, --connect-to); the URL, Host, TLS name, certificate check and pins stay the request's.",
+        placement: .connectionRouting,
+        options: ConnectionOptions.descriptors
+    ) { options in
+        guard !options.names.isEmpty else {
+            throw StageOptions.Invalid(option: nil, message: "connection needs unix-socket, resolve or connect-to")
+        }
+        return ConnectionRouting(try ConnectionOptions.overrides(from: options))
     }
 
     static let responseDecoding = StageDescriptor(

@@ -53,7 +53,7 @@ package struct PipelineDecoder {
     private static let topLevelKeys = ["name", "include", "tags", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
     private static let requestKeys = [
         "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
-        "max-response-size", "output", "events", "expect", "capture", "retry", "delay", "when", "skip", "tags", "always", "for-each",
+        "max-response-size", "output", "connection", "events", "expect", "capture", "retry", "delay", "when", "skip", "tags", "always", "for-each",
     ]
     private static let groupKeys = ["include", "requests", "for-each", "when", "skip", "tags", "always"]
     private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
@@ -266,6 +266,9 @@ package struct PipelineDecoder {
             fail(output.mark, "output is empty (YAML's null): give the file the body is written to, in quotes if it is named null")
         } else if let output = request.output, output.scalar == nil {
             fail(output.mark, "output must be a path: the file the response body is written to")
+        }
+        if let connection = node["connection"] {
+            request.connection = connectionOverrides(connection)
         }
         if let body = request.body, body.scalar == nil {
             fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
@@ -572,6 +575,32 @@ package struct PipelineDecoder {
             return nil
         }
         return duration
+    }
+
+    /// A request's `connection:`: the `connection` stage's options, checked here (types, and the
+    /// syntax of every entry without a `${...}`); the runner reads them when it sends.
+    private mutating func connectionOverrides(_ node: YAMLNode) -> YAMLNode? {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            fail(node.mark, "connection must be a mapping with unix-socket, resolve or connect-to")
+            return nil
+        }
+        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: ConnectionOptions.descriptors, owner: "connection")
+        for problem in problems { fail(problem.mark, problem.message) }
+        for (key, parse) in [
+            ("resolve", { (text: String) throws(SluiceError) in _ = try ConnectionOverrides.Resolve(curlSyntax: text) }),
+            ("connect-to", { (text: String) throws(SluiceError) in _ = try ConnectionOverrides.ConnectTo(curlSyntax: text) }),
+        ] as [(String, (String) throws(SluiceError) -> Void)] {
+            guard let value = node[key] else { continue }
+            for entry in value.elements ?? [value] {
+                guard let text = entry.scalar, !text.contains("${") else { continue }
+                do {
+                    try parse(text)
+                } catch {
+                    fail(entry.mark, "\(key): \(error.message)")
+                }
+            }
+        }
+        return problems.isEmpty ? node : nil
     }
 
     /// A `max-response-size`: a size, or `none` for no limit at all (`Int64.max`), which also

@@ -195,6 +195,10 @@ public enum PipelineSchema {
         ],
         "timeout": duration,
         "max-response-size": byteCount("The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."),
+        "connection": object(
+            ConnectionOptions.descriptors,
+            description: "The request's own connection overrides, in place of the connection stage's: a Unix socket, HOST:PORT:ADDRESS entries (resolve), HOST:PORT:TO-HOST:TO-PORT entries (connect-to)."
+        ),
         "output": ["type": "string", "description": "A file the response body is streamed to instead of memory, relative to the pipeline file, written through as curl's -o writes: a device or FIFO as the bytes arrive, an existing file in place (its hard links, mode and owner kept), a symbolic link followed. A regular file changes only when the request succeeds."],
         "events": [
             "type": "object",

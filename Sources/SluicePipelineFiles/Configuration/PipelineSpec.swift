@@ -114,6 +114,9 @@ public struct RequestSpec: Sendable {
     public var maxResponseSize: Int64?
     /// `output:`, a file the response body is streamed to instead of memory.
     public var output: YAMLNode?
+    /// `connection:`, the request's own connection overrides (`unix-socket`, `resolve`,
+    /// `connect-to`), in place of a `connection` stage's.
+    public var connection: YAMLNode?
     /// `events:`, for a `text/event-stream` resource: how many server-sent events to read, and for
     /// how long at most; the expectations and captures then see the events as a JSON array.
     public var events: EventReading?
@@ -151,7 +154,7 @@ public struct RequestSpec: Sendable {
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.map(\.value)
-        nodes += [parameters, body, bodyFile, output].compactMap { $0 }
+        nodes += [parameters, body, bodyFile, output, connection].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         nodes += expectations.compactMap(\.templatedValue)
         return nodes

@@ -95,10 +95,16 @@ public struct ReachabilityCheck: RequestStage {
         return request
     }
 
-    /// The host a request connects to first: its proxy's, or its own.
+    /// The host a request connects to first: its proxy's, the one its connection overrides name,
+    /// or its own; `nil` for none to check (a Unix socket).
     static func host(of request: Request) -> String? {
         if case .through(let proxy)? = request.proxyRoute { return proxy.url.host }
-        return request.url.host
+        guard let host = request.url.host else { return nil }
+        guard let overrides = request.connectionOverrides else { return host }
+        // A Unix socket has no route to check; an address or host connected to instead of the
+        // URL's is the one whose route matters.
+        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+        return overrides.target(host: host, port: port)?.host
     }
 }
 

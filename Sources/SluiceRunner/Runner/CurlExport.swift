@@ -93,6 +93,11 @@ public enum CurlExport {
         case .environment?, nil:
             break
         }
+        if let overrides = request.connectionOverrides {
+            if let socket = overrides.unixSocketPath { arguments += ["--unix-socket", quote(socket)] }
+            arguments += overrides.resolve.flatMap { ["--resolve", quote($0.description)] }
+            arguments += overrides.connectTo.flatMap { ["--connect-to", quote($0.description)] }
+        }
         return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
     }
 

@@ -99,6 +99,16 @@ extension RequestSpec {
         if events != nil {
             request.destination = .stream()
         }
+        if let connection {
+            let options = StageOptions(
+                owner: "connection", pairs: try rendered(connection).pairs ?? [], mark: connection.mark, directory: directory, environment: [:]
+            )
+            do {
+                request.connectionOverrides = try ConnectionOptions.overrides(from: options)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "connection at line \(connection.mark.line): \(error.message)")
+            }
+        }
         return request
     }
 }

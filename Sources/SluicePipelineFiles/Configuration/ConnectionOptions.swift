@@ -1,0 +1,46 @@
+import Foundation
+import SluiceCore
+import SluiceStageRegistry
+
+/// The options of the `connection` stage and of a request's `connection:`: where connections go
+/// instead of where the host name leads (curl's `--unix-socket`, `--resolve`, `--connect-to`).
+package enum ConnectionOptions {
+    package static let descriptors = [
+        OptionDescriptor(
+            "unix-socket", .string,
+            summary: "A Unix domain socket every connection is made to, whatever the URL's host (relative to the pipeline file's folder)."
+        ),
+        OptionDescriptor(
+            "resolve", .list(.string),
+            summary: "HOST:PORT:ADDRESS entries, as curl's --resolve: the host name and port connect to that address; TLS, Host and pins still go by the name."
+        ),
+        OptionDescriptor(
+            "connect-to", .list(.string),
+            summary: "HOST:PORT:TO-HOST:TO-PORT entries, as curl's --connect-to (each part may be empty, for any or the same)."
+        ),
+    ]
+
+    /// The overrides the options describe.
+    /// - Throws: ``StageOptions/Invalid`` naming the option and what is wrong with it.
+    package static func overrides(from options: StageOptions) throws(StageOptions.Invalid) -> ConnectionOverrides {
+        var overrides = ConnectionOverrides(unixSocketPath: options.path("unix-socket"))
+        if overrides.unixSocketPath?.isEmpty == true {
+            throw StageOptions.Invalid(option: "unix-socket", message: "unix-socket is empty: give the socket's path")
+        }
+        do {
+            for entry in options.strings("resolve") ?? [] {
+                overrides.resolve.append(try ConnectionOverrides.Resolve(curlSyntax: entry))
+            }
+        } catch {
+            throw StageOptions.Invalid(option: "resolve", message: error.message)
+        }
+        do {
+            for entry in options.strings("connect-to") ?? [] {
+                overrides.connectTo.append(try ConnectionOverrides.ConnectTo(curlSyntax: entry))
+            }
+        } catch {
+            throw StageOptions.Invalid(option: "connect-to", message: error.message)
+        }
+        return overrides
+    }
+}
