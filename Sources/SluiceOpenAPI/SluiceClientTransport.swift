@@ -15,7 +15,7 @@ import SluiceHTTPTypes
 ///
 /// ```swift
 /// let transport = SluiceClientTransport(manager: SessionManager(pipeline: try Pipeline { Retry() }))
-/// let client = Client(serverURL: try Servers.Server1.url(), transport: transport)
+/// let client = Client(serverURL: serverURL, transport: transport)   // such as try Servers.Server1.url()
 /// ```
 public struct SluiceClientTransport: ClientTransport {
     /// The manager every request goes through.

@@ -9,7 +9,11 @@ import SluiceCore
 ///         [StageDescriptor(name: "stamp", summary: "Adds an X-Stamp header.") { _ in Stamp() }]
 ///     }
 /// }
+/// ```
 ///
+/// A program registers it in a registry, beside the built-in stages:
+///
+/// ```swift
 /// var registry = StageRegistry.builtIn
 /// try registry.register(StampModule.self)
 /// ```

@@ -6,8 +6,10 @@ import SluiceCore
 /// module's `sluice_stage_module_register` entry point, which turns the pointer back into the
 /// registrar and registers:
 ///
+/// <!-- fragment: the C entry points of a shared library (scripts/build-stage-module), which no test target can hold; Plugins/ExampleRequestID/EntryPoints.swift is this code -->
 /// ```swift
-/// import Sluice
+/// import SluiceCore
+/// import SluiceStageRegistry
 ///
 /// @c(sluice_stage_module_version)
 /// public func sluiceStageModuleVersion() -> UnsafePointer<UInt8> {

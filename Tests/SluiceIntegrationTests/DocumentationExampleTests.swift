@@ -15,20 +15,23 @@ import SluiceTracing
 
 /// Every Swift example of the documentation is compiled and run: the README's in
 /// `ReadmeExampleTests`, the DocC articles' and the other Markdown files' here (and the OpenAPI
-/// one in `SluiceOpenAPITests`), each as written in its document, after the names it leaves to
-/// its reader are bound. The first test fails when a block of the documentation is in none of
-/// those files, so an example cannot change without its test.
+/// one in `SluiceOpenAPITests`), the doc comments' of `Sources/` and `Plugins/` (which DocC
+/// renders in the API reference) in `DocCommentExampleTests` (and `OpenAPIDocCommentExampleTests`),
+/// each as written in its document, after the names it leaves to its reader are bound. The first
+/// test fails when a block of the documentation is in none of those files, so an example cannot
+/// change without its test.
 @Suite("Documentation examples")
 struct DocumentationExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// A ```swift block of a Markdown file.
+    /// A ```swift block of a Markdown file or of a doc comment.
     struct Block: CustomStringConvertible {
         let file: String
         let line: Int
         let code: String
-        /// Marked `<!-- fragment: REASON -->` on the line before: not a program.
+        /// Marked `<!-- fragment: REASON -->` on the line before (`/// <!-- fragment: REASON -->`
+        /// in a doc comment, which DocC does not render): not a program.
         let isFragment: Bool
 
         var description: String { "\(file):\(line)" }
@@ -64,11 +67,72 @@ struct DocumentationExampleTests {
                 continue
             }
             let previous = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-            let isFragment = previous.trimmingCharacters(in: .whitespaces).wholeMatch(of: /<!-- fragment: .+ -->/) != nil
+            let isFragment = isFragmentMarker(previous)
             var end = index + 1
             while end < lines.count && lines[end].trimmingCharacters(in: .whitespaces) != "```" { end += 1 }
             blocks.append(Block(
                 file: file, line: index + 1, code: lines[(index + 1)..<min(end, lines.count)].joined(separator: "\n"),
+                isFragment: isFragment
+            ))
+            index = end + 1
+        }
+        return blocks
+    }
+
+    /// Whether a line (without its `///`) is a fragment marker.
+    static func isFragmentMarker(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).wholeMatch(of: /<!-- fragment: .+ -->/) != nil
+    }
+
+    /// The Swift sources whose doc comments DocC renders: every `.swift` file under `Sources/`
+    /// and `Plugins/`.
+    static func sourceFiles() -> [String] {
+        var files: [String] = []
+        for folder in ["Sources", "Plugins"] {
+            let top = root.appendingPathComponent(folder)
+            let enumerator = FileManager.default.enumerator(at: top, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                files.append(folder + "/" + String(url.standardizedFileURL.path.dropFirst(top.standardizedFileURL.path.count + 1)))
+            }
+        }
+        return files.sorted()
+    }
+
+    /// The text after `///` of each line of a Swift source, `nil` for a line that is no doc comment.
+    static func docCommentLines(of text: String) -> [String?] {
+        text.components(separatedBy: "\n").map { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            return trimmed.hasPrefix("///") ? String(trimmed.dropFirst(3)) : nil
+        }
+    }
+
+    /// The ```swift blocks of the `///` doc comments of a Swift source: from a `///` line whose
+    /// text starts with ```swift to the next one that starts with ```, without the `///` and the
+    /// indentation all the block's lines share (so their relative indentation stays).
+    static func docCommentBlocks(in text: String, file: String) -> [Block] {
+        let comments = docCommentLines(of: text)
+        var blocks: [Block] = []
+        var index = 0
+        while index < comments.count {
+            guard let fence = comments[index], fence.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") else {
+                index += 1
+                continue
+            }
+            // The marker is the comment's line before the fence, blank lines aside.
+            var before = index - 1
+            while before >= 0, let comment = comments[before], comment.trimmingCharacters(in: .whitespaces).isEmpty { before -= 1 }
+            let isFragment = before >= 0 && comments[before].map(isFragmentMarker) == true
+            var end = index + 1
+            while end < comments.count, let comment = comments[end], !comment.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                end += 1
+            }
+            let lines = comments[(index + 1)..<end].map { $0 ?? "" }
+            let indentation = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                .map { $0.prefix { $0 == " " }.count }.min() ?? 0
+            blocks.append(Block(
+                file: file, line: index + 1,
+                code: lines.map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n"),
                 isFragment: isFragment
             ))
             index = end + 1
@@ -103,26 +167,38 @@ struct DocumentationExampleTests {
         return sources
     }
 
-    @Test("every Swift block of the README, the other READMEs and the DocC articles is in an example test, as written")
+    @Test("every Swift block of the README, the other READMEs, the DocC articles and the doc comments is in an example test, as written")
     func everyBlockIsTested() throws {
         let sources = try Self.exampleSources()
-        #expect(sources.count >= 3, "\(sources.map(\.path))")
+        #expect(sources.count >= 4, "\(sources.map(\.path))")
         let haystack = sources.map { Self.normalized($0.text) }.joined(separator: "\n")
         let imported = Set(sources.flatMap { Self.imports(of: $0.text) })
-        var blocks: [Block] = []
+        var markdown: [Block] = []
         for file in Self.markdownFiles() {
             let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
             let found = Self.swiftBlocks(in: text, file: file)
-            blocks += found
-            let markers = text.components(separatedBy: "\n").filter {
-                $0.trimmingCharacters(in: .whitespaces).wholeMatch(of: /<!-- fragment: .+ -->/) != nil
-            }.count
+            markdown += found
+            let markers = text.components(separatedBy: "\n").filter(Self.isFragmentMarker).count
             #expect(markers == found.filter(\.isFragment).count, "\(file): a fragment marker that stands before no ```swift block")
         }
-        #expect(blocks.count >= 20, "the documentation's Swift blocks were not found: \(blocks)")
-        let fragments = blocks.filter(\.isFragment)
-        #expect(fragments.count <= 3, "fragments are to stay rare; make these examples run instead: \(fragments)")
-        for block in blocks where !block.isFragment {
+        var docComments: [Block] = []
+        for file in Self.sourceFiles() {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            let found = Self.docCommentBlocks(in: text, file: file)
+            docComments += found
+            let markers = Self.docCommentLines(of: text).compactMap { $0 }.filter(Self.isFragmentMarker).count
+            #expect(markers == found.filter(\.isFragment).count, "\(file): a fragment marker that stands before no ```swift block")
+        }
+        #expect(markdown.count >= 20, "the documentation's Swift blocks were not found: \(markdown)")
+        #expect(docComments.count >= 30, "the doc comments' Swift blocks were not found: \(docComments)")
+        // Fragments stay rare, counted apart so that one kind of documentation cannot spend the
+        // other's: the Markdown's one is an excerpt of a manifest; the doc comments' one is the C
+        // entry points of a stage module built as a shared library, which no test target can hold.
+        let markdownFragments = markdown.filter(\.isFragment)
+        #expect(markdownFragments.count <= 3, "fragments are to stay rare; make these examples run instead: \(markdownFragments)")
+        let docCommentFragments = docComments.filter(\.isFragment)
+        #expect(docCommentFragments.count <= 2, "fragments are to stay rare; make these examples run instead: \(docCommentFragments)")
+        for block in markdown + docComments where !block.isFragment {
             let code = Self.normalized(block.code)
             #expect(!code.isEmpty, "\(block): an empty block")
             let isTested = haystack.contains(code)
@@ -160,6 +236,41 @@ struct DocumentationExampleTests {
         #expect(blocks.map(\.isFragment) == [false, true, false])
         #expect(Self.normalized(blocks[2].code) == "let b = 2")
         #expect(Self.imports(of: blocks[2].code) == ["Sluice"])
+    }
+
+    @Test("the checker finds the doc comments' blocks at any indentation, keeps their relative indentation, and honours the fragment marker")
+    func docCommentChecker() {
+        let text = """
+            /// A type.
+            ///
+            /// ```swift
+            /// let a = 1
+            /// ```
+            struct A {
+                /// A member.
+                ///
+                /// <!-- fragment: an elided body -->
+                ///
+                /// ```swift
+                /// func f() { ... }
+                /// ```
+                ///
+                ///```swift
+                ///if b {
+                ///    c()
+                ///}
+                ///```
+                func f() {}
+            }
+            // ```swift
+            // not a doc comment
+            // ```
+            """
+        let blocks = Self.docCommentBlocks(in: text, file: "x.swift")
+        #expect(blocks.map(\.line) == [3, 11, 15])
+        #expect(blocks.map(\.isFragment) == [false, true, false])
+        #expect(blocks.map(\.code) == ["let a = 1", "func f() { ... }", "if b {\n    c()\n}"])
+        #expect(Self.docCommentLines(of: text).compactMap { $0 }.filter(Self.isFragmentMarker).count == 1)
     }
 }
 

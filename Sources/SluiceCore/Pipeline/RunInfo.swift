@@ -5,7 +5,9 @@
 /// file) hides what the run's redactor hides.
 ///
 /// ```swift
-/// if context.storage[RunInfo.Key.self]?.isDryRun == true { ... }
+/// if context.storage[RunInfo.Key.self]?.isDryRun == true {
+///     return try await next(request, context)   // a dry run: no token fetched
+/// }
 /// ```
 public struct RunInfo: Sendable {
     /// The task storage key the runner sets.

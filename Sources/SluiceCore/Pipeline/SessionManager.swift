@@ -12,7 +12,7 @@ import Logging
 /// import Sluice
 ///
 /// let manager = SessionManager(pipeline: try Pipeline())
-/// let response = try await manager.send(Request(url: URL(string: "https://example.com/")!))
+/// let response = try await manager.send(Request(url: url))   // such as URL(string: "https://example.com/")!
 /// ```
 public final class SessionManager: Sendable {
     /// The pipeline every task runs through.

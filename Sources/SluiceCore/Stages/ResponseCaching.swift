@@ -40,7 +40,7 @@ import Foundation
 /// stages above it, ``ResponseDecoding`` among them, see a revalidated response as the stored one.
 ///
 /// ```swift
-/// let cache = ResponseCaching(store: try DiskCacheStore(directory: URL(fileURLWithPath: "/var/cache/app")))
+/// let cache = ResponseCaching(store: try DiskCacheStore(directory: cacheDirectory))   // such as /var/cache/app
 /// let pipeline = try Pipeline { cache }
 /// ```
 public struct ResponseCaching: Stage {

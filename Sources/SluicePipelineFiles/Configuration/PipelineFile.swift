@@ -13,7 +13,7 @@ import SluiceStageRegistry
 /// with no serialization stage. All of them are reported at once, as ``PipelineFileError``.
 ///
 /// ```swift
-/// let file = try PipelineFile.load(path: "pipelines/demo.yaml", variables: ["base": "http://127.0.0.1:8080"])
+/// let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
 /// let pipeline = try file.makePipeline()
 /// ```
 public struct PipelineFile: Sendable {

@@ -12,7 +12,7 @@ import SluiceCore
 /// caller's, and again after a change of network if it could not be resolved before.
 ///
 /// ```swift
-/// let monitor = ReachabilityMonitor(host: "api.example.com")
+/// let monitor = ReachabilityMonitor(host: host)   // a name or an address, such as "api.example.com"
 /// try monitor.start()
 /// for await update in monitor.updates() {
 ///     print(update)             // unknown, then reachable via wireless (wlan0), not reachable, ...

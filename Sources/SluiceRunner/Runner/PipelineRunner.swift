@@ -18,7 +18,7 @@ public struct PreparedRequest: Sendable {
 /// flowing forward, expectations checked.
 ///
 /// ```swift
-/// let file = try PipelineFile.load(path: "pipelines/demo.yaml")
+/// let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
 /// let results = try await PipelineRunner(file: file).run()
 /// ```
 public struct PipelineRunner: Sendable {
