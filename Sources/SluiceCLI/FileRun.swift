@@ -71,7 +71,7 @@ struct FileRun {
         if let plan = options.load {
             let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
             let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: plan.totalRequests(requestCount: requests).map(plan.shard.share(of:)))
-            outcome.failed = !saveCookies(writeError) || result.errors > 0 || result.dropped > 0
+            outcome.failed = !saveRunFiles(writeError) || result.errors > 0 || result.dropped > 0
             if options.json {
                 outcome.document = result.json(redactor: runner.redactor)
             } else {
@@ -89,7 +89,7 @@ struct FileRun {
             write(text.lines(for: result))
             if options.verbose { writeError(text.verbose(for: result)) }
         }
-        outcome.failed = !saveCookies(writeError) || results.contains { !$0.ok }
+        outcome.failed = !saveRunFiles(writeError) || results.contains { !$0.ok }
         if options.json {
             if options.verbose { results.forEach { writeError(text.verbose(for: $0)) } }
             outcome.document = RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor)
@@ -100,16 +100,23 @@ struct FileRun {
         return outcome
     }
 
-    /// Writes the file's cookie file, if it has one; says why not and returns `false` when it
-    /// cannot.
-    private func saveCookies(_ writeError: (String) -> Void) -> Bool {
+    /// Writes the file's cookie file and HSTS file, those it has; says why not and returns
+    /// `false` when one cannot be written.
+    private func saveRunFiles(_ writeError: (String) -> Void) -> Bool {
+        var saved = true
         do {
             try file.saveCookies()
-            return true
         } catch {
             writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the cookie file: \(error)")\n")
-            return false
+            saved = false
         }
+        do {
+            try file.saveHSTS()
+        } catch {
+            writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n")
+            saved = false
+        }
+        return saved
     }
 
     /// Runs the load mode, with a progress bar on standard error when it is a terminal.

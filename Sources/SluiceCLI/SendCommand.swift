@@ -115,6 +115,12 @@ struct SendCommand: AsyncParsableCommand {
     )
     var connectTo: [String] = []
 
+    @Option(
+        name: .customLong("hsts"),
+        help: ArgumentHelp("An HSTS file in curl's format, read first and written after: http:// to a host it holds goes over https://, and Strict-Transport-Security answers are kept, as curl's --hsts.", valueName: "FILE")
+    )
+    var hstsFile: String?
+
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
 
@@ -197,9 +203,26 @@ struct SendCommand: AsyncParsableCommand {
         ))
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
+        let hsts = try hstsFile.map { path in
+            do {
+                return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
+            } catch {
+                throw ValidationError("--hsts: \(error)")
+            }
+        }
+        // Written whatever became of the request, as curl writes its HSTS file at exit.
+        defer {
+            if let hsts {
+                do {
+                    try hsts.store.save()
+                } catch {
+                    Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n")
+                }
+            }
+        }
         let manager = SessionManager(
             pipeline: try Pipeline(
-                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]),
+                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? []),
                 transport: transport,
                 redirects: location ? Redirection(maximumHops: maxRedirects) : nil
             ),

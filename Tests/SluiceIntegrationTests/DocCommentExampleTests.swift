@@ -614,4 +614,17 @@ extension DocCommentExampleTests {
         let response = try await manager.send(Request(url: URL(string: "http://localhost/v1.43/info")!))
         #expect(String(decoding: response.body, as: UTF8.self) == "/var/run/docker.sock")
     }
+
+    @Test("StrictTransportSecurity: a stage over a store read from an HSTS file")
+    func strictTransportSecurity() async throws {
+        let directory = try TemporaryDirectory()
+        let hstsFile = directory.file("hsts.txt")
+        try "known.test \"unlimited\"\n".write(to: hstsFile, atomically: true, encoding: .utf8)
+        let hsts = StrictTransportSecurity(store: try HSTSStore(file: hstsFile))
+        // Nothing is sent: a transport in memory answers with the URL it was asked for.
+        let echo = InMemoryTransport { request in Response(status: 200, body: Data(request.url.absoluteString.utf8), url: request.url) }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [hsts], transport: echo))
+        let response = try await manager.send(Request("http://known.test/a"))
+        #expect(String(decoding: response.body, as: UTF8.self) == "https://known.test/a")
+    }
 }

@@ -120,7 +120,7 @@ struct ReportRunTests {
         #expect(dom.contains("<td class=\"label\">url-resolution</td>"))
         #expect(dom.contains("<td class=\"label\">waiting (TTFB)</td>"))
         // The chain as it ran, above the file's requests: level, rank, stage, where it is listed.
-        #expect(dom.contains("<summary>chain: url-resolution → header-injection → response-decoding → redirects → cookies</summary>"), "\(dom)")
+        #expect(dom.contains("<summary>chain: url-resolution → header-injection → response-decoding → redirects → hsts → cookies</summary>"), "\(dom)")
         #expect(dom.contains("<tr><td>hop</td><td>100</td><td>cookies</td><td>added: a run keeps cookies between its requests</td></tr>"))
 
         let shot = directory.file("report.png")

@@ -93,11 +93,12 @@ struct RunCommandTests {
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
         let verbose = try await SluiceProcess.launch(["run", "--verbose", "--only", "fine", path])
         let exchange = verbose.error.split(separator: "\n").map(String.init)
-        #expect(Array(exchange.prefix(6)) == [
+        #expect(Array(exchange.prefix(7)) == [
             "\(path): the chain, top to bottom:",
             "  call 100   url-resolution     \(path):2:5",
             "  call 400   response-decoding  \(path):3:5",
             "  call 900   redirects          added: every pipeline follows redirects unless it lists redirects: {follow: false}",
+            "  hop 50     hsts               added: a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)",
             "  hop 100    cookies            added: a run keeps cookies between its requests",
             "> GET \(servers.httpbin.absoluteString)/get",
         ], "\(verbose.error)")

@@ -86,6 +86,9 @@ public struct StagePlacement: Sendable, Hashable, Comparable, CustomStringConver
     /// ``Redirection``: the boundary, the last call stage; every hop it follows passes the hop
     /// stages.
     public static let redirects = StagePlacement(.call, rank: 900)
+    /// ``StrictTransportSecurity``: the top of the hop stages, so each hop is upgraded before its
+    /// cookies and its cache entry are chosen.
+    public static let hsts = StagePlacement(.hop, rank: 50)
     /// ``CookieHandling``.
     public static let cookies = StagePlacement(.hop, rank: 100)
     /// ``ResponseCaching``: below cookies, so it varies on the cookies sent.

@@ -16,7 +16,7 @@ public struct CookieHandling: Stage {
     /// The jar read and filled; several pipelines may share one.
     public let jar: CookieJar
     /// A Netscape cookie file (curl's `-b`/`-c` format) to read before the first request and
-    /// write back with ``save()``; `nil` for none.
+    /// write back with `save()`; `nil` for none.
     public let file: URL?
 
     /// `cookies`.

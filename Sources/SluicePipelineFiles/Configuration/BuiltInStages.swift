@@ -9,7 +9,7 @@ import SluiceStageRegistry
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
         urlResolution, headerInjection, serialization, trustEvaluation, proxy, connection, responseDecoding, redirects, cookies, cache,
-        reachability,
+        reachability, hsts,
     ]
 
     static let reachability = StageDescriptor(
@@ -284,6 +284,25 @@ enum BuiltInStages {
             throw StageOptions.Invalid(option: "file", message: error.description)
         } catch {
             throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
+        }
+    }
+
+    static let hsts = StageDescriptor(
+        name: "hsts",
+        summary: "HTTP Strict Transport Security (RFC 6797), as curl's --hsts: http:// to a host known to want HTTPS goes over https://, and Strict-Transport-Security answers over HTTPS are learned; sluice run adds it, held in memory, to every pipeline that lists none.",
+        placement: .hsts,
+        options: [
+            OptionDescriptor("file", .string, summary: "An HSTS file in curl's format (--hsts), read before the first request if it exists and written after the run."),
+        ]
+    ) { options in
+        do {
+            return StrictTransportSecurity(store: try options.path("file").map { try HSTSStore(file: URL(fileURLWithPath: $0)) } ?? HSTSStore())
+        } catch let error as InputFile.Unreadable {
+            throw StageOptions.Invalid(option: "file", message: error.description)
+        } catch let error as HSTSFile.LineError {
+            throw StageOptions.Invalid(option: "file", message: error.description)
+        } catch {
+            throw StageOptions.Invalid(option: "file", message: "cannot read the HSTS file: \(error)")
         }
     }
 

@@ -28,6 +28,9 @@ public struct PipelineFile: Sendable {
     /// The run's cookies: the `cookies` stage the file lists, or the one a run adds at the
     /// bottom of the chain, with a new jar (reading `cookie-file:` when given).
     public let cookies: CookieHandling
+    /// The run's HSTS store: the `hsts` stage the file lists, or the one a run adds, held in
+    /// memory.
+    public let hsts: StrictTransportSecurity
     /// The variables from `variables:` and `--var`, and the environment.
     public let scope: VariableScope
     /// Every secret value: environment values the file reads, values under secret options.
@@ -106,7 +109,8 @@ public struct PipelineFile: Sendable {
         guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
             path: path, spec: spec, stages: loader.stages, stageLocations: loader.stageEntries.map { $0.source.location($0.mark) },
-            cookies: loader.cookies ?? CookieHandling(), scope: loader.scope,
+            cookies: loader.cookies ?? CookieHandling(),
+            hsts: loader.stages.compactMap { $0 as? StrictTransportSecurity }.first ?? StrictTransportSecurity(), scope: loader.scope,
             secrets: loader.secrets, warnings: loader.warnings
         )
     }
@@ -115,6 +119,12 @@ public struct PipelineFile: Sendable {
     /// `file:`), when it has one: the run's cookies for the next run, or for curl `-b`.
     public func saveCookies() throws {
         try cookies.save()
+    }
+
+    /// Writes the HSTS file of the file's `hsts` stage, when it names one: the hosts learned, for
+    /// the next run or for curl `--hsts`.
+    public func saveHSTS() throws {
+        try hsts.store.save()
     }
 
     /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage unless
@@ -147,6 +157,9 @@ public struct PipelineFile: Sendable {
         var stages = zip(self.stages, stageLocations).map { ($0 as any Stage, $1) }
         if !stages.contains(where: { $0.0 is CookieHandling }) {
             stages.append((cookies, "added: a run keeps cookies between its requests"))
+        }
+        if !stages.contains(where: { $0.0 is StrictTransportSecurity }) {
+            stages.append((hsts, "added: a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)"))
         }
         return stages
     }
