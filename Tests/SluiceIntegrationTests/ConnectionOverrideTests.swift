@@ -39,20 +39,6 @@ struct ConnectionOverrideTests {
         }
     }
 
-    /// curl's exit status and output for `arguments`.
-    static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test("a socket carries the request with the URL's Host; connections over it and over TCP to the same host and port are never mixed")
     func unixSocket() async throws {
         let servers = try TestServers.load()
@@ -149,12 +135,12 @@ struct ConnectionOverrideTests {
             ["--cacert", servers.caBundle, "--resolve", "other.example:\(port):127.0.0.1", "https://other.example:\(port)/hello.txt"],
         ]
         for arguments in cases {
-            let reference = try Self.curl(arguments)
+            let reference = try CurlCLI.run(arguments)
             let sent = try await SluiceProcess.launch(["send"] + arguments)
             #expect(sent.status == reference.status, "\(arguments): curl \(reference.status), sluice \(sent.status) \(sent.error)")
             #expect(sent.output == reference.output, "\(arguments)")
         }
-        #expect(try Self.curl(cases[0]).output == "socket host=docker.test\n")
+        #expect(try CurlCLI.run(cases[0]).output == "socket host=docker.test\n")
     }
 
     @Test("a socket beside a proxy, and a malformed entry, are refused before anything is sent: in Swift, YAML and on the command line")

@@ -60,19 +60,6 @@ struct CookieTests {
         #expect(error?.message.hasPrefix("two 'cookies' stages cannot work together (stages 1 and 2 as listed): both claim the cookie jar") == true)
     }
 
-    /// Runs curl with `arguments`, returning its standard output.
-    private func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     @Test("a cookie file Sluice writes is one curl -b sends from, and one curl -c writes is one Sluice sends from")
     func curlBothWays() async throws {
         let servers = try TestServers.load()
@@ -85,11 +72,11 @@ struct CookieTests {
         try stage.save()
         let attributes = try FileManager.default.attributesOfItem(atPath: written.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let echoed = try JSONSerialization.jsonObject(with: Data(try curl(["-b", written.path, servers.httpbin("cookies").absoluteString]).utf8)) as? [String: Any]
+        let echoed = try JSONSerialization.jsonObject(with: Data(try CurlCLI.run(["-b", written.path, servers.httpbin("cookies").absoluteString]).output.utf8)) as? [String: Any]
         #expect(echoed?["cookies"] as? [String: String] == ["from": "sluice", "n": "42", "hidden": "h1"])
 
         let curlFile = directory.file("curl-cookies.txt")
-        _ = try curl(["-c", curlFile.path, servers.httpbin("cookies/set?from=curl&x=9").absoluteString])
+        _ = try CurlCLI.run(["-c", curlFile.path, servers.httpbin("cookies/set?from=curl&x=9").absoluteString])
         let loaded = try CookieHandling(file: curlFile)
         #expect(loaded.jar.cookies.map(\.name).sorted() == ["from", "x"])
         let response = try await servers.manager(stages: [loaded]).send(Request(url: servers.httpbin("cookies")))

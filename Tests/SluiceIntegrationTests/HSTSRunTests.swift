@@ -23,19 +23,6 @@ struct HSTSRunTests {
         ]
     }
 
-    /// curl's output for `arguments`.
-    static func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// `sluice send`'s output for `arguments`.
     static func send(_ arguments: [String]) async throws -> String {
         let sent = try await SluiceProcess.launch(["send"] + arguments)
@@ -78,15 +65,15 @@ struct HSTSRunTests {
         let bySluice = directory.url.appendingPathComponent("sluice.hsts").path
         let plainOnly = directory.url.appendingPathComponent("plain.hsts").path
 
-        #expect(try Self.curl(routing + ["http://wrong-host.example/which"]) == "plain\n")
+        #expect(try CurlCLI.run(routing + ["http://wrong-host.example/which"]).output == "plain\n")
         #expect(try await Self.send(routing + ["http://wrong-host.example/which"]) == "plain\n")
 
-        #expect(try Self.curl(routing + ["--hsts", byCurl, "https://wrong-host.example/sts"]) == "tls\n")
+        #expect(try CurlCLI.run(routing + ["--hsts", byCurl, "https://wrong-host.example/sts"]).output == "tls\n")
         #expect(try await Self.send(routing + ["--hsts", byCurl, "http://wrong-host.example/which"]) == "tls\n")
 
         #expect(try await Self.send(routing + ["--hsts", bySluice, "https://wrong-host.example/sts"]) == "tls\n")
         #expect(try String(contentsOfFile: bySluice, encoding: .utf8).contains(".wrong-host.example \""))
-        #expect(try Self.curl(routing + ["--hsts", bySluice, "http://wrong-host.example/which"]) == "tls\n")
+        #expect(try CurlCLI.run(routing + ["--hsts", bySluice, "http://wrong-host.example/which"]).output == "tls\n")
 
         #expect(try await Self.send(routing + ["--hsts", plainOnly, "http://wrong-host.example/sts"]) == "plain\n")
         #expect(try await Self.send(routing + ["--hsts", plainOnly, "http://wrong-host.example/which"]) == "plain\n")

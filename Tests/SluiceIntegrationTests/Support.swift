@@ -80,3 +80,20 @@ final class TemporaryDirectory {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     }
 }
+
+/// The curl CLI, the reference the tests hold Sluice to: runs it silently with `arguments`.
+enum CurlCLI {
+    /// curl's exit status and standard output (its standard error discarded).
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
