@@ -31,6 +31,39 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("data")], help: "The request body, as given.")
     var data: String?
 
+    @Option(name: .customLong("data-urlencode"), help: ArgumentHelp("Form data URL-encoded as curl's --data-urlencode does it: CONTENT, =CONTENT, NAME=CONTENT, @FILE or NAME@FILE (repeatable); joined to --data with '&'.", valueName: "DATA"))
+    var dataURLEncode: [String] = []
+
+    @Flag(name: [.customShort("G"), .customLong("get")], help: "Send --data and --data-urlencode in the URL's query with GET, as curl's -G.")
+    var get = false
+
+    @Option(name: .customLong("json"), help: ArgumentHelp("A JSON body (@FILE reads a file), with Content-Type and Accept application/json unless given, POST by default, as curl's --json.", valueName: "DATA"))
+    var json: String?
+
+    @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers, as curl's -I.")
+    var head = false
+
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent header, unless -H gives one.", valueName: "NAME"))
+    var userAgent: String?
+
+    @Option(name: [.customShort("e"), .customLong("referer")], help: ArgumentHelp("The Referer header, unless -H gives one.", valueName: "URL"))
+    var referer: String?
+
+    @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication, as curl's -u: USER:PASSWORD (the password a secret).", valueName: "USER:PASSWORD"))
+    var user: String?
+
+    @Flag(name: .customLong("basic"), help: "Basic authentication for -u, curl's default (the only scheme Sluice answers yet).")
+    var basic = false
+
+    @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
+    var oauth2Bearer: String?
+
+    @Flag(name: [.customShort("s"), .customLong("silent")], help: "Write no error message (the exit status still says), as curl's -s; there is no progress meter to hide.")
+    var silent = false
+
+    @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, write error messages all the same, as curl's -S.")
+    var showError = false
+
     @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
     var dataFile: String?
 
@@ -162,8 +195,29 @@ struct SendCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
             throw ValidationError("'\(url)' is not an absolute http or https URL")
         }
-        if [data != nil, dataFile != nil, !form.isEmpty].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --data, --data-file and --form")
+        if [data != nil || !dataURLEncode.isEmpty, dataFile != nil, !form.isEmpty, json != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --data (with --data-urlencode), --data-file, --form and --json")
+        }
+        if get, dataFile != nil || !form.isEmpty || json != nil {
+            throw ValidationError("-G sends --data and --data-urlencode in the query; --data-file, --form and --json are bodies")
+        }
+        if head, data != nil || !dataURLEncode.isEmpty || dataFile != nil || !form.isEmpty || json != nil, !get {
+            throw ValidationError("-I sends HEAD, which carries no body: drop the data, or add -G to put it in the query")
+        }
+        if let user, !user.contains(":") {
+            throw ValidationError("-u '\(user)': give USER:PASSWORD (sluice send does not prompt for a password)")
+        }
+        if user != nil, oauth2Bearer != nil {
+            throw ValidationError("-u and --oauth2-bearer both set Authorization: give one")
+        }
+        if basic, user == nil {
+            throw ValidationError("--basic goes with -u USER:PASSWORD")
+        }
+        if showError, !silent {
+            throw ValidationError("-S goes with -s (without -s, errors are shown anyway)")
+        }
+        for entry in dataURLEncode {
+            _ = try SendCommand.urlEncodedData(entry)
         }
         for part in form {
             _ = try FormPart(part)
@@ -216,7 +270,7 @@ struct SendCommand: AsyncParsableCommand {
                 do {
                     try hsts.store.save()
                 } catch {
-                    Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n")
+                    if !quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n") }
                 }
             }
         }
@@ -247,13 +301,13 @@ struct SendCommand: AsyncParsableCommand {
             if fail, response.status >= 400 {
                 // As curl's --fail: nothing of the answer is written, and the file stays as it was.
                 await transport.shutdown()
-                Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n")
+                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
                 throw ExitCode(1)
             }
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
             }
-            if include {
+            if include || head {
                 try write(Data(headText(response).utf8))
             }
             if let body = response.bodyStream {
@@ -267,7 +321,7 @@ struct SendCommand: AsyncParsableCommand {
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
-            throw RequestFailure(error: error)
+            throw RequestFailure(error: error, quiet: quiet)
         }
         if metrics {
             FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
@@ -357,9 +411,20 @@ struct SendCommand: AsyncParsableCommand {
         )
     }
 
+    /// `-s` without `-S`: no error message is written.
+    private var quiet: Bool { silent && !showError }
+
     private func makeRequest() throws -> Request {
-        let hasBody = data != nil || dataFile != nil || !form.isEmpty
-        var request = Request(method: HTTPMethod((method ?? (hasBody ? "POST" : "GET")).uppercased()), url: URL(string: url)!)
+        // --data and --data-urlencode, joined with '&' in the order given by kind, as curl joins them.
+        let formData = try dataURLEncode.isEmpty && data == nil
+            ? nil : ((data.map { [$0] } ?? []) + dataURLEncode.map(SendCommand.urlEncodedData)).joined(separator: "&")
+        let hasBody = !get && (formData != nil || dataFile != nil || !form.isEmpty || json != nil)
+        var target = url
+        if get, let formData {
+            target += (url.contains("?") ? "&" : "?") + formData
+        }
+        let defaultMethod = head ? "HEAD" : (hasBody ? "POST" : "GET")
+        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: URL(string: target)!)
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
             request.headers.add(
@@ -367,8 +432,21 @@ struct SendCommand: AsyncParsableCommand {
                 value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
             )
         }
-        if let data {
-            request.body = .data(Data(data.utf8))
+        func addUnlessGiven(_ name: String, _ value: String) {
+            if !request.headers.contains(name) { request.headers.add(name: name, value: value) }
+        }
+        if let userAgent { addUnlessGiven("User-Agent", userAgent) }
+        if let referer { addUnlessGiven("Referer", referer) }
+        if let user { addUnlessGiven("Authorization", "Basic " + Data(user.utf8).base64EncodedString()) }
+        if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
+        if let json {
+            request.body = json.hasPrefix("@") ? .file(URL(fileURLWithPath: String(json.dropFirst()))) : .data(Data(json.utf8))
+            addUnlessGiven("Content-Type", "application/json")
+            addUnlessGiven("Accept", "application/json")
+        } else if let formData, !get {
+            // As curl's -d: form data unless the request names another type.
+            request.body = .data(Data(formData.utf8))
+            addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
         } else if let dataFile {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
@@ -377,6 +455,33 @@ struct SendCommand: AsyncParsableCommand {
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
         return request
+    }
+
+    /// One `--data-urlencode` argument as curl encodes it: `CONTENT` and `=CONTENT` encode the
+    /// content; `NAME=CONTENT` keeps the name and encodes the content; `@FILE` and `NAME@FILE`
+    /// encode the file's text. Everything but `A-Z a-z 0-9 - . _ ~` is percent-encoded.
+    static func urlEncodedData(_ argument: String) throws -> String {
+        func encoded(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
+        }
+        func fileText(_ path: String) throws -> String {
+            do {
+                return try InputFile.text(at: path, role: "the --data-urlencode file")
+            } catch {
+                throw ValidationError("--data-urlencode: \(error.description)")
+            }
+        }
+        let equals = argument.firstIndex(of: "=")
+        let at = argument.firstIndex(of: "@")
+        if let at, equals.map({ at < $0 }) ?? true {
+            let name = argument[..<at]
+            let text = encoded(try fileText(String(argument[argument.index(after: at)...])))
+            return name.isEmpty ? text : "\(name)=\(text)"
+        }
+        guard let equals else { return encoded(argument) }
+        let name = argument[..<equals]
+        let content = encoded(String(argument[argument.index(after: equals)...]))
+        return name.isEmpty ? content : "\(name)=\(content)"
     }
 
     /// `--events`: prints each event as a JSON line as it arrives, until `--max-events`, the end
@@ -392,7 +497,7 @@ struct SendCommand: AsyncParsableCommand {
                 try SendCommand.writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "").utf8) + Data("\n".utf8))
             }
         } catch {
-            throw RequestFailure(error: error)
+            throw RequestFailure(error: error, quiet: quiet)
         }
     }
 

@@ -41,14 +41,16 @@ struct SluiceCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("sluice: error: \(error.message)\n".utf8))
             Foundation.exit(2)
         } catch let failure as RequestFailure {
-            FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8))
+            if !failure.quiet { FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8)) }
             Foundation.exit(failure.exitStatus)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 exit(withError: error)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            let message = fullMessage(for: error)
+            // An ExitCode thrown after its message was written (or with none, as under -s) has no text.
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code == .failure ? 1 : 2)
         }
     }
@@ -57,6 +59,8 @@ struct SluiceCommand: AsyncParsableCommand {
 /// A request that ended in an error: exit status 1, or curl's status for a trust failure.
 struct RequestFailure: Error {
     let error: SluiceError
+    /// Whether no message is written (`-s` without `-S`): the exit status alone says.
+    var quiet = false
 
     /// curl's exit status where curl has one for a trust failure, 1 otherwise: 60 for a
     /// certificate that does not verify, 90 for a pin that does not match, 58 for a client

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import SluiceCore
+
+/// `sluice send` takes curl's everyday flags: each case runs curl and `sluice send` with the same
+/// flags against httpbin's `/anything`, which echoes what it received, and compares what the
+/// server saw (method, query, body, form, JSON and the headers the flags set) and the exit status.
+@Suite("sluice send speaks curl's everyday flags, checked against curl on the same httpbin")
+struct SendCurlFlagsTests {
+    /// What httpbin saw of a request, the fields the flags decide.
+    static func seen(_ output: String) throws -> [String: String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let headers = object["headers"] as? [String: String] ?? [:]
+        var seen: [String: String] = [
+            "method": object["method"] as? String ?? "",
+            "args": String(describing: (object["args"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }),
+            "data": object["data"] as? String ?? "",
+            "form": String(describing: (object["form"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }),
+            "json": String(describing: object["json"] ?? "null"),
+        ]
+        for name in ["User-Agent", "Referer", "Authorization", "Content-Type", "Accept"] where name != "User-Agent" || headers[name]?.hasPrefix("curl/") == false {
+            seen[name] = headers[name]
+        }
+        return seen
+    }
+
+    @Test("-A, -e, -u with --basic, --oauth2-bearer, --json, -d with --data-urlencode, -G: httpbin sees the same as from curl")
+    func sameAsCurl() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let note = try directory.write("a note & more", to: "note.txt")
+        let body = try directory.write(#"{"from":"file"}"#, to: "body.json")
+        let url = servers.httpbin("anything").absoluteString
+        let cases: [[String]] = [
+            ["-A", "agent/1.0", "-e", "https://from.example/page", url],
+            ["-u", "ada:s3cret pass", url],
+            ["-u", "ada:s3cret", "--basic", url],
+            ["--oauth2-bearer", "token-123", url],
+            ["--json", #"{"a":1}"#, url],
+            ["--json", "@" + body, url],
+            ["-d", "a=1", "--data-urlencode", "q=x y&z", "--data-urlencode", "plain text", url],
+            ["--data-urlencode", "note@" + note, url],
+            ["-G", "-d", "a=1", "--data-urlencode", "q=x y", url + "?keep=1"],
+            ["-X", "PUT", "--json", "[1,2]", "-H", "Accept: text/plain", url],
+            ["-s", "-S", url],
+        ]
+        for arguments in cases {
+            let reference = try CurlCLI.run(arguments)
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            #expect(sent.status == reference.status, "\(arguments): \(sent.error)")
+            #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(arguments)")
+        }
+    }
+
+    @Test("-I sends HEAD and prints the head, no body; -s hides an error's message but not its status, -sS shows it")
+    func headAndSilence() async throws {
+        let servers = try TestServers.load()
+        let head = try await SluiceProcess.launch(["send", "-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
+        let curlHead = try CurlCLI.run(["-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
+        #expect(head.status == 0 && curlHead.status == 0)
+        #expect(head.output.hasPrefix("HTTP/2 200") && curlHead.output.hasPrefix("HTTP/2 200"), "\(head.output)")
+        #expect(head.output.contains("content-length: 17") || head.output.contains("Content-Length: 17"), "\(head.output)")
+        #expect(!head.output.contains("hello from nginx"))
+
+        let refused = "http://127.0.0.1:1/"
+        let silent = try await SluiceProcess.launch(["send", "-s", refused])
+        #expect(silent.status == 1 && silent.error.isEmpty, "\(silent.error)")
+        #expect(try CurlCLI.run(["-s", refused]).status == 7)
+        let shown = try await SluiceProcess.launch(["send", "-s", "-S", refused])
+        #expect(shown.status == 1 && shown.error.hasPrefix("sluice: error: "), "\(shown.error)")
+        let failed = try await SluiceProcess.launch(["send", "-s", "--fail", servers.httpbin("status/404").absoluteString])
+        #expect(failed.status == 1 && failed.error.isEmpty && failed.output.isEmpty)
+    }
+
+    @Test("what cannot go together is refused with the flags' names, exit 2; a password never shows")
+    func refused() async throws {
+        let servers = try TestServers.load()
+        let url = servers.httpbin("anything").absoluteString
+        for (arguments, named) in [
+            (["-u", "ada", url], "-u"), (["--basic", url], "--basic"), (["-u", "a:b", "--oauth2-bearer", "t", url], "--oauth2-bearer"),
+            (["-I", "-d", "a=1", url], "-I"), (["-G", "--json", "{}", url], "-G"), (["--json", "{}", "-d", "a", url], "--json"),
+            (["-S", url], "-S"), (["--digest", "-u", "a:b", url], "--digest"), (["--data-urlencode", "@/nonexistent/file", url], "--data-urlencode"),
+        ] {
+            let result = try await SluiceProcess.launch(["send"] + arguments)
+            #expect(result.status == 2 && result.error.contains(named), "\(arguments): \(result.error)")
+        }
+        let verbose = try await SluiceProcess.launch(["send", "-i", "--metrics", "-u", "ada:hunter2-secret", servers.httpbin("status/401").absoluteString])
+        #expect(!verbose.output.contains("hunter2") && !verbose.error.contains("hunter2") && !verbose.error.contains("aHVudGVy"))
+    }
+}
