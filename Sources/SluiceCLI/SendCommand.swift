@@ -58,6 +58,18 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
     var oauth2Bearer: String?
 
+    @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Printed after the body, %{http_code}, %{time_total}, %{size_download}, %{url_effective}, %{json} and the like filled in, as curl's -w (@FILE reads it from a file).", valueName: "FORMAT"))
+    var writeOut: String?
+
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format) read first, as curl's -b.", valueName: "DATA|FILE"))
+    var cookie: String?
+
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format, as curl's -c.", valueName: "FILE"))
+    var cookieJar: String?
+
+    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk; a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
+    var uploadFile: String?
+
     @Flag(name: [.customShort("s"), .customLong("silent")], help: "Write no error message (the exit status still says), as curl's -s; there is no progress meter to hide.")
     var silent = false
 
@@ -195,13 +207,19 @@ struct SendCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
             throw ValidationError("'\(url)' is not an absolute http or https URL")
         }
-        if [data != nil || !dataURLEncode.isEmpty, dataFile != nil, !form.isEmpty, json != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --data (with --data-urlencode), --data-file, --form and --json")
+        if [data != nil || !dataURLEncode.isEmpty, dataFile != nil, !form.isEmpty, json != nil, uploadFile != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --data (with --data-urlencode), --data-file, --form, --json and --upload-file")
+        }
+        if let writeOut {
+            _ = try writeOutFormat(writeOut)
+        }
+        if events, writeOut != nil {
+            throw ValidationError("--events prints the events; -w goes with a response")
         }
         if get, dataFile != nil || !form.isEmpty || json != nil {
             throw ValidationError("-G sends --data and --data-urlencode in the query; --data-file, --form and --json are bodies")
         }
-        if head, data != nil || !dataURLEncode.isEmpty || dataFile != nil || !form.isEmpty || json != nil, !get {
+        if head, data != nil || !dataURLEncode.isEmpty || dataFile != nil || !form.isEmpty || json != nil || uploadFile != nil, !get {
             throw ValidationError("-I sends HEAD, which carries no body: drop the data, or add -G to put it in the query")
         }
         if let user, !user.contains(":") {
@@ -257,6 +275,8 @@ struct SendCommand: AsyncParsableCommand {
         ))
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
+        let cookies = try cookieStage()
+        let hopCounter = HopCounter()
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -264,8 +284,15 @@ struct SendCommand: AsyncParsableCommand {
                 throw ValidationError("--hsts: \(error)")
             }
         }
-        // Written whatever became of the request, as curl writes its HSTS file at exit.
+        // Written whatever became of the request, as curl writes its HSTS and cookie files at exit.
         defer {
+            if let cookieJar, let cookies {
+                do {
+                    try NetscapeCookieFile.save(cookies.jar, to: URL(fileURLWithPath: cookieJar))
+                } catch {
+                    if !quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
+                }
+            }
             if let hsts {
                 do {
                     try hsts.store.save()
@@ -276,7 +303,8 @@ struct SendCommand: AsyncParsableCommand {
         }
         let manager = SessionManager(
             pipeline: try Pipeline(
-                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? []),
+                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]),
                 transport: transport,
                 redirects: location ? Redirection(maximumHops: maxRedirects) : nil
             ),
@@ -293,6 +321,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         var response: Response
         let handle: TaskHandle
+        var bodyBytes: Int64 = 0
         do {
             // Opened before anything is sent, so a path that cannot be used is said at once.
             let file = try outputFile()
@@ -313,11 +342,21 @@ struct SendCommand: AsyncParsableCommand {
             if let body = response.bodyStream {
                 var pieces = body.makeAsyncIterator()
                 while let piece = try await pieces.next() {
+                    bodyBytes += Int64(piece.count)
                     try write(piece)
                 }
                 response.metrics = body.finalMetrics ?? response.metrics
             }
             try file?.commit()
+            if let writeOut {
+                let format = try writeOutFormat(writeOut)
+                let figures = WriteOut.Figures(
+                    status: response.status, url: response.url?.absoluteString ?? request.url.absoluteString,
+                    contentType: response.headers["Content-Type"], bodyBytes: bodyBytes,
+                    redirects: max(0, hopCounter.hops - 1), metrics: response.metrics
+                )
+                try SendCommand.writeToStandardOutput(Data(format.text(figures).utf8))
+            }
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
@@ -411,6 +450,39 @@ struct SendCommand: AsyncParsableCommand {
         )
     }
 
+    /// The `-w` format, read from a file for `@FILE`.
+    private func writeOutFormat(_ argument: String) throws -> WriteOut {
+        var format = argument
+        if argument.hasPrefix("@") {
+            do {
+                format = try InputFile.text(at: String(argument.dropFirst()), role: "the -w file")
+            } catch {
+                throw ValidationError("-w: \(error.description)")
+            }
+        }
+        do {
+            return try WriteOut(format)
+        } catch {
+            throw ValidationError("-w: \(error.description)")
+        }
+    }
+
+    /// The cookies stage `-b FILE` and `-c` ask for, its jar holding the file's cookies; `nil`
+    /// when neither is given, or `-b` gives cookies as text (sent as they are, in `makeRequest`).
+    private func cookieStage() throws -> CookieHandling? {
+        let file = cookie.flatMap { $0.contains("=") ? nil : $0 }
+        guard file != nil || cookieJar != nil else { return nil }
+        let jar = CookieJar()
+        if let file {
+            do {
+                try NetscapeCookieFile.load(URL(fileURLWithPath: file), into: jar)
+            } catch {
+                throw ValidationError("-b \(file): \(error)")
+            }
+        }
+        return CookieHandling(jar: jar)
+    }
+
     /// `-s` without `-S`: no error message is written.
     private var quiet: Bool { silent && !showError }
 
@@ -420,10 +492,13 @@ struct SendCommand: AsyncParsableCommand {
             ? nil : ((data.map { [$0] } ?? []) + dataURLEncode.map(SendCommand.urlEncodedData)).joined(separator: "&")
         let hasBody = !get && (formData != nil || dataFile != nil || !form.isEmpty || json != nil)
         var target = url
+        if let uploadFile, target.hasSuffix("/") {
+            target += URL(fileURLWithPath: uploadFile).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        }
         if get, let formData {
             target += (url.contains("?") ? "&" : "?") + formData
         }
-        let defaultMethod = head ? "HEAD" : (hasBody ? "POST" : "GET")
+        let defaultMethod = head ? "HEAD" : uploadFile != nil ? "PUT" : (hasBody ? "POST" : "GET")
         var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: URL(string: target)!)
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
@@ -435,6 +510,7 @@ struct SendCommand: AsyncParsableCommand {
         func addUnlessGiven(_ name: String, _ value: String) {
             if !request.headers.contains(name) { request.headers.add(name: name, value: value) }
         }
+        if let cookie, cookie.contains("=") { addUnlessGiven("Cookie", cookie) }
         if let userAgent { addUnlessGiven("User-Agent", userAgent) }
         if let referer { addUnlessGiven("Referer", referer) }
         if let user { addUnlessGiven("Authorization", "Basic " + Data(user.utf8).base64EncodedString()) }
@@ -447,6 +523,8 @@ struct SendCommand: AsyncParsableCommand {
             // As curl's -d: form data unless the request names another type.
             request.body = .data(Data(formData.utf8))
             addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
+        } else if let uploadFile {
+            request.body = .file(URL(fileURLWithPath: uploadFile))
         } else if let dataFile {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }

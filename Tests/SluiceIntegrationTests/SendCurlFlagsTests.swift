@@ -52,6 +52,59 @@ struct SendCurlFlagsTests {
         }
     }
 
+    @Test("-w, -b, -c and -T: the same write-out, cookies and upload as curl's")
+    func writeOutCookiesUpload() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let format = #"%{http_code} %{size_download} %{num_redirects} %{content_type} %{url_effective}\n%%"#
+        let redirected = servers.httpbin("redirect-to?url=%2Fredirect-to%3Furl%3D%252Fbytes%252F300").absoluteString
+        for arguments in [["-L", redirected], [servers.httpbin("bytes/300").absoluteString], [servers.httpbin("status/418").absoluteString]] {
+            let reference = try CurlCLI.run(["-o", "/dev/null", "-w", format] + arguments)
+            let sent = try await SluiceProcess.launch(["send", "-o", "/dev/null", "-w", format] + arguments)
+            #expect(sent.status == reference.status && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        let json = try await SluiceProcess.launch(["send", "-o", "/dev/null", "-w", "%{json}", servers.httpbin("bytes/300").absoluteString])
+        let curlJSON = try CurlCLI.run(["-o", "/dev/null", "-w", "%{json}", servers.httpbin("bytes/300").absoluteString])
+        let mine = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(curlJSON.output.utf8)) as? [String: Any])
+        for key in ["http_code", "response_code", "url_effective", "content_type", "size_download", "num_redirects"] {
+            #expect(String(describing: mine[key] ?? "missing") == String(describing: theirs[key] ?? "missing"), "\(key)")
+        }
+
+        // Cookie files: each tool's -c jar, read by the other's -b.
+        func cookies(in path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.hasPrefix("#") || $0.hasPrefix("#HttpOnly_") }
+                .map { line in let fields = line.split(separator: "\t"); return "\(fields[0]) \(fields[2]) \(fields[5])=\(fields[6])" }
+                .sorted()
+        }
+        let byCurl = directory.file("curl.jar").path
+        let bySluice = directory.file("sluice.jar").path
+        let set = servers.httpbin("cookies/set?a=1&b=two").absoluteString
+        _ = try CurlCLI.run(["-L", "-c", byCurl, "-o", "/dev/null", set])
+        let written = try await SluiceProcess.launch(["send", "-L", "-c", bySluice, "-o", "/dev/null", set])
+        #expect(written.status == 0, "\(written.error)")
+        #expect(try cookies(in: bySluice) == cookies(in: byCurl))
+        let echo = servers.httpbin("cookies").absoluteString
+        for jar in [byCurl, bySluice] {
+            let sent = try await SluiceProcess.launch(["send", "-b", jar, echo])
+            #expect(try Self.seen(sent.output).isEmpty == false && sent.output.contains(#""a": "1""#) && sent.output.contains(#""b": "two""#), "\(sent.output)")
+            #expect(try CurlCLI.run(["-b", jar, echo]).output == sent.output)
+        }
+        let literal = try await SluiceProcess.launch(["send", "-b", "x=1; y=2", echo])
+        #expect(literal.output == (try CurlCLI.run(["-b", "x=1; y=2", echo]).output))
+
+        let upload = try directory.write("uploaded by -T\n", to: "up.txt")
+        for target in [servers.httpbin("anything/").absoluteString, servers.httpbin("anything/named").absoluteString] {
+            let reference = try CurlCLI.run(["-T", upload, target])
+            let sent = try await SluiceProcess.launch(["send", "-T", upload, target])
+            #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(target)")
+            #expect(sent.output.contains("/anything/up.txt") == reference.output.contains("/anything/up.txt"))
+        }
+        let unknown = try await SluiceProcess.launch(["send", "-w", "%{ssl_verify_result}", echo])
+        #expect(unknown.status == 2 && unknown.error.contains("%{ssl_verify_result}"), "\(unknown.error)")
+    }
+
     @Test("-I sends HEAD and prints the head, no body; -s hides an error's message but not its status, -sS shows it")
     func headAndSilence() async throws {
         let servers = try TestServers.load()
