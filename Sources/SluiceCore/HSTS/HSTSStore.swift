@@ -58,6 +58,12 @@ public final class HSTSStore: Sendable {
         entries.withLock { $0[host] = entry }
     }
 
+    /// Whether no host is known: the stage asks first, so that with nothing known (the usual
+    /// case) a request costs one lock and nothing else.
+    var isEmpty: Bool {
+        entries.withLock(\.isEmpty)
+    }
+
     /// Whether a request to `host` is to go over HTTPS: the host itself is known, or a domain
     /// above it is, with `includeSubDomains` (RFC 6797 section 8.2).
     public func requiresHTTPS(for host: String, now: Date = Date()) -> Bool {

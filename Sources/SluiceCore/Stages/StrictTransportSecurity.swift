@@ -43,7 +43,7 @@ public struct StrictTransportSecurity: Stage {
     /// `request` over HTTPS when its scheme is `http` and its host is known; as it is otherwise.
     @inline(never)
     func upgraded(_ request: Request, context: TaskContext) -> Request {
-        guard request.url.scheme?.lowercased() == "http", let host = request.url.host, store.requiresHTTPS(for: host),
+        guard !store.isEmpty, request.url.scheme?.lowercased() == "http", let host = request.url.host, store.requiresHTTPS(for: host),
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         else { return request }
         components.scheme = "https"
