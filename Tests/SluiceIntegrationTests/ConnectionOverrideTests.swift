@@ -135,12 +135,12 @@ struct ConnectionOverrideTests {
             ["--cacert", servers.caBundle, "--resolve", "other.example:\(port):127.0.0.1", "https://other.example:\(port)/hello.txt"],
         ]
         for arguments in cases {
-            let reference = try CurlCLI.run(arguments)
+            let reference = try await CurlCLI.run(arguments)
             let sent = try await SluiceProcess.launch(["send"] + arguments)
             #expect(sent.status == reference.status, "\(arguments): curl \(reference.status), sluice \(sent.status) \(sent.error)")
             #expect(sent.output == reference.output, "\(arguments)")
         }
-        #expect(try CurlCLI.run(cases[0]).output == "socket host=docker.test\n")
+        #expect(try await CurlCLI.run(cases[0]).output == "socket host=docker.test\n")
     }
 
     @Test("a socket beside a proxy, and a malformed entry, are refused before anything is sent: in Swift, YAML and on the command line")

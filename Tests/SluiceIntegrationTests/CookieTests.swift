@@ -72,11 +72,11 @@ struct CookieTests {
         try stage.save()
         let attributes = try FileManager.default.attributesOfItem(atPath: written.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let echoed = try JSONSerialization.jsonObject(with: Data(try CurlCLI.run(["-b", written.path, servers.httpbin("cookies").absoluteString]).output.utf8)) as? [String: Any]
+        let echoed = try JSONSerialization.jsonObject(with: Data(try await CurlCLI.run(["-b", written.path, servers.httpbin("cookies").absoluteString]).output.utf8)) as? [String: Any]
         #expect(echoed?["cookies"] as? [String: String] == ["from": "sluice", "n": "42", "hidden": "h1"])
 
         let curlFile = directory.file("curl-cookies.txt")
-        _ = try CurlCLI.run(["-c", curlFile.path, servers.httpbin("cookies/set?from=curl&x=9").absoluteString])
+        _ = try await CurlCLI.run(["-c", curlFile.path, servers.httpbin("cookies/set?from=curl&x=9").absoluteString])
         let loaded = try CookieHandling(file: curlFile)
         #expect(loaded.jar.cookies.map(\.name).sorted() == ["from", "x"])
         let response = try await servers.manager(stages: [loaded]).send(Request(url: servers.httpbin("cookies")))

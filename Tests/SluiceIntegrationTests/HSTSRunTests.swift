@@ -65,15 +65,15 @@ struct HSTSRunTests {
         let bySluice = directory.url.appendingPathComponent("sluice.hsts").path
         let plainOnly = directory.url.appendingPathComponent("plain.hsts").path
 
-        #expect(try CurlCLI.run(routing + ["http://wrong-host.example/which"]).output == "plain\n")
+        #expect(try await CurlCLI.run(routing + ["http://wrong-host.example/which"]).output == "plain\n")
         #expect(try await Self.send(routing + ["http://wrong-host.example/which"]) == "plain\n")
 
-        #expect(try CurlCLI.run(routing + ["--hsts", byCurl, "https://wrong-host.example/sts"]).output == "tls\n")
+        #expect(try await CurlCLI.run(routing + ["--hsts", byCurl, "https://wrong-host.example/sts"]).output == "tls\n")
         #expect(try await Self.send(routing + ["--hsts", byCurl, "http://wrong-host.example/which"]) == "tls\n")
 
         #expect(try await Self.send(routing + ["--hsts", bySluice, "https://wrong-host.example/sts"]) == "tls\n")
         #expect(try String(contentsOfFile: bySluice, encoding: .utf8).contains(".wrong-host.example \""))
-        #expect(try CurlCLI.run(routing + ["--hsts", bySluice, "http://wrong-host.example/which"]).output == "tls\n")
+        #expect(try await CurlCLI.run(routing + ["--hsts", bySluice, "http://wrong-host.example/which"]).output == "tls\n")
 
         #expect(try await Self.send(routing + ["--hsts", plainOnly, "http://wrong-host.example/sts"]) == "plain\n")
         #expect(try await Self.send(routing + ["--hsts", plainOnly, "http://wrong-host.example/which"]) == "plain\n")

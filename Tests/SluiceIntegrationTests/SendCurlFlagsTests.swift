@@ -45,7 +45,7 @@ struct SendCurlFlagsTests {
             ["-s", "-S", url],
         ]
         for arguments in cases {
-            let reference = try CurlCLI.run(arguments)
+            let reference = try await CurlCLI.run(arguments)
             let sent = try await SluiceProcess.launch(["send"] + arguments)
             #expect(sent.status == reference.status, "\(arguments): \(sent.error)")
             #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(arguments)")
@@ -59,12 +59,12 @@ struct SendCurlFlagsTests {
         let format = #"%{http_code} %{size_download} %{num_redirects} %{content_type} %{url_effective}\n%%"#
         let redirected = servers.httpbin("redirect-to?url=%2Fredirect-to%3Furl%3D%252Fbytes%252F300").absoluteString
         for arguments in [["-L", redirected], [servers.httpbin("bytes/300").absoluteString], [servers.httpbin("status/418").absoluteString]] {
-            let reference = try CurlCLI.run(["-o", "/dev/null", "-w", format] + arguments)
+            let reference = try await CurlCLI.run(["-o", "/dev/null", "-w", format] + arguments)
             let sent = try await SluiceProcess.launch(["send", "-o", "/dev/null", "-w", format] + arguments)
             #expect(sent.status == reference.status && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
         }
         let json = try await SluiceProcess.launch(["send", "-o", "/dev/null", "-w", "%{json}", servers.httpbin("bytes/300").absoluteString])
-        let curlJSON = try CurlCLI.run(["-o", "/dev/null", "-w", "%{json}", servers.httpbin("bytes/300").absoluteString])
+        let curlJSON = try await CurlCLI.run(["-o", "/dev/null", "-w", "%{json}", servers.httpbin("bytes/300").absoluteString])
         let mine = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let theirs = try #require(try JSONSerialization.jsonObject(with: Data(curlJSON.output.utf8)) as? [String: Any])
         for key in ["http_code", "response_code", "url_effective", "content_type", "size_download", "num_redirects"] {
@@ -81,7 +81,7 @@ struct SendCurlFlagsTests {
         let byCurl = directory.file("curl.jar").path
         let bySluice = directory.file("sluice.jar").path
         let set = servers.httpbin("cookies/set?a=1&b=two").absoluteString
-        _ = try CurlCLI.run(["-L", "-c", byCurl, "-o", "/dev/null", set])
+        _ = try await CurlCLI.run(["-L", "-c", byCurl, "-o", "/dev/null", set])
         let written = try await SluiceProcess.launch(["send", "-L", "-c", bySluice, "-o", "/dev/null", set])
         #expect(written.status == 0, "\(written.error)")
         #expect(try cookies(in: bySluice) == cookies(in: byCurl))
@@ -89,14 +89,14 @@ struct SendCurlFlagsTests {
         for jar in [byCurl, bySluice] {
             let sent = try await SluiceProcess.launch(["send", "-b", jar, echo])
             #expect(try Self.seen(sent.output).isEmpty == false && sent.output.contains(#""a": "1""#) && sent.output.contains(#""b": "two""#), "\(sent.output)")
-            #expect(try CurlCLI.run(["-b", jar, echo]).output == sent.output)
+            #expect(try await CurlCLI.run(["-b", jar, echo]).output == sent.output)
         }
         let literal = try await SluiceProcess.launch(["send", "-b", "x=1; y=2", echo])
-        #expect(literal.output == (try CurlCLI.run(["-b", "x=1; y=2", echo]).output))
+        #expect(literal.output == (try await CurlCLI.run(["-b", "x=1; y=2", echo]).output))
 
         let upload = try directory.write("uploaded by -T\n", to: "up.txt")
         for target in [servers.httpbin("anything/").absoluteString, servers.httpbin("anything/named").absoluteString] {
-            let reference = try CurlCLI.run(["-T", upload, target])
+            let reference = try await CurlCLI.run(["-T", upload, target])
             let sent = try await SluiceProcess.launch(["send", "-T", upload, target])
             #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(target)")
             #expect(sent.output.contains("/anything/up.txt") == reference.output.contains("/anything/up.txt"))
@@ -109,7 +109,7 @@ struct SendCurlFlagsTests {
     func headAndSilence() async throws {
         let servers = try TestServers.load()
         let head = try await SluiceProcess.launch(["send", "-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
-        let curlHead = try CurlCLI.run(["-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
+        let curlHead = try await CurlCLI.run(["-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
         #expect(head.status == 0 && curlHead.status == 0)
         #expect(head.output.hasPrefix("HTTP/2 200") && curlHead.output.hasPrefix("HTTP/2 200"), "\(head.output)")
         #expect(head.output.contains("content-length: 17") || head.output.contains("Content-Length: 17"), "\(head.output)")
@@ -118,7 +118,7 @@ struct SendCurlFlagsTests {
         let refused = "http://127.0.0.1:1/"
         let silent = try await SluiceProcess.launch(["send", "-s", refused])
         #expect(silent.status == 1 && silent.error.isEmpty, "\(silent.error)")
-        #expect(try CurlCLI.run(["-s", refused]).status == 7)
+        #expect(try await CurlCLI.run(["-s", refused]).status == 7)
         let shown = try await SluiceProcess.launch(["send", "-s", "-S", refused])
         #expect(shown.status == 1 && shown.error.hasPrefix("sluice: error: "), "\(shown.error)")
         let failed = try await SluiceProcess.launch(["send", "-s", "--fail", servers.httpbin("status/404").absoluteString])

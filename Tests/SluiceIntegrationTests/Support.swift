@@ -83,17 +83,10 @@ final class TemporaryDirectory {
 
 /// The curl CLI, the reference the tests hold Sluice to: runs it silently with `arguments`.
 enum CurlCLI {
-    /// curl's exit status and standard output (its standard error discarded).
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// curl's exit status and standard output, run as `SluiceProcess.launch` runs a process:
+    /// awaited off the cooperative pool, its two threads never held while curl works.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await SluiceProcess.launch(["--silent"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        return (result.status, result.output)
     }
 }
