@@ -13,7 +13,7 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Sends one request and prints the response body.",
         discussion: """
-            The body streams to standard output as it arrives, paced by the reader (or to --output, streamed to disk): memory stays flat whatever its size, as with curl. --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, and a body (--data, --data-file, --form) makes the default method POST.
+            The body streams to standard output as it arrives, paced by the reader (or to --output, streamed to disk): memory stays flat whatever its size, as with curl. --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, a body (--data, --data-urlencode, --data-file, --form, --json) makes the default method POST, and --upload-file makes it PUT.
 
             Example: sluice send --metrics http://127.0.0.1:8080/get
             """
@@ -28,7 +28,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value' (repeatable).")
     var headers: [String] = []
 
-    @Option(name: [.short, .customLong("data")], help: "The request body, as given.")
+    @Option(name: [.short, .customLong("data")], help: "The request body, as given, sent as form data (Content-Type application/x-www-form-urlencoded unless -H names another), as curl's -d.")
     var data: String?
 
     @Option(name: .customLong("data-urlencode"), help: ArgumentHelp("Form data URL-encoded as curl's --data-urlencode does it: CONTENT, =CONTENT, NAME=CONTENT, @FILE or NAME@FILE (repeatable); joined to --data with '&'.", valueName: "DATA"))
