@@ -270,4 +270,17 @@ static inline int sluice_sha256(const void *bytes, size_t count, unsigned char *
     return EVP_Digest(bytes, count, out, &length, EVP_sha256(), NULL);
 }
 
+/* The digest of bytes with the algorithm OpenSSL knows by name ("MD5", "SHA256", "SHA512-256")
+ * into out (at least EVP_MAX_MD_SIZE bytes); returns the digest's length, or 0 when the name is
+ * unknown or the provider refuses it. */
+static inline unsigned int sluice_message_digest(const char *name, const void *bytes, size_t count, unsigned char *out) {
+    EVP_MD *md = EVP_MD_fetch(NULL, name, NULL);
+    if (md == NULL) { ERR_clear_error(); return 0; }
+    unsigned int length = 0;
+    int ok = EVP_Digest(bytes, count, out, &length, md, NULL);
+    EVP_MD_free(md);
+    if (!ok) { ERR_clear_error(); return 0; }
+    return length;
+}
+
 #endif

@@ -19,6 +19,13 @@ final class EventRecorder: EventMonitor {
     func kinds(for task: TaskID) -> [TaskEvent.Kind] {
         events.withLock { $0 }.filter { $0.taskID == task }.map(\.kind)
     }
+
+    /// The notes of every task, in order.
+    var notes: [StageNote] {
+        events.withLock { $0 }.compactMap { event in
+            if case .note(let note) = event.kind { note } else { nil }
+        }
+    }
 }
 
 /// Records what a trust evaluator was shown, and answers with a fixed decision.

@@ -61,6 +61,20 @@ struct TestServers: Decodable {
     let pins: Pins
     let wwwRoot: String
     let nginxAccessLog: String
+    /// Apache httpd: `/digest/secret.txt` behind mod_auth_digest (realm "sluice digest") and
+    /// `/basic/secret.txt` behind mod_auth_basic (realm "sluice basic"), both for user `alice`,
+    /// password `wonder land 7`.
+    let apacheDigest: URL
+    /// nginx with a leaf of the revocation CA, stapling an OCSP answer that says good.
+    let nginxRevocationGood: URL
+    /// nginx with a revoked leaf of the revocation CA, stapling the answer that says revoked.
+    let nginxRevocationRevoked: URL
+    /// nginx with the good leaf and no stapled answer.
+    let nginxRevocationUnstapled: URL
+    /// The revocation CA (PEM).
+    let revocationCA: String
+    /// The revocation CA's CRL (PEM), which lists the revoked leaf.
+    let revocationCRL: String
 
     struct Pins: Decodable {
         let ca: String

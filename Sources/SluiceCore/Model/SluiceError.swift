@@ -34,6 +34,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
             case proxy = "proxy failure"
             case transport = "transport failure"
             case notReachable = "not reachable"
+            case authentication = "authentication failed"
         }
 
         private let code: Code
@@ -103,6 +104,10 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         /// No route leads to the host (the `reachability` stage found none, and was not asked to
         /// wait for one): nothing was sent.
         public static let notReachable = Kind(.notReachable)
+        /// The server asked for authentication the client cannot give: no scheme it offered is
+        /// one the credential allows or Sluice answers (the message names those it offered), or
+        /// the answer would send again a body that can be read only once.
+        public static let authentication = Kind(.authentication)
 
         /// A short phrase for the kind, for example `connect timeout`.
         public var description: String { code.rawValue }
@@ -138,6 +143,14 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     }
     /// The certificates behind a reference, for the same reason as the response.
     private var certificatesBox: Box<[X509Certificate]>?
+    /// For a download that failed or was cancelled after its body began: what it needs to go on
+    /// where it stopped (``SessionManager/download(resumingFrom:)``); `nil` otherwise, and for a
+    /// body in a content coding, whose ranges would not match the bytes kept.
+    public var resumeData: DownloadResumeData? {
+        get { resumeBox?.value }
+        set { resumeBox = newValue.map(Box.init) }
+    }
+    private var resumeBox: Box<DownloadResumeData>?
 
     /// Creates an error.
     public init(

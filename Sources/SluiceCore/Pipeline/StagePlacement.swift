@@ -91,6 +91,9 @@ public struct StagePlacement: Sendable, Hashable, Comparable, CustomStringConver
     public static let hsts = StagePlacement(.hop, rank: 50)
     /// ``CookieHandling``.
     public static let cookies = StagePlacement(.hop, rank: 100)
+    /// ``HTTPAuthentication``: below cookies, above the cache, so the cache sees the
+    /// `Authorization` field it adds (RFC 9111 section 3.5).
+    public static let authentication = StagePlacement(.hop, rank: 150)
     /// ``ResponseCaching``: below cookies, so it varies on the cookies sent.
     public static let cache = StagePlacement(.hop, rank: 200)
     /// ``ProxySelection``.

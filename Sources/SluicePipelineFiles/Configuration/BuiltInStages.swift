@@ -9,7 +9,7 @@ import SluiceStageRegistry
 enum BuiltInStages {
     static let descriptors: [StageDescriptor] = [
         urlResolution, headerInjection, serialization, trustEvaluation, proxy, connection, responseDecoding, redirects, cookies, cache,
-        reachability, hsts,
+        reachability, hsts, authentication,
     ]
 
     static let reachability = StageDescriptor(
@@ -200,6 +200,49 @@ enum BuiltInStages {
         } catch let error as SluiceError {
             throw StageOptions.Invalid(option: "url", message: error.message)
         }
+    }
+
+    static let authentication = StageDescriptor(
+        name: "authentication",
+        summary: "Answers HTTP authentication challenges with each host's credential, as curl's -u with --basic, --digest or --anyauth: Basic (sent at once when it is the only scheme) and Digest (MD5, SHA-256, SHA-512-256); never sent to another host, port or scheme, redirects included. NTLM and Negotiate are not offered.",
+        placement: .authentication,
+        options: [
+            OptionDescriptor(
+                "credentials", .list(.object([
+                    OptionDescriptor("host", .string, required: true, summary: "The host the credential is for (no other host gets it)."),
+                    OptionDescriptor("port", .integer, summary: "Only this port of the host; any port when absent."),
+                    OptionDescriptor("realm", .string, summary: "Only this realm, once the server names it in a challenge; any realm when absent."),
+                    OptionDescriptor("username", .string, required: true, summary: "The user."),
+                    OptionDescriptor("password", .string, required: true, secret: true, summary: "The password."),
+                    OptionDescriptor(
+                        "schemes", .choice(["any", "basic", "digest"]), default: "any",
+                        summary: "basic: sent with the first request; digest: answers Digest challenges only; any: the server's challenge chooses, Digest before Basic."
+                    ),
+                ])),
+                required: true,
+                summary: "The credentials, one per host (and port, and realm)."
+            ),
+        ]
+    ) { options in
+        guard let list = options.node("credentials")?.elements, !list.isEmpty else {
+            throw StageOptions.Invalid(option: "credentials", message: "credentials is empty: give at least one {host, username, password}")
+        }
+        var entries: [HTTPCredentialStore.Entry] = []
+        for item in list {
+            let entry = StageOptions(owner: "authentication.credentials", pairs: item.pairs ?? [], mark: item.mark, directory: options.directory, environment: options.environment)
+            let port = entry.integer("port")
+            if let port, !(1...65535).contains(port) {
+                throw StageOptions.Invalid(option: "credentials", message: "port \(port) is not a TCP port (1-65535)")
+            }
+            entries.append(HTTPCredentialStore.Entry(
+                host: entry.string("host") ?? "", port: port, realm: entry.string("realm"),
+                credential: HTTPCredential(
+                    username: entry.string("username") ?? "", password: entry.string("password") ?? "",
+                    schemes: entry.string("schemes").flatMap(HTTPAuthenticationSchemes.init(name:)) ?? .any
+                )
+            ))
+        }
+        return HTTPAuthentication(credentials: entries)
     }
 
     static let connection = StageDescriptor(

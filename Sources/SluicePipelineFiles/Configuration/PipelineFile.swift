@@ -382,6 +382,10 @@ private struct Loader {
             let isSecret = secret || descriptor?.isSecret == true
             if case .object(let nested)? = descriptor?.type, let pairs = original.value.pairs, let renderedPairs = value.value.pairs {
                 collectSecrets(in: pairs, rendered: renderedPairs, options: nested, secret: isSecret)
+            } else if case .list(.object(let nested))? = descriptor?.type, let items = original.value.elements, let renderedItems = value.value.elements {
+                for (item, renderedItem) in zip(items, renderedItems) {
+                    collectSecrets(in: item.pairs ?? [], rendered: renderedItem.pairs ?? [], options: nested, secret: isSecret)
+                }
             } else if isSecret {
                 secrets += Loader.scalars(in: value.value)
             }
