@@ -49,11 +49,23 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.customShort("e"), .customLong("referer")], help: ArgumentHelp("The Referer header, unless -H gives one.", valueName: "URL"))
     var referer: String?
 
-    @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication, as curl's -u: USER:PASSWORD (the password a secret).", valueName: "USER:PASSWORD"))
+    @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("The credential, as curl's -u: USER:PASSWORD (the password a secret), for the URL's host and port only, never a redirect's other host; Basic unless --digest or --anyauth.", valueName: "USER:PASSWORD"))
     var user: String?
 
-    @Flag(name: .customLong("basic"), help: "Basic authentication for -u, curl's default (the only scheme Sluice answers yet).")
+    @Flag(name: .customLong("basic"), help: "Basic authentication for -u, sent with the first request: curl's default.")
     var basic = false
+
+    @Flag(name: .customLong("digest"), help: "Digest authentication for -u (RFC 7616: MD5, SHA-256, SHA-512-256), answering the server's challenge, as curl's --digest.")
+    var digest = false
+
+    @Flag(name: .customLong("anyauth"), help: "For -u, the scheme the server's challenge asks for: Digest before Basic, as curl's --anyauth.")
+    var anyAuth = false
+
+    @Flag(name: .customLong("ntlm"), help: "Refused: NTLM is not offered (no NTLM peer to test it against).")
+    var ntlm = false
+
+    @Flag(name: .customLong("negotiate"), help: "Refused: Negotiate (SPNEGO, Kerberos) is not offered (no Kerberos peer to test it against).")
+    var negotiate = false
 
     @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
     var oauth2Bearer: String?
@@ -178,6 +190,12 @@ struct SendCommand: AsyncParsableCommand {
     )
     var maxFileSize: String?
 
+    @Option(
+        name: [.customShort("C"), .customLong("continue-at")],
+        help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it.", valueName: "OFFSET|-")
+    )
+    var continueAt: String?
+
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
     var http11 = false
 
@@ -228,8 +246,15 @@ struct SendCommand: AsyncParsableCommand {
         if user != nil, oauth2Bearer != nil {
             throw ValidationError("-u and --oauth2-bearer both set Authorization: give one")
         }
-        if basic, user == nil {
-            throw ValidationError("--basic goes with -u USER:PASSWORD")
+        if ntlm || negotiate {
+            throw ValidationError("\(ntlm ? "--ntlm" : "--negotiate"): Sluice does not offer \(ntlm ? "NTLM" : "Negotiate") authentication (nothing here tests it against a real peer); it answers Basic and Digest (--basic, --digest, --anyauth)")
+        }
+        let schemes = [("--basic", basic), ("--digest", digest), ("--anyauth", anyAuth)].filter(\.1).map(\.0)
+        if schemes.count > 1 {
+            throw ValidationError("give one of \(schemes.joined(separator: ", "))")
+        }
+        if let scheme = schemes.first, user == nil {
+            throw ValidationError("\(scheme) goes with -u USER:PASSWORD")
         }
         if showError, !silent {
             throw ValidationError("-S goes with -s (without -s, errors are shown anyway)")
@@ -254,6 +279,17 @@ struct SendCommand: AsyncParsableCommand {
         }
         if let maxEvents, maxEvents < 1 {
             throw ValidationError("--max-events must be 1 or more")
+        }
+        if let continueAt {
+            guard continueAt == "-" || (Int64(continueAt).map { $0 >= 0 } ?? false) else {
+                throw ValidationError("-C '\(continueAt)': give - (from the file's size) or a byte offset")
+            }
+            guard let output, output != "-" else {
+                throw ValidationError("-C resumes a download into a file: give -o FILE")
+            }
+            if include || head || events || get || [data, dataFile, json, uploadFile].contains(where: { $0 != nil }) || !form.isEmpty || !dataURLEncode.isEmpty {
+                throw ValidationError("-C resumes a GET download into -o FILE; it goes with no -i, -I, -G, --events or request body")
+            }
         }
         if output == "" {
             throw ValidationError("-o needs a file name (- for standard output)")
@@ -304,7 +340,7 @@ struct SendCommand: AsyncParsableCommand {
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]),
+                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]) + (authentication().map { [$0] } ?? []),
                 transport: transport,
                 redirects: location ? Redirection(maximumHops: maxRedirects) : nil
             ),
@@ -317,6 +353,10 @@ struct SendCommand: AsyncParsableCommand {
         if events {
             try await readEvents(request, manager: manager)
             await transport.shutdown()
+            return
+        }
+        if let resume = try resumeData(for: request) {
+            try await resumeDownload(resume, request: request, manager: manager, transport: transport, hops: hopCounter)
             return
         }
         var response: Response
@@ -367,12 +407,70 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// What `-C` resumes: the `-o` file's first bytes (all of them for `-C -`), kept in place;
+    /// `nil` without `-C`, or with nothing to keep (no file yet, or an offset of 0).
+    private func resumeData(for request: Request) throws -> DownloadResumeData? {
+        guard let continueAt, let output else { return nil }
+        let file = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+        let offset = continueAt == "-" ? size ?? 0 : Int64(continueAt) ?? 0
+        guard offset > 0 else { return nil }
+        guard let size, size >= offset else {
+            throw ValidationError("-C \(offset): \(output) holds \(size ?? 0) bytes, fewer than the offset")
+        }
+        return DownloadResumeData(url: request.url, destination: file, partialFile: file, offset: offset)
+    }
+
+    /// Resumes the `-o` file from `resume` (curl's `-C`): appends a `206`, rewrites the file
+    /// for a `200`, leaves a complete file for a `416`; `-w` reports the bytes this run took.
+    private func resumeDownload(_ resume: DownloadResumeData, request: Request, manager: SessionManager, transport: CurlTransport, hops: HopCounter) async throws {
+        do {
+            let response = try await manager.download(resumingFrom: resume, request: request)
+            await transport.shutdown()
+            if fail, response.status >= 400, response.status != 416 {
+                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
+                throw ExitCode(1)
+            }
+            if let writeOut {
+                let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
+                let taken: Int64 =
+                    switch response.status {
+                    case 206: size - resume.offset
+                    case 200: size
+                    default: Int64(response.body.count)
+                    }
+                let figures = WriteOut.Figures(
+                    status: response.status, url: response.url?.absoluteString ?? request.url.absoluteString,
+                    contentType: response.headers["Content-Type"], bodyBytes: taken,
+                    redirects: max(0, hops.hops - 1), metrics: response.metrics
+                )
+                try SendCommand.writeToStandardOutput(Data(try writeOutFormat(writeOut).text(figures).utf8))
+            }
+        } catch let error as SluiceError {
+            await transport.shutdown()
+            throw RequestFailure(error: error, quiet: quiet)
+        }
+    }
+
+    /// The stage `-u` asks for: its credential for the URL's host and port only (as curl, which
+    /// sends it to no other host, port or scheme a redirect leads to), Basic unless `--digest` or
+    /// `--anyauth` says otherwise; `nil` without `-u`.
+    private func authentication() -> HTTPAuthentication? {
+        guard let user, let url = URL(string: url), let space = ProtectionSpace(url: url) else { return nil }
+        let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let schemes: HTTPAuthenticationSchemes = digest ? .digest : anyAuth ? .any : .basic
+        let credential = HTTPCredential(username: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "", schemes: schemes)
+        return HTTPAuthentication(credentials: [.init(host: space.host, port: space.port, credential: credential)])
+    }
+
     /// The file `-o` names, opened as an ``OutputFile``: the head (with `-i`) and the body are
-    /// written to it as they arrive, and a regular file changes only once they all have; `nil`
-    /// for standard output (no `-o`, or `-o -`).
+    /// written to it as they arrive, and a regular file changes only once they all have (with
+    /// `-C`, as they arrive); `nil` for standard output (no `-o`, or `-o -`).
     private func outputFile() throws(SluiceError) -> OutputFile? {
         guard let output, output != "-" else { return nil }
-        return try OutputFile(path: output, role: "the download", stage: "output")
+        // With -C the bytes reach the file as they come, as curl's -o writes them, so that a
+        // run cut short leaves what it got for the next -C - to go on from.
+        return try OutputFile(path: output, replacement: continueAt == nil ? .onCommit : .asWritten, role: "the download", stage: "output")
     }
 
     /// The connection overrides `--unix-socket`, `--resolve` and `--connect-to` ask for; `nil` for
@@ -513,7 +611,6 @@ struct SendCommand: AsyncParsableCommand {
         if let cookie, cookie.contains("=") { addUnlessGiven("Cookie", cookie) }
         if let userAgent { addUnlessGiven("User-Agent", userAgent) }
         if let referer { addUnlessGiven("Referer", referer) }
-        if let user { addUnlessGiven("Authorization", "Basic " + Data(user.utf8).base64EncodedString()) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
         if let json {
             request.body = json.hasPrefix("@") ? .file(URL(fileURLWithPath: String(json.dropFirst()))) : .data(Data(json.utf8))

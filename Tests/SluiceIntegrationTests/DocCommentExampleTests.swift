@@ -627,4 +627,56 @@ extension DocCommentExampleTests {
         let response = try await manager.send(Request("http://known.test/a"))
         #expect(String(decoding: response.body, as: UTF8.self) == "https://known.test/a")
     }
+    @Test("AuthenticationChallenge, HTTPCredential, ProtectionSpace, HTTPCredentialStore: the challenge grammar and where credentials go")
+    func authenticationValues() {
+        let challenges = AuthenticationChallenge.parse(#"Digest realm="api", nonce="abc", Basic realm="api""#)
+        // challenges.map(\.scheme) == ["Digest", "Basic"]
+        #expect(challenges.map(\.scheme) == ["Digest", "Basic"])
+        let credential = HTTPCredential(username: "alice", password: "wonder land 7", schemes: .digest)
+        #expect(!"\(credential)".contains("wonder"))
+        let space = ProtectionSpace(scheme: "https", host: "api.example.test", port: 443, realm: "api")
+        let store = HTTPCredentialStore([
+            .init(host: "api.example.test", credential: HTTPCredential(username: "alice", password: "wonder land 7")),
+        ])
+        #expect(store.credential(for: space)?.username == "alice")
+    }
+
+    @Test("HTTPCredentialProvider and HTTPAuthentication: a provider of one's own, and the stage over credentials by host, against Apache's Digest")
+    func httpAuthentication() async throws {
+        struct Vault: HTTPCredentialProvider {
+            func credential(for space: ProtectionSpace) async throws -> HTTPCredential? {
+                space.host == "api.example.test" ? HTTPCredential(username: "alice", password: "wonder land 7") : nil
+            }
+        }
+        #expect(try await Vault().credential(for: ProtectionSpace(scheme: "https", host: "api.example.test", port: 443))?.username == "alice")
+        let pipeline = try Pipeline {
+            HTTPAuthentication(credentials: [
+                .init(host: "api.example.test", credential: HTTPCredential(username: "alice", password: "wonder land 7", schemes: .digest)),
+            ])
+        }
+        // The same stage against a real Digest server: Apache's mod_auth_digest, reached as api.example.test.
+        let servers = try TestServers.load()
+        var request = Request(url: URL(string: "http://api.example.test:\(servers.apacheDigest.port!)/digest/secret.txt")!)
+        request.connectionOverrides = ConnectionOverrides(resolve: [try .init(curlSyntax: "api.example.test:\(servers.apacheDigest.port!):127.0.0.1")])
+        let response = try await SessionManager(pipeline: pipeline).send(request)
+        #expect(response.status == 200)
+    }
+    @Test("DownloadResumeData: a download cut by its timeout goes on from its resume data, against nginx's rate-limited files")
+    func downloadResumeData() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("medium.bin")
+        let manager = SessionManager(pipeline: try Pipeline())
+        // 3 MiB at 1 MB/s: the first 1.5 s of it, then the timeout.
+        var request = Request(url: servers.nginx("slow/medium.bin"))
+        request.timeouts.total = .milliseconds(1500)
+        do {
+            _ = try await manager.download(request, to: file)
+        } catch let error as SluiceError {
+            guard let resumeData = error.resumeData else { throw error }
+            _ = try await manager.download(resumingFrom: resumeData)
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("medium.bin"))
+        #expect(try Data(contentsOf: file) == original)
+    }
 }

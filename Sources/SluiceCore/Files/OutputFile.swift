@@ -24,7 +24,7 @@ import Glibc
 /// the writes (an `await` orders them).
 public final class OutputFile: @unchecked Sendable {
     /// When the bytes written reach a regular file at the path.
-    public enum Replacement: Sendable {
+    public enum Replacement: Sendable, Hashable {
         /// Nothing at the path changes until ``OutputFile/commit()``. The bytes go to a staging
         /// file beside it (``OutputFile/stagingPath``), which the commit renames into place when
         /// the path named nothing, or copies into the existing file in place (its inode kept).
@@ -38,6 +38,11 @@ public final class OutputFile: @unchecked Sendable {
         /// that an empty body leaves an empty file) and written in place; a new file is created
         /// at once. Nothing is ever removed: what was written stays when the writer stops early.
         case asWritten
+        /// The file already holds the first `offset` bytes of what is written (a download
+        /// resumed, ``Request/resumeOffset``): they are kept, anything past them cut, and the
+        /// bytes written go after them, in place. The file must exist, as a regular file of at
+        /// least `offset` bytes. ``OutputFile/restart()`` writes from the start instead.
+        case continuing(from: Int64)
     }
 
     /// What the bytes go to until the commit, and what the commit does.
@@ -83,6 +88,11 @@ public final class OutputFile: @unchecked Sendable {
         self.role = role
         self.stage = stage
         let target = try OutputTarget(path: path, role: role, stage: stage)
+        if case .continuing(let offset) = replacement {
+            descriptor = try OutputFile.openForContinuing(target, from: offset, role: role, path: path, stage: stage)
+            placement = .inPlace(emptyPending: false)
+            return
+        }
         switch target.kind {
         case .absent:
             if replacement == .asWritten {
@@ -107,6 +117,97 @@ public final class OutputFile: @unchecked Sendable {
             try target.checkWritable()
             descriptor = -1
             placement = .special(target)
+        }
+    }
+
+    /// Opens a regular file of at least `offset` bytes, cut to `offset` and positioned there.
+    private static func openForContinuing(_ target: OutputTarget, from offset: Int64, role: String, path: String, stage: String) throws(SluiceError) -> Int32 {
+        guard case .regular = target.kind else {
+            throw SluiceError(kind: .fileIO, stage: stage, message: "cannot resume \(role) in \(path): it is not a regular file holding the first \(offset) bytes")
+        }
+        let descriptor = try target.openExisting()
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int64(status.st_size) >= offset else {
+            close(descriptor)
+            throw SluiceError(kind: .fileIO, stage: stage, message: "cannot resume \(role) in \(path): it holds fewer bytes than the \(offset) to resume from")
+        }
+        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            let code = errno
+            close(descriptor)
+            throw OutputTarget.failure(role: role, path: path, stage: stage, code)
+        }
+        return descriptor
+    }
+
+    /// Opens `destination` with `partial`, a file written before (a download's kept staging
+    /// file), as its staging file: ``commit()`` puts `partial` in place, as ``Replacement/onCommit``
+    /// puts its own. Nothing is written through this file; another writer fills `partial`.
+    /// - Throws: `.fileIO` when `partial` is no regular file, or for what `init(path:…)` refuses;
+    ///   `.invalidRequest` for a destination that is a device or FIFO, which cannot be resumed.
+    package init(path: String, partial: String, role: String = "the download", stage: String = "output") throws(SluiceError) {
+        self.path = path
+        self.role = role
+        self.stage = stage
+        let partialTarget = try OutputTarget(path: partial, role: "the partial download", stage: stage)
+        guard case .regular = partialTarget.kind else {
+            throw SluiceError(kind: .fileIO, stage: stage, message: "cannot resume \(role) \(path): the partial file \(partial) is missing or not a regular file")
+        }
+        let target = try OutputTarget(path: path, role: role, stage: stage)
+        if partialTarget.resolvedPath == target.resolvedPath {
+            // curl's `-C -`: the destination holds the bytes kept itself, and is written in place.
+            descriptor = try target.openExisting()
+            placement = .inPlace(emptyPending: false)
+            return
+        }
+        switch target.kind {
+        case .absent:
+            descriptor = try partialTarget.openExisting()
+            placement = .rename(staging: partialTarget.resolvedPath, final: target.resolvedPath)
+        case .regular:
+            let original = try target.openExisting()
+            // Read back by the commit, which copies it into the original.
+            descriptor = open(partialTarget.resolvedPath, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                let code = errno
+                close(original)
+                throw OutputTarget.failure(role: "the partial download", path: partial, stage: stage, code)
+            }
+            placement = .copy(staging: partialTarget.resolvedPath, original: original)
+        case .device, .fifo:
+            throw SluiceError(kind: .invalidRequest, stage: stage, message: "cannot resume \(role) \(path): it is a device or a FIFO, which takes a body once")
+        }
+    }
+
+    /// Empties the file and writes from its start again: a resumed download whose server sent
+    /// the whole body (``Replacement/continuing(from:)``).
+    /// - Throws: `.fileIO` with the system's reason; `.invalidRequest` for a file not written in place.
+    package func restart() throws(SluiceError) {
+        guard !finished, case .inPlace = placement else { throw misuse("only a file written in place can be written again from its start") }
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure(errno, doing: "emptying it") }
+        placement = .inPlace(emptyPending: false)
+    }
+
+    /// Closes the file and keeps its staging file instead of removing it, for a download to
+    /// go on later; the path stays as it was. Returns where the bytes written are: the staging
+    /// file, or the path itself for a file written in place; `nil` for a device or FIFO (which
+    /// keeps nothing), after which the file is closed all the same.
+    package func keepStaging() -> String? {
+        guard !finished else { return nil }
+        finished = true
+        switch placement {
+        case .rename(let staging, _):
+            close(descriptor)
+            return staging
+        case .copy(let staging, let original):
+            close(descriptor)
+            close(original)
+            return staging
+        case .inPlace:
+            close(descriptor)
+            return path
+        case .special:
+            if descriptor >= 0 { close(descriptor) }
+            return nil
         }
     }
 

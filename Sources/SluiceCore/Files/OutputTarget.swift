@@ -160,7 +160,7 @@ package struct OutputTarget {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func failure(role: String, path: String, stage: String, _ code: Int32) -> SluiceError {
+    static func failure(role: String, path: String, stage: String, _ code: Int32) -> SluiceError {
         SluiceError(kind: .fileIO, stage: stage, message: "cannot write \(role) to \(path): \(String(cString: strerror(code)))")
     }
 }

@@ -158,6 +158,41 @@ public final class SessionManager: Sendable {
         return try await send(request)
     }
 
+    /// Goes on with a download that failed or was cancelled (``SluiceError/resumeData``), as
+    /// AFNetworking's `downloadTaskWithResumeData:` and curl's `-C -` do: asks for the bytes
+    /// after those kept, with `If-Range` so that a changed resource comes whole.
+    ///
+    /// - A `206` that starts where the kept bytes end is appended to them, and the whole file put
+    ///   in place at the destination.
+    /// - A `200` (the server ignored the range, or the resource changed) is written from the start.
+    /// - A `416` whose `Content-Range` says the resource is as long as the bytes kept means they
+    ///   are the whole body: they are put in place, and the `416` returned with its `bodyFile`.
+    ///   Any other `416` (the resource is shorter now) starts the download over.
+    /// - Any other status is returned with its body in memory, the kept bytes and the destination
+    ///   untouched: `resumeData` still holds.
+    ///
+    /// A failure throws as a download's does, with new resume data counting the bytes gained.
+    /// - Parameters:
+    ///   - resumeData: where the download stopped.
+    ///   - template: a request whose headers, trust policy, proxy and timeouts the resumed one
+    ///     keeps (``DownloadResumeData/request(from:)``); a plain `GET` when `nil`.
+    public func download(resumingFrom resumeData: DownloadResumeData, request template: Request? = nil) async throws -> Response {
+        let response = try await send(template.map(resumeData.request(from:)) ?? resumeData.request)
+        guard response.status == 416 else { return response }
+        if let range = response.headers["Content-Range"], let length = DownloadResumeData.completeLength(inUnsatisfiedRange: range), length == resumeData.offset {
+            try OutputFile(path: resumeData.destination.path, partial: resumeData.partialFile.path, role: "the download", stage: "output").commit()
+            var complete = response
+            complete.bodyFile = resumeData.destination
+            return complete
+        }
+        if resumeData.partialFile.standardizedFileURL != resumeData.destination.standardizedFileURL {
+            try? FileManager.default.removeItem(at: resumeData.partialFile)
+        }
+        var fresh = template ?? Request(url: resumeData.url)
+        fresh.url = resumeData.url
+        return try await download(fresh, to: resumeData.destination)
+    }
+
     /// Sends `request` and returns its response as soon as the head has arrived, the body to be
     /// read from `Response.bodyStream` as it arrives (see ``ResponseBodyStream``).
     ///
@@ -211,17 +246,52 @@ public final class SessionManager: Sendable {
     /// writes a staging file beside it, which is put in place at the end (renamed for a new
     /// file, copied into an existing one so it keeps its inode, its links and its mode). A device
     /// or FIFO cannot be staged: the chain streams the final body, written to it as it arrives.
+    ///
+    /// A download that fails or is cancelled once its body began keeps its staging file, named
+    /// in the error's ``SluiceError/resumeData`` with the destination; one resumed from such data
+    /// (``Request/resumingFrom``) takes that file as its staging file and puts it in place only
+    /// for a `200` or `206`, keeping it, with the destination untouched, for any other end.
     private static func download(
         _ request: Request, to destination: URL, context: TaskContext, through pipeline: Pipeline
     ) async throws -> Response {
-        let file = try OutputFile(path: destination.path, role: "the download", stage: "output")
+        let resumed = request.resumingFrom
+        let file =
+            if let resumed { try OutputFile(path: destination.path, partial: resumed.partialFile.path, role: "the download", stage: "output") }
+            else { try OutputFile(path: destination.path, role: "the download", stage: "output") }
         var staged = request
-        guard let staging = file.stagingPath else {
+        // A resumed download whose destination holds the kept bytes itself (curl's `-C -`) is
+        // written there, in place.
+        guard let staging = file.stagingPath ?? (resumed != nil && !file.isSpecial ? destination.path : nil) else {
             staged.destination = .stream()
             return try await file.finishDownload(of: pipeline.handler(staged, context), to: destination)
         }
         staged.destination = .file(URL(fileURLWithPath: staging))
-        var response = try await pipeline.handler(staged, context)
+        staged.resumeOffset = resumed?.offset
+        var response: Response
+        do {
+            response = try await pipeline.handler(staged, context)
+        } catch var error as SluiceError {
+            if var resumeData = error.resumeData ?? resumed, resumeData.partialFile.path == staging, let kept = file.keepStaging() {
+                resumeData.partialFile = URL(fileURLWithPath: kept)
+                resumeData.destination = destination
+                error.resumeData = resumeData
+            } else {
+                error.resumeData = nil
+            }
+            throw error
+        } catch {
+            if let resumed {
+                _ = file.keepStaging()
+                var wrapped = SluiceError.wrapping(error, stage: nil, url: request.url)
+                wrapped.resumeData = resumed
+                throw wrapped
+            }
+            throw error
+        }
+        if resumed != nil, response.status != 200, response.status != 206 {
+            _ = file.keepStaging()
+            return response
+        }
         try file.commit()
         response.bodyFile = destination
         return response
@@ -273,7 +343,9 @@ public final class SessionManager: Sendable {
         let url = context.request.url
         var failure = SluiceError.wrapping(error, stage: nil, url: url)
         if context.isCancelled, failure.kind != .cancelled {
+            let resumeData = failure.resumeData
             failure = .cancelled(url: url, stage: failure.stage)
+            failure.resumeData = resumeData
         }
         if failure.kind == .cancelled {
             context.emit(.cancelled)

@@ -81,7 +81,9 @@ public struct ResponseCaching: Stage {
             }
             return response
         }
-        if let range = request.headers["Range"], ResponseCaching.conditionalFields.filter({ $0 != "Range" }).allSatisfy({ !request.headers.contains($0) }),
+        // A resumed download appends what the server sends to the bytes it kept: never a part
+        // served from here, which the download would write over them.
+        if request.resumingFrom == nil, request.resumeOffset == nil, let range = request.headers["Range"], ResponseCaching.conditionalFields.filter({ $0 != "Range" }).allSatisfy({ !request.headers.contains($0) }),
             let partial = try? servePart(range, of: key, to: request, context: context)
         {
             return partial

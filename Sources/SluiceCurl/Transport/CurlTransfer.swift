@@ -39,6 +39,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// result. I/O thread only.
     private var state: TransferState
     private var body = Data()
+    /// The body bytes written to `downloadFile`, and the offset they follow (a resumed `206`).
+    private var fileBytes: Int64 = 0
+    private var fileOffset: Int64 = 0
     /// Whether the transport asks for compressed responses and decodes them.
     private var decodesContent = false
     /// Undoes the final response's content codings for a body taken whole or into a file (a
@@ -421,6 +424,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let downloadFile {
             do {
                 try downloadFile.write(bytes)
+                fileBytes += Int64(bytes.count)
             } catch {
                 state.fail(error)
                 return false
@@ -437,6 +441,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         case .finalStatus(let status):
             events.responseStarted(task, status: status)
         case .headComplete:
+            if request.resumeOffset != nil, downloadFile != nil, !takeResumedHead() { return 0 }
             reserveBodyCapacity()
             let codings = decodesContent ? ContentCoding.codings(in: state.head.headers.values(for: "Content-Encoding")) ?? [] : []
             state.headEnded(codings: codings)
@@ -449,6 +454,51 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             break
         }
         return line.count
+    }
+
+    /// What a resumed download's file gets from the final head: a `206` that starts where the
+    /// kept bytes end is appended; a `200` is written from the start; any other status leaves the
+    /// file alone, its body kept in memory. `false` (the state failed) for a `206` that starts
+    /// elsewhere.
+    private func takeResumedHead() -> Bool {
+        guard let offset = request.resumeOffset, let file = downloadFile else { return true }
+        switch state.head.status {
+        case 206?:
+            let start = state.head.headers["Content-Range"].flatMap(DownloadResumeData.firstPosition(inRange:))
+            guard start == offset else {
+                state.fail(SluiceError(
+                    kind: .protocolError, stage: "transport", url: request.url,
+                    message: "the server answered the range from byte \(offset) with \(state.head.headers["Content-Range"].map { "Content-Range \($0)" } ?? "no Content-Range"), not bytes from \(offset)"
+                ))
+                return false
+            }
+            fileOffset = offset
+        case 200?:
+            do {
+                try file.restart()
+            } catch {
+                state.fail(error)
+                return false
+            }
+        default:
+            downloadFile = nil
+        }
+        return true
+    }
+
+    /// What a download cut after its body began needs to go on: `nil` for a body kept in memory,
+    /// a status other than `200` (or a resumed `206`), a body in a content coding (its ranges
+    /// would not count the bytes kept), or no byte kept.
+    private func resumeData() -> DownloadResumeData? {
+        guard downloadFile != nil, state.head.isComplete, case .file(let file) = request.destination,
+            state.head.status == 200 || (state.head.status == 206 && request.resumeOffset != nil),
+            state.head.headers.values(for: "Content-Encoding").allSatisfy({ $0.lowercased() == "identity" }),
+            fileOffset + fileBytes > 0
+        else { return nil }
+        return DownloadResumeData(
+            url: request.url, destination: file, partialFile: file, offset: fileOffset + fileBytes,
+            entityTag: state.head.headers["ETag"], lastModified: state.head.headers["Last-Modified"]
+        )
     }
 
     /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
@@ -616,6 +666,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     private func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?) {
+        var result = result
+        if case .failure(var error) = result, let resumeData = resumeData() {
+            error.resumeData = resumeData
+            result = .failure(error)
+        }
         releaseResources()
         loop.pool.recycle(easy)
         events.transferFinished(task, control: self, metrics: metrics)

@@ -145,7 +145,10 @@ public final class CurlTransport: Transport {
     /// holds none of its state.
     @inline(never)
     private func download(_ request: Request, to destination: URL, for task: TaskID, events: any TransportEvents) async throws -> Response {
-        let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
+        // A resumed download keeps the bytes it has; the transfer decides at the head what the
+        // file gets (CurlTransfer.takeResumedHead).
+        let replacement: OutputFile.Replacement = request.resumeOffset.map { .continuing(from: $0) } ?? .asWritten
+        let file = try OutputFile(path: destination.path, replacement: replacement, role: "the download", stage: "transport")
         if file.isSpecial {
             var streamed = request
             streamed.destination = .stream()
@@ -154,7 +157,9 @@ public final class CurlTransport: Transport {
         }
         var response = try await exchange(request, for: task, events: events, downloadingTo: file)
         try file.commit()
-        response.bodyFile = destination
+        if request.resumeOffset == nil || response.status == 200 || response.status == 206 {
+            response.bodyFile = destination
+        }
         return response
     }
 

@@ -1,0 +1,115 @@
+import Foundation
+
+/// What a cut download needs to go on where it stopped, as AFNetworking's and Alamofire's resume
+/// data and curl's `-C -`: the URL, the bytes already kept (in ``partialFile``, beside the
+/// destination, which stays as it was), and the validator that proves the resource has not
+/// changed since.
+///
+/// A download that fails or is cancelled after its body began carries it in
+/// ``SluiceError/resumeData``; ``SessionManager/download(resumingFrom:)`` goes on from it with
+/// `Range` and `If-Range`. It is `Codable`, so it can be kept across runs.
+///
+/// ```swift
+/// do {
+///     _ = try await manager.download(request, to: file)
+/// } catch let error as SluiceError {
+///     guard let resumeData = error.resumeData else { throw error }
+///     _ = try await manager.download(resumingFrom: resumeData)
+/// }
+/// ```
+public struct DownloadResumeData: Sendable, Hashable, Codable {
+    /// The URL the body came from (the final one, after redirects).
+    public var url: URL
+    /// Where the whole body goes once it is complete.
+    public var destination: URL
+    /// The file that holds the first ``offset`` bytes.
+    public var partialFile: URL
+    /// How many bytes of the body the partial file holds.
+    public var offset: Int64
+    /// The response's `ETag`, when it had one.
+    public var entityTag: String?
+    /// The response's `Last-Modified`, when it had one.
+    public var lastModified: String?
+
+    /// Creates resume data.
+    public init(url: URL, destination: URL, partialFile: URL, offset: Int64, entityTag: String? = nil, lastModified: String? = nil) {
+        self.url = url
+        self.destination = destination
+        self.partialFile = partialFile
+        self.offset = offset
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+    }
+
+    /// The `If-Range` value (RFC 9110 section 13.1.5): the entity tag when it is strong, else
+    /// `Last-Modified`; `nil` when the response had neither (a weak entity tag may not be used).
+    /// Without one the range is asked for unconditionally, as curl's `-C` does.
+    public var ifRangeValidator: String? {
+        if let entityTag, !entityTag.hasPrefix("W/") { return entityTag }
+        return lastModified
+    }
+
+    /// The request that goes on from here: a `GET` of ``url`` with `Range: bytes=OFFSET-`,
+    /// ``ifRangeValidator`` as `If-Range` and no content coding (a range counts the bytes as
+    /// sent), downloaded to ``destination`` through ``partialFile`` (``Request/resumingFrom``).
+    public var request: Request {
+        request(from: Request(url: url))
+    }
+
+    /// ``request`` made from `template` (its headers, trust policy, proxy and timeouts kept):
+    /// its URL, method, range headers and destination set as ``request`` sets them.
+    public func request(from template: Request) -> Request {
+        var request = template
+        request.url = url
+        request.method = .get
+        request.body = .none
+        request.headers["Range"] = "bytes=\(offset)-"
+        if let validator = ifRangeValidator { request.headers["If-Range"] = validator }
+        request.headers["Accept-Encoding"] = "identity"
+        request.destination = .file(destination)
+        request.resumingFrom = self
+        return request
+    }
+
+    /// The complete length of an unsatisfied range's `Content-Range` (`bytes */1234`, RFC 9110
+    /// section 14.4), or `nil` for any other value.
+    static func completeLength(inUnsatisfiedRange value: String) -> Int64? {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bytes", parts[1].hasPrefix("*/") else { return nil }
+        let digits = parts[1].dropFirst(2)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        return Int64(digits)
+    }
+
+    /// The first byte position of a satisfied range's `Content-Range` (`bytes 100-199/200`), or
+    /// `nil` for any other value.
+    package static func firstPosition(inRange value: String) -> Int64? {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bytes", let dash = parts[1].firstIndex(of: "-") else { return nil }
+        let digits = parts[1][..<dash]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(digits)
+    }
+}
+
+extension Request {
+    private enum ResumeOffset: StageValueKey { typealias Value = Int64 }
+    private enum ResumingFrom: StageValueKey { typealias Value = DownloadResumeData }
+
+    /// The download this request goes on with (``DownloadResumeData/request`` sets it): the
+    /// session manager writes the body through its partial file instead of a new staging file.
+    public var resumingFrom: DownloadResumeData? {
+        get { stageValues[ResumingFrom.self] }
+        set { stageValues[ResumingFrom.self] = newValue }
+    }
+
+    /// For a download into a file that already holds the body's first bytes: how many. The
+    /// transport then keeps them and appends a `206` that starts there, writes a `200` (the
+    /// server ignored the range, or the resource changed) over them from the start, and leaves
+    /// them untouched for any other status, whose body is kept in memory. `nil` (the default)
+    /// writes the file from its start.
+    public var resumeOffset: Int64? {
+        get { stageValues[ResumeOffset.self] }
+        set { stageValues[ResumeOffset.self] = newValue }
+    }
+}
