@@ -190,6 +190,12 @@ struct SendCommand: AsyncParsableCommand {
     )
     var maxFileSize: String?
 
+    @Option(name: .customLong("crlfile"), help: ArgumentHelp("A PEM file of certificate revocation lists, as curl's --crlfile: a revoked certificate fails the handshake (exit 60).", valueName: "FILE"))
+    var crlFile: String?
+
+    @Flag(name: .customLong("cert-status"), help: "Require the server to staple a good OCSP answer, as curl's --cert-status: revoked, missing or bad fails (exit 91).")
+    var certStatus = false
+
     @Option(
         name: [.customShort("C"), .customLong("continue-at")],
         help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it.", valueName: "OFFSET|-")
@@ -520,7 +526,8 @@ struct SendCommand: AsyncParsableCommand {
     /// - Throws: `RequestFailure` with curl's exit status 58 for a client certificate that cannot be
     ///   used, and `.configuration` for pins that cannot be read.
     private func trustPolicy() throws -> TrustPolicy? {
-        guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil else { return nil }
+        guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil || crlFile != nil || certStatus
+        else { return nil }
         var identity: ClientIdentity?
         if let clientCertificate {
             // curl's -E FILE:PASSWORD; a colon in the path itself needs --pass instead.
@@ -542,10 +549,18 @@ struct SendCommand: AsyncParsableCommand {
         for text in (pinnedPublicKeys ?? "").split(separator: ";") {
             pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
         }
-        return try TrustPolicy(
-            pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
-            allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity
-        )
+        let policy: TrustPolicy
+        do {
+            policy = try TrustPolicy(
+                pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
+                allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity,
+                crlFile: crlFile, requiresStapledOCSP: certStatus
+            )
+        } catch {
+            // A CRL file that cannot be read, or revocation beside -k: the command line is at fault.
+            throw ValidationError(error.message)
+        }
+        return policy
     }
 
     /// The `-w` format, read from a file for `@FILE`.

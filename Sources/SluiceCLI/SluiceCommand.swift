@@ -63,11 +63,12 @@ struct RequestFailure: Error {
     var quiet = false
 
     /// curl's exit status where curl has one for a trust failure, 1 otherwise: 60 for a
-    /// certificate that does not verify, 90 for a pin that does not match, 58 for a client
-    /// certificate that cannot be used.
+    /// certificate that does not verify (a revoked one by a CRL included), 90 for a pin that does
+    /// not match, 58 for a client certificate that cannot be used, 91 for a stapled OCSP answer
+    /// that is not good or missing (`--cert-status`).
     var exitStatus: Int32 {
         if error.kind == .trustEvaluation { return 90 }
-        if error.kind == .tls, let code = error.curlCode, [58, 60].contains(code) { return Int32(code) }
+        if error.kind == .tls, let code = error.curlCode, [58, 60, 91].contains(code) { return Int32(code) }
         return 1
     }
 }

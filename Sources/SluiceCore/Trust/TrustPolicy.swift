@@ -52,6 +52,15 @@ public struct TrustPolicy: Sendable, Hashable {
     /// The certificate and key shown to a server that asks for one (mutual TLS); `nil` for none.
     /// Shown only to the hosts the policy covers.
     public let clientIdentity: ClientIdentity?
+    /// A PEM file of certificate revocation lists (curl's `--crlfile`): a certificate of the
+    /// chain that a list revokes fails the handshake with an error that says revoked. OpenSSL
+    /// then wants the list of every CA in the chain below the trust anchor, so a chain whose
+    /// issuing CA has no list in the file fails too. `nil` checks no list.
+    public let crlFile: String?
+    /// Whether the server must staple a good OCSP answer for its certificate (curl's
+    /// `--cert-status`): a revoked one fails saying revoked, and so does a missing or unverifiable
+    /// answer. Connections under it keep no TLS session cache, so every handshake shows a staple.
+    public let requiresStapledOCSP: Bool
     /// The trust anchors for certificate pinning, as PEM: the pinned certificates and the CA bundle.
     package let anchorsPEM: Data?
 
@@ -64,8 +73,27 @@ public struct TrustPolicy: Sendable, Hashable {
         allowsInvalidCertificates: Bool = false,
         validatesDomainName: Bool = true,
         hosts: [String]? = nil,
-        clientIdentity: ClientIdentity? = nil
+        clientIdentity: ClientIdentity? = nil,
+        crlFile: String? = nil,
+        requiresStapledOCSP: Bool = false
     ) throws(SluiceError) {
+        if allowsInvalidCertificates, crlFile != nil || requiresStapledOCSP {
+            throw TrustPin.failure(
+                "allow-invalid-certificates turns certificate validation off, so a revocation check (\(crlFile != nil ? "crl-file" : "cert-status")) could not refuse anything"
+            )
+        }
+        if let crlFile {
+            do {
+                let text = try InputFile.data(at: crlFile, role: "the CRL file")
+                guard text.range(of: Data("-----BEGIN X509 CRL-----".utf8)) != nil else {
+                    throw TrustPin.failure("the CRL file \(crlFile) holds no PEM revocation list (-----BEGIN X509 CRL-----)")
+                }
+            } catch let error as SluiceError {
+                throw error.kind == .configuration ? error : TrustPin.failure("\(error.message)")
+            } catch {
+                throw TrustPin.failure("\(error)")
+            }
+        }
         if pinning != .none && pins.isEmpty {
             throw TrustPin.failure("\(pinning.rawValue) pinning needs at least one pin")
         }
@@ -108,6 +136,8 @@ public struct TrustPolicy: Sendable, Hashable {
         self.validatesDomainName = validatesDomainName
         self.hosts = patterns
         self.clientIdentity = clientIdentity
+        self.crlFile = crlFile
+        self.requiresStapledOCSP = requiresStapledOCSP
         if pinning == .certificate {
             var anchors = Data(pins.compactMap { if case .certificate(let certificate) = $0 { certificate.pem } else { nil } }.joined().utf8)
             if let bundle { anchors.append(bundle) }

@@ -241,7 +241,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let anchors = policy.anchorsPEM {
             try easy.set(CURLOPT_CAINFO_BLOB, blob: anchors)
         }
-        if policy.pinning != .none {
+        if let crlFile = policy.crlFile {
+            try easy.set(CURLOPT_CRLFILE, crlFile)
+        }
+        if policy.requiresStapledOCSP {
+            try easy.set(CURLOPT_SSL_VERIFYSTATUS, 1)
+        }
+        // A resumed session shows no chain to pin and may bring no staple.
+        if policy.pinning != .none || policy.requiresStapledOCSP {
             try easy.set(CURLOPT_SSL_SESSIONID_CACHE, 0)
         }
         if let identity = policy.clientIdentity {
@@ -719,11 +726,24 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             code: Int(code.rawValue),
             cause: cause,
             kind: SluiceError.Kind(curlCode: code, connected: state.connectionWasReady),
-            message: easy.message(for: code),
+            message: code == CURLE_SSL_INVALIDCERTSTATUS ? certificateStatusMessage() : easy.message(for: code),
             presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map { ($0.reason, $0.certificates) },
             proxyRefusal: proxyRefusal(code)
         )
         return state.error(for: ending)
+    }
+
+    /// libcurl's words for a stapled OCSP answer that is not good (`CURLE_SSL_INVALIDCERTSTATUS`),
+    /// said plainly: revoked, or no answer stapled.
+    private func certificateStatusMessage() -> String {
+        let libcurl = easy.message(for: CURLE_SSL_INVALIDCERTSTATUS)
+        if libcurl.contains("revocation reason") {
+            return "the server's certificate is revoked, says the OCSP answer it stapled (\(libcurl))"
+        }
+        if libcurl.contains("No OCSP response") {
+            return "the server stapled no OCSP answer, and the trust policy requires one (cert-status) (\(libcurl))"
+        }
+        return "the OCSP answer the server stapled does not show its certificate good (\(libcurl))"
     }
 
     /// What a proxy's refusal looks like: a CONNECT answered with anything but 2xx, or a proxy that

@@ -138,6 +138,8 @@ enum BuiltInStages {
             OptionDescriptor("client-key", .string, summary: "The PEM key of client-certificate, when it is not in the certificate's file."),
             OptionDescriptor("client-key-password", .string, secret: true, summary: "The password of an encrypted key or of a PKCS#12 file."),
             OptionDescriptor("client-intermediates", .string, summary: "A PEM file of intermediate certificates sent after the client certificate."),
+            OptionDescriptor("crl-file", .string, summary: "A PEM file of certificate revocation lists, as curl's --crlfile: a revoked certificate in the chain fails the handshake."),
+            OptionDescriptor("cert-status", .boolean, default: "false", summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."),
         ]
     ) { options in
         var pins: [TrustPin] = []
@@ -167,7 +169,9 @@ enum BuiltInStages {
             allowsInvalidCertificates: options.bool("allow-invalid-certificates") ?? false,
             validatesDomainName: options.bool("validates-domain-name") ?? true,
             hosts: options.strings("hosts"),
-            clientIdentity: identity
+            clientIdentity: identity,
+            crlFile: options.path("crl-file"),
+            requiresStapledOCSP: options.bool("cert-status") ?? false
         ))
     }
 
