@@ -6,6 +6,7 @@ import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner
 import SluiceLoad
+import SluiceRetry
 
 /// `sluice send`: one request, as curl would send it, with Sluice's metrics.
 struct SendCommand: AsyncParsableCommand {
@@ -205,6 +206,30 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
     var http11 = false
 
+    @Flag(name: .customLong("http2"), help: "HTTP/2: over TLS where the server offers it (the default), and over plain http asked for with Upgrade: h2c, as curl's --http2.")
+    var http2 = false
+
+    @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "Resolve host names to IPv4 addresses only, as curl's -4.")
+    var ipv4 = false
+
+    @Flag(name: [.customShort("6"), .customLong("ipv6")], help: "Resolve host names to IPv6 addresses only, as curl's -6.")
+    var ipv6 = false
+
+    @Option(name: .customLong("limit-rate"), help: ArgumentHelp("The most bytes a second each way, as curl's --limit-rate: 100000, 200K, 1M, 1G (1024-based).", valueName: "RATE"))
+    var limitRate: String?
+
+    @Option(name: .customLong("retry"), help: ArgumentHelp("Send again up to N times after a transient failure (a timeout, a connection refused or lost, 408, 429, 500, 502, 503, 504), as curl's --retry: waits double from 1 s, or follow Retry-After.", valueName: "N"))
+    var retry: Int?
+
+    @Flag(name: [.customShort("n"), .customLong("netrc")], help: "Take the credential for the URL's host from ~/.netrc, as curl's -n (-u wins).")
+    var netrc = false
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Take the credential for the URL's host from FILE, a .netrc file, as curl's --netrc-file.", valueName: "FILE"))
+    var netrcFile: String?
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Show each exchange on standard error as curl's -v: > lines sent, < lines received, * notes; credentials and cookies as ***.")
+    var verbose = false
+
     @Flag(
         help: "Ask for a compressed response (deflate, gzip, br, zstd) and decode it, as curl's --compressed. sluice send always does; the flag keeps curl command lines working. A coding it does not know leaves the body as it came."
     )
@@ -286,6 +311,21 @@ struct SendCommand: AsyncParsableCommand {
         if let maxEvents, maxEvents < 1 {
             throw ValidationError("--max-events must be 1 or more")
         }
+        if http11 && http2 {
+            throw ValidationError("give one of --http1.1 and --http2")
+        }
+        if ipv4 && ipv6 {
+            throw ValidationError("give one of -4 and -6")
+        }
+        if let limitRate, SendCommand.rate(limitRate) == nil {
+            throw ValidationError("--limit-rate '\(limitRate)' is not a rate such as 100000, 200K or 1M")
+        }
+        if let retry, retry < 0 {
+            throw ValidationError("--retry must be 0 or more")
+        }
+        if netrc, netrcFile != nil {
+            throw ValidationError("give one of -n and --netrc-file")
+        }
         if let continueAt {
             guard continueAt == "-" || (Int64(continueAt).map { $0 >= 0 } ?? false) else {
                 throw ValidationError("-C '\(continueAt)': give - (from the file's size) or a byte offset")
@@ -313,7 +353,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
-            caBundle: caBundle, httpVersion: http11 ? .http1_1 : .http2OverTLS, decodesContent: !raw
+            caBundle: caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
         ))
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
@@ -343,19 +383,27 @@ struct SendCommand: AsyncParsableCommand {
                 }
             }
         }
+        var request = try makeRequest()
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]) + (authentication().map { [$0] } ?? []),
+                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]) + (try authentication().map { [$0] } ?? [])
+                    + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
+                    + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
                 redirects: location ? Redirection(maximumHops: maxRedirects) : nil
             ),
             monitors: [ReachabilityNotes()]
         )
-        var request = try makeRequest()
         request.trustPolicy = policy
         request.proxyRoute = try proxyRoute()
         request.connectionOverrides = try connectionOverrides()
+        if ipv4 || ipv6 {
+            var overrides = request.connectionOverrides ?? ConnectionOverrides()
+            overrides.ipVersion = ipv4 ? .v4 : .v6
+            request.connectionOverrides = overrides
+        }
+        request.maxTransferRate = limitRate.flatMap(SendCommand.rate)
         if events {
             try await readEvents(request, manager: manager)
             await transport.shutdown()
@@ -458,15 +506,78 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    /// The stage `-u` asks for: its credential for the URL's host and port only (as curl, which
-    /// sends it to no other host, port or scheme a redirect leads to), Basic unless `--digest` or
-    /// `--anyauth` says otherwise; `nil` without `-u`.
-    private func authentication() -> HTTPAuthentication? {
-        guard let user, let url = URL(string: url), let space = ProtectionSpace(url: url) else { return nil }
-        let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    /// The stage `-u` (or `-n`, `--netrc-file`) asks for: its credential for the URL's host and
+    /// port only (as curl, which sends it to no other host, port or scheme a redirect leads to),
+    /// Basic unless `--digest` or `--anyauth` says otherwise; `nil` without a credential.
+    private func authentication() throws -> HTTPAuthentication? {
+        guard let url = URL(string: url), let space = ProtectionSpace(url: url) else { return nil }
         let schemes: HTTPAuthenticationSchemes = digest ? .digest : anyAuth ? .any : .basic
-        let credential = HTTPCredential(username: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "", schemes: schemes)
+        let credential: HTTPCredential
+        if let user {
+            let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            credential = HTTPCredential(username: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "", schemes: schemes)
+        } else if let found = try netrcCredential(for: space.host, schemes: schemes) {
+            credential = found
+        } else {
+            return nil
+        }
         return HTTPAuthentication(credentials: [.init(host: space.host, port: space.port, credential: credential)])
+    }
+
+    /// The credential `-n` (`~/.netrc`, none when it does not exist) or `--netrc-file` (which
+    /// must exist) holds for `host`.
+    private func netrcCredential(for host: String, schemes: HTTPAuthenticationSchemes) throws -> HTTPCredential? {
+        let path: String
+        if let netrcFile {
+            path = netrcFile
+        } else if netrc {
+            path = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.netrc"
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+        } else {
+            return nil
+        }
+        let text: String
+        do {
+            text = String(decoding: try InputFile.data(at: path, role: "the .netrc file"), as: UTF8.self)
+        } catch {
+            throw ValidationError("\(netrcFile != nil ? "--netrc-file" : "-n"): \(error)")
+        }
+        do {
+            return try NetrcFile(text: text).credential(for: host, schemes: schemes)
+        } catch {
+            throw ValidationError("\(path): \(error)")
+        }
+    }
+
+    /// The values `-v` hides wherever they show: the passwords and tokens given.
+    private var secrets: [String] {
+        var values: [String] = []
+        if let user, let colon = user.firstIndex(of: ":") { values.append(String(user[user.index(after: colon)...])) }
+        if let oauth2Bearer { values.append(oauth2Bearer) }
+        if let proxyUser, let colon = proxyUser.firstIndex(of: ":") { values.append(String(proxyUser[proxyUser.index(after: colon)...])) }
+        return values.filter { !$0.isEmpty }
+    }
+
+    /// curl's `--retry N`: N more attempts for a transient failure, the waits doubling from 1 s
+    /// (or `Retry-After`, up to curl's longest backoff of 10 minutes), whatever the method, as
+    /// curl retries any.
+    static func retryStage(_ retries: Int, method: HTTPMethod) -> Retry {
+        Retry(attempts: retries + 1, baseDelay: .seconds(1), maxDelay: .seconds(600), methods: [method], jitter: { $0 })
+    }
+
+    /// A `--limit-rate` value in bytes a second: digits with an optional K, M or G (1024-based,
+    /// any case), as curl reads it; `nil` for anything else or 0.
+    static func rate(_ text: String) -> Int64? {
+        var digits = Substring(text)
+        var factor: Int64 = 1
+        if let last = digits.last, let power = ["k": 1, "m": 2, "g": 3][last.lowercased()] {
+            factor = Int64(1) << (10 * power)
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits), value > 0,
+            value <= Int64.max / factor
+        else { return nil }
+        return value * factor
     }
 
     /// The file `-o` names, opened as an ``OutputFile``: the head (with `-i`) and the body are

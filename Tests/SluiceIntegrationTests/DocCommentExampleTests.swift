@@ -679,4 +679,13 @@ extension DocCommentExampleTests {
         let original = try Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("medium.bin"))
         #expect(try Data(contentsOf: file) == original)
     }
+    @Test("NetrcFile and Request.maxTransferRate: a .netrc entry with a quoted password, and a rate limit")
+    func netrcAndRate() throws {
+        let netrc = try NetrcFile(text: "machine api.example.test login alice password \"wonder land 7\"")
+        let credential = netrc.credential(for: "api.example.test")
+        #expect(credential?.password == "wonder land 7")
+        var request = Request("https://example.test/big.iso")
+        request.maxTransferRate = 512 * 1024
+        #expect(request.maxTransferRate == 524_288)
+    }
 }

@@ -141,3 +141,110 @@ struct SendCurlFlagsTests {
         #expect(!verbose.output.contains("hunter2") && !verbose.error.contains("hunter2") && !verbose.error.contains("aHVudGVy"))
     }
 }
+
+/// The rest of curl's everyday flags, each run beside curl with the same flags.
+@Suite("sluice send: -v, --retry, --http2, -4, -6, --limit-rate, -n and --netrc-file beside curl")
+struct SendMoreCurlFlagsTests {
+    @Test("-v shows each exchange as > and < lines on standard error, the request line and status as curl's, credentials and cookies as ***")
+    func verbose() async throws {
+        let servers = try TestServers.load()
+        let url = servers.httpbin("cookies/set?a=1").absoluteString
+        let sent = try await SluiceProcess.launch(["send", "-v", "-L", "-u", "ada:s3cret-pass", "-b", "k=cookie-value", "-o", "/dev/null", url])
+        let reference = try await SluiceProcess.launch(["--silent", "-v", "-L", "-u", "ada:s3cret-pass", "-b", "k=cookie-value", "-o", "/dev/null", url], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        #expect(sent.status == 0, "\(sent.error)")
+        func lines(_ text: String, _ prefix: String) -> [String] {
+            // curl ends its lines with CRLF, one Character in Swift.
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix(prefix) }
+        }
+        // The request lines and statuses of both hops, as curl shows them (curl adds the reason phrase).
+        let requestLines = lines(sent.error, "> ").filter { $0.hasPrefix("> GET") }
+        #expect(requestLines == lines(reference.error, "> ").filter { $0.hasPrefix("> GET") }, "\(sent.error)")
+        #expect(lines(sent.error, "< HTTP/").map { $0.prefix(14) } == lines(reference.error, "< HTTP/").map { $0.prefix(14) })
+        #expect(lines(sent.error, "> Host: ") == lines(reference.error, "> Host: "))
+        // curl shows the secrets; Sluice never does.
+        #expect(reference.error.contains(Data("ada:s3cret-pass".utf8).base64EncodedString()))
+        for secret in ["s3cret-pass", Data("ada:s3cret-pass".utf8).base64EncodedString(), "cookie-value"] {
+            #expect(!sent.error.contains(secret), "\(secret)")
+        }
+        #expect(sent.error.contains("> Authorization: Basic ***") && sent.error.contains("< Set-Cookie: ***"))
+    }
+
+    @Test("--retry N: the fault server's 503s (Retry-After: 0) are retried until it answers, as curl; past N the 503 is the answer")
+    func retry() async throws {
+        let servers = try TestServers.load()
+        for (retries, failures) in [(2, 2), (1, 2)] {
+            let key = "send-retry-\(retries)-\(failures)-\(UUID().uuidString)"
+            let sent = try await SluiceProcess.launch(["send", "--retry", "\(retries)", "-w", "\n%{http_code}", servers.fault.appendingPathComponent("busy/\(key)-s").absoluteString + "?failures=\(failures)&retry-after=0"])
+            let reference = try await CurlCLI.run(["--retry", "\(retries)", "-w", "\n%{http_code}", servers.fault.appendingPathComponent("busy/\(key)-c").absoluteString + "?failures=\(failures)&retry-after=0"])
+            #expect(sent.status == reference.status && sent.output == reference.output, "\(retries): \(sent.output) vs \(reference.output)")
+        }
+    }
+
+    @Test("--http2 over plain http asks for h2c, which nginx does not take: HTTP/1.1 as curl gets; over TLS HTTP/2; -4 reaches nginx, -6 fails to connect as curl's does")
+    func versions() async throws {
+        let servers = try TestServers.load()
+        for (arguments, expected) in [
+            (["--http2", "-o", "/dev/null", "-w", "%{http_code}", servers.nginx("hello.txt").absoluteString], "200"),
+            (["--http2", "--cacert", servers.caBundle, "-I", servers.nginxTLS("hello.txt").absoluteString], nil),
+        ] as [([String], String?)] {
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            let reference = try await CurlCLI.run(arguments)
+            #expect(sent.status == 0 && reference.status == 0, "\(sent.error)")
+            if let expected { #expect(sent.output == expected && reference.output == expected) }
+            else { #expect(sent.output.hasPrefix("HTTP/2 200") && reference.output.hasPrefix("HTTP/2 200"), "\(sent.output)") }
+        }
+        let local = "http://localhost:\(servers.nginxHTTP.port!)/hello.txt"
+        let four = try await SluiceProcess.launch(["send", "-4", local])
+        let curlFour = try await CurlCLI.run(["-4", local])
+        #expect(four.status == 0 && four.output == curlFour.output)
+        let six = try await SluiceProcess.launch(["send", "-6", local])
+        #expect(six.status == 1 && six.error.contains("connection failed"), "\(six.error)")
+        let curlSix = try await CurlCLI.run(["-6", local])
+        #expect(curlSix.status == 7)
+        let both = try await SluiceProcess.launch(["send", "-4", "-6", local])
+        #expect(both.status == 2 && both.error.contains("-4"))
+    }
+
+    /// curl 7.88 is no reference for the time here: on loopback it takes the 3 MiB in a few
+    /// milliseconds whatever `--limit-rate` says; it is for the bytes.
+    @Test("--limit-rate 1M: 3 MiB take at least 1.5 seconds (a lower bound, which a slow machine only passes more easily), all of them, as curl takes")
+    func limitRate() async throws {
+        let servers = try TestServers.load()
+        let url = servers.nginx("medium.bin").absoluteString
+        let sent = try await SluiceProcess.launch(["send", "--limit-rate", "1M", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", url])
+        let reference = try await CurlCLI.run(["--limit-rate", "1M", "-o", "/dev/null", "-w", "%{size_download}", url])
+        let fields = sent.output.split(separator: " ")
+        #expect(fields.first.map(String.init) == reference.output && (Double(fields.last ?? "") ?? 0) >= 1.5, "\(sent.output)")
+        let bad = try await SluiceProcess.launch(["send", "--limit-rate", "fast", url])
+        #expect(bad.status == 2 && bad.error.contains("--limit-rate"))
+    }
+
+    @Test("-n and --netrc-file: the credential for the URL's host, as curl's; -u wins; a redirect to another host gets none, even with a default entry (CVE-2024-11053)")
+    func netrc() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let text = """
+            # the test's credentials
+            machine 127.0.0.1 login user password "pass word"
+            machine localhost login other
+            default login fallback password default-secret
+            """
+        let netrc = try directory.write(text, to: "netrc")
+        _ = try directory.write(text, to: ".netrc")
+        let protected = servers.httpbin("basic-auth/user/pass%20word").absoluteString
+        for arguments in [["--netrc-file", netrc, protected], ["-n", protected], ["--netrc-file", netrc, "-u", "user:wrong", protected]] {
+            let sent = try await SluiceProcess.launch(["send", "-w", "\n%{http_code}"] + arguments, environment: ["HOME": directory.url.path])
+            let reference = try await SluiceProcess.launch(["--silent", "-w", "\n%{http_code}"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), environment: ["HOME": directory.url.path])
+            #expect(sent.status == reference.status && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        let elsewhere = "http://localhost:\(servers.httpbin.port!)/headers"
+        let away = servers.httpbin("redirect-to?url=\(elsewhere.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)").absoluteString
+        let redirected = try await SluiceProcess.launch(["send", "-L", "--netrc-file", netrc, away])
+        #expect(redirected.status == 0 && !redirected.output.contains("Authorization"), "\(redirected.output)")
+        let broken = try directory.write("machine a.test login u password \"open", to: "broken")
+        let refused = try await SluiceProcess.launch(["send", "--netrc-file", broken, protected])
+        #expect(refused.status == 2 && refused.error.contains("line 1"), "\(refused.error)")
+        let missing = try await SluiceProcess.launch(["send", "--netrc-file", directory.file("none").path, protected])
+        #expect(missing.status == 2 && missing.error.contains("--netrc-file"), "\(missing.error)")
+    }
+}

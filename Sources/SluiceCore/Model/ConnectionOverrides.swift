@@ -113,23 +113,34 @@ public struct ConnectionOverrides: Sendable, Hashable {
         }
     }
 
+    /// The IP versions a host name may be resolved to (curl's `-4` and `-6`).
+    public enum IPVersion: String, Sendable, Hashable, CaseIterable {
+        /// IPv4 addresses only (`-4`).
+        case v4 = "4"
+        /// IPv6 addresses only (`-6`).
+        case v6 = "6"
+    }
+
     /// A Unix domain socket every connection is made to, whatever the URL's host; `nil` for TCP.
     public var unixSocketPath: String?
+    /// The only IP version a host name is resolved to; `nil` for either.
+    public var ipVersion: IPVersion?
     /// Host names connected to at given addresses.
     public var resolve: [Resolve]
     /// Connections made to other hosts and ports.
     public var connectTo: [ConnectTo]
 
     /// Creates overrides; none by default.
-    public init(unixSocketPath: String? = nil, resolve: [Resolve] = [], connectTo: [ConnectTo] = []) {
+    public init(unixSocketPath: String? = nil, resolve: [Resolve] = [], connectTo: [ConnectTo] = [], ipVersion: IPVersion? = nil) {
         self.unixSocketPath = unixSocketPath
         self.resolve = resolve
         self.connectTo = connectTo
+        self.ipVersion = ipVersion
     }
 
     /// Whether there is nothing to override.
     public var isEmpty: Bool {
-        unixSocketPath == nil && resolve.isEmpty && connectTo.isEmpty
+        unixSocketPath == nil && resolve.isEmpty && connectTo.isEmpty && ipVersion == nil
     }
 
     /// The host and port a connection for `host:port` is made to, after the overrides (the first

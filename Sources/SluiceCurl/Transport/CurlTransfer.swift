@@ -218,6 +218,10 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let total = request.timeouts.total {
             try easy.set(CURLOPT_TIMEOUT_MS, total.wholeMilliseconds)
         }
+        if let rate = request.maxTransferRate, rate > 0 {
+            try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
+            try easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
+        }
         if let limit = request.maxResponseSize {
             // Refuses a declared Content-Length over the limit before any body byte arrives;
             // `receiveBody` counts the decoded bytes of every other body.
@@ -296,6 +300,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     private func configureConnection(_ overrides: ConnectionOverrides) throws(SluiceError) {
         if let path = overrides.unixSocketPath {
             try easy.set(CURLOPT_UNIX_SOCKET_PATH, path)
+        }
+        // libcurl reuses a connection only for a request that asks for the same IP version.
+        switch overrides.ipVersion {
+        case .v4?: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6?: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        case nil: break
         }
         var list: UnsafeMutablePointer<curl_slist>?
         for entry in overrides.resolve {

@@ -11,11 +11,16 @@ extension CurlTransport {
             case http1_1
             /// HTTP/2 over TLS where the server offers it (ALPN), HTTP/1.1 otherwise. The default.
             case http2OverTLS
+            /// HTTP/2 over TLS as ``http2OverTLS``, and over plain http asked for with an
+            /// `Upgrade: h2c` (RFC 7540 section 3.2), HTTP/1.1 where the server does not take it:
+            /// curl's `--http2`.
+            case http2
 
             var curlValue: Int {
                 switch self {
                 case .http1_1: Int(CURL_HTTP_VERSION_1_1)
                 case .http2OverTLS: Int(CURL_HTTP_VERSION_2TLS)
+                case .http2: Int(CURL_HTTP_VERSION_2_0)
                 }
             }
         }

@@ -256,7 +256,7 @@ enum BuiltInStages {
         options: ConnectionOptions.descriptors
     ) { options in
         guard !options.names.isEmpty else {
-            throw StageOptions.Invalid(option: nil, message: "connection needs unix-socket, resolve or connect-to")
+            throw StageOptions.Invalid(option: nil, message: "connection needs unix-socket, resolve, connect-to or ip-version")
         }
         return ConnectionRouting(try ConnectionOptions.overrides(from: options))
     }

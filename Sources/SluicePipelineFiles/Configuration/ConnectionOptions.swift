@@ -18,12 +18,16 @@ package enum ConnectionOptions {
             "connect-to", .list(.string),
             summary: "HOST:PORT:TO-HOST:TO-PORT entries, as curl's --connect-to (each part may be empty, for any or the same)."
         ),
+        OptionDescriptor(
+            "ip-version", .choice(ConnectionOverrides.IPVersion.allCases.map(\.rawValue)),
+            summary: "Resolve host names to IPv4 (4) or IPv6 (6) addresses only, as curl's -4 and -6."
+        ),
     ]
 
     /// The overrides the options describe.
     /// - Throws: ``StageOptions/Invalid`` naming the option and what is wrong with it.
     package static func overrides(from options: StageOptions) throws(StageOptions.Invalid) -> ConnectionOverrides {
-        var overrides = ConnectionOverrides(unixSocketPath: options.path("unix-socket"))
+        var overrides = ConnectionOverrides(unixSocketPath: options.path("unix-socket"), ipVersion: options.string("ip-version").flatMap(ConnectionOverrides.IPVersion.init(rawValue:)))
         if overrides.unixSocketPath?.isEmpty == true {
             throw StageOptions.Invalid(option: "unix-socket", message: "unix-socket is empty: give the socket's path")
         }

@@ -581,7 +581,7 @@ package struct PipelineDecoder {
     /// syntax of every entry without a `${...}`); the runner reads them when it sends.
     private mutating func connectionOverrides(_ node: YAMLNode) -> YAMLNode? {
         guard let pairs = node.pairs, !pairs.isEmpty else {
-            fail(node.mark, "connection must be a mapping with unix-socket, resolve or connect-to")
+            fail(node.mark, "connection must be a mapping with unix-socket, resolve, connect-to or ip-version")
             return nil
         }
         let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: ConnectionOptions.descriptors, owner: "connection")

@@ -97,6 +97,7 @@ public enum CurlExport {
             if let socket = overrides.unixSocketPath { arguments += ["--unix-socket", quote(socket)] }
             arguments += overrides.resolve.flatMap { ["--resolve", quote($0.description)] }
             arguments += overrides.connectTo.flatMap { ["--connect-to", quote($0.description)] }
+            if let version = overrides.ipVersion { arguments.append("-" + version.rawValue) }
         }
         return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
     }

@@ -1,0 +1,64 @@
+import Foundation
+import Sluice
+
+/// `sluice send -v`: each exchange on standard error as curl's `-v` shows it, `>` lines for the
+/// request sent and `<` lines for the response head, `*` lines for the connection and failures;
+/// every redirect hop and challenge answer is an exchange of its own.
+///
+/// Secrets never show: `Authorization` and `Proxy-Authorization` keep only their scheme (`Basic
+/// ***`), and `Cookie` and `Set-Cookie` values are `***`, where curl prints them all. The lines
+/// are the request as Sluice hands it to libcurl (plus `Host`), not libcurl's own additions.
+struct VerboseLog: Stage {
+    /// Hides credentials.
+    let redactor: Redactor
+
+    /// `verbose`.
+    var name: String { "verbose" }
+
+    /// The bottom of the chain, so it shows each exchange as sent.
+    var placement: StagePlacement { .exchangeObserver }
+
+    func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        do {
+            let response = try await next(request, context)
+            Terminal.writeError(lines(request, response))
+            return response
+        } catch let error as SluiceError {
+            Terminal.writeError(lines(request, nil) + "* \(error.message)\n")
+            throw error
+        }
+    }
+
+    /// The `*`, `>` and `<` lines of one exchange.
+    private func lines(_ request: Request, _ response: Response?) -> String {
+        var text = ""
+        let host = request.url.host ?? ""
+        if let metrics = response?.metrics, let address = metrics.remoteAddress, let port = metrics.remotePort {
+            text += "* \(metrics.connectionReused ? "Re-using connection to" : "Connected to") \(host) (\(address)) port \(port)\n"
+        }
+        let version = response?.metrics?.httpVersion ?? response?.httpVersion
+        let versionText = version.map { $0 == .unknown ? "HTTP/1.1" : $0.description } ?? "HTTP/1.1"
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        var target = components?.percentEncodedPath ?? ""
+        if target.isEmpty { target = "/" }
+        if let query = components?.percentEncodedQuery { target += "?" + query }
+        text += "> \(request.method.rawValue) \(target) \(versionText)\n"
+        if !request.headers.contains("Host") {
+            text += "> Host: \(host)\(request.url.port.map { ":\($0)" } ?? "")\n"
+        }
+        for field in request.headers {
+            text += "> \(field.name): \(shown(field.name, field.value))\n"
+        }
+        text += ">\n"
+        guard let response else { return text }
+        text += "< \(versionText) \(response.status)\n"
+        for field in response.headers {
+            text += "< \(field.name): \(shown(field.name, field.value))\n"
+        }
+        return text + "<\n"
+    }
+
+    private func shown(_ name: String, _ value: String) -> String {
+        ["cookie", "set-cookie"].contains(name.lowercased()) ? "***" : redactor.redact(header: name, value: value)
+    }
+}
