@@ -12,12 +12,14 @@ struct ResumeDownloadTests {
         try Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("medium.bin"))
     }
 
-    /// A download of nginx's rate-limited copy of `medium.bin` (3 MiB at 1 MB/s), cancelled after
-    /// 256 KiB: its resume data, with the URL moved to the copy without a rate limit (the same
-    /// file, so the same `ETag` and `Last-Modified`).
+    /// A resumable download of nginx's `medium.bin` held to 1 MiB/s (3 MiB take 3 s), cancelled
+    /// after 256 KiB: its resume data. (nginx's own `limit_rate` is no cut: on loopback its first
+    /// burst fills the socket buffers, several MiB.)
     static func cutDownload(_ servers: TestServers, to file: URL) async throws -> DownloadResumeData {
         let manager = SessionManager(pipeline: try Pipeline(transport: CurlTransport.shared))
-        var request = Request(url: servers.nginx("slow/medium.bin"))
+        var request = Request(url: servers.nginx("medium.bin"))
+        request.maxTransferRate = 1 << 20
+        request.keepsPartialDownload = true
         request.destination = .file(file)
         let handle = manager.task(request)
         handle.progress.onChange { progress in
@@ -29,13 +31,11 @@ struct ResumeDownloadTests {
             throw CancellationError()
         } catch let error as SluiceError {
             #expect(error.kind == .cancelled)
-            var resumeData = try #require(error.resumeData, "\(error)")
-            resumeData.url = servers.nginx("medium.bin")
-            return resumeData
+            return try #require(error.resumeData, "\(error)")
         }
     }
 
-    @Test("a cancelled download keeps its bytes beside the destination, which stays as it was; resumed with Range and If-Range, a 206 completes it byte for byte")
+    @Test("a cancelled resumable download keeps its bytes beside the destination, which stays as it was; resumed with Range and If-Range, a 206 completes it byte for byte")
     func cancelledAndResumed() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -55,6 +55,19 @@ struct ResumeDownloadTests {
         #expect(response.status == 206 && response.bodyFile == file)
         #expect(try Data(contentsOf: file) == Self.original(servers))
         #expect(!FileManager.default.fileExists(atPath: resumeData.partialFile.path))
+
+        // Not resumable (the default): a cut download leaves nothing behind, and no resume data.
+        let plain = SessionManager(pipeline: try Pipeline(transport: CurlTransport.shared))
+        var request = Request(url: servers.nginx("medium.bin"))
+        request.maxTransferRate = 1 << 20
+        request.timeouts.total = .milliseconds(300)
+        let other = directory.file("plain.bin")
+        await #expect {
+            _ = try await plain.download(request, to: other)
+        } throws: { error in
+            (error as? SluiceError)?.kind == .timeout && (error as? SluiceError)?.resumeData == nil
+        }
+        #expect(directory.contents.allSatisfy { !$0.hasSuffix(".sluice-part") }, "\(directory.contents)")
     }
 
     @Test("the resource changed (If-Range fails): nginx sends 200, and the file is written whole from the start")
@@ -119,9 +132,9 @@ struct ResumeDownloadTests {
 
         let process = Process()
         process.executableURL = SluiceProcess.executable
-        process.arguments = ["send", "-C", "-", "-o", file.path, servers.nginx("slow/medium.bin").absoluteString]
+        process.arguments = ["send", "--limit-rate", "1M", "-C", "-", "-o", file.path, servers.nginx("medium.bin").absoluteString]
         try process.run()
-        // Bounded: 200 looks, 10 ms apart, for the first 256 KiB (1 MB/s gives them in about 0.3 s).
+        // Bounded: 200 looks, 10 ms apart, for the first 256 KiB (1 MiB/s gives them in a quarter second).
         for _ in 0..<200 {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
             if size >= 256 * 1024 { break }

@@ -5,13 +5,14 @@ import Foundation
 /// destination, which stays as it was), and the validator that proves the resource has not
 /// changed since.
 ///
-/// A download that fails or is cancelled after its body began carries it in
-/// ``SluiceError/resumeData``; ``SessionManager/download(resumingFrom:)`` goes on from it with
-/// `Range` and `If-Range`. It is `Codable`, so it can be kept across runs.
+/// A resumable download (``SessionManager/download(_:to:resumable:)``) that fails or is cancelled
+/// after its body began carries it in ``SluiceError/resumeData``;
+/// ``SessionManager/download(resumingFrom:request:)`` goes on from it with `Range` and `If-Range`.
+/// It is `Codable`, so it can be kept across runs.
 ///
 /// ```swift
 /// do {
-///     _ = try await manager.download(request, to: file)
+///     _ = try await manager.download(request, to: file, resumable: true)
 /// } catch let error as SluiceError {
 ///     guard let resumeData = error.resumeData else { throw error }
 ///     _ = try await manager.download(resumingFrom: resumeData)
@@ -51,7 +52,8 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 
     /// The request that goes on from here: a `GET` of ``url`` with `Range: bytes=OFFSET-`,
     /// ``ifRangeValidator`` as `If-Range` and no content coding (a range counts the bytes as
-    /// sent), downloaded to ``destination`` through ``partialFile`` (``Request/resumingFrom``).
+    /// sent), downloaded to ``destination`` through ``partialFile`` (``Request/resumingFrom``),
+    /// keeping its bytes again if it is cut (``Request/keepsPartialDownload``).
     public var request: Request {
         request(from: Request(url: url))
     }
@@ -68,6 +70,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         request.headers["Accept-Encoding"] = "identity"
         request.destination = .file(destination)
         request.resumingFrom = self
+        request.keepsPartialDownload = true
         return request
     }
 
@@ -93,7 +96,18 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 }
 
 extension Request {
+    private enum KeepsPartialDownload: StageValueKey { typealias Value = Bool }
     private enum ResumeOffset: StageValueKey { typealias Value = Int64 }
+
+    /// Whether a download through a ``SessionManager`` that fails or is cancelled once its body
+    /// began keeps its bytes (its staging file, beside the destination) for
+    /// ``SessionManager/download(resumingFrom:request:)``, named in the error's
+    /// ``SluiceError/resumeData``. Off by default: a cut download then leaves nothing behind.
+    /// ``SessionManager/download(_:to:resumable:)`` sets it; a resumed download always keeps.
+    public var keepsPartialDownload: Bool {
+        get { stageValues[KeepsPartialDownload.self] ?? false }
+        set { stageValues[KeepsPartialDownload.self] = newValue ? true : nil }
+    }
     private enum ResumingFrom: StageValueKey { typealias Value = DownloadResumeData }
 
     /// The download this request goes on with (``DownloadResumeData/request`` sets it): the

@@ -143,9 +143,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     }
     /// The certificates behind a reference, for the same reason as the response.
     private var certificatesBox: Box<[X509Certificate]>?
-    /// For a download that failed or was cancelled after its body began: what it needs to go on
-    /// where it stopped (``SessionManager/download(resumingFrom:)``); `nil` otherwise, and for a
-    /// body in a content coding, whose ranges would not match the bytes kept.
+    /// For a resumable download that failed or was cancelled after its body began: what it needs
+    /// to go on where it stopped (``SessionManager/download(resumingFrom:request:)``); `nil`
+    /// otherwise, and for a body in a content coding, whose ranges would not match the bytes kept.
     public var resumeData: DownloadResumeData? {
         get { resumeBox?.value }
         set { resumeBox = newValue.map(Box.init) }

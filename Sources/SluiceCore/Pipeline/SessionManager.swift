@@ -152,9 +152,15 @@ public final class SessionManager: Sendable {
     /// file appears only when the task succeeds. Redirect and retry hops never reach the file:
     /// only the final response's body does. A directory, a socket or a path the system refuses
     /// fails the task with `.fileIO` before anything is sent.
-    public func download(_ request: Request, to destination: URL) async throws -> Response {
+    ///
+    /// With `resumable`, a download that fails or is cancelled once its body began keeps what it
+    /// got beside the destination, named in the error's ``SluiceError/resumeData`` for
+    /// ``download(resumingFrom:request:)`` (``Request/keepsPartialDownload``); without, it leaves
+    /// nothing behind.
+    public func download(_ request: Request, to destination: URL, resumable: Bool = false) async throws -> Response {
         var request = request
         request.destination = .file(destination)
+        if resumable { request.keepsPartialDownload = true }
         return try await send(request)
     }
 
@@ -247,8 +253,8 @@ public final class SessionManager: Sendable {
     /// file, copied into an existing one so it keeps its inode, its links and its mode). A device
     /// or FIFO cannot be staged: the chain streams the final body, written to it as it arrives.
     ///
-    /// A download that fails or is cancelled once its body began keeps its staging file, named
-    /// in the error's ``SluiceError/resumeData`` with the destination; one resumed from such data
+    /// A resumable download that fails or is cancelled once its body began keeps its staging
+    /// file, named in the error's ``SluiceError/resumeData`` with the destination; one resumed from such data
     /// (``Request/resumingFrom``) takes that file as its staging file and puts it in place only
     /// for a `200` or `206`, keeping it, with the destination untouched, for any other end.
     private static func download(
@@ -271,7 +277,9 @@ public final class SessionManager: Sendable {
         do {
             response = try await pipeline.handler(staged, context)
         } catch var error as SluiceError {
-            if var resumeData = error.resumeData ?? resumed, resumeData.partialFile.path == staging, let kept = file.keepStaging() {
+            if request.keepsPartialDownload || resumed != nil, var resumeData = error.resumeData ?? resumed, resumeData.partialFile.path == staging,
+                let kept = file.keepStaging()
+            {
                 resumeData.partialFile = URL(fileURLWithPath: kept)
                 resumeData.destination = destination
                 error.resumeData = resumeData
