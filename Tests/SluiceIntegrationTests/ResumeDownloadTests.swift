@@ -127,15 +127,16 @@ struct ResumeDownloadTests {
     func sendContinueAt() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
-        let original = try Self.original(servers)
+        let large = try Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("large.bin"))
         let file = directory.file("killed.bin")
 
+        // 50 MiB at 1 MiB/s: the kill comes long before the end, however loaded the machine.
         let process = Process()
         process.executableURL = SluiceProcess.executable
-        process.arguments = ["send", "--limit-rate", "1M", "-C", "-", "-o", file.path, servers.nginx("medium.bin").absoluteString]
+        process.arguments = ["send", "--limit-rate", "1M", "-C", "-", "-o", file.path, servers.nginx("large.bin").absoluteString]
         try process.run()
-        // Bounded: 200 looks, 10 ms apart, for the first 256 KiB (1 MiB/s gives them in a quarter second).
-        for _ in 0..<200 {
+        // Bounded: at most 1,000 looks, 10 ms apart, for the first 256 KiB (a quarter second's worth).
+        for _ in 0..<1000 {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
             if size >= 256 * 1024 { break }
             try await Task.sleep(for: .milliseconds(10))
@@ -143,23 +144,24 @@ struct ResumeDownloadTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let cut = try Data(contentsOf: file)
-        #expect(cut.count >= 256 * 1024 && cut.count < original.count, "\(cut.count)")
-        #expect(cut == original.prefix(cut.count))
+        #expect(cut.count >= 256 * 1024 && cut.count < large.count, "\(cut.count)")
+        #expect(cut == large.prefix(cut.count))
         let curlFile = directory.file("curl.bin")
         try cut.write(to: curlFile)
 
         let format = "%{http_code} %{size_download}"
-        let resumed = try await SluiceProcess.launch(["send", "-C", "-", "-o", file.path, "-w", format, servers.nginx("medium.bin").absoluteString])
-        let reference = try await CurlCLI.run(["-C", "-", "-o", curlFile.path, "-w", format, servers.nginx("medium.bin").absoluteString])
+        let resumed = try await SluiceProcess.launch(["send", "-C", "-", "-o", file.path, "-w", format, servers.nginx("large.bin").absoluteString])
+        let reference = try await CurlCLI.run(["-C", "-", "-o", curlFile.path, "-w", format, servers.nginx("large.bin").absoluteString])
         #expect(resumed.status == 0 && resumed.output == reference.output, "\(resumed.output) vs \(reference.output): \(resumed.error)")
-        #expect(try Data(contentsOf: file) == original)
-        #expect(try Data(contentsOf: curlFile) == original)
+        #expect(try Data(contentsOf: file) == large)
+        #expect(try Data(contentsOf: curlFile) == large)
 
         // Whole already: both get 416 and leave the file; an explicit offset works as curl's.
-        let again = try await SluiceProcess.launch(["send", "-C", "-", "-o", file.path, "-w", "%{http_code}", servers.nginx("medium.bin").absoluteString])
-        let curlAgain = try await CurlCLI.run(["-C", "-", "-o", curlFile.path, "-w", "%{http_code}", servers.nginx("medium.bin").absoluteString])
+        let again = try await SluiceProcess.launch(["send", "-C", "-", "-o", file.path, "-w", "%{http_code}", servers.nginx("large.bin").absoluteString])
+        let curlAgain = try await CurlCLI.run(["-C", "-", "-o", curlFile.path, "-w", "%{http_code}", servers.nginx("large.bin").absoluteString])
         #expect(again.status == 0 && again.output == "416" && curlAgain.output == "416")
-        #expect(try Data(contentsOf: file) == original)
+        #expect(try Data(contentsOf: file) == large)
+        let original = try Self.original(servers)
         let explicit = directory.file("explicit.bin")
         try original.prefix(5000).write(to: explicit)
         let fromOffset = try await SluiceProcess.launch(["send", "-C", "5000", "-o", explicit.path, servers.nginx("medium.bin").absoluteString])
