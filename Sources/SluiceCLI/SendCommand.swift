@@ -454,6 +454,7 @@ struct SendCommand: AsyncParsableCommand {
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
+            writeOutWithoutResponse(url: request.url, hops: hopCounter)
             throw RequestFailure(error: error, quiet: quiet)
         }
         if metrics {
@@ -502,8 +503,17 @@ struct SendCommand: AsyncParsableCommand {
             }
         } catch let error as SluiceError {
             await transport.shutdown()
+            writeOutWithoutResponse(url: request.url, hops: hops)
             throw RequestFailure(error: error, quiet: quiet)
         }
+    }
+
+    /// `-w` when the request got no response, as curl writes it then: `%{http_code}` `000`,
+    /// sizes 0, the URL asked for.
+    private func writeOutWithoutResponse(url: URL, hops: HopCounter) {
+        guard let writeOut, let format = try? writeOutFormat(writeOut) else { return }
+        let figures = WriteOut.Figures(status: 0, url: url.absoluteString, contentType: nil, bodyBytes: 0, redirects: max(0, hops.hops - 1), metrics: nil)
+        try? SendCommand.writeToStandardOutput(Data(format.text(figures).utf8))
     }
 
     /// The stage `-u` (or `-n`, `--netrc-file`) asks for: its credential for the URL's host and

@@ -219,6 +219,15 @@ struct SendMoreCurlFlagsTests {
         #expect(bad.status == 2 && bad.error.contains("--limit-rate"))
     }
 
+    @Test("-w when no response came (a refused connection): 000, 0 bytes and the URL, as curl writes it")
+    func writeOutWithoutResponse() async throws {
+        let arguments = ["-w", "%{http_code} %{size_download} %{url_effective}", "http://127.0.0.1:1/refused"]
+        let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
+        let reference = try await CurlCLI.run(arguments)
+        #expect(sent.status == 1 && reference.status == 7)
+        #expect(sent.output == reference.output && sent.output == "000 0 http://127.0.0.1:1/refused", "\(sent.output)")
+    }
+
     @Test("-n and --netrc-file: the credential for the URL's host, as curl's; -u wins; a redirect to another host gets none, even with a default entry (CVE-2024-11053)")
     func netrc() async throws {
         let servers = try TestServers.load()
