@@ -40,12 +40,15 @@ public struct AuthenticationChallenge: Sendable, Hashable, CustomStringConvertib
         self["realm"].map { "\(scheme) (realm \"\($0)\")" } ?? scheme
     }
 
+    /// Equal when scheme, parameters and token68 are the same bytes, in the same order.
     public static func == (lhs: AuthenticationChallenge, rhs: AuthenticationChallenge) -> Bool {
-        lhs.scheme.utf8.elementsEqual(rhs.scheme.utf8) && lhs.token68?.utf8.elementsEqual((rhs.token68 ?? "").utf8) ?? (rhs.token68 == nil)
-            && lhs.parameters.count == rhs.parameters.count
+        let sameToken = lhs.token68.map { Array($0.utf8) } == rhs.token68.map { Array($0.utf8) }
+        let sameParameters = lhs.parameters.count == rhs.parameters.count
             && zip(lhs.parameters, rhs.parameters).allSatisfy { $0.name.utf8.elementsEqual($1.name.utf8) && $0.value.utf8.elementsEqual($1.value.utf8) }
+        return lhs.scheme.utf8.elementsEqual(rhs.scheme.utf8) && sameToken && sameParameters
     }
 
+    /// Hashes the bytes ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(Array(scheme.utf8))
         for parameter in parameters {

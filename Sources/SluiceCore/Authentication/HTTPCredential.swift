@@ -23,10 +23,12 @@ public struct HTTPCredential: Sendable, Hashable, CustomStringConvertible {
     /// `alice (Basic, Digest)`: the user and the schemes, never the password.
     public var description: String { "\(username) (\(schemes))" }
 
+    /// Equal when user, password and schemes are: the strings byte for byte.
     public static func == (lhs: HTTPCredential, rhs: HTTPCredential) -> Bool {
         lhs.username.utf8.elementsEqual(rhs.username.utf8) && lhs.password.utf8.elementsEqual(rhs.password.utf8) && lhs.schemes == rhs.schemes
     }
 
+    /// Hashes the user's bytes and the schemes, never the password.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(Array(username.utf8))
         hasher.combine(schemes)
@@ -44,6 +46,7 @@ public struct HTTPCredential: Sendable, Hashable, CustomStringConvertible {
 /// chooses, as curl's `--digest` and `--anyauth` do (a later request to the same origin answers
 /// the challenge it already knows at once).
 public struct HTTPAuthenticationSchemes: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The bits: 1 for Basic, 2 for Digest.
     public let rawValue: Int
 
     /// Creates a set from its raw bits.
