@@ -1,7 +1,7 @@
 /// One challenge of a `WWW-Authenticate` field (RFC 9110 section 11.6.1): an authentication
 /// scheme and its parameters, or its `token68`.
 ///
-/// A field may hold several challenges, and a response several fields; ``parse(_:)`` reads them
+/// A field may hold several challenges, and a response several fields; `parse` reads them
 /// all, in order. Scheme and parameter names compare without ASCII case, as the RFC says;
 /// values are kept as sent (a quoted string unquoted), compared byte for byte.
 ///
@@ -48,7 +48,7 @@ public struct AuthenticationChallenge: Sendable, Hashable, CustomStringConvertib
         return lhs.scheme.utf8.elementsEqual(rhs.scheme.utf8) && sameToken && sameParameters
     }
 
-    /// Hashes the bytes ``==`` compares.
+    /// Hashes the bytes equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(Array(scheme.utf8))
         for parameter in parameters {

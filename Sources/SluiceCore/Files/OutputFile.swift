@@ -41,7 +41,7 @@ public final class OutputFile: @unchecked Sendable {
         /// The file already holds the first `offset` bytes of what is written (a download
         /// resumed, ``Request/resumeOffset``): they are kept, anything past them cut, and the
         /// bytes written go after them, in place. The file must exist, as a regular file of at
-        /// least `offset` bytes. ``OutputFile/restart()`` writes from the start instead.
+        /// least `offset` bytes. A resumed download whose server sends the whole body writes from the start instead.
         case continuing(from: Int64)
     }
 

@@ -8,7 +8,7 @@ public enum ResponseDestination: Sendable, Equatable {
     /// to what `URL` names, as curl's `-o` writes: a device or a FIFO takes the bytes as they come,
     /// an existing file is written in place (its inode, hard links, mode and owner kept), a
     /// symbolic link is followed. Through a ``SessionManager`` the file changes only when the task
-    /// succeeds, with the final response's body (see ``SessionManager/download(_:to:)``); a
+    /// succeeds, with the final response's body (see ``SessionManager/download(_:to:resumable:)``); a
     /// ``Transport`` called directly writes as ``OutputFile/Replacement/asWritten`` says.
     /// `Response.bodyFile` names it.
     case file(URL)

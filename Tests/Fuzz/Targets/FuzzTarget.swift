@@ -34,6 +34,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case loadResult = "load-result"
     /// The content decoders (gzip, deflate, br, zstd, stacked), fed in pieces.
     case contentCodings = "content-codings"
+    /// `WWW-Authenticate` challenges, the Digest answer, and `.netrc` files.
+    case authentication
 
     /// Runs the target over one input.
     public func run(_ input: [UInt8]) {
@@ -52,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .variablesFile: VariablesFileFuzz.run(input)
         case .contentCodings: ContentCodingFuzz.run(input)
         case .loadResult: LoadResultFuzz.run(input)
+        case .authentication: AuthenticationFuzz.run(input)
         }
     }
 }
