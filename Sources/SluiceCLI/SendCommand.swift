@@ -442,19 +442,11 @@ struct SendCommand: AsyncParsableCommand {
                 response.metrics = body.finalMetrics ?? response.metrics
             }
             try file?.commit()
-            if let writeOut {
-                let format = try writeOutFormat(writeOut)
-                let figures = WriteOut.Figures(
-                    status: response.status, url: response.url?.absoluteString ?? request.url.absoluteString,
-                    contentType: response.headers["Content-Type"], bodyBytes: bodyBytes,
-                    redirects: max(0, hopCounter.hops - 1), metrics: response.metrics
-                )
-                try SendCommand.writeToStandardOutput(Data(format.text(figures).utf8))
-            }
+            try writeOutLine(response, url: request.url, bodyBytes: bodyBytes, hops: hopCounter)
             await transport.shutdown()
         } catch let error as SluiceError {
             await transport.shutdown()
-            writeOutWithoutResponse(url: request.url, hops: hopCounter)
+            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hopCounter)
             throw RequestFailure(error: error, quiet: quiet)
         }
         if metrics {
@@ -486,7 +478,7 @@ struct SendCommand: AsyncParsableCommand {
                 if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
                 throw ExitCode(1)
             }
-            if let writeOut {
+            if writeOut != nil {
                 let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
                 let taken: Int64 =
                     switch response.status {
@@ -494,26 +486,25 @@ struct SendCommand: AsyncParsableCommand {
                     case 200: size
                     default: Int64(response.body.count)
                     }
-                let figures = WriteOut.Figures(
-                    status: response.status, url: response.url?.absoluteString ?? request.url.absoluteString,
-                    contentType: response.headers["Content-Type"], bodyBytes: taken,
-                    redirects: max(0, hops.hops - 1), metrics: response.metrics
-                )
-                try SendCommand.writeToStandardOutput(Data(try writeOutFormat(writeOut).text(figures).utf8))
+                try writeOutLine(response, url: request.url, bodyBytes: taken, hops: hops)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            writeOutWithoutResponse(url: request.url, hops: hops)
+            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hops)
             throw RequestFailure(error: error, quiet: quiet)
         }
     }
 
-    /// `-w` when the request got no response, as curl writes it then: `%{http_code}` `000`,
-    /// sizes 0, the URL asked for.
-    private func writeOutWithoutResponse(url: URL, hops: HopCounter) {
-        guard let writeOut, let format = try? writeOutFormat(writeOut) else { return }
-        let figures = WriteOut.Figures(status: 0, url: url.absoluteString, contentType: nil, bodyBytes: 0, redirects: max(0, hops.hops - 1), metrics: nil)
-        try? SendCommand.writeToStandardOutput(Data(format.text(figures).utf8))
+    /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
+    /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
+    private func writeOutLine(_ response: Response?, url: URL, bodyBytes: Int64, hops: HopCounter) throws {
+        guard let writeOut else { return }
+        let figures = WriteOut.Figures(
+            status: response?.status ?? 0, url: response?.url?.absoluteString ?? url.absoluteString,
+            contentType: response?.headers["Content-Type"], bodyBytes: bodyBytes,
+            redirects: max(0, hops.hops - 1), metrics: response?.metrics
+        )
+        try SendCommand.writeToStandardOutput(Data(try writeOutFormat(writeOut).text(figures).utf8))
     }
 
     /// The stage `-u` (or `-n`, `--netrc-file`) asks for: its credential for the URL's host and

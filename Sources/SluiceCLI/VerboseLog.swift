@@ -38,11 +38,7 @@ struct VerboseLog: Stage {
         }
         let version = response?.metrics?.httpVersion ?? response?.httpVersion
         let versionText = version.map { $0 == .unknown ? "HTTP/1.1" : $0.description } ?? "HTTP/1.1"
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        var target = components?.percentEncodedPath ?? ""
-        if target.isEmpty { target = "/" }
-        if let query = components?.percentEncodedQuery { target += "?" + query }
-        text += "> \(request.method.rawValue) \(target) \(versionText)\n"
+        text += "> \(request.method.rawValue) \(request.url.requestTarget) \(versionText)\n"
         if !request.headers.contains("Host") {
             text += "> Host: \(host)\(request.url.port.map { ":\($0)" } ?? "")\n"
         }

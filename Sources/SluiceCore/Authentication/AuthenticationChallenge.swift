@@ -207,30 +207,13 @@ extension UInt8 {
 
     fileprivate var isWhiteSpace: Bool { self == .space || self == .tab }
 
-    /// `tchar` (RFC 9110 section 5.6.2).
-    fileprivate var isTokenCharacter: Bool {
-        switch self {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(self)
-        }
-    }
-
     /// A `token68` character other than its trailing `=` (RFC 9110 section 11.2).
     fileprivate var isToken68: Bool {
         switch self {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         default:
-            Array("-._~+/".utf8).contains(self)
+            "-._~+/".utf8.contains(self)
         }
-    }
-}
-
-extension String {
-    /// The string with ASCII letters in lowercase, every other character as it is.
-    var asciiLowercased: String {
-        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }

@@ -27,8 +27,7 @@ struct DigestAlgorithm: Sendable, Hashable {
             }
             // The three are in OpenSSL's default provider; a build without one is a broken install.
             precondition(length > 0, "OpenSSL has no \(openSSLName) digest")
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: digest.prefix(Int(length)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+            return HexText.lowercase(digest.prefix(Int(length)))
         }
 
         /// The digest of a string's UTF-8 bytes, in hexadecimal.

@@ -61,7 +61,7 @@ struct DigestChallenge: Sendable {
             if qopOptions.isEmpty { nil }
             else if qopOptions.contains("auth") { "auth" }
             else { "auth-int" }
-        let nc = String(nonceCount, radix: 16).leftPadded(to: 8)
+        let nc = String(format: "%08x", nonceCount)
         var a1 = hash.hex("\(credential.username):\(realm):\(credential.password)")
         if algorithm.isSession { a1 = hash.hex("\(a1):\(nonce):\(clientNonce)") }
         let a2 = qop == "auth-int" ? hash.hex("\(method):\(uri):\(hash.hex(body ?? Data()))") : hash.hex("\(method):\(uri)")
@@ -100,7 +100,7 @@ struct DigestChallenge: Sendable {
     /// A new client nonce: 16 random bytes in hexadecimal.
     static func makeClientNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16).leftPadded(to: 2) }.joined()
+        return HexText.lowercase((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     private func quoted(_ value: String) -> String {
@@ -118,19 +118,12 @@ struct DigestChallenge: Sendable {
         username.utf8.allSatisfy { (0x20...0x7E).contains($0) } ? quoted(username) : nil
     }
 
-    /// RFC 8187's `ext-value` percent-encoding of UTF-8 (attr-char kept).
-    private func rfc8187Encoded(_ value: String) -> String {
-        let kept = Set("!#$&+-.^_`|~".utf8)
-        return value.utf8.map { byte in
-            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            return isAlphanumeric || kept.contains(byte) ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-        }.joined()
-    }
-}
+    /// RFC 8187's `attr-char`: what an `ext-value` keeps as it is; every other UTF-8 byte is
+    /// percent-encoded.
+    private static let attributeCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")
 
-extension String {
-    /// The string with `0`s in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+    /// RFC 8187's `ext-value` percent-encoding of UTF-8.
+    private func rfc8187Encoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: DigestChallenge.attributeCharacters) ?? value
     }
 }

@@ -32,7 +32,7 @@ public struct ProtectionSpace: Sendable, Hashable, CustomStringConvertible {
     public init?(url: URL) {
         guard let host = url.host, !host.isEmpty else { return nil }
         let scheme = (url.scheme ?? "http").asciiLowercased
-        self.init(scheme: scheme, host: host.asciiLowercased, port: url.port ?? (scheme == "https" ? 443 : 80))
+        self.init(scheme: scheme, host: host.asciiLowercased, port: url.portOrDefault)
     }
 
     /// The same origin, another realm.

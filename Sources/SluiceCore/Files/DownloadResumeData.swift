@@ -73,26 +73,6 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         request.keepsPartialDownload = true
         return request
     }
-
-    /// The complete length of an unsatisfied range's `Content-Range` (`bytes */1234`, RFC 9110
-    /// section 14.4), or `nil` for any other value.
-    static func completeLength(inUnsatisfiedRange value: String) -> Int64? {
-        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bytes", parts[1].hasPrefix("*/") else { return nil }
-        let digits = parts[1].dropFirst(2)
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
-        return Int64(digits)
-    }
-
-    /// The first byte position of a satisfied range's `Content-Range` (`bytes 100-199/200`), or
-    /// `nil` for any other value.
-    package static func firstPosition(inRange value: String) -> Int64? {
-        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bytes", let dash = parts[1].firstIndex(of: "-") else { return nil }
-        let digits = parts[1][..<dash]
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int64(digits)
-    }
 }
 
 extension Request {

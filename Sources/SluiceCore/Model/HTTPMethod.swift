@@ -27,14 +27,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// Whether the method is a token as RFC 9110 section 5.6.2 defines it: one or more letters,
     /// digits and the characters !#$%&'*+-.^_`|~. Only such a method can be sent.
     public var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
-        }
+        !rawValue.isEmpty && rawValue.utf8.allSatisfy(\.isTokenCharacter)
     }
 
     /// `GET`.

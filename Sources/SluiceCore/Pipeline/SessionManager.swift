@@ -185,7 +185,7 @@ public final class SessionManager: Sendable {
     public func download(resumingFrom resumeData: DownloadResumeData, request template: Request? = nil) async throws -> Response {
         let response = try await send(template.map(resumeData.request(from:)) ?? resumeData.request)
         guard response.status == 416 else { return response }
-        if let range = response.headers["Content-Range"], let length = DownloadResumeData.completeLength(inUnsatisfiedRange: range), length == resumeData.offset {
+        if let range = response.headers["Content-Range"].flatMap(ContentRange.init), range == .unsatisfied(completeLength: resumeData.offset) {
             try OutputFile(path: resumeData.destination.path, partial: resumeData.partialFile.path, role: "the download", stage: "output").commit()
             var complete = response
             complete.bodyFile = resumeData.destination

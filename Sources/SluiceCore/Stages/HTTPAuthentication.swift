@@ -226,13 +226,3 @@ extension Request {
         return request
     }
 }
-
-extension URL {
-    /// The request target in origin form, as sent: the path (`/` when empty) and the query,
-    /// percent-encoded as in the URL.
-    fileprivate var requestTarget: String {
-        guard let components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "/" }
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        return components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
-    }
-}

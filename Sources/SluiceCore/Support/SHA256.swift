@@ -13,7 +13,6 @@ enum SHA256 {
 
     /// The digest of `bytes` in lowercase hexadecimal.
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest(bytes).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+        HexText.lowercase(digest(bytes))
     }
 }

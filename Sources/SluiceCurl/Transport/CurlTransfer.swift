@@ -481,8 +481,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         guard let offset = request.resumeOffset, let file = downloadFile else { return true }
         switch state.head.status {
         case 206?:
-            let start = state.head.headers["Content-Range"].flatMap(DownloadResumeData.firstPosition(inRange:))
-            guard start == offset else {
+            guard state.head.headers["Content-Range"].flatMap(ContentRange.init) == .satisfied(first: offset) else {
                 state.fail(SluiceError(
                     kind: .protocolError, stage: "transport", url: request.url,
                     message: "the server answered the range from byte \(offset) with \(state.head.headers["Content-Range"].map { "Content-Range \($0)" } ?? "no Content-Range"), not bytes from \(offset)"
@@ -599,7 +598,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         let scheme = request.url.scheme?.lowercased() ?? "http"
         let connection = ConnectionInfo(
             host: request.url.host ?? "",
-            port: request.url.port ?? (scheme == "https" ? 443 : 80),
+            port: request.url.portOrDefault,
             scheme: scheme,
             remoteAddress: remoteAddress,
             remotePort: remotePort,

@@ -103,8 +103,7 @@ public struct ReachabilityCheck: RequestStage {
         guard let overrides = request.connectionOverrides else { return host }
         // A Unix socket has no route to check; an address or host connected to instead of the
         // URL's is the one whose route matters.
-        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
-        return overrides.target(host: host, port: port)?.host
+        return overrides.target(host: host, port: request.url.portOrDefault)?.host
     }
 }
 
