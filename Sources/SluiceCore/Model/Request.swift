@@ -13,8 +13,9 @@ public struct Request: Sendable {
     /// The method; `GET` by default.
     public var method: HTTPMethod
     /// The target URL. For a request made from a string that is not a URL reference, `about:blank`
-    /// (the task then fails with `.invalidRequest` naming the string, before any stage runs);
-    /// setting it clears that.
+    /// (the task then fails with `.invalidRequest` naming the string, before any stage runs), and
+    /// for the empty reference `""`, `about:blank` until ``URLResolution`` makes it its base URL
+    /// (RFC 3986 section 5.2); setting it clears either.
     public var url: URL {
         didSet { stageValues[UnparsedURL.self] = nil }
     }
@@ -71,9 +72,12 @@ public struct Request: Sendable {
 
     /// Creates a request from a URL string, absolute or relative (`users/{id}?full=1`).
     ///
-    /// As AsyncHTTPClient's `HTTPClientRequest(url:)`, it does not fail: a string that is not a
-    /// URL reference (`http://exa mple.com/`, a host with a space) makes a request whose task fails with
-    /// `.invalidRequest` naming the string when it is sent, before any stage runs.
+    /// The string is taken as written: a valid percent-escape (`%3D`) is kept, and only what cannot
+    /// stand in a URL (a space, non-ASCII text, `{`, a `%` that starts no escape) is escaped
+    /// (``URLText``). As AsyncHTTPClient's `HTTPClientRequest(url:)`, it does not fail: a string
+    /// that is not a URL reference (`http://ho%7Cst/`, a host no standard allows) makes a request
+    /// whose task fails with `.invalidRequest` naming the string when it is sent, before any stage
+    /// runs. The empty string is the empty reference, which ``URLResolution`` resolves to its base.
     ///
     /// ```swift
     /// let response = try await manager.send(Request("users/{id}", pathParameters: ["id": "42"]))
@@ -87,7 +91,7 @@ public struct Request: Sendable {
         parameters: JSONValue? = nil,
         parts: [MultipartPart] = []
     ) {
-        let url = URL(string: urlString)
+        let url = URLText.url(urlString)
         self.init(
             method: method, url: url ?? URL(string: "about:blank")!, headers: headers, body: body,
             pathParameters: pathParameters, parameters: parameters, parts: parts
@@ -95,13 +99,26 @@ public struct Request: Sendable {
         if url == nil { stageValues[UnparsedURL.self] = urlString }
     }
 
+    /// Whether the request was made from the empty reference `""` and no stage has resolved it.
+    var isEmptyReference: Bool { stageValues[UnparsedURL.self]?.isEmpty == true }
+
     /// Refuses a request made from a string that is not a URL reference.
     /// - Throws: `.invalidRequest` naming the string.
     func checkURL() throws(SluiceError) {
-        guard let unparsedURL = stageValues[UnparsedURL.self] else { return }
+        guard let unparsedURL = stageValues[UnparsedURL.self], !unparsedURL.isEmpty else { return }
         throw SluiceError(
             kind: .invalidRequest, stage: "request",
             message: "'\(unparsedURL)' is not a URL reference (RFC 3986)"
+        )
+    }
+
+    /// Refuses a request that still holds the empty reference once the request stages ran.
+    /// - Throws: `.invalidRequest`: only a ``URLResolution`` base gives `""` a meaning.
+    func checkResolved() throws(SluiceError) {
+        guard isEmptyReference else { return }
+        throw SluiceError(
+            kind: .invalidRequest, stage: "request",
+            message: "the empty URL reference '' names its base URL, and no URLResolution stage gives one"
         )
     }
 }

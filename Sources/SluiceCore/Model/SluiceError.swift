@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `Kind` is a struct over a private code, so new kinds can be added without breaking a caller's
 /// `switch`: compare with `==` (`error.kind == .timeout`) instead.
-public struct SluiceError: Error, Sendable, CustomStringConvertible {
+public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable {
@@ -179,6 +179,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         if let url { text += " for \(url.absoluteString)" }
         return text + ": " + message
     }
+
+    /// The ``description``, for code that reads `localizedDescription` (`LocalizedError`).
+    public var errorDescription: String? { description }
 
     /// The response body passed `limit` bytes (a request's `maxResponseSize`).
     package static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {

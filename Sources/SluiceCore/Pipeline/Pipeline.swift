@@ -130,6 +130,7 @@ public struct Pipeline: Sendable {
     /// the task is suspended, then let the transport send.
     private static func innermost(_ transport: any Transport) -> Handler {
         { request, context in
+            try request.checkResolved()
             try refuseUnwritten(request)
             try await context.waitWhileSuspended()
             return try await transport.execute(request, for: context.id, events: context.transportEvents)

@@ -348,7 +348,8 @@ public final class SessionManager: Sendable {
     /// cancelled, whatever the stage made of it.
     @inline(never)
     private static func failed(_ error: any Error, context: TaskContext) -> SluiceError {
-        let url = context.request.url
+        // A request made from a string that is not a URL holds about:blank, which names nothing.
+        let url = context.request.stageValues[Request.UnparsedURL.self] == nil ? context.request.url : nil
         var failure = SluiceError.wrapping(error, stage: nil, url: url)
         if context.isCancelled, failure.kind != .cancelled {
             let resumeData = failure.resumeData

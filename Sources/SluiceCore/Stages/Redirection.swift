@@ -95,7 +95,7 @@ public struct Redirection: Stage {
         let base = URIReference(parsing: request.url.absoluteString)
         var target = URIReference(parsing: location).resolved(against: base)
         if target.fragment == nil { target.fragment = base.fragment }
-        guard let url = URL(string: target.description) else {
+        guard let url = URLText.url(target.description) else {
             throw failure(.protocolError, "the Location \(location) is not a valid URL", request, response)
         }
         let fromScheme = request.url.scheme?.lowercased()

@@ -142,7 +142,7 @@ public struct Serialization: RequestStage {
         } else {
             reference.query = query
         }
-        guard let url = URL(string: reference.description) else {
+        guard let url = URLText.url(reference.description) else {
             throw failure("the URL with the query added is not valid: \(reference)", request)
         }
         return url

@@ -51,7 +51,7 @@ public struct URLResolution: RequestStage {
         }
         if !base.path.isEmpty && !base.path.hasSuffix("/") { base.path += "/" }
         base.fragment = nil
-        guard let normalized = URL(string: base.description) else {
+        guard let normalized = URLText.url(base.description) else {
             throw SluiceError(kind: .invalidRequest, stage: "url-resolution", url: baseURL, message: "the base URL \(text) is not a valid URL")
         }
         self.base = base
@@ -61,7 +61,7 @@ public struct URLResolution: RequestStage {
     /// Creates the stage from a URL string.
     /// - Throws: `.invalidRequest` when `baseURL` is not an absolute `http` or `https` URL with a host.
     public init(baseURL: String) throws(SluiceError) {
-        guard let url = URL(string: baseURL) else {
+        guard let url = URLText.url(baseURL) else {
             throw SluiceError(kind: .invalidRequest, stage: "url-resolution", message: "the base URL \(baseURL) is not a valid URL")
         }
         try self.init(baseURL: url)
@@ -70,7 +70,8 @@ public struct URLResolution: RequestStage {
     /// Fills the templates of the request's URL and resolves it against the base.
     public func prepare(_ request: Request, context: TaskContext) throws -> Request {
         var request = request
-        request.url = try resolve(request.url, pathParameters: request.pathParameters)
+        // The empty reference is the base itself (RFC 3986 section 5.2.2).
+        request.url = request.isEmptyReference ? baseURL : try resolve(request.url, pathParameters: request.pathParameters)
         request.pathParameters = [:]
         return request
     }
@@ -95,7 +96,7 @@ public struct URLResolution: RequestStage {
         var parsed = URIReference(parsing: text)
         parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
         let resolved = parsed.resolved(against: base).description
-        guard let url = URL(string: resolved) else {
+        guard let url = URLText.url(resolved) else {
             throw SluiceError(kind: .invalidRequest, stage: name, url: reference, message: "\(text) resolves to \(resolved), which is not a valid URL")
         }
         return url

@@ -194,7 +194,7 @@ enum BuiltInStages {
             }
             return ProxySelection(route: .direct)
         }
-        guard let url = URL(string: text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
+        guard let url = URLText.url(text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
         do {
             let proxy = try Proxy(
                 url: url, username: options.string("username"), password: options.string("password"),

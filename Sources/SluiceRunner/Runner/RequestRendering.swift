@@ -47,10 +47,11 @@ extension RequestSpec {
             }
         }
         let path = try text(self.path)
-        guard let url = URL(string: path) else {
+        // The path as written (URLText keeps its escapes); "" is the empty reference, the base URL.
+        guard path.isEmpty || URLText.url(path) != nil else {
             throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
         }
-        var request = Request(method: method, url: url)
+        var request = Request(method: method, path)
         for pair in pathParameters {
             request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
         }

@@ -1,0 +1,189 @@
+import Foundation
+
+/// URL text as a person wrote it, made into the URL that is sent: the one function every place
+/// that reads a URL goes through (``Request/init(method:_:headers:body:pathParameters:parameters:parts:)``,
+/// ``URLResolution``, ``Redirection``, ``Serialization``'s query, the runner's `path:` and
+/// `sluice send`), so that the dry run, `sluice curl` and the transport agree.
+///
+/// What is written stays as written: a valid percent-escape (`%3D`, `%C3%A9`) is kept, never
+/// escaped again, and characters RFC 3986 allows are never escaped. Only what cannot stand in
+/// its component is escaped: a space, controls, non-ASCII text, a `%` that starts no escape, and
+/// the characters RFC 3986 and the WHATWG URL Standard exclude from the component (`"`, `<`, `>`,
+/// `` ` ``, `{`, `}`, `|`, `\`, `^`, and `[`, `]` outside an IP literal).
+///
+/// A host no standard allows is refused rather than sent: one holding, once its escapes are
+/// decoded, a forbidden domain code point of the WHATWG URL Standard (controls, space, `#`, `%`,
+/// `/`, `:`, `<`, `>`, `?`, `@`, `[`, `\`, `]`, `^`, `|`, DEL), an IP literal that is not an IPv6
+/// address (with an RFC 6874 zone identifier at most), or a port that is not digits.
+public enum URLText {
+    /// The URL `text` names, with only what must be escaped escaped; `nil` when it names none
+    /// (an empty string, an invalid host or port, a string Foundation cannot hold).
+    ///
+    /// ```swift
+    /// URLText.url("http://example.com/?a=x%3Dy&b={z}")?.absoluteString   // http://example.com/?a=x%3Dy&b=%7Bz%7D
+    /// ```
+    public static func url(_ text: String) -> URL? {
+        guard let escaped = escaped(text) else { return nil }
+        return URL(string: escaped)
+    }
+
+    /// `text` with only what must be escaped escaped, component by component; `nil` when its
+    /// authority holds a host or port no standard allows.
+    public static func escaped(_ text: String) -> String? {
+        var reference = URIReference(parsing: text)
+        if let scheme = reference.scheme, !isScheme(scheme) {
+            // Not a scheme (`{id}:run`): what came before the colon is the path's first segment.
+            reference.path = scheme + ":" + (reference.authority.map { "//" + $0 } ?? "") + reference.path
+            reference.scheme = nil
+            reference.authority = nil
+        }
+        if let authority = reference.authority {
+            guard let checked = checkedAuthority(authority) else { return nil }
+            reference.authority = checked
+        }
+        reference.path = escape(reference.path, keeping: isPathByte)
+        reference.query = reference.query.map { escape($0, keeping: isQueryByte) }
+        reference.fragment = reference.fragment.map { escape($0, keeping: isQueryByte) }
+        return reference.description
+    }
+
+    // MARK: Components
+
+    /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-` and `.`.
+    private static func isScheme(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first.isASCIILetter else { return false }
+        return text.utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
+
+    /// The authority with its user information escaped and its host and port checked; `nil`
+    /// when the host or port is not allowed.
+    private static func checkedAuthority(_ authority: String) -> String? {
+        var hostAndPort = Substring(authority)
+        var userInfo: String?
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            userInfo = escape(String(authority[..<at]), keeping: isUserInfoByte)
+            hostAndPort = authority[authority.utf8.index(after: at)...]
+        }
+        var host = hostAndPort
+        var port: Substring?
+        if hostAndPort.utf8.first == UInt8(ascii: "[") {
+            guard let close = hostAndPort.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = hostAndPort[...close]
+            let rest = hostAndPort[hostAndPort.utf8.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.utf8.first == UInt8(ascii: ":") else { return nil }
+                port = rest.dropFirst()
+            }
+            guard isIPLiteral(host.dropFirst().dropLast()) else { return nil }
+        } else {
+            if let colon = hostAndPort.utf8.lastIndex(of: UInt8(ascii: ":")) {
+                host = hostAndPort[..<colon]
+                port = hostAndPort[hostAndPort.utf8.index(after: colon)...]
+            }
+            guard let decoded = registeredName(host) else { return nil }
+            host = Substring(decoded)
+        }
+        if let port, !port.utf8.allSatisfy(\.isASCIIDigit) { return nil }
+        return (userInfo.map { $0 + "@" } ?? "") + host + (port.map { ":" + $0 } ?? "")
+    }
+
+    /// A registered name with its escapes decoded (the WHATWG URL Standard's host parser does
+    /// the same), or `nil` when it holds a forbidden domain code point, before or after.
+    private static func registeredName(_ host: Substring) -> String? {
+        guard host.utf8.contains(UInt8(ascii: "%")) else {
+            return host.utf8.contains(where: isForbiddenInDomain) ? nil : String(host)
+        }
+        guard let decoded = String(host).removingPercentEncoding, !decoded.utf8.contains(where: isForbiddenInDomain) else { return nil }
+        return decoded
+    }
+
+    /// The WHATWG URL Standard's forbidden domain code points (ASCII; non-ASCII text is left to
+    /// IDNA).
+    private static func isForbiddenInDomain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x20, 0x7F, UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
+            UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"),
+            UInt8(ascii: "^"), UInt8(ascii: "|"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// An IPv6 address (hex digits, `:` and a dotted IPv4 tail), with an RFC 6874 zone
+    /// identifier (`%25` then unreserved characters) at most. IPvFuture is not sent by libcurl,
+    /// so it is refused.
+    private static func isIPLiteral(_ literal: Substring) -> Bool {
+        var address = literal
+        if let percent = literal.utf8.firstIndex(of: UInt8(ascii: "%")) {
+            address = literal[..<percent]
+            let zone = literal[percent...]
+            guard zone.utf8.starts(with: "%25".utf8), zone.utf8.count > 3,
+                zone.utf8.dropFirst(3).allSatisfy({ PercentEncoding.isUnreserved($0) })
+            else { return false }
+        }
+        var addressBytes = [UInt8](address.utf8)
+        addressBytes.append(0)
+        var storage = in6_addr()
+        return addressBytes.withUnsafeBufferPointer { inet_pton(AF_INET6, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &storage) } == 1
+    }
+
+    /// RFC 3986's unreserved characters and sub-delimiters.
+    private static func isSubDelimiterOrUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            PercentEncoding.isUnreserved(byte)
+        }
+    }
+
+    private static func isUserInfoByte(_ byte: UInt8) -> Bool {
+        isSubDelimiterOrUnreserved(byte) || byte == UInt8(ascii: ":")
+    }
+
+    /// RFC 3986's `pchar` and `/`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        isSubDelimiterOrUnreserved(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
+    }
+
+    /// RFC 3986's query and fragment characters: `pchar`, `/` and `?`.
+    private static func isQueryByte(_ byte: UInt8) -> Bool {
+        isPathByte(byte) || byte == UInt8(ascii: "?")
+    }
+
+    /// `text` with every byte `keeps` refuses percent-encoded, and a `%` kept only where two hex
+    /// digits follow it (a valid escape stays as written).
+    private static func escape(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
+        let bytes = Array(text.utf8)
+        func isEscape(at index: Int) -> Bool {
+            index + 2 < bytes.count && bytes[index + 1].isASCIIHexDigit && bytes[index + 2].isASCIIHexDigit
+        }
+        func kept(at index: Int) -> Bool {
+            bytes[index] == UInt8(ascii: "%") ? isEscape(at: index) : keeps(bytes[index])
+        }
+        // Most URLs need nothing escaped: the text itself, with nothing allocated.
+        guard bytes.indices.contains(where: { !kept(at: $0) }) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        for index in bytes.indices {
+            if kept(at: index) {
+                output.append(bytes[index])
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(bytes[index] >> 4)])
+                output.append(hexDigits[Int(bytes[index] & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+extension UInt8 {
+    fileprivate var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+    fileprivate var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
+    fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+}
