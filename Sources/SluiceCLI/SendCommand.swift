@@ -20,26 +20,43 @@ struct SendCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The absolute http or https URL.")
-    var url: String
+    @Argument(help: ArgumentHelp("The http or https URL, sent as written (its escapes kept); without a scheme, http:// is meant, as curl guesses it.", valueName: "url"))
+    var positionalURL: String?
+
+    @Option(name: .customLong("url"), help: ArgumentHelp("The URL, as curl's --url: instead of the argument.", valueName: "URL"))
+    var optionURL: String?
 
     @Option(name: [.customShort("X"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
     var method: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "A header 'Name: value' (repeatable).")
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("A header 'Name: value' (repeatable), as curl's -H: 'Name:' sends no such field at all (libcurl's own Accept included), 'Name;' sends it empty, @FILE (@- standard input) reads one a line.", valueName: "HEADER/@FILE"))
     var headers: [String] = []
 
-    @Option(name: [.short, .customLong("data")], help: "The request body, as given, sent as form data (Content-Type application/x-www-form-urlencoded unless -H names another), as curl's -d.")
-    var data: String?
+    @Option(name: [.short, .customLong("data")], help: ArgumentHelp("Body data sent as form data (Content-Type application/x-www-form-urlencoded unless -H names another), as curl's -d: repeated, the pieces are joined with '&'; @FILE (@- standard input) reads a file without its CR and LF characters.", valueName: "DATA"))
+    var data: [String] = []
 
-    @Option(name: .customLong("data-urlencode"), help: ArgumentHelp("Form data URL-encoded as curl's --data-urlencode does it: CONTENT, =CONTENT, NAME=CONTENT, @FILE or NAME@FILE (repeatable); joined to --data with '&'.", valueName: "DATA"))
+    @Option(name: .customLong("data-ascii"), help: ArgumentHelp("The same as -d, as curl's --data-ascii.", valueName: "DATA"))
+    var dataASCII: [String] = []
+
+    @Option(name: .customLong("data-binary"), help: ArgumentHelp("As -d, but @FILE (@- standard input) is sent byte for byte, as curl's --data-binary.", valueName: "DATA"))
+    var dataBinary: [String] = []
+
+    @Option(name: .customLong("data-raw"), help: ArgumentHelp("As -d, but a leading @ is sent as it is, as curl's --data-raw.", valueName: "DATA"))
+    var dataRaw: [String] = []
+
+    /// Every body piece in the order typed: `CurlArguments` rewrites `-d`, `--data-*` and
+    /// `--json` to this option, since the parser keeps one list an option.
+    @Option(name: .customLong("data-piece"), help: .hidden)
+    var dataPieceArguments: [String] = []
+
+    @Option(name: .customLong("data-urlencode"), help: ArgumentHelp("Form data URL-encoded as curl 7.88's --data-urlencode does it (a space as '+'): CONTENT, =CONTENT, NAME=CONTENT, @FILE or NAME@FILE (repeatable; @- standard input); joined to the other pieces with '&' in the order given.", valueName: "DATA"))
     var dataURLEncode: [String] = []
 
     @Flag(name: [.customShort("G"), .customLong("get")], help: "Send --data and --data-urlencode in the URL's query with GET, as curl's -G.")
     var get = false
 
-    @Option(name: .customLong("json"), help: ArgumentHelp("A JSON body (@FILE reads a file), with Content-Type and Accept application/json unless given, POST by default, as curl's --json.", valueName: "DATA"))
-    var json: String?
+    @Option(name: .customLong("json"), help: ArgumentHelp("JSON body data (@FILE reads a file, @- standard input), with Content-Type and Accept application/json unless given, POST by default, as curl's --json: repeated, the pieces are joined with nothing between them.", valueName: "DATA"))
+    var json: [String] = []
 
     @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers, as curl's -I.")
     var head = false
@@ -116,8 +133,14 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
     var metrics = false
 
-    @Flag(help: "Exit with status 1 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's --fail.")
+    @Flag(name: [.customShort("g"), .customLong("globoff")], help: "Accepted for curl's command lines: sluice send never expands {a,b} or [1-3] in a URL (curl does without -g); braces and brackets are sent escaped.")
+    var globOff = false
+
+    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 22 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's -f.")
     var fail = false
+
+    @Flag(name: .customLong("fail-with-body"), help: "Exit with status 22 when the response status is 400 or more, after writing the body as usual, as curl's --fail-with-body.")
+    var failWithBody = false
 
     @Option(name: [.customLong("ca-bundle"), .customLong("cacert")], help: "A PEM file of trust anchors to use instead of the system's.")
     var caBundle: String?
@@ -182,7 +205,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
     var connectTimeout: Double = 10
 
-    @Option(help: "The total timeout in seconds; none by default.")
+    @Option(name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")], help: ArgumentHelp("The total timeout in seconds (fractions allowed); none by default, as curl's -m.", valueName: "SECONDS"))
     var timeout: Double?
 
     @Option(
@@ -253,22 +276,24 @@ struct SendCommand: AsyncParsableCommand {
     var waitsForConnectivity = false
 
     func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host != nil else {
-            throw ValidationError("'\(url)' is not an absolute http or https URL")
+        guard (positionalURL == nil) != (optionURL == nil) else {
+            throw ValidationError(positionalURL == nil ? "give a URL" : "give the URL once: as the argument or as --url")
         }
-        if [data != nil || !dataURLEncode.isEmpty, dataFile != nil, !form.isEmpty, json != nil, uploadFile != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --data (with --data-urlencode), --data-file, --form, --json and --upload-file")
+        let pieces = try dataPieces
+        if [!pieces.isEmpty, dataFile != nil, !form.isEmpty, uploadFile != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --data (with --data-urlencode, --data-binary, --data-raw, --json), --data-file, --form and --upload-file")
         }
+        let json = pieces.contains { $0.kind == .json }
         if let writeOut {
             _ = try writeOutFormat(writeOut)
         }
         if events, writeOut != nil {
             throw ValidationError("--events prints the events; -w goes with a response")
         }
-        if get, dataFile != nil || !form.isEmpty || json != nil {
+        if get, dataFile != nil || !form.isEmpty || json {
             throw ValidationError("-G sends --data and --data-urlencode in the query; --data-file, --form and --json are bodies")
         }
-        if head, data != nil || !dataURLEncode.isEmpty || dataFile != nil || !form.isEmpty || json != nil || uploadFile != nil, !get {
+        if head, !pieces.isEmpty || dataFile != nil || !form.isEmpty || uploadFile != nil, !get {
             throw ValidationError("-I sends HEAD, which carries no body: drop the data, or add -G to put it in the query")
         }
         if let user, !user.contains(":") {
@@ -290,8 +315,8 @@ struct SendCommand: AsyncParsableCommand {
         if showError, !silent {
             throw ValidationError("-S goes with -s (without -s, errors are shown anyway)")
         }
-        for entry in dataURLEncode {
-            _ = try SendCommand.urlEncodedData(entry)
+        if fail && failWithBody {
+            throw ValidationError("give one of -f (write nothing of a 4xx or 5xx answer) and --fail-with-body (write its body)")
         }
         for part in form {
             _ = try FormPart(part)
@@ -299,8 +324,8 @@ struct SendCommand: AsyncParsableCommand {
         if maxRedirects < 0 {
             throw ValidationError("--max-redirs must be 0 or more")
         }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
+        for header in headers where !header.hasPrefix("@") && !header.contains(":") && !header.hasSuffix(";") {
+            throw ValidationError("header '\(header)' is not of the form 'Name: value', 'Name:' or 'Name;'")
         }
         if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
             throw ValidationError("timeouts must be positive")
@@ -333,7 +358,7 @@ struct SendCommand: AsyncParsableCommand {
             guard let output, output != "-" else {
                 throw ValidationError("-C resumes a download into a file: give -o FILE")
             }
-            if include || head || events || get || [data, dataFile, json, uploadFile].contains(where: { $0 != nil }) || !form.isEmpty || !dataURLEncode.isEmpty {
+            if include || head || events || get || [dataFile, uploadFile].contains(where: { $0 != nil }) || !form.isEmpty || !pieces.isEmpty {
                 throw ValidationError("-C resumes a GET download into -o FILE; it goes with no -i, -I, -G, --events or request body")
             }
         }
@@ -352,6 +377,14 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Checked here, not in validate(), whose errors the parser reports with its own status.
+        guard let parsed = URLText.url(url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host?.isEmpty == false else {
+            // curl's status for a URL it cannot read.
+            throw RequestFailure(
+                error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(url)' is not an http or https URL Sluice can send"),
+                quiet: quiet, status: 3
+            )
+        }
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
         ))
@@ -425,7 +458,7 @@ struct SendCommand: AsyncParsableCommand {
                 // As curl's --fail: nothing of the answer is written, and the file stays as it was.
                 await transport.shutdown()
                 if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
-                throw ExitCode(1)
+                throw ExitCode(22)
             }
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
@@ -444,6 +477,10 @@ struct SendCommand: AsyncParsableCommand {
             try file?.commit()
             try writeOutLine(response, url: request.url, bodyBytes: bodyBytes, hops: hopCounter)
             await transport.shutdown()
+            if failWithBody, response.status >= 400 {
+                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail-with-body)\n") }
+                throw ExitCode(22)
+            }
         } catch let error as SluiceError {
             await transport.shutdown()
             try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hopCounter)
@@ -474,9 +511,9 @@ struct SendCommand: AsyncParsableCommand {
         do {
             let response = try await manager.download(resumingFrom: resume, request: request)
             await transport.shutdown()
-            if fail, response.status >= 400, response.status != 416 {
+            if fail || failWithBody, response.status >= 400, response.status != 416 {
                 if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
-                throw ExitCode(1)
+                throw ExitCode(22)
             }
             if writeOut != nil {
                 let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -511,7 +548,7 @@ struct SendCommand: AsyncParsableCommand {
     /// port only (as curl, which sends it to no other host, port or scheme a redirect leads to),
     /// Basic unless `--digest` or `--anyauth` says otherwise; `nil` without a credential.
     private func authentication() throws -> HTTPAuthentication? {
-        guard let url = URL(string: url), let space = ProtectionSpace(url: url) else { return nil }
+        guard let url = URLText.url(url), let space = ProtectionSpace(url: url) else { return nil }
         let schemes: HTTPAuthenticationSchemes = digest ? .digest : anyAuth ? .any : .basic
         let credential: HTTPCredential
         if let user {
@@ -711,47 +748,113 @@ struct SendCommand: AsyncParsableCommand {
     /// `-s` without `-S`: no error message is written.
     private var quiet: Bool { silent && !showError }
 
+    /// The URL as typed (the argument or `--url`), with `http://` before one that names no
+    /// scheme, as curl guesses it.
+    private var url: String {
+        let text = optionURL ?? positionalURL ?? ""
+        return text.contains("://") ? text : "http://" + text
+    }
+
+    /// The body pieces in the order typed (``CurlArguments`` gives them as `--data-piece`), then
+    /// any given to the options themselves, kind by kind (a parse that skipped ``CurlArguments``).
+    private var dataPieces: [DataPiece] {
+        get throws {
+            var pieces: [DataPiece] = []
+            for argument in dataPieceArguments {
+                guard let piece = DataPiece(argument: argument) else { throw ValidationError("--data-piece '\(argument)' is not KIND:VALUE") }
+                pieces.append(piece)
+            }
+            let given: [(DataPiece.Kind, [String])] = [(.data, data), (.data, dataASCII), (.binary, dataBinary), (.raw, dataRaw), (.urlEncode, dataURLEncode), (.json, json)]
+            for (kind, values) in given {
+                pieces += values.map { DataPiece(kind: kind, value: $0) }
+            }
+            return pieces
+        }
+    }
+
+    /// The `-H` lines, a `@FILE` (`@-` standard input) read one header a line.
+    private func headerLines() throws -> [String] {
+        var lines: [String] = []
+        for header in headers {
+            guard header.hasPrefix("@") else {
+                lines.append(header)
+                continue
+            }
+            let text = String(decoding: try DataPiece.contents(of: String(header.dropFirst()), role: "the -H file"), as: UTF8.self)
+            for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                let header = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !header.isEmpty else { continue }
+                guard header.contains(":") || header.hasSuffix(";") else {
+                    throw ValidationError("-H @\(header): '\(header)' is not of the form 'Name: value', 'Name:' or 'Name;'")
+                }
+                lines.append(header)
+            }
+        }
+        return lines
+    }
+
     private func makeRequest() throws -> Request {
-        // --data and --data-urlencode, joined with '&' in the order given by kind, as curl joins them.
-        let formData = try dataURLEncode.isEmpty && data == nil
-            ? nil : ((data.map { [$0] } ?? []) + dataURLEncode.map(SendCommand.urlEncodedData)).joined(separator: "&")
-        let hasBody = !get && (formData != nil || dataFile != nil || !form.isEmpty || json != nil)
+        let pieces = try dataPieces
+        let json = pieces.contains { $0.kind == .json }
+        // The pieces joined as curl joins them: '&' before each but a --json piece.
+        var body: Data?
+        for piece in pieces {
+            if body != nil, piece.kind != .json { body?.append(UInt8(ascii: "&")) }
+            body = (body ?? Data()) + (try piece.bytes())
+        }
+        let hasBody = !get && (body != nil || dataFile != nil || !form.isEmpty)
         var target = url
         if let uploadFile, target.hasSuffix("/") {
             target += URL(fileURLWithPath: uploadFile).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
         }
-        if get, let formData {
-            target += (url.contains("?") ? "&" : "?") + formData
+        if get, let body {
+            target += (target.contains("?") ? "&" : "?") + String(decoding: body, as: UTF8.self)
+        }
+        guard let targetURL = URLText.url(target) else {
+            throw RequestFailure(error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(target)' is not a URL Sluice can send"), quiet: quiet, status: 3)
         }
         let defaultMethod = head ? "HEAD" : uploadFile != nil ? "PUT" : (hasBody ? "POST" : "GET")
-        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: URL(string: target)!)
-        for header in headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            request.headers.add(
-                name: parts[0].trimmingCharacters(in: .whitespaces),
-                value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-            )
+        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: targetURL)
+        var omitted: [String] = []
+        for header in try headerLines() {
+            if let colon = header.firstIndex(of: ":") {
+                let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                // As curl: 'Name:' sends no such field, not even libcurl's own.
+                if value.isEmpty { omitted.append(name) } else { request.headers.add(name: name, value: value) }
+            } else {
+                request.headers.add(name: String(header.dropLast()).trimmingCharacters(in: .whitespaces), value: "")
+            }
         }
         func addUnlessGiven(_ name: String, _ value: String) {
-            if !request.headers.contains(name) { request.headers.add(name: name, value: value) }
+            // Field names are ASCII tokens: lowercasing compares them as HTTP does.
+            let isOmitted = omitted.contains { $0.lowercased() == name.lowercased() }
+            if !request.headers.contains(name), !isOmitted { request.headers.add(name: name, value: value) }
         }
         if let cookie, cookie.contains("=") { addUnlessGiven("Cookie", cookie) }
-        if let userAgent { addUnlessGiven("User-Agent", userAgent) }
+        // Not curl's 'curl/VERSION': a server sees what sent the request, as from sluice run.
+        addUnlessGiven("User-Agent", userAgent ?? "sluice/\(SluiceVersion.current)")
         if let referer { addUnlessGiven("Referer", referer) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
-        if let json {
-            request.body = json.hasPrefix("@") ? .file(URL(fileURLWithPath: String(json.dropFirst()))) : .data(Data(json.utf8))
-            addUnlessGiven("Content-Type", "application/json")
-            addUnlessGiven("Accept", "application/json")
-        } else if let formData, !get {
-            // As curl's -d: form data unless the request names another type.
-            request.body = .data(Data(formData.utf8))
-            addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
+        if let body, !get {
+            request.body = .data(body)
+            if json {
+                addUnlessGiven("Content-Type", "application/json")
+                addUnlessGiven("Accept", "application/json")
+            } else {
+                // As curl's -d: form data unless the request names another type.
+                addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
+            }
         } else if let uploadFile {
             request.body = .file(URL(fileURLWithPath: uploadFile))
         } else if let dataFile {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
+        if !hasBody, uploadFile == nil, [HTTPMethod.post, .put, .patch].contains(request.method) {
+            // As curl's -X POST without data: the method alone, no 'Content-Length: 0'.
+            omitted.append("Content-Length")
+        }
+        request.omittedHeaders = omitted
         request.parts = try form.map { try FormPart($0).part }
         request.destination = .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
@@ -761,17 +864,14 @@ struct SendCommand: AsyncParsableCommand {
 
     /// One `--data-urlencode` argument as curl encodes it: `CONTENT` and `=CONTENT` encode the
     /// content; `NAME=CONTENT` keeps the name and encodes the content; `@FILE` and `NAME@FILE`
-    /// encode the file's text. Everything but `A-Z a-z 0-9 - . _ ~` is percent-encoded.
+    /// encode the file's text (`@-` standard input). Everything but `A-Z a-z 0-9 - . _ ~` is
+    /// percent-encoded, a space as `+`, as curl 7.88 writes it.
     static func urlEncodedData(_ argument: String) throws -> String {
         func encoded(_ text: String) -> String {
-            text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
+            PercentEncoding.encode(text, spaceAsPlus: true, keeping: PercentEncoding.isUnreserved)
         }
         func fileText(_ path: String) throws -> String {
-            do {
-                return try InputFile.text(at: path, role: "the --data-urlencode file")
-            } catch {
-                throw ValidationError("--data-urlencode: \(error.description)")
-            }
+            String(decoding: try DataPiece.contents(of: path, role: "the --data-urlencode file"), as: UTF8.self)
         }
         let equals = argument.firstIndex(of: "=")
         let at = argument.firstIndex(of: "@")

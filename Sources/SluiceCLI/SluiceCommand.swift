@@ -23,12 +23,18 @@ struct SluiceCommand: AsyncParsableCommand {
     /// Runs the command, mapping errors to the exit statuses the pipeline format names:
     /// 1 for a failed request, 2 for an invalid command line.
     ///
+    /// `sluice send`'s arguments are first read as curl reads its own (``CurlArguments``).
+    ///
     /// `SIGPIPE` is ignored, as curl ignores it: a reader that goes away (`sluice send URL | head`)
     /// ends the write with an error that is reported, instead of killing the process unannounced.
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "send" {
+            arguments = ["send"] + CurlArguments.normalized(Array(arguments.dropFirst()))
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -43,6 +49,9 @@ struct SluiceCommand: AsyncParsableCommand {
         } catch let failure as RequestFailure {
             if !failure.quiet { FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8)) }
             Foundation.exit(failure.exitStatus)
+        } catch let status as ExitCode where status.rawValue > 2 {
+            // curl's own statuses (22 for --fail), as they are.
+            Foundation.exit(status.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -56,19 +65,30 @@ struct SluiceCommand: AsyncParsableCommand {
     }
 }
 
-/// A request that ended in an error: exit status 1, or curl's status for a trust failure.
+/// A request that ended in an error, with curl's exit status for it.
 struct RequestFailure: Error {
     let error: SluiceError
     /// Whether no message is written (`-s` without `-S`): the exit status alone says.
     var quiet = false
+    /// The exit status, where the caller knows it (3 for a URL that cannot be read, 26 for a
+    /// file that cannot be read); else ``exitStatus`` derives it from the error.
+    var status: Int32?
 
-    /// curl's exit status where curl has one for a trust failure, 1 otherwise: 60 for a
-    /// certificate that does not verify (a revoked one by a CRL included), 90 for a pin that does
-    /// not match, 58 for a client certificate that cannot be used, 91 for a stapled OCSP answer
-    /// that is not good or missing (`--cert-status`).
+    /// curl's exit status for the error (the table in the CLI README): libcurl's own code where
+    /// the transport failed (6 DNS, 7 connect, 28 timeout, 35 TLS, 52 empty reply, 56 receive,
+    /// 60 certificate, 58 client certificate, 91 OCSP staple...), 90 for a pin that does not
+    /// match, 47 for too many redirects, 63 for a body over --max-filesize, 23 for output that
+    /// cannot be written, 28 for a timeout, and 1 for what curl has no code for.
     var exitStatus: Int32 {
+        if let status { return status }
         if error.kind == .trustEvaluation { return 90 }
-        if error.kind == .tls, let code = error.curlCode, [58, 60, 91].contains(code) { return Int32(code) }
+        if error.kind == .tooManyRedirects { return 47 }
+        if error.kind == .responseTooLarge { return 63 }
+        if error.kind == .fileIO, error.stage == "output" { return 23 }
+        if let code = error.curlCode, code > 0, code < 100 { return Int32(code) }
+        if error.kind == .timeout || error.kind == .connectTimeout { return 28 }
+        if error.kind == .dns { return 6 }
+        if error.kind == .connect { return 7 }
         return 1
     }
 }

@@ -45,6 +45,10 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   connection each, in order (a 204 once they run out);
                                                   /sse-log/KEY lists the Last-Event-ID of each request
                                                   (null when it sent none)
+  /raw/...                                         {"request_line", "headers": [[name, value], ...],
+                                                  "body": base64}: the request as it came, its
+                                                  fields in order and case as sent, its body
+                                                  de-chunked (any method)
   /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
                                                   request, every request that arrives between `after`
                                                   and `after`+`for` ms is held until that pause ends, as
@@ -105,8 +109,24 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def body(self):
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
+
+    def __getattr__(self, name):
+        # Any method reaches /raw/ (curl's -X takes any token); others get 501 as before.
+        if name.startswith("do_"):
+            return self.handle_any
+        raise AttributeError(name)
 
     def handle_any(self):
         url = urlsplit(self.path)
@@ -131,6 +151,12 @@ class Handler(BaseHTTPRequestHandler):
                 headers = [("Retry-After", query["retry-after"])] if "retry-after" in query else []
                 return self.answer(int(query.get("status", "503")), {"attempt": seen}, headers)
             return self.answer(200, {"attempt": seen})
+        if parts[0] == "raw":
+            return self.answer(200, {
+                "request_line": self.raw_requestline.decode("latin-1").rstrip("\r\n"),
+                "headers": [[name, value] for name, value in self.headers.raw_items()],
+                "body": base64.b64encode(body).decode(),
+            })
         if parts[0] == "stall" and len(parts) == 2:
             return self.stall(parts[1], query)
         if parts[0] == "cache" and len(parts) == 2:

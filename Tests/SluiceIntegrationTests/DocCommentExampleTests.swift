@@ -49,6 +49,14 @@ extension DocCommentExampleTests {
         #expect(values.first as? String == "a%5Bx%5D&b%5B%5D=1&b%5B%5D=2")
     }
 
+    @Test("URLText: a URL's escapes kept as written, only what must be escaped escaped")
+    func urlText() {
+        let values = Self.playground {
+            URLText.url("http://example.com/?a=x%3Dy&b={z}")?.absoluteString   // http://example.com/?a=x%3Dy&b=%7Bz%7D
+        }
+        #expect(values.first as? String == "http://example.com/?a=x%3Dy&b=%7Bz%7D")
+    }
+
     @Test("JSONValue: parameters written as JSON literals reach httpbin as that JSON")
     func jsonValue() async throws {
         let servers = try TestServers.load()

@@ -18,7 +18,7 @@ struct SendCurlFlagsTests {
             "form": String(describing: (object["form"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }),
             "json": String(describing: object["json"] ?? "null"),
         ]
-        for name in ["User-Agent", "Referer", "Authorization", "Content-Type", "Accept"] where name != "User-Agent" || headers[name]?.hasPrefix("curl/") == false {
+        for name in ["User-Agent", "Referer", "Authorization", "Content-Type", "Accept"] where name != "User-Agent" || (headers[name]?.hasPrefix("curl/") == false && headers[name]?.hasPrefix("sluice/") == false) {
             seen[name] = headers[name]
         }
         return seen
@@ -117,12 +117,12 @@ struct SendCurlFlagsTests {
 
         let refused = "http://127.0.0.1:1/"
         let silent = try await SluiceProcess.launch(["send", "-s", refused])
-        #expect(silent.status == 1 && silent.error.isEmpty, "\(silent.error)")
+        #expect(silent.status == 7 && silent.error.isEmpty, "\(silent.error)")
         #expect(try await CurlCLI.run(["-s", refused]).status == 7)
         let shown = try await SluiceProcess.launch(["send", "-s", "-S", refused])
-        #expect(shown.status == 1 && shown.error.hasPrefix("sluice: error: "), "\(shown.error)")
+        #expect(shown.status == 7 && shown.error.hasPrefix("sluice: error: "), "\(shown.error)")
         let failed = try await SluiceProcess.launch(["send", "-s", "--fail", servers.httpbin("status/404").absoluteString])
-        #expect(failed.status == 1 && failed.error.isEmpty && failed.output.isEmpty)
+        #expect(failed.status == 22 && failed.error.isEmpty && failed.output.isEmpty)
     }
 
     @Test("what cannot go together is refused with the flags' names, exit 2; a password never shows")
@@ -131,12 +131,15 @@ struct SendCurlFlagsTests {
         let url = servers.httpbin("anything").absoluteString
         for (arguments, named) in [
             (["-u", "ada", url], "-u"), (["--basic", url], "--basic"), (["-u", "a:b", "--oauth2-bearer", "t", url], "--oauth2-bearer"),
-            (["-I", "-d", "a=1", url], "-I"), (["-G", "--json", "{}", url], "-G"), (["--json", "{}", "-d", "a", url], "--json"),
-            (["-S", url], "-S"), (["--digest", "--basic", "-u", "a:b", url], "--digest"), (["--data-urlencode", "@/nonexistent/file", url], "--data-urlencode"),
+            (["-I", "-d", "a=1", url], "-I"), (["-G", "--json", "{}", url], "-G"),
+            (["-S", url], "-S"), (["--digest", "--basic", "-u", "a:b", url], "--digest"),
         ] {
             let result = try await SluiceProcess.launch(["send"] + arguments)
             #expect(result.status == 2 && result.error.contains(named), "\(arguments): \(result.error)")
         }
+        // A file that cannot be read: curl's read error, where curl itself would send an empty body.
+        let unreadable = try await SluiceProcess.launch(["send", "--data-urlencode", "@/nonexistent/file", url])
+        #expect(unreadable.status == 26 && unreadable.error.contains("--data-urlencode"), "\(unreadable.error)")
         let verbose = try await SluiceProcess.launch(["send", "-i", "--metrics", "-u", "ada:hunter2-secret", servers.httpbin("status/401").absoluteString])
         #expect(!verbose.output.contains("hunter2") && !verbose.error.contains("hunter2") && !verbose.error.contains("aHVudGVy"))
     }
@@ -198,7 +201,7 @@ struct SendMoreCurlFlagsTests {
         let curlFour = try await CurlCLI.run(["-4", local])
         #expect(four.status == 0 && four.output == curlFour.output)
         let six = try await SluiceProcess.launch(["send", "-6", local])
-        #expect(six.status == 1 && six.error.contains("connection failed"), "\(six.error)")
+        #expect(six.status == 7 && six.error.contains("connection failed"), "\(six.error)")
         let curlSix = try await CurlCLI.run(["-6", local])
         #expect(curlSix.status == 7)
         let both = try await SluiceProcess.launch(["send", "-4", "-6", local])
@@ -224,7 +227,7 @@ struct SendMoreCurlFlagsTests {
         let arguments = ["-w", "%{http_code} %{size_download} %{url_effective}", "http://127.0.0.1:1/refused"]
         let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
         let reference = try await CurlCLI.run(arguments)
-        #expect(sent.status == 1 && reference.status == 7)
+        #expect(sent.status == 7 && reference.status == 7)
         #expect(sent.output == reference.output && sent.output == "000 0 http://127.0.0.1:1/refused", "\(sent.output)")
     }
 

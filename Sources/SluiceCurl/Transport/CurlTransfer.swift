@@ -336,12 +336,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             // writing `Transfer-Encoding: chunked` here would break HTTP/2 (nginx refuses the stream).
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: streamedUpload.length ?? -1)
-        } else if method == .post || method == .put || method == .patch {
+        } else if (method == .post || method == .put || method == .patch) && !request.omitsHeader("Content-Length") {
             // RFC 9110 8.6: send `Content-Length: 0` when the method gives content a meaning.
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
         } else if method == .get {
             try easy.set(CURLOPT_HTTPGET, 1)
+            return
+        } else if method == .post {
+            // A body-less POST that omits Content-Length: the method alone, as curl's -X POST sends it.
+            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
             return
         }
         if method != .post {
@@ -360,13 +364,17 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         for field in request.headers {
             append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if decodesContent, !request.headers.contains("Accept-Encoding") {
+        // "Name:" is libcurl's way to send a field not at all, its own defaults included.
+        for name in request.omittedHeaders where !request.headers.contains(name) {
+            append("\(name):")
+        }
+        if decodesContent, !request.headers.contains("Accept-Encoding"), !request.omitsHeader("Accept-Encoding") {
             append("Accept-Encoding: \(ContentCoding.acceptEncoding)")
         }
         // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
         if upload != nil || streamedUpload != nil || request.method == .post {
-            if !request.headers.contains("Content-Type") { append("Content-Type:") }
-            if !request.headers.contains("Expect") { append("Expect:") }
+            if !request.headers.contains("Content-Type"), !request.omitsHeader("Content-Type") { append("Content-Type:") }
+            if !request.headers.contains("Expect"), !request.omitsHeader("Expect") { append("Expect:") }
         }
         headerList = list
         if let list {
