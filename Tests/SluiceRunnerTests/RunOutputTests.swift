@@ -115,7 +115,7 @@ struct RunOutputTests {
                 result("ok"),
                 result("failed", failures: [ExpectationFailure(label: "status", mark: YAMLNode.Mark(line: 7, column: 15), expected: "200", actual: "500 \"s3cret\"")]),
                 result("broken", error: RequestResult.Failure(stage: "transport", kind: "connection failed", message: "refused\u{1}")),
-                result("skipped", error: RequestResult.Failure(stage: nil, kind: "skipped", message: "${id} has no value")),
+                { var skipped = result("skipped"); skipped.skipReason = "${id} has no value"; return skipped }(),
             ]
         )], redactor: Redactor(secrets: ["s3cret"]))
         #expect(!xml.contains("s3cret"))

@@ -175,7 +175,9 @@ public struct PipelineRunner: Sendable {
         }
         if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
             let source = missing[name].map { "request '\($0)' did not capture it" } ?? "nothing supplied it"
-            result.error = RequestResult.Failure(stage: nil, kind: "skipped", message: "${\(name)} has no value: \(source)")
+            // Skipped, as a condition skips: one outcome in every report; the request that did not
+            // capture the value has failed already, so the run still fails.
+            result.skipReason = "${\(name)} has no value: \(source)"
             return result
         }
         if let delay = spec.delay { try? await Task.sleep(for: delay) }
@@ -235,7 +237,7 @@ public struct PipelineRunner: Sendable {
         result.metrics = outcome.metrics
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
         result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
-        if let response = outcome.response, outcome.error == nil {
+        if let response = outcome.response, outcome.error == nil || outcome.judgesBesideError {
             for capture in spec.captures {
                 let value: JSONValue?
                 do {
@@ -263,6 +265,9 @@ public struct PipelineRunner: Sendable {
         var duration: Duration
         package var error: RequestResult.Failure?
         package var failures: [ExpectationFailure]
+        /// Whether the expectations are judged although ``error`` is set: response decoding
+        /// refused a response that arrived, and the user's checks are reported beside its verdict.
+        var judgesBesideError = false
         /// The body as JSON, read once when an expectation or a capture needs it.
         var body: JSONValue?
         /// The cookies the run's jar holds for the response's URL after the exchange, when an
@@ -276,8 +281,11 @@ public struct PipelineRunner: Sendable {
 
     /// Sends a prepared request through `manager` and checks the expectations. A response that
     /// arrived is kept even when a stage refused it, so every output shows its status, headers and
-    /// size. A response decoding status failure yields to the request's own `expect.status`, which
-    /// then decides; a content-type failure behind it still stands.
+    /// size. When response decoding refused a response that arrived, the expectations are judged
+    /// all the same and reported beside its verdict, never hidden behind it. A status failure
+    /// yields to the request's own `expect.status`, which then decides; a content-type or
+    /// decoding failure behind it stands, unless `expect.status` accepts a status outside 2xx
+    /// (Hurl's `HTTP 404`): an error page is not failed for its type.
     @inline(never)
     nonisolated(nonsending) package static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
         if let reading = spec.events {
@@ -313,8 +321,16 @@ public struct PipelineRunner: Sendable {
             outcome.response = response
         case .failure(let error as SluiceError):
             outcome.response = error.response
-            if error.kind == .unacceptableStatus, spec.expectsStatus, error.response != nil {
-                outcome.error = (error.underlying as? SluiceError).map(RequestResult.Failure.init)
+            if let response = error.response, [.unacceptableStatus, .unacceptableContentType, .decoding].contains(error.kind) {
+                outcome.judgesBesideError = true
+                var verdict: SluiceError? = error
+                if error.kind == .unacceptableStatus, spec.expectsStatus {
+                    verdict = error.underlying as? SluiceError
+                }
+                if verdict?.kind != .unacceptableStatus, !(200..<300).contains(response.status), spec.acceptsStatus(response.status) {
+                    verdict = nil
+                }
+                outcome.error = verdict.map(RequestResult.Failure.init)
             } else {
                 outcome.error = RequestResult.Failure(error)
             }
@@ -347,7 +363,7 @@ public struct PipelineRunner: Sendable {
     /// The outcome with its expectations checked, when a response arrived and no stage failed.
     private static func checked(_ outcome: Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) -> Outcome {
         var outcome = outcome
-        if let response = outcome.response, outcome.error == nil {
+        if let response = outcome.response, outcome.error == nil || outcome.judgesBesideError {
             outcome.body = spec.readsJSONBody ? response.jsonBody : nil
             if spec.readsCookies, let jar {
                 outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)

@@ -11,6 +11,11 @@ extension RequestSpec {
         expectations.contains { if case .status = $0.check { true } else { false } }
     }
 
+    /// Whether the request's `expect.status` names `status`.
+    func acceptsStatus(_ status: Int) -> Bool {
+        expectations.contains { if case .status(let codes) = $0.check { codes.contains(status) } else { false } }
+    }
+
     /// Whether a body predicate or a JSONPath capture reads the response body as JSON.
     var readsJSONBody: Bool {
         expectations.contains { if case .body = $0.check { true } else { false } }

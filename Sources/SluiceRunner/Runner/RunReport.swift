@@ -128,8 +128,8 @@ public enum RunReport {
     }
 
     /// JUnit XML: one `<testsuite>` per pipeline file, one `<testcase>` per request; unmet
-    /// expectations are `<failure>`s, errors `<error>`s, requests skipped for a missing capture
-    /// `<skipped>`.
+    /// expectations are `<failure>`s, errors `<error>`s, skipped requests (by a condition or for a
+    /// missing capture) `<skipped>`.
     public static func junit(_ suites: [Suite], redactor: Redactor) -> String {
         func attribute(_ text: String) -> String { xmlEscaped(redactor.redact(text)) }
         var suitesXML: [String] = []
@@ -144,9 +144,6 @@ public enum RunReport {
                 if let reason = result.skipReason {
                     counts.skipped += 1
                     body = "<skipped message=\"\(attribute(reason))\"/>"
-                } else if let error = result.error, error.kind == "skipped" {
-                    counts.skipped += 1
-                    body = "<skipped message=\"\(attribute(error.message))\"/>"
                 } else if let error = result.error {
                     counts.errors += 1
                     let where_ = "\(location(result, suite)):\(result.mark.line):\(result.mark.column)"
