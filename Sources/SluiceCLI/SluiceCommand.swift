@@ -78,17 +78,18 @@ struct RequestFailure: Error {
     /// the transport failed (6 DNS, 7 connect, 28 timeout, 35 TLS, 52 empty reply, 56 receive,
     /// 60 certificate, 58 client certificate, 91 OCSP staple...), 90 for a pin that does not
     /// match, 47 for too many redirects, 63 for a body over --max-filesize, 23 for output that
-    /// cannot be written, 28 for a timeout, and 1 for what curl has no code for.
+    /// cannot be written, 26 for a file to send that cannot be read, 28 for a timeout (a wait for a route included), 7 for no route to the
+    /// host (curl's connect() fails so), and 1 for what curl has no code for.
     var exitStatus: Int32 {
         if let status { return status }
         if error.kind == .trustEvaluation { return 90 }
         if error.kind == .tooManyRedirects { return 47 }
         if error.kind == .responseTooLarge { return 63 }
-        if error.kind == .fileIO, error.stage == "output" { return 23 }
+        if error.kind == .fileIO { return error.stage == "output" ? 23 : 26 }
         if let code = error.curlCode, code > 0, code < 100 { return Int32(code) }
         if error.kind == .timeout || error.kind == .connectTimeout { return 28 }
         if error.kind == .dns { return 6 }
-        if error.kind == .connect { return 7 }
+        if error.kind == .connect || error.kind == .notReachable { return 7 }
         return 1
     }
 }

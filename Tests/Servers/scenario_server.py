@@ -48,7 +48,8 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
   /raw/...                                         {"request_line", "headers": [[name, value], ...],
                                                   "body": base64}: the request as it came, its
                                                   fields in order and case as sent, its body
-                                                  de-chunked (any method)
+                                                  de-chunked (any method); any path answers so
+                                                  for a request with X-Record-Request: 1
   /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
                                                   request, every request that arrives between `after`
                                                   and `after`+`for` ms is held until that pause ends, as
@@ -151,7 +152,7 @@ class Handler(BaseHTTPRequestHandler):
                 headers = [("Retry-After", query["retry-after"])] if "retry-after" in query else []
                 return self.answer(int(query.get("status", "503")), {"attempt": seen}, headers)
             return self.answer(200, {"attempt": seen})
-        if parts[0] == "raw":
+        if parts[0] == "raw" or self.headers.get("X-Record-Request") == "1":
             return self.answer(200, {
                 "request_line": self.raw_requestline.decode("latin-1").rstrip("\r\n"),
                 "headers": [[name, value] for name, value in self.headers.raw_items()],

@@ -88,13 +88,23 @@ public enum URLText {
     }
 
     /// A registered name with its escapes decoded (the WHATWG URL Standard's host parser does
-    /// the same), or `nil` when it holds a forbidden domain code point, before or after.
+    /// the same), or `nil` when it holds a forbidden domain code point, before or after. A name
+    /// whose last label is a number is an IPv4 address to the WHATWG URL Standard (and to the
+    /// system's resolver, `inet_aton`): written in dotted decimal when it is one (`0x7f.1` is
+    /// `127.0.0.1`), refused when it is not (`1.2.3.08`, `256.0.0.1`), so that what the `Host`
+    /// field says is the address connected to.
     private static func registeredName(_ host: Substring) -> String? {
-        guard host.utf8.contains(UInt8(ascii: "%")) else {
-            return host.utf8.contains(where: isForbiddenInDomain) ? nil : String(host)
+        var name = String(host)
+        if host.utf8.contains(UInt8(ascii: "%")) {
+            guard let decoded = name.removingPercentEncoding else { return nil }
+            name = decoded
         }
-        guard let decoded = String(host).removingPercentEncoding, !decoded.utf8.contains(where: isForbiddenInDomain) else { return nil }
-        return decoded
+        guard !name.utf8.contains(where: isForbiddenInDomain) else { return nil }
+        switch IPv4Text(host: name) {
+        case .notAddress: return name
+        case .invalid: return nil
+        case .address(let dotted): return dotted
+        }
     }
 
     /// The WHATWG URL Standard's forbidden domain code points (ASCII; non-ASCII text is left to
