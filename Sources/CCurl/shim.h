@@ -30,6 +30,7 @@ typedef int (*sluice_prereq_callback)(void *userdata, char *primary_ip, char *lo
                                       int local_port);
 typedef int (*sluice_seek_callback)(void *userdata, curl_off_t offset, int origin);
 typedef CURLcode (*sluice_ssl_context_callback)(CURL *handle, void *ssl_context, void *userdata);
+typedef int (*sluice_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata);
 
 static inline CURLcode sluice_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -71,6 +72,10 @@ static inline CURLcode sluice_easy_setopt_slist(CURL *handle, CURLoption option,
 static inline CURLcode sluice_easy_setopt_data_callback(CURL *handle, CURLoption option,
                                                         sluice_data_callback value) {
     return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode sluice_easy_setopt_debug_callback(CURL *handle, sluice_debug_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, value);
 }
 
 static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *handle, sluice_xferinfo_callback value) {

@@ -20,11 +20,20 @@ struct SendCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The http or https URL, sent as written (its escapes kept); without a scheme, http:// is meant, as curl guesses it.", valueName: "url"))
-    var positionalURL: String?
+    @Argument(help: ArgumentHelp("The http or https URLs, sent as written (their escapes kept), one after another as curl does; without a scheme, http:// is meant, as curl guesses it.", valueName: "url"))
+    var positionalURLs: [String] = []
 
-    @Option(name: .customLong("url"), help: ArgumentHelp("The URL, as curl's --url: instead of the argument.", valueName: "URL"))
-    var optionURL: String?
+    @Option(name: .customLong("url"), help: ArgumentHelp("A URL, as curl's --url (repeatable): sent after the arguments' URLs.", valueName: "URL"))
+    var optionURLs: [String] = []
+
+    @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Write each body to a file in the current folder named as the URL's last path segment, as curl's -O (a URL's own -o wins).")
+    var remoteName = false
+
+    @Option(name: [.customShort("D"), .customLong("dump-header")], help: ArgumentHelp("Write the response heads (every one with -L) to this file (- for standard output), as curl's -D.", valueName: "FILE"))
+    var dumpHeader: String?
+
+    @Option(name: [.customShort("r"), .customLong("range")], help: ArgumentHelp("Ask for these bytes only (Range: bytes=RANGE), as curl's -r: 0-499, 500-, -500, 0-0,-1.", valueName: "RANGE"))
+    var range: String?
 
     @Option(name: [.customShort("X"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
     var method: String?
@@ -122,10 +131,10 @@ struct SendCommand: AsyncParsableCommand {
     var maxRedirects = 10
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds.",
+        "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds. Repeated, the Nth -o goes with the Nth URL.",
         valueName: "FILE"
     ))
-    var output: String?
+    var outputs: [String] = []
 
     @Flag(name: [.short, .customLong("include")], help: "Print the status line and headers before the body.")
     var include = false
@@ -276,8 +285,17 @@ struct SendCommand: AsyncParsableCommand {
     var waitsForConnectivity = false
 
     func validate() throws {
-        guard (positionalURL == nil) != (optionURL == nil) else {
-            throw ValidationError(positionalURL == nil ? "give a URL" : "give the URL once: as the argument or as --url")
+        guard !urls.isEmpty else {
+            throw ValidationError("give a URL")
+        }
+        if outputs.count > urls.count {
+            throw ValidationError("\(outputs.count) -o for \(urls.count) URL\(urls.count == 1 ? "" : "s"): each -o goes with one URL")
+        }
+        if urls.count > 1, continueAt != nil || events {
+            throw ValidationError("\(continueAt != nil ? "-C" : "--events") goes with one URL; \(urls.count) are given")
+        }
+        if let range, range.isEmpty || !range.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ",") }) {
+            throw ValidationError("-r '\(range)' is not a byte range such as 0-499, 500- or -500")
         }
         let pieces = try dataPieces
         if [!pieces.isEmpty, dataFile != nil, !form.isEmpty, uploadFile != nil].filter({ $0 }).count > 1 {
@@ -362,7 +380,7 @@ struct SendCommand: AsyncParsableCommand {
                 throw ValidationError("-C resumes a GET download into -o FILE; it goes with no -i, -I, -G, --events or request body")
             }
         }
-        if output == "" {
+        if outputs.contains("") {
             throw ValidationError("-o needs a file name (- for standard output)")
         }
         if events, output != nil {
@@ -376,7 +394,41 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// Sends to each URL in turn, as curl does: every one is tried, an earlier one's failure is
+    /// said and the next goes on, and the exit status is the last one's.
     func run() async throws {
+        for (index, url) in urls.enumerated() {
+            var one = self
+            one.positionalURLs = [url]
+            one.optionURLs = []
+            one.outputs = index < outputs.count ? [outputs[index]] : []
+            do {
+                try await one.runOne()
+            } catch let failure as RequestFailure where index < urls.count - 1 {
+                if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
+            } catch is ExitCode where index < urls.count - 1 {
+                // Its message, if any, is written already.
+            }
+        }
+    }
+
+    /// The URLs in the order curl takes them: the arguments', then `--url`'s.
+    private var urls: [String] { positionalURLs + optionURLs }
+
+    /// Where the body goes: `-o`, or with `-O` the URL's last path segment; `nil` for standard
+    /// output.
+    private var output: String? {
+        if let given = outputs.first { return given }
+        guard remoteName else { return nil }
+        return URIReference(parsing: url).path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    }
+
+    /// One URL's request, with its own output.
+    private func runOne() async throws {
+        if remoteName, outputs.isEmpty, output?.isEmpty != false {
+            // As curl: a URL ending in '/' names no file.
+            throw RequestFailure(error: SluiceError(kind: .fileIO, stage: "output", message: "-O: \(url) has no file name in its path"), quiet: quiet, status: 23)
+        }
         // Checked here, not in validate(), whose errors the parser reports with its own status.
         guard let parsed = URLText.url(url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host?.isEmpty == false else {
             // curl's status for a URL it cannot read.
@@ -391,7 +443,7 @@ struct SendCommand: AsyncParsableCommand {
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
-        let hopCounter = HopCounter()
+        let hopLog = HopLog(keepsHeads: location && (include || dumpHeader != nil))
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -420,7 +472,7 @@ struct SendCommand: AsyncParsableCommand {
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (writeOut == nil ? [] : [hopCounter]) + (try authentication().map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (writeOut == nil && !(location && (include || dumpHeader != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
@@ -443,7 +495,7 @@ struct SendCommand: AsyncParsableCommand {
             return
         }
         if let resume = try resumeData(for: request) {
-            try await resumeDownload(resume, request: request, manager: manager, transport: transport, hops: hopCounter)
+            try await resumeDownload(resume, request: request, manager: manager, transport: transport, hops: hopLog)
             return
         }
         var response: Response
@@ -463,19 +515,38 @@ struct SendCommand: AsyncParsableCommand {
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
             }
+            if let dumpHeader {
+                try writeHeads(hopLog.earlierResponses + [response], to: dumpHeader)
+            }
             if include || head {
+                // With -L, every response's head, as curl prints them.
+                for earlier in hopLog.earlierResponses {
+                    try write(Data(headText(earlier).utf8))
+                }
                 try write(Data(headText(response).utf8))
             }
             if let body = response.bodyStream {
                 var pieces = body.makeAsyncIterator()
+                // As curl: binary bytes are not written to a terminal unless -o - asks for them.
+                var checksForTerminal = file == nil && output == nil && isatty(STDOUT_FILENO) == 1
                 while let piece = try await pieces.next() {
+                    if checksForTerminal {
+                        checksForTerminal = false
+                        if piece.contains(0) {
+                            await transport.shutdown()
+                            throw RequestFailure(
+                                error: SluiceError(kind: .fileIO, stage: "output", message: "the body is binary, which would mess up the terminal: use -o FILE, or -o - to write it here all the same"),
+                                quiet: quiet, status: 23
+                            )
+                        }
+                    }
                     bodyBytes += Int64(piece.count)
                     try write(piece)
                 }
                 response.metrics = body.finalMetrics ?? response.metrics
             }
             try file?.commit()
-            try writeOutLine(response, url: request.url, bodyBytes: bodyBytes, hops: hopCounter)
+            try writeOutLine(response, url: request.url, bodyBytes: bodyBytes, hops: hopLog)
             await transport.shutdown()
             if failWithBody, response.status >= 400 {
                 if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail-with-body)\n") }
@@ -483,7 +554,7 @@ struct SendCommand: AsyncParsableCommand {
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hopCounter)
+            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hopLog)
             throw RequestFailure(error: error, quiet: quiet)
         }
         if metrics {
@@ -507,7 +578,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Resumes the `-o` file from `resume` (curl's `-C`): appends a `206`, rewrites the file
     /// for a `200`, leaves a complete file for a `416`; `-w` reports the bytes this run took.
-    private func resumeDownload(_ resume: DownloadResumeData, request: Request, manager: SessionManager, transport: CurlTransport, hops: HopCounter) async throws {
+    private func resumeDownload(_ resume: DownloadResumeData, request: Request, manager: SessionManager, transport: CurlTransport, hops: HopLog) async throws {
         do {
             let response = try await manager.download(resumingFrom: resume, request: request)
             await transport.shutdown()
@@ -534,7 +605,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
     /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
-    private func writeOutLine(_ response: Response?, url: URL, bodyBytes: Int64, hops: HopCounter) throws {
+    private func writeOutLine(_ response: Response?, url: URL, bodyBytes: Int64, hops: HopLog) throws {
         guard let writeOut else { return }
         let figures = WriteOut.Figures(
             status: response?.status ?? 0, url: response?.url?.absoluteString ?? url.absoluteString,
@@ -751,7 +822,7 @@ struct SendCommand: AsyncParsableCommand {
     /// The URL as typed (the argument or `--url`), with `http://` before one that names no
     /// scheme, as curl guesses it.
     private var url: String {
-        let text = optionURL ?? positionalURL ?? ""
+        let text = urls.first ?? ""
         return text.contains("://") ? text : "http://" + text
     }
 
@@ -835,6 +906,7 @@ struct SendCommand: AsyncParsableCommand {
         // Not curl's 'curl/VERSION': a server sees what sent the request, as from sluice run.
         addUnlessGiven("User-Agent", userAgent ?? "sluice/\(SluiceVersion.current)")
         if let referer { addUnlessGiven("Referer", referer) }
+        if let range { addUnlessGiven("Range", "bytes=" + range) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
         if let body, !get {
             request.body = .data(body)
@@ -921,8 +993,23 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// `-D`: the heads written to `path`, or to standard output for `-`.
+    private func writeHeads(_ responses: [Response], to path: String) throws {
+        let text = responses.map(headText).joined()
+        if path == "-" {
+            try SendCommand.writeToStandardOutput(Data(text.utf8))
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw SluiceError(kind: .fileIO, stage: "output", message: "-D: cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The status line (with the reason phrase the server sent) and the header fields.
     private func headText(_ response: Response) -> String {
-        var text = "\(response.httpVersion) \(response.status)\r\n"
+        var text = "\(response.httpVersion) \(response.status)\(response.reasonPhrase.map { " " + $0 } ?? "")\r\n"
         for field in response.headers {
             text += "\(field.name): \(field.value)\r\n"
         }

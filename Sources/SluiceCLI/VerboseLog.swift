@@ -5,9 +5,11 @@ import Sluice
 /// request sent and `<` lines for the response head, `*` lines for the connection and failures;
 /// every redirect hop and challenge answer is an exchange of its own.
 ///
-/// Secrets never show: `Authorization` and `Proxy-Authorization` keep only their scheme (`Basic
-/// ***`), and `Cookie` and `Set-Cookie` values are `***`, where curl prints them all. The lines
-/// are the request as Sluice hands it to libcurl (plus `Host`), not libcurl's own additions.
+/// The `>` lines are the request head as libcurl wrote it to the wire (``Request/recordsSentHead``:
+/// its own `Host`, `Accept` and `Accept-Encoding` included); for an exchange that failed before
+/// anything was written, the request as Sluice handed it over. Secrets never show:
+/// `Authorization` and `Proxy-Authorization` keep only their scheme (`Basic ***`), and `Cookie` and
+/// `Set-Cookie` values are `***`, where curl prints them all.
 struct VerboseLog: Stage {
     /// Hides credentials.
     let redactor: Redactor
@@ -19,6 +21,8 @@ struct VerboseLog: Stage {
     var placement: StagePlacement { .exchangeObserver }
 
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        var request = request
+        request.recordsSentHead = true
         do {
             let response = try await next(request, context)
             Terminal.writeError(lines(request, response))
@@ -38,16 +42,29 @@ struct VerboseLog: Stage {
         }
         let version = response?.metrics?.httpVersion ?? response?.httpVersion
         let versionText = version.map { $0 == .unknown ? "HTTP/1.1" : $0.description } ?? "HTTP/1.1"
-        text += "> \(request.method.rawValue) \(request.url.requestTarget) \(versionText)\n"
-        if !request.headers.contains("Host") {
-            text += "> Host: \(host)\(request.url.port.map { ":\($0)" } ?? "")\n"
-        }
-        for field in request.headers {
-            text += "> \(field.name): \(shown(field.name, field.value))\n"
+        if let sent = response?.metrics?.sentHead {
+            // The head as written: its request line, then each field with secrets hidden.
+            let lines = sent.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" })
+            for (index, line) in lines.enumerated() where !line.isEmpty {
+                if index > 0, let colon = line.firstIndex(of: ":") {
+                    let name = String(line[..<colon])
+                    text += "> \(name): \(shown(name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))\n"
+                } else {
+                    text += "> \(line)\n"
+                }
+            }
+        } else {
+            text += "> \(request.method.rawValue) \(request.url.requestTarget) \(versionText)\n"
+            if !request.headers.contains("Host") {
+                text += "> Host: \(host)\(request.url.port.map { ":\($0)" } ?? "")\n"
+            }
+            for field in request.headers {
+                text += "> \(field.name): \(shown(field.name, field.value))\n"
+            }
         }
         text += ">\n"
         guard let response else { return text }
-        text += "< \(versionText) \(response.status)\n"
+        text += "< \(versionText) \(response.status)\(response.reasonPhrase.map { " " + $0 } ?? "")\n"
         for field in response.headers {
             text += "< \(field.name): \(shown(field.name, field.value))\n"
         }

@@ -318,7 +318,7 @@ struct OutputPathTests {
         let included = try await offPool { try SluiceProcess.run(["send", "-i", "-o", headed, url]) }
         #expect(included.output.isEmpty)
         let text = try #require(FileNodes.contents(headed))
-        #expect(text.hasPrefix("HTTP/1.1 200\r\n"))
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(text.hasSuffix("\r\n\r\n" + hello))
         let empty = try await offPool { try SluiceProcess.run(["send", "-o", "", url]) }
         #expect(empty.status == 2)

@@ -130,7 +130,7 @@ struct SendCommandTests {
         #expect(plain.status == 0)
         #expect(plain.output == "hello from nginx\n")
         let included = try await SluiceProcess.launch(["send", "--include", servers.nginx("hello.txt").absoluteString])
-        #expect(included.output.hasPrefix("HTTP/1.1 200\r\n"))
+        #expect(included.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(included.output.hasSuffix("\r\n\r\nhello from nginx\n"))
     }
 

@@ -30,6 +30,10 @@ public struct Response: Sendable {
     /// values, kept off the response's fields so that it stays small.
     public var stageValues = StageValues()
 
+    /// The reason phrase of the status line as the server sent it (`Not Found`), when the
+    /// transport recorded one (``TransferMetrics/reasonPhrase``).
+    public var reasonPhrase: String? { metrics?.reasonPhrase }
+
     /// Creates a response.
     public init(
         status: Int,

@@ -39,6 +39,14 @@ public struct TransferMetrics: Sendable, Hashable {
     /// handshake; libcurl 7.88 cannot tell the wait for a connection apart from the rest
     /// (`CURLINFO_QUEUE_TIME_T` is 8.6's), so this is where a server's time starts.
     public var requestSentAt: ContinuousClock.Instant?
+    /// The reason phrase of the final response's status line as the server sent it (`Not Found`),
+    /// `nil` when it sent none (HTTP/2 and HTTP/3 have none).
+    public var reasonPhrase: String?
+    /// The request head as the transport wrote it to the wire (libcurl's own fields, such as
+    /// `Accept` and `Host`, included), when the request asked for it
+    /// (``Request/recordsSentHead``); `nil` otherwise. Over HTTP/2 it is libcurl's HTTP/1-style
+    /// rendering of the header frame.
+    public var sentHead: String?
 
     /// libcurl's timeline cut into its phases after the handshakes: from the connection being ready
     /// (DNS, connect and TLS done, or a reused connection) until the request was about to be sent.

@@ -78,6 +78,10 @@ final class CurlEasyHandle: @unchecked Sendable {
         try check(sluice_easy_setopt_xferinfo_callback(raw, value), CURLOPT_XFERINFOFUNCTION)
     }
 
+    func set(debugCallback value: sluice_debug_callback) throws(SluiceError) {
+        try check(sluice_easy_setopt_debug_callback(raw, value), CURLOPT_DEBUGFUNCTION)
+    }
+
     func set(prerequestCallback value: sluice_prereq_callback) throws(SluiceError) {
         try check(sluice_easy_setopt_prereq_callback(raw, value), CURLOPT_PREREQFUNCTION)
     }

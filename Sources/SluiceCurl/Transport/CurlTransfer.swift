@@ -48,6 +48,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// streamed body is decoded by its reader); `nil` when there are none to undo.
     private var decoder: ContentDecoder?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The request head as libcurl wrote it, when the request asked for it (`recordsSentHead`).
+    private var sentHead: [UInt8]?
     /// The request's connection overrides as libcurl's `CURLOPT_CONNECT_TO` list.
     private var connectToList: UnsafeMutablePointer<curl_slist>?
     private var lastProgress = TaskProgress()
@@ -185,6 +187,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         try easy.set(CURLOPT_XFERINFODATA, pointer: me)
         try easy.set(prerequestCallback: curlTransferPrerequest)
         try easy.set(CURLOPT_PREREQDATA, pointer: me)
+        if request.recordsSentHead {
+            // libcurl hands what it writes to the debug callback only with VERBOSE on.
+            try easy.set(CURLOPT_VERBOSE, 1)
+            try easy.set(debugCallback: curlTransferDebug)
+            try easy.set(CURLOPT_DEBUGDATA, pointer: me)
+        }
         try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
         // A proxy's answer to CONNECT is not the response; its status is read apart
         // (CURLINFO_HTTP_CONNECTCODE), and a streamed response is handed back at its head's end.
@@ -813,7 +821,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         )
         metrics.peerCertificates = peerCertificates
         metrics.requestSentAt = requestSentAt
+        metrics.reasonPhrase = state.head.reasonPhrase
+        if let sentHead { metrics.sentHead = String(decoding: sentHead, as: UTF8.self) }
         return metrics
+    }
+
+    /// Keeps what libcurl wrote of the request head (I/O thread, from the debug callback).
+    fileprivate func recordSentHead(_ bytes: UnsafeRawBufferPointer) {
+        sentHead = (sentHead ?? []) + bytes
     }
 
     /// Frees the header list and lets go of the body files (the transport commits a download's).
@@ -859,6 +874,13 @@ private let curlTransferSeek: sluice_seek_callback = { userdata, offset, origin 
 
 private let curlTransferProgress: sluice_xferinfo_callback = { userdata, downloadTotal, downloadNow, _, uploadNow in
     transfer(userdata).reportProgress(downloadTotal: Int64(downloadTotal), downloadNow: Int64(downloadNow), uploadNow: Int64(uploadNow))
+    return 0
+}
+
+private let curlTransferDebug: sluice_debug_callback = { _, type, data, size, userdata in
+    if type == CURLINFO_HEADER_OUT, let data {
+        transfer(userdata).recordSentHead(UnsafeRawBufferPointer(start: data, count: size))
+    }
     return 0
 }
 

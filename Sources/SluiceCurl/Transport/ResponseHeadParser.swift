@@ -17,6 +17,8 @@ struct ResponseHeadParser {
 
     private(set) var status: Int?
     private(set) var version: HTTPVersion = .unknown
+    /// The status line's reason phrase, `nil` when it has none.
+    private(set) var reasonPhrase: String?
     private(set) var headers = HTTPHeaders()
     /// Whether the final head has ended.
     private(set) var isComplete = false
@@ -54,9 +56,13 @@ struct ResponseHeadParser {
             let code = Int(String(decoding: codeToken, as: UTF8.self)), code >= 100
         else {
             status = nil
+            reasonPhrase = nil
             return nil
         }
         status = code
+        // What follows the code and its one space, as sent (a small string, stored inline).
+        let rest = line[codeToken.endIndex...].drop { $0 == UInt8(ascii: " ") }
+        reasonPhrase = rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self)
         return (100..<200).contains(code) ? nil : .finalStatus(code)
     }
 

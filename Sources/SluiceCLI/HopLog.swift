@@ -1,0 +1,39 @@
+import Synchronization
+import Sluice
+
+/// What each exchange of a request was, redirect hops included: how many were sent (what
+/// `-w %{num_redirects}` reports, one fewer) and each response's head, for `-i` with `-L`,
+/// which prints every response's head as curl does.
+final class HopLog: Stage, Sendable {
+    private let log = Mutex<(hops: Int, heads: [Response])>((0, []))
+    /// Whether responses are kept for their heads (`-i`); counting alone keeps none.
+    private let keepsHeads: Bool
+
+    init(keepsHeads: Bool) {
+        self.keepsHeads = keepsHeads
+    }
+
+    /// `hop-log`.
+    var name: String { "hop-log" }
+
+    /// A hop stage: it sees every exchange.
+    var placement: StagePlacement { .hop }
+
+    /// How many exchanges were sent.
+    var hops: Int { log.withLock { $0.hops } }
+
+    /// The responses before the last, whose heads `-i -L` prints before the final one's.
+    var earlierResponses: [Response] { log.withLock { Array($0.heads.dropLast()) } }
+
+    func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        log.withLock { $0.hops += 1 }
+        let response = try await next(request, context)
+        if keepsHeads {
+            // The head only: a redirect's body is not kept.
+            var head = response
+            head.body = .init()
+            log.withLock { $0.heads.append(head) }
+        }
+        return response
+    }
+}

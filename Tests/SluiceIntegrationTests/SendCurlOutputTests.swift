@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// What `sluice send` writes, beside curl 7.88 on the same httpbin: every head with `-i -L`, the
+/// status line's reason phrase, `-D`, `-O`, `-r`, several URLs in turn, and the refusal of a
+/// binary body on a terminal.
+@Suite("sluice send writes what curl writes: heads, -D, -O, -r, several URLs, binary bodies")
+struct SendCurlOutputTests {
+    /// Text without the lines that differ by time, or by the length of httpbin's echo of the two
+    /// decided differences (`User-Agent`, `Accept-Encoding`).
+    static func comparable(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.lowercased().hasPrefix("date:") && !$0.lowercased().hasPrefix("content-length:") }.joined(separator: "\n")
+    }
+
+    @Test("-i -L prints every response's head with its reason phrase; -D writes the same heads to a file")
+    func headsOfEveryHop() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let url = servers.httpbin("redirect/2").absoluteString
+        let sent = try await SluiceProcess.launch(["send", "-s", "-i", "-L", "-o", "/dev/null", "-D", directory.file("sluice.head").path, url])
+        let reference = try await CurlCLI.run(["-i", "-L", "-o", "/dev/null", "-D", directory.file("curl.head").path, url])
+        #expect(sent.status == 0 && reference.status == 0)
+        let mine = try String(contentsOf: directory.file("sluice.head"), encoding: .utf8)
+        let theirs = try String(contentsOf: directory.file("curl.head"), encoding: .utf8)
+        #expect(Self.comparable(mine) == Self.comparable(theirs), "\(mine)\n---\n\(theirs)")
+        #expect(mine.contains("HTTP/1.1 302 FOUND") && mine.contains("HTTP/1.1 200 OK"))
+        let included = try await SluiceProcess.launch(["send", "-s", "-i", "-L", servers.httpbin("redirect/1").absoluteString])
+        let curlIncluded = try await CurlCLI.run(["-i", "-L", servers.httpbin("redirect/1").absoluteString])
+        let heads = { (text: String) in Self.comparable(text).components(separatedBy: "\n\n").dropLast() }
+        #expect(Array(heads(included.output)) == Array(heads(curlIncluded.output)), "\(included.output)")
+    }
+
+    @Test("-O names the file after the URL; a URL ending in '/' names none (curl's 23); -r asks for a range")
+    func remoteNameAndRange() async throws {
+        let servers = try TestServers.load()
+        for tool in ["curl", "sluice"] {
+            let directory = try TemporaryDirectory()
+            let arguments = ["-s", "-O", servers.httpbin("bytes/16?seed=3").absoluteString]
+            let result = tool == "curl"
+                ? try await SluiceProcess.launch(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), directory: directory.url.path)
+                : try await SluiceProcess.launch(["send"] + arguments, directory: directory.url.path)
+            #expect(result.status == 0, "\(tool): \(result.error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["16"], "\(tool)")
+            #expect(try Data(contentsOf: directory.file("16")).count == 16)
+        }
+        let folder = servers.httpbin("anything/").absoluteString
+        let noName = try await SluiceProcess.launch(["send", "-s", "-O", folder])
+        let curlNoName = try await CurlCLI.run(["-O", folder])
+        #expect(noName.status == 23 && curlNoName.status == 23)
+        let range = try await SluiceProcess.launch(["send", "-r", "10-19", servers.httpbin("range/100").absoluteString])
+        let curlRange = try await CurlCLI.run(["-r", "10-19", servers.httpbin("range/100").absoluteString])
+        #expect(range.output == curlRange.output && range.output.count == 10, "\(range.output)")
+        let badRange = try await SluiceProcess.launch(["send", "-r", "ten", servers.httpbin("range/100").absoluteString])
+        #expect(badRange.status == 2 && badRange.error.contains("-r"))
+    }
+
+    @Test("several URLs are sent in turn, each -o with its URL, -w for each; the exit status is the last one's, as curl's")
+    func severalURLs() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let arguments = ["-w", "%{http_code} %{url_effective}\n", "-o", "/dev/null", servers.httpbin("get?n=1").absoluteString,
+                         "--url", servers.httpbin("status/404").absoluteString, "-o", "/dev/null"]
+        let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
+        let reference = try await CurlCLI.run(arguments)
+        #expect(sent.status == reference.status && sent.output == reference.output, "\(sent.output) vs \(reference.output)")
+        let failing = ["-f", "-o", directory.file("a").path, servers.httpbin("status/500").absoluteString, servers.httpbin("get").absoluteString]
+        let failed = try await SluiceProcess.launch(["send", "-s"] + failing)
+        let curlFailed = try await CurlCLI.run(failing)
+        #expect(failed.status == curlFailed.status, "\(failed.status) vs \(curlFailed.status)")
+        let tooMany = try await SluiceProcess.launch(["send", "-o", "a", "-o", "b", servers.httpbin("get").absoluteString])
+        #expect(tooMany.status == 2 && tooMany.error.contains("-o"))
+    }
+
+    @Test("a binary body is not written to a terminal (curl's 23) unless -o - asks for it; text is")
+    func binaryOnTerminal() async throws {
+        let servers = try TestServers.load()
+        // script(1) gives the command a terminal of its own; -e returns the command's status.
+        func onTerminal(_ command: String) async throws -> Int32 {
+            try await SluiceProcess.launch(["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script")).status
+        }
+        let png = servers.httpbin("image/png").absoluteString
+        let sluice = SluiceProcess.executable.path
+        let refused = try await onTerminal("\(sluice) send -s \(png)")
+        let curlRefused = try await onTerminal("curl -s \(png)")
+        #expect(refused == 23 && curlRefused == 23)
+        let asked = try await onTerminal("\(sluice) send -s -o - \(png) | head -c 1 >/dev/null")
+        #expect(asked == 0)
+        let text = try await onTerminal("\(sluice) send -s \(servers.httpbin("get").absoluteString)")
+        #expect(text == 0)
+    }
+}
