@@ -8,7 +8,7 @@ import SluiceRunner
 import SluiceLoad
 
 /// One `--form` argument, as curl's `-F` reads it: `name=value`, or
-/// `name=@FILE[;type=TYPE][;filename=NAME]` for a file.
+/// `name=@FILE[;type=TYPE][;filename=NAME]` for a file (`@-` standard input).
 struct FormPart {
     let part: MultipartPart
 
@@ -36,6 +36,9 @@ struct FormPart {
                 throw ValidationError("form part '\(argument)': unknown attribute '\(piece)' (type= or filename=)")
             }
         }
-        part = .file(name, URL(fileURLWithPath: path), filename: filename, contentType: contentType)
+        // '@-' is standard input, named '-' as curl names it.
+        part = path == "-"
+            ? MultipartPart(name: name, content: .data(try DataPiece.contents(of: "-", role: "standard input")), filename: filename ?? "-", contentType: contentType)
+            : .file(name, URL(fileURLWithPath: path), filename: filename, contentType: contentType)
     }
 }

@@ -106,7 +106,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format, as curl's -c.", valueName: "FILE"))
     var cookieJar: String?
 
-    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk; a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
+    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk (- standard input, sent chunked); a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
     var uploadFile: String?
 
     @Flag(name: [.customShort("s"), .customLong("silent")], help: "Write no error message (the exit status still says), as curl's -s; there is no progress meter to hide.")
@@ -443,7 +443,7 @@ struct SendCommand: AsyncParsableCommand {
         let policy = try trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
-        let hopLog = HopLog(keepsHeads: location && (include || dumpHeader != nil))
+        let hopLog = HopLog(keepsHeads: location && (include || dumpHeader != nil || writeOut != nil))
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -472,7 +472,7 @@ struct SendCommand: AsyncParsableCommand {
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (writeOut == nil && !(location && (include || dumpHeader != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (writeOut == nil && !(location && (include || dumpHeader != nil || writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
@@ -546,7 +546,7 @@ struct SendCommand: AsyncParsableCommand {
                 response.metrics = body.finalMetrics ?? response.metrics
             }
             try file?.commit()
-            try writeOutLine(response, url: request.url, bodyBytes: bodyBytes, hops: hopLog)
+            try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog)
             await transport.shutdown()
             if failWithBody, response.status >= 400 {
                 if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail-with-body)\n") }
@@ -554,7 +554,7 @@ struct SendCommand: AsyncParsableCommand {
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hopLog)
+            try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hopLog, failure: error)
             throw RequestFailure(error: error, quiet: quiet)
         }
         if metrics {
@@ -594,24 +594,39 @@ struct SendCommand: AsyncParsableCommand {
                     case 200: size
                     default: Int64(response.body.count)
                     }
-                try writeOutLine(response, url: request.url, bodyBytes: taken, hops: hops)
+                try writeOutLine(response, request: request, bodyBytes: taken, hops: hops)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(nil, url: request.url, bodyBytes: 0, hops: hops)
+            try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hops, failure: error)
             throw RequestFailure(error: error, quiet: quiet)
         }
     }
 
     /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
     /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
-    private func writeOutLine(_ response: Response?, url: URL, bodyBytes: Int64, hops: HopLog) throws {
+    private func writeOutLine(_ response: Response?, request: Request, bodyBytes: Int64, hops: HopLog, failure: SluiceError? = nil) throws {
         guard let writeOut else { return }
-        let figures = WriteOut.Figures(
-            status: response?.status ?? 0, url: response?.url?.absoluteString ?? url.absoluteString,
+        var figures = WriteOut.Figures(
+            status: response?.status ?? 0, url: response?.url?.absoluteString ?? request.url.absoluteString,
             contentType: response?.headers["Content-Type"], bodyBytes: bodyBytes,
             redirects: max(0, hops.hops - 1), metrics: response?.metrics
         )
+        figures.method = request.method.rawValue
+        figures.requestedURL = url
+        switch request.body {
+        case .data(let data): figures.uploadBytes = Int64(data.count)
+        case .file(let file): figures.uploadBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        default: break
+        }
+        if let response { figures.heads = hops.earlierResponses + [response] }
+        if let response, !location, (300..<400).contains(response.status), let location = response.headers["Location"] {
+            figures.redirectURL = URIReference(parsing: location).resolved(against: URIReference(parsing: request.url.absoluteString)).description
+        }
+        if let failure {
+            figures.exitCode = RequestFailure(error: failure).exitStatus
+            figures.errorMessage = failure.message
+        }
         try SendCommand.writeToStandardOutput(Data(try writeOutFormat(writeOut).text(figures).utf8))
     }
 
@@ -875,7 +890,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let hasBody = !get && (body != nil || dataFile != nil || !form.isEmpty)
         var target = url
-        if let uploadFile, target.hasSuffix("/") {
+        if let uploadFile, uploadFile != "-", target.hasSuffix("/") {
             target += URL(fileURLWithPath: uploadFile).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
         }
         if get, let body {
@@ -918,7 +933,8 @@ struct SendCommand: AsyncParsableCommand {
                 addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
             }
         } else if let uploadFile {
-            request.body = .file(URL(fileURLWithPath: uploadFile))
+            // '-' is standard input, streamed chunked as curl's -T - sends it.
+            request.body = uploadFile == "-" ? .stream(RequestBodyStream(StandardInputPieces())) : .file(URL(fileURLWithPath: uploadFile))
         } else if let dataFile {
             request.body = .file(URL(fileURLWithPath: dataFile))
         }
@@ -1009,10 +1025,6 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The status line (with the reason phrase the server sent) and the header fields.
     private func headText(_ response: Response) -> String {
-        var text = "\(response.httpVersion) \(response.status)\(response.reasonPhrase.map { " " + $0 } ?? "")\r\n"
-        for field in response.headers {
-            text += "\(field.name): \(field.value)\r\n"
-        }
-        return text + "\r\n"
+        WriteOut.headText(response)
     }
 }

@@ -2,13 +2,18 @@ import Foundation
 import Sluice
 
 /// `sluice send -w FORMAT`, as curl's `--write-out`: the format printed to standard output after
-/// the body, `%{NAME}` replaced by a figure of the exchange, `%%` a percent sign, and `\n`, `\r`,
-/// `\t` and `\\` read as curl reads them. `@FILE` reads the format from a file.
+/// the body, `%{NAME}` replaced by a figure of the exchange, `%header{NAME}` by a response header
+/// field's value, `%%` a percent sign, and `\n`, `\r`, `\t` and `\\` read as curl reads them.
+/// `@FILE` reads the format from a file. Every curl 7.88 variable that means something for an HTTP
+/// exchange is taken; the others (FTP's, proxy TLS's, `%{certs}`, `%{stderr}`) are refused by name.
 struct WriteOut {
     /// The variables taken, curl's names.
     static let variables = [
         "http_code", "response_code", "url_effective", "content_type", "size_download", "num_redirects",
-        "time_namelookup", "time_connect", "time_appconnect", "time_pretransfer", "time_starttransfer", "time_total", "json",
+        "time_namelookup", "time_connect", "time_appconnect", "time_pretransfer", "time_starttransfer", "time_total",
+        "speed_download", "speed_upload", "size_header", "size_request", "size_upload", "num_headers", "header_json",
+        "http_version", "scheme", "method", "url", "redirect_url", "exitcode", "errormsg", "num_connects", "local_port",
+        "remote_ip", "remote_port", "json",
     ]
 
     /// The format's pieces: text, or a variable's name.
@@ -17,6 +22,7 @@ struct WriteOut {
     private enum Piece {
         case text(String)
         case variable(String)
+        case header(String)
     }
 
     /// Reads a format.
@@ -41,6 +47,12 @@ struct WriteOut {
                 if rest.first == "%" {
                     text.append("%")
                     rest = rest.dropFirst()
+                } else if rest.hasPrefix("header{") {
+                    guard let close = rest.firstIndex(of: "}") else { throw WriteOutError("'%header{' without its '}'") }
+                    if !text.isEmpty { pieces.append(.text(text)) }
+                    text = ""
+                    pieces.append(.header(String(rest[rest.index(rest.startIndex, offsetBy: 7)..<close])))
+                    rest = rest[rest.index(after: close)...]
                 } else if rest.first == "{" {
                     guard let close = rest.firstIndex(of: "}") else { throw WriteOutError("'%{' without its '}'") }
                     let name = String(rest[rest.index(after: rest.startIndex)..<close])
@@ -70,6 +82,18 @@ struct WriteOut {
         var bodyBytes: Int64
         var redirects: Int
         var metrics: TransferMetrics?
+        /// The method and URL asked for.
+        var method = ""
+        var requestedURL = ""
+        /// The bytes of the request body.
+        var uploadBytes: Int64 = 0
+        /// The response heads, redirect hops first; empty when no response came.
+        var heads: [Response] = []
+        /// Where a redirect not followed leads.
+        var redirectURL = ""
+        /// The exit status and the error's message, when the request failed.
+        var exitCode: Int32 = 0
+        var errorMessage = ""
     }
 
     /// The format filled in.
@@ -78,6 +102,7 @@ struct WriteOut {
             switch piece {
             case .text(let text): text
             case .variable(let name): WriteOut.value(name, figures).text
+            case .header(let name): figures.heads.last?.headers.values(for: name).joined(separator: ", ") ?? ""
             }
         }.joined()
     }
@@ -101,11 +126,69 @@ struct WriteOut {
         case "time_pretransfer": return seconds(metrics?.timeToPreTransfer)
         case "time_starttransfer": return seconds(metrics?.timeToFirstByte)
         case "time_total": return seconds(metrics?.total)
+        case "speed_download", "speed_upload":
+            let total = Double((metrics?.total ?? .zero).components.seconds) + Double((metrics?.total ?? .zero).components.attoseconds) / 1e18
+            let bytes = name == "speed_download" ? figures.bodyBytes : figures.uploadBytes
+            let speed = total > 0 ? Int(Double(bytes) / total) : 0
+            return ("\(speed)", .int(speed))
+        case "size_header":
+            let size = figures.heads.reduce(0) { $0 + headText($1).utf8.count }
+            return ("\(size)", .int(size))
+        case "size_request":
+            let size = max(0, Int(metrics?.bytesSent ?? 0) - Int(figures.uploadBytes))
+            return ("\(size)", .int(size))
+        case "size_upload": return ("\(figures.uploadBytes)", .int(Int(figures.uploadBytes)))
+        case "num_headers":
+            let count = figures.heads.last?.headers.count ?? 0
+            return ("\(count)", .int(count))
+        case "header_json":
+            var fields: [(String, JSONValue)] = []
+            for field in figures.heads.last?.headers ?? [:] {
+                let name = field.name.lowercased()
+                if let index = fields.firstIndex(where: { $0.0 == name }), case .array(let values) = fields[index].1 {
+                    fields[index].1 = .array(values + [.string(field.value)])
+                } else {
+                    fields.append((name, .array([.string(field.value)])))
+                }
+            }
+            let json = JSONValue.object(JSONObject(fields))
+            return ((try? JSONWriter().string(from: json)) ?? "{}", json)
+        case "http_version":
+            let version = metrics?.httpVersion ?? .unknown
+            let text = [HTTPVersion.http1_0: "1.0", .http1_1: "1.1", .http2: "2", .http3: "3"][version] ?? "0"
+            return (text, .string(text))
+        case "scheme":
+            // As curl: none when no response came.
+            let scheme = figures.heads.isEmpty ? "" : (URL(string: figures.url)?.scheme ?? "").uppercased()
+            return (scheme, .string(scheme))
+        case "method": return (figures.method, .string(figures.method))
+        case "url": return (figures.requestedURL, .string(figures.requestedURL))
+        case "redirect_url": return (figures.redirectURL, figures.redirectURL.isEmpty ? .null : .string(figures.redirectURL))
+        case "exitcode": return ("\(figures.exitCode)", .int(Int(figures.exitCode)))
+        case "errormsg": return (figures.errorMessage, figures.errorMessage.isEmpty ? .null : .string(figures.errorMessage))
+        case "num_connects":
+            // New connections over every hop, as curl counts them.
+            let count = figures.heads.filter { $0.metrics?.connectionReused == false }.count
+            return ("\(count)", .int(count))
+        case "local_port": return ("\(metrics?.localPort ?? 0)", .int(metrics?.localPort ?? 0))
+        case "remote_ip": return (metrics?.remoteAddress ?? "", .string(metrics?.remoteAddress ?? ""))
+        case "remote_port": return ("\(metrics?.remotePort ?? 0)", .int(metrics?.remotePort ?? 0))
         default:
             var object: [(String, JSONValue)] = []
             for variable in variables where variable != "json" { object.append((variable, value(variable, figures).json)) }
             return ((try? JSONWriter().string(from: .object(JSONObject(object)))) ?? "{}", .null)
         }
+    }
+}
+
+extension WriteOut {
+    /// A head's size as a server writes it: the status line, each field, and the blank line.
+    static func headText(_ response: Response) -> String {
+        var text = "\(response.httpVersion) \(response.status)\(response.reasonPhrase.map { " " + $0 } ?? "")\r\n"
+        for field in response.headers {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        return text + "\r\n"
     }
 }
 

@@ -89,4 +89,41 @@ struct SendCurlOutputTests {
         let text = try await onTerminal("\(sluice) send -s \(servers.httpbin("get").absoluteString)")
         #expect(text == 0)
     }
+
+    @Test("-w: curl 7.88's variables for an HTTP exchange give what curl gives, redirects, bodies and failures included")
+    func writeOutVariables() async throws {
+        let servers = try TestServers.load()
+        // Not compared: size_request and speed_* (Sluice's request carries two more fields, the
+        // decided differences), local_port (each tool's own).
+        let format = "%{size_header}|%{num_headers}|%{http_version}|%{scheme}|%{method}|%{url}|%{redirect_url}|%{exitcode}|%{errormsg}|%{num_connects}|%header{content-type}|%{remote_ip}|%{remote_port}|%{size_upload}|%{http_code}|%{num_redirects}"
+        for arguments in [
+            [servers.httpbin("redirect-to?url=/get").absoluteString], ["-L", servers.httpbin("redirect/2").absoluteString],
+            ["-d", "a=1", servers.httpbin("post").absoluteString], ["http://127.0.0.1:1/"],
+        ] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "-w", format] + arguments)
+            let reference = try await CurlCLI.run(["-o", "/dev/null", "-w", format] + arguments)
+            #expect(sent.output == reference.output && sent.status == reference.status, "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        let json = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "-w", "%{header_json}", servers.httpbin("get").absoluteString])
+        let curlJSON = try await CurlCLI.run(["-o", "/dev/null", "-w", "%{header_json}", servers.httpbin("get").absoluteString])
+        let mine = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: [String]])
+        let theirs = try #require(try JSONSerialization.jsonObject(with: Data(curlJSON.output.utf8)) as? [String: [String]])
+        #expect(Set(mine.keys) == Set(theirs.keys) && mine["content-type"] == theirs["content-type"], "\(mine)")
+    }
+
+    @Test("'-' is standard input where curl takes a file: -T - streams it chunked, -d @- and --json @- read it, -H @- reads headers")
+    func standardInput() async throws {
+        let servers = try TestServers.load()
+        let raw = servers.scenario.appendingPathComponent("raw/stdin").absoluteString
+        let sluice = SluiceProcess.executable.path
+        for (input, flags) in [("line one\nline two\n", "-T -"), ("a=1\r\nb=2\n", "-d @-"), ("{\"a\": 1}", "--json @-"), ("X-From-Stdin: yes\n", "-H @-")] {
+            func received(_ command: String) async throws -> String? {
+                let result = try await SluiceProcess.launch(["-c", "printf '\(input)' | \(command) \(flags) \(raw)"], executable: URL(fileURLWithPath: "/bin/bash"))
+                return SendCurlCorpusTests.received(result.output)?.split(separator: "\n").filter { !$0.hasPrefix("expect:") }.joined(separator: "\n")
+            }
+            let mine = try await received("\(sluice) send -s")
+            let theirs = try await received("curl -s")
+            #expect(mine != nil && mine == theirs, "\(flags): \(mine ?? "nothing") vs \(theirs ?? "nothing")")
+        }
+    }
 }
