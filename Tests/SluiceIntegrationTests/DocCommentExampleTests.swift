@@ -49,6 +49,44 @@ extension DocCommentExampleTests {
         #expect(values.first as? String == "a%5Bx%5D&b%5B%5D=1&b%5B%5D=2")
     }
 
+    @Test("Request.responseDecoding: a JSON pipeline downloads a PNG, and a request's own statuses win")
+    func ownResponseDecoding() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let destination = directory.file("logo.png")
+        let manager = SessionManager(pipeline: try Pipeline {
+            try URLResolution(baseURL: servers.httpbin)
+            ResponseDecoding(format: .json)
+        })
+        var image = Request("image/png")
+        image.responseDecoding = .passThrough
+        let response = try await manager.download(image, to: destination)
+        let png = try Data(contentsOf: destination)
+        #expect(response.status == 200 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // Without its own decoding, the same request fails the pipeline's JSON check.
+        await #expect(throws: SluiceError.self) { try await manager.download(Request("image/png"), to: directory.file("refused.png")) }
+        // A request that expects a 404 accepts it; streaming bytes through the JSON pipeline works too.
+        var missing = Request("status/404")
+        missing.responseDecoding = ResponseDecoding(format: .data, acceptableStatus: [404...404], acceptableContentTypes: .any)
+        let notFound = try await manager.send(missing)
+        #expect(notFound.status == 404)
+        var streamed = Request("bytes/1000")
+        streamed.responseDecoding = .passThrough
+        let stream = try await manager.stream(streamed)
+        var count = 0
+        for try await piece in try #require(stream.bodyStream) { count += piece.count }
+        #expect(count == 1000)
+        // A pipeline with no decoding stage applies a request's own.
+        let bare = SessionManager(pipeline: try Pipeline { try URLResolution(baseURL: servers.httpbin) })
+        var json = Request("json")
+        json.responseDecoding = ResponseDecoding(format: .json)
+        let decoded = try await bare.send(json)
+        #expect(decoded.decoded?.value != nil)
+        var strict = Request("html")
+        strict.responseDecoding = ResponseDecoding(format: .json)
+        await #expect(throws: SluiceError.self) { try await bare.send(strict) }
+    }
+
     @Test("URLText: a URL's escapes kept as written, only what must be escaped escaped")
     func urlText() {
         let values = Self.playground {

@@ -48,6 +48,9 @@ public struct Pipeline: Sendable {
     public static let defaultMaxInMemoryResponseSize: Int64 = 64 << 20
     /// The stages' names, in order.
     public let stageNames: [String]
+    /// Whether a ``ResponseDecoding`` stage is in the chain; without one, a request's own
+    /// ``Request/responseDecoding`` is applied to its final response.
+    let decodesResponses: Bool
     /// Whether a ``Serialization`` stage writes parameters; without one, a request that chose its
     /// format is written before the chain runs.
     let serializes: Bool
@@ -90,6 +93,7 @@ public struct Pipeline: Sendable {
         self.maxResponseSize = maxResponseSize
         self.maxInMemoryResponseSize = maxInMemoryResponseSize
         stageNames = stages.map(\.name)
+        decodesResponses = stages.contains { $0 is ResponseDecoding }
         serializes = stages.contains { $0 is Serialization }
         handler = Pipeline.fold(stages, around: Pipeline.innermost(transport))
     }

@@ -311,11 +311,15 @@ public final class SessionManager: Sendable {
     nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
             let request = try begin(request, context: context, through: pipeline)
-            let response: Response
+            var response: Response
             if case .file(let destination) = request.destination {
                 response = try await download(request, to: destination, context: context, through: pipeline)
             } else {
                 response = try await pipeline.handler(request, context)
+            }
+            if !pipeline.decodesResponses, let own = request.responseDecoding {
+                // A pipeline without the stage: the request's own acceptance and decoding, last.
+                response = try own.decode(response, for: request)
             }
             completed(response, context: context)
             return response

@@ -92,9 +92,15 @@ public struct ResponseDecoding: ResponseStage {
         }
     }
 
-    /// Validates and decodes the response.
+    /// Accepts any status and content type and decodes the body as its bytes: what a request that
+    /// downloads or streams through a pipeline that decodes JSON sets as its own
+    /// (``Request/responseDecoding``).
+    public static let passThrough = ResponseDecoding(format: .data, acceptableStatus: [100...999], acceptableContentTypes: .any)
+
+    /// Validates and decodes the response, by the request's own ``Request/responseDecoding`` when
+    /// it has one.
     public func process(_ response: Response, for request: Request, context: TaskContext) throws -> Response {
-        try decode(response, for: request)
+        try (request.responseDecoding ?? self).decode(response, for: request)
     }
 
     /// The response with its body decoded into `decoded`.
