@@ -17,7 +17,11 @@ import SluiceLoad
 ///   service   p50 1.19 ms  p90 2.10 ms  p99 4.02 ms  p99.9 9.11 ms  max 1003.52 ms
 ///   errors    timeout ×10
 ///   statuses  200 ×5990
+///   failed    10 of 6000 requests failed (timeout ×10)
 /// ```
+///
+/// A run that exits 1 says why in its last line: the requests that failed, by kind, and the
+/// requests of the schedule that were dropped, with what to change.
 ///
 /// `latency` is the response time, from when each request was due; `service` (open loop only; in
 /// the closed loop the two are the same) from when it was sent. Text from the result (the
@@ -26,6 +30,20 @@ import SluiceLoad
 struct LoadTextReport {
     let terminal: Terminal
     let redactor: Redactor
+
+    /// Why the run fails (exit status 1), `nil` when it passes: the requests that failed, by
+    /// kind, and the requests dropped, with the remedy.
+    static func failure(_ result: LoadResult) -> String? {
+        var reasons: [String] = []
+        if result.errors > 0 {
+            let kinds = result.errorsInOrder.map { "\(Terminal.printable($0.kind)) ×\($0.count)" }.joined(separator: ", ")
+            reasons.append("\(result.errors) of \(result.requests) requests failed (\(kinds))")
+        }
+        if result.dropped > 0 {
+            reasons.append("\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) were in flight; raise --concurrency, or lower --rate")
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
 
     /// The load mode's summary: counts, the rate, latency percentiles (response time, and in the
     /// open loop service time as well), errors by kind and statuses.
@@ -64,6 +82,9 @@ struct LoadTextReport {
         }
         if let failure = result.firstFailure {
             text += "  first error: \(Terminal.printable(redactor.redact(failure)))\n"
+        }
+        if let verdict = LoadTextReport.failure(result) {
+            text += "  \(terminal.red("failed"))    \(verdict)\n"
         }
         return text
     }

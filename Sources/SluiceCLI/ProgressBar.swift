@@ -7,7 +7,9 @@ import SluiceRunner
 import SluiceLoad
 
 /// The live progress line of the load mode, redrawn on standard error about ten times a second:
-/// `[#########.........]  4500/10000  rate 2250/s  p99 3.1 ms  errors 0  dropped 0`.
+/// `[#########.........]  4500/10000  12s, 8s left  rate 2250/s  p99 3.1 ms  errors 0  dropped 0`,
+/// as k6 shows elapsed and remaining time (remaining by --duration, or estimated from the rate
+/// for a count).
 ///
 /// The rate is the last second's, not the average since the start, so a stall shows as it
 /// happens; p99 is the response time's over the run so far.
@@ -51,7 +53,12 @@ struct ProgressBar {
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let count = total.map { "\(done)/\($0)" } ?? "\(done)"
         let p99 = progress.p99.formatted(.number.precision(.fractionLength(1)).grouping(.never))
-        var line = "\r\u{1B}[2K[\(bar)]  \(count)  rate \(Int(rate))/s  p99 \(p99) ms  errors \(progress.errors)"
+        let seconds = Int(DurationText.milliseconds(elapsed) / 1000)
+        var left: Int?
+        if let duration, duration > .zero { left = max(0, Int((DurationText.milliseconds(duration - elapsed) / 1000).rounded(.up))) }
+        if let total, rate > 0 { left = min(left ?? .max, Int((Double(max(0, total - done)) / rate).rounded(.up))) }
+        let time = "\(seconds)s" + (left.map { ", \($0)s left" } ?? "")
+        var line = "\r\u{1B}[2K[\(bar)]  \(count)  \(time)  rate \(Int(rate))/s  p99 \(p99) ms  errors \(progress.errors)"
         if progress.dropped > 0 { line += "  dropped \(progress.dropped)" }
         Terminal.writeError(line)
     }

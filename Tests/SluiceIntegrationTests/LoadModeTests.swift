@@ -106,6 +106,18 @@ struct LoadModeTests {
         #expect((ramp["rate"] as? [String: Any])?["asked"] as? [String: Double] == ["from": 50, "to": 150])
     }
 
+    @Test("on a terminal, the progress line shows elapsed and remaining time, as k6's does")
+    func progressLine() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/count/progress-\(UUID())")
+        // script(1) gives the run a terminal, where the progress line is drawn.
+        let command = "\(SluiceProcess.executable.path) run --rate 20 --duration 2s --var base=\(servers.scenario.absoluteString) \(file)"
+        let result = try await SluiceProcess.launch(["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("s left") && result.output.contains("rate "), "\(result.output)")
+    }
+
     @Test("requests due while --concurrency are in flight are dropped and counted, not sent late; the run fails")
     func dropped() async throws {
         let servers = try TestServers.load()
@@ -123,6 +135,8 @@ struct LoadModeTests {
         let text = try await Self.sluice(arguments + ["--no-color", "--var", "key=drop-\(UUID())"])
         #expect(text.output.contains("  dropped ") && !text.output.contains("dropped 0"), "\(text.output)")
         #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
+        // Why it exits 1, and what to change.
+        #expect(text.status == 1 && text.output.contains("  failed    ") && text.output.contains("were dropped: they were due while 10 were in flight; raise --concurrency"), "\(text.output)")
     }
 
     @Test(
