@@ -24,7 +24,8 @@ struct URLTestDataTests {
         base.map { "\(input) against \($0)" } ?? input
     }
 
-    /// What the server received for `text`, or why nothing was sent.
+    /// What the server received for `text`, or `nil` when nothing was sent; the target the URL
+    /// itself names (what a dry run prints) must be the one received.
     static func sent(_ text: String, manager: SessionManager, recorder: Int) async -> (host: String, target: String)? {
         guard var url = URLText.url(text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return nil }
         // The recorder speaks plain HTTP: an https URL is sent as http with its port spelled out,
@@ -48,6 +49,7 @@ struct URLTestDataTests {
         guard parts.count == 3 else { return nil }
         var host = headers.first { $0[0].lowercased() == "host" }?[1] ?? ""
         if scheme == "https", host.hasSuffix(":443") { host = String(host.dropLast(4)) }
+        #expect(url.requestTarget == String(parts[1]), "\(text): the URL says \(url.requestTarget), the wire had \(parts[1])")
         return (host, String(parts[1]))
     }
 

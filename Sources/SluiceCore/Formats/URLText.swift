@@ -6,7 +6,9 @@ import Foundation
 /// `sluice send`), so that the dry run, `sluice curl` and the transport agree.
 ///
 /// What is written stays as written: a valid percent-escape (`%3D`, `%C3%A9`) is kept, never
-/// escaped again, and characters RFC 3986 allows are never escaped. Only what cannot stand in
+/// escaped again, and characters RFC 3986 allows are never escaped. An absolute URL's `.` and
+/// `..` segments are removed, as libcurl removes them before sending, so that the URL a dry run
+/// shows is the one that goes out. Only what cannot stand in
 /// its component is escaped: a space, controls, non-ASCII text, a `%` that starts no escape, and
 /// the characters RFC 3986 and the WHATWG URL Standard exclude from the component (`"`, `<`, `>`,
 /// `` ` ``, `{`, `}`, `|`, `\`, `^`, and `[`, `]` outside an IP literal).
@@ -42,6 +44,12 @@ public enum URLText {
             reference.authority = checked
         }
         reference.path = escape(reference.path, keeping: isPathByte)
+        if reference.scheme != nil {
+            // What libcurl sends, and so what the URL says: '.' and '..' segments removed
+            // (RFC 3986 section 5.2.4), as curl removes them. A relative reference loses them when
+            // it is resolved.
+            reference.path = URIReference.removingDotSegments(reference.path)
+        }
         reference.query = reference.query.map { escape($0, keeping: isQueryByte) }
         reference.fragment = reference.fragment.map { escape($0, keeping: isQueryByte) }
         return reference.description

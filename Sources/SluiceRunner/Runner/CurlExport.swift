@@ -30,7 +30,10 @@ public enum CurlExport {
         case .head: arguments.append("--head")
         default: arguments += ["-X", request.method.rawValue]
         }
-        arguments.append(quote(redactor.redact(request.url.absoluteString)))
+        let url = request.url.absoluteString
+        // curl reads [] and {} in a URL as a glob; the URL is sent as Sluice sends it.
+        if url.contains(where: { "[]{}".contains($0) }) { arguments.append("--globoff") }
+        arguments.append(quote(redactor.redact(url)))
         let multipart = !parts.isEmpty && request.headers["Content-Type"]?.hasPrefix("multipart/form-data") == true
         for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
             arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
