@@ -405,6 +405,21 @@ extension DocumentationExampleTests {
         #expect(size == 3 << 20)
     }
 
+    @Test("Tasks and errors: a request's own total timeout ends it with .timeout, read through localizedDescription")
+    func requestTimeout() async throws {
+        let servers = try TestServers.load()
+        let manager = SessionManager(pipeline: try Pipeline { try URLResolution(baseURL: servers.httpbin) })
+        var slow = Request("delay/3")
+        slow.timeouts.total = .seconds(1)
+        do {
+            _ = try await manager.send(slow)
+        } catch let error as SluiceError where error.kind == .timeout {
+            print(error.localizedDescription)   // timeout in transport for http://…/delay/3: Operation timed out after 1000 milliseconds
+        }
+        // The same request again: it ends with .timeout, not the server's answer.
+        await #expect { try await manager.send(slow) } throws: { ($0 as? SluiceError)?.kind == .timeout }
+    }
+
     @Test("Streaming: a 3 MiB body read piece by piece")
     func streamingDownload() async throws {
         let servers = try TestServers.load()

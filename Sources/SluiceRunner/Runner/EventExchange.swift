@@ -17,7 +17,9 @@ extension PipelineRunner {
         // stream and count as a failure.
         request.timeouts.total = nil
         let events = Locked<[ServerSentEvent]>([])
-        let source = manager.events(request, options: .init(defaultRetry: .seconds(1), maxReconnects: 3))
+        // The library's reconnection wait (3 s until the stream sets one, as browsers), as
+        // `sluice send --events` and ServerSentEventSource use it.
+        let source = manager.events(request, options: .init(maxReconnects: 3))
         let head: Response?
         do {
             head = try await source.read(upTo: reading.count, within: within) { event, _ in
