@@ -16,6 +16,15 @@ enum CurlArguments {
         "y", "Y", "z",
     ]
 
+    /// The long names of `sluice send`'s short options that take a value: a value that starts
+    /// with '-' (`-r -500`, `-H -x`) is handed over as `--long=value`, which the parser reads
+    /// whatever the value holds.
+    static let longNames: [Character: String] = [
+        "A": "user-agent", "b": "cookie", "c": "cookie-jar", "C": "continue-at", "D": "dump-header", "e": "referer",
+        "E": "cert", "F": "form", "H": "header", "m": "max-time", "o": "output", "r": "range", "T": "upload-file",
+        "u": "user", "w": "write-out", "x": "proxy", "X": "request",
+    ]
+
     /// The body options, by the name `--data-piece` gives their kind.
     static let bodyOptions: [String: DataPiece.Kind] = [
         "-d": .data, "--data": .data, "--data-ascii": .data, "--data-binary": .binary, "--data-raw": .raw,
@@ -50,9 +59,14 @@ enum CurlArguments {
                 if let attached {
                     output.append(attached)
                 } else if let letter = short(last), valuedShortOptions.contains(letter), index < arguments.count {
-                    // The value, as it is, even when it starts with '-' (`-o -`, `-H -x`).
-                    output.append(arguments[index])
+                    // The value, as it is, even when it starts with '-' (`-r -500`, `-H -x`).
+                    let value = arguments[index]
                     index += 1
+                    if value.hasPrefix("-"), value != "-", let long = longNames[letter] {
+                        output[output.count - 1] = "--\(long)=\(value)"
+                    } else {
+                        output.append(value)
+                    }
                 }
                 continue
             }

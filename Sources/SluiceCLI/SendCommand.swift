@@ -35,7 +35,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.customShort("r"), .customLong("range")], help: ArgumentHelp("Ask for these bytes only (Range: bytes=RANGE), as curl's -r: 0-499, 500-, -500, 0-0,-1.", valueName: "RANGE"))
     var range: String?
 
-    @Option(name: [.customShort("X"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
+    @Option(name: [.customShort("X"), .customLong("request"), .customLong("method")], help: "The request method; GET, or POST when there is a body.")
     var method: String?
 
     @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("A header 'Name: value' (repeatable), as curl's -H: 'Name:' sends no such field at all (libcurl's own Accept included), 'Name;' sends it empty, @FILE (@- standard input) reads one a line.", valueName: "HEADER/@FILE"))
