@@ -12,11 +12,13 @@ import SluiceRetry
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Sends one request and prints the response body.",
+        abstract: "Sends requests with curl's command line and prints the response bodies.",
         discussion: """
             The body streams to standard output as it arrives, paced by the reader (or to --output, streamed to disk): memory stays flat whatever its size, as with curl. --include prints the status line and headers first; --metrics prints the timeline of the exchange, the time spent in each stage and the process's peak memory to standard error. As with curl, redirects are followed only with --location, a body (--data, --data-urlencode, --data-file, --form, --json) makes the default method POST, and --upload-file makes it PUT.
 
-            Example: sluice send --metrics http://127.0.0.1:8080/get
+            The command line is read as curl reads its own: -XPOST, -dname=x, -fsSLo FILE, --data=VALUE; body pieces (-d, --data-binary, --data-raw, --data-urlencode, --json) are joined in the order typed; '-' is standard input wherever curl takes a file. Several URLs are sent in turn. The exit status is curl's: 0 done, 3 a URL that cannot be sent, 6 no such host, 7 connection failed or no route, 22 -f and a status of 400 or more, 23 output not written, 26 a file not read, 28 timeout, 47 too many redirects, 60 a certificate that does not verify, and libcurl's own code for the rest; 2 an invalid command line.
+
+            Example: sluice send -fsSL -H 'Accept: application/json' http://127.0.0.1:8080/get
             """
     )
 

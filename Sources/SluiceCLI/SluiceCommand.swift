@@ -14,7 +14,7 @@ struct SluiceCommand: AsyncParsableCommand {
         commandName: "sluice",
         abstract: "Sends HTTP requests through Sluice's stage chain over libcurl.",
         discussion: """
-            Exit status: 0 when every request passed, 1 when a request failed or an expectation was not met, 2 when a pipeline or the command line is invalid.
+            Exit status: 0 when every request passed, 1 when a request failed or an expectation was not met, 2 when a pipeline or the command line is invalid. sluice send exits with curl's statuses instead (sluice send --help).
             """,
         version: SluiceVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, StagesCommand.self, CurlCommand.self, SendCommand.self, ReachabilityCommand.self, ReportCommand.self]
