@@ -11,7 +11,7 @@ import Foundation
 /// shows is the one that goes out. Only what cannot stand in
 /// its component is escaped: a space, controls, non-ASCII text, a `%` that starts no escape, and
 /// the characters RFC 3986 and the WHATWG URL Standard exclude from the component (`"`, `<`, `>`,
-/// `` ` ``, `{`, `}`, `|`, `\`, `^`, and `[`, `]` outside an IP literal).
+/// a backtick, `{`, `}`, `|`, `\`, `^`, and `[`, `]` outside an IP literal).
 ///
 /// A host no standard allows is refused rather than sent: one holding, once its escapes are
 /// decoded, a forbidden domain code point of the WHATWG URL Standard (controls, space, `#`, `%`,
