@@ -23,7 +23,7 @@ struct URLTextTests {
         ("http://10.0.0.1:8080/", "http://10.0.0.1:8080/"),
         ("http://1.2.3.4.example/", "http://1.2.3.4.example/"),
         ("users/{id}?full=1", "users/%7Bid%7D?full=1"),
-        ("{id}:run", "%7Bid%7D:run"),
+        ("./{id}:run", "./%7Bid%7D:run"),
         ("http://h/\u{7F}\u{1}", "http://h/%7F%01"),
     ]
 
@@ -40,7 +40,7 @@ struct URLTextTests {
         "http://ho%7Cst/", "http://ho%7Fst/", "http://ho|st/", "http://ho%00st/", "http://a%2Fb/", "http://a%20b/",
         "http://[::%31]/", "http://[::1/", "http://[::1]x/", "http://[v1.x]/", "http://[1.2.3.4]/", "http://h:8o/",
         "http://h^/", "http://h%/", "http://ho%25st/", "http://1.2.3.08/", "http://256.0.0.1/", "http://1.2.3.4.5/",
-        "http://foo.0x100000000/", "http://💩.123/",
+        "http://foo.0x100000000/", "http://💩.123/", "{id}:run", "://a%0A%7b", ":x",
     ]
 
     @Test("a host no standard allows never becomes a URL", arguments: refused)

@@ -33,12 +33,13 @@ public enum URLText {
     /// authority holds a host or port no standard allows.
     public static func escaped(_ text: String) -> String? {
         var reference = URIReference(parsing: text)
-        if let scheme = reference.scheme, !isScheme(scheme) {
-            // Not a scheme (`{id}:run`): what came before the colon is the path's first segment.
-            reference.path = scheme + ":" + (reference.authority.map { "//" + $0 } ?? "") + reference.path
-            reference.scheme = nil
-            reference.authority = nil
-        }
+        // RFC 3986 section 4.2: a colon in the first segment of a relative path reads as a scheme,
+        // so such a path is no reference (`{id}:run`, `://a`; `./{id}:run` is one). Foundation
+        // would read `://a` as a URL with an empty scheme and a host.
+        if let scheme = reference.scheme, !isScheme(scheme) { return nil }
+        if reference.scheme == nil, reference.authority == nil,
+            reference.path.prefix(while: { $0 != "/" }).contains(":")
+        { return nil }
         if let authority = reference.authority {
             guard let checked = checkedAuthority(authority) else { return nil }
             reference.authority = checked
