@@ -432,13 +432,7 @@ struct SendCommand: AsyncParsableCommand {
             throw RequestFailure(error: SluiceError(kind: .fileIO, stage: "output", message: "-O: \(url) has no file name in its path"), quiet: quiet, status: 23)
         }
         // Checked here, not in validate(), whose errors the parser reports with its own status.
-        guard let parsed = URLText.url(url), ["http", "https"].contains(parsed.scheme?.lowercased()), parsed.host?.isEmpty == false else {
-            // curl's status for a URL it cannot read.
-            throw RequestFailure(
-                error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(url)' is not an http or https URL Sluice can send"),
-                quiet: quiet, status: 3
-            )
-        }
+        _ = try sendableURL(url)
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
         ))
@@ -511,8 +505,7 @@ struct SendCommand: AsyncParsableCommand {
             if fail, response.status >= 400 {
                 // As curl's --fail: nothing of the answer is written, and the file stays as it was.
                 await transport.shutdown()
-                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
-                throw ExitCode(22)
+                throw failedStatus(response.status)
             }
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
@@ -523,9 +516,9 @@ struct SendCommand: AsyncParsableCommand {
             if include || head {
                 // With -L, every response's head, as curl prints them.
                 for earlier in hopLog.earlierResponses {
-                    try write(Data(headText(earlier).utf8))
+                    try write(Data(earlier.headText.utf8))
                 }
-                try write(Data(headText(response).utf8))
+                try write(Data(response.headText.utf8))
             }
             if let body = response.bodyStream {
                 var pieces = body.makeAsyncIterator()
@@ -551,8 +544,7 @@ struct SendCommand: AsyncParsableCommand {
             try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog)
             await transport.shutdown()
             if failWithBody, response.status >= 400 {
-                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail-with-body)\n") }
-                throw ExitCode(22)
+                throw failedStatus(response.status)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
@@ -585,8 +577,7 @@ struct SendCommand: AsyncParsableCommand {
             let response = try await manager.download(resumingFrom: resume, request: request)
             await transport.shutdown()
             if fail || failWithBody, response.status >= 400, response.status != 416 {
-                if !quiet { Terminal.writeError("sluice: error: the server answered \(response.status) (--fail)\n") }
-                throw ExitCode(22)
+                throw failedStatus(response.status)
             }
             if writeOut != nil {
                 let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -898,26 +889,20 @@ struct SendCommand: AsyncParsableCommand {
         if get, let body {
             target += (target.contains("?") ? "&" : "?") + String(decoding: body, as: UTF8.self)
         }
-        guard let targetURL = URLText.url(target) else {
-            throw RequestFailure(error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(target)' is not a URL Sluice can send"), quiet: quiet, status: 3)
-        }
         let defaultMethod = head ? "HEAD" : uploadFile != nil ? "PUT" : (hasBody ? "POST" : "GET")
-        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: targetURL)
-        var omitted: [String] = []
+        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: try sendableURL(target))
         for header in try headerLines() {
             if let colon = header.firstIndex(of: ":") {
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)
                 let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 // As curl: 'Name:' sends no such field, not even libcurl's own.
-                if value.isEmpty { omitted.append(name) } else { request.headers.add(name: name, value: value) }
+                if value.isEmpty { request.omittedHeaders.append(name) } else { request.headers.add(name: name, value: value) }
             } else {
                 request.headers.add(name: String(header.dropLast()).trimmingCharacters(in: .whitespaces), value: "")
             }
         }
         func addUnlessGiven(_ name: String, _ value: String) {
-            // Field names are ASCII tokens: lowercasing compares them as HTTP does.
-            let isOmitted = omitted.contains { $0.lowercased() == name.lowercased() }
-            if !request.headers.contains(name), !isOmitted { request.headers.add(name: name, value: value) }
+            if !request.headers.contains(name), !request.omitsHeader(name) { request.headers.add(name: name, value: value) }
         }
         if let cookie, cookie.contains("=") { addUnlessGiven("Cookie", cookie) }
         // Not curl's 'curl/VERSION': a server sees what sent the request, as from sluice run.
@@ -942,9 +927,8 @@ struct SendCommand: AsyncParsableCommand {
         }
         if !hasBody, uploadFile == nil, [HTTPMethod.post, .put, .patch].contains(request.method) {
             // As curl's -X POST without data: the method alone, no 'Content-Length: 0'.
-            omitted.append("Content-Length")
+            request.omittedHeaders.append("Content-Length")
         }
-        request.omittedHeaders = omitted
         request.parts = try form.map { try FormPart($0).part }
         request.destination = .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
@@ -1013,7 +997,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// `-D`: the heads written to `path`, or to standard output for `-`.
     private func writeHeads(_ responses: [Response], to path: String) throws {
-        let text = responses.map(headText).joined()
+        let text = responses.map(\.headText).joined()
         if path == "-" {
             try SendCommand.writeToStandardOutput(Data(text.utf8))
             return
@@ -1025,8 +1009,22 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    /// The status line (with the reason phrase the server sent) and the header fields.
-    private func headText(_ response: Response) -> String {
-        WriteOut.headText(response)
+    /// `-f` and `--fail-with-body`: curl's status 22 for an answer of 400 or more, said unless `-s`.
+    private func failedStatus(_ status: Int) -> ExitCode {
+        if !quiet { Terminal.writeError("sluice: error: the server answered \(status) (\(fail ? "--fail" : "--fail-with-body"))\n") }
+        return ExitCode(22)
+    }
+
+    /// The URL `text` names, when Sluice can send to it.
+    /// - Throws: `RequestFailure` with curl's status 3, for a URL it cannot read, when it names no
+    ///   http or https URL with a host.
+    private func sendableURL(_ text: String) throws -> URL {
+        guard let url = URLText.url(text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
+            throw RequestFailure(
+                error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(text)' is not an http or https URL Sluice can send"),
+                quiet: quiet, status: 3
+            )
+        }
+        return url
     }
 }

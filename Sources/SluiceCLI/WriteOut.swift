@@ -132,7 +132,7 @@ struct WriteOut {
             let speed = total > 0 ? Int(Double(bytes) / total) : 0
             return ("\(speed)", .int(speed))
         case "size_header":
-            let size = figures.heads.reduce(0) { $0 + headText($1).utf8.count }
+            let size = figures.heads.reduce(0) { $0 + $1.headText.utf8.count }
             return ("\(size)", .int(size))
         case "size_request":
             let size = max(0, Int(metrics?.bytesSent ?? 0) - Int(figures.uploadBytes))
@@ -144,7 +144,7 @@ struct WriteOut {
         case "header_json":
             var fields: [(String, JSONValue)] = []
             for field in figures.heads.last?.headers ?? [:] {
-                let name = field.name.lowercased()
+                let name = field.name.asciiLowercased
                 if let index = fields.firstIndex(where: { $0.0 == name }), case .array(let values) = fields[index].1 {
                     fields[index].1 = .array(values + [.string(field.value)])
                 } else {
@@ -178,17 +178,6 @@ struct WriteOut {
             for variable in variables where variable != "json" { object.append((variable, value(variable, figures).json)) }
             return ((try? JSONWriter().string(from: .object(JSONObject(object)))) ?? "{}", .null)
         }
-    }
-}
-
-extension WriteOut {
-    /// A head's size as a server writes it: the status line, each field, and the blank line.
-    static func headText(_ response: Response) -> String {
-        var text = "\(response.httpVersion) \(response.status)\(response.reasonPhrase.map { " " + $0 } ?? "")\r\n"
-        for field in response.headers {
-            text += "\(field.name): \(field.value)\r\n"
-        }
-        return text + "\r\n"
     }
 }
 

@@ -175,34 +175,11 @@ public enum URLText {
     /// `text` with every byte `keeps` refuses percent-encoded, and a `%` kept only where two hex
     /// digits follow it (a valid escape stays as written).
     private static func escape(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
-        let bytes = Array(text.utf8)
-        func isEscape(at index: Int) -> Bool {
-            index + 2 < bytes.count && bytes[index + 1].isASCIIHexDigit && bytes[index + 2].isASCIIHexDigit
-        }
-        func kept(at index: Int) -> Bool {
-            bytes[index] == UInt8(ascii: "%") ? isEscape(at: index) : keeps(bytes[index])
-        }
-        // Most URLs need nothing escaped: the text itself, with nothing allocated.
-        guard bytes.indices.contains(where: { !kept(at: $0) }) else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 16)
-        for index in bytes.indices {
-            if kept(at: index) {
-                output.append(bytes[index])
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(bytes[index] >> 4)])
-                output.append(hexDigits[Int(bytes[index] & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        PercentEncoding.encode(text, keepingEscapes: true, keeping: keeps)
     }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
 
 extension UInt8 {
     fileprivate var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
     fileprivate var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
-    fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

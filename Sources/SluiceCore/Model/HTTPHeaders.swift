@@ -139,7 +139,7 @@ extension String {
 extension StringProtocol {
     /// The text with ASCII capital letters turned into small letters, every other byte kept: how
     /// HTTP field names, directives and host names compare, never Unicode case mapping.
-    var asciiLowercased: String {
+    package var asciiLowercased: String {
         String(decoding: utf8.map(\.asciiLowercased), as: UTF8.self)
     }
 }

@@ -335,6 +335,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             try easy.set(CURLOPT_NOBODY, 1)
             return
         }
+        // Whether libcurl is told to send a body (CURLOPT_POST), which makes its method POST.
+        var sendsBody = true
         if let size = upload?.size {
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: size)
@@ -351,12 +353,12 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         } else if method == .get {
             try easy.set(CURLOPT_HTTPGET, 1)
             return
-        } else if method == .post {
-            // A body-less POST that omits Content-Length: the method alone, as curl's -X POST sends it.
-            try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
-            return
+        } else {
+            sendsBody = false
         }
-        if method != .post {
+        // Any other method is named; so is a body-less POST that omits Content-Length, which then
+        // goes out as the method alone, as curl's -X POST sends it.
+        if method != .post || !sendsBody {
             try easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         }
     }

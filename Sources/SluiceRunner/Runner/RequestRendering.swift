@@ -52,11 +52,17 @@ extension RequestSpec {
             }
         }
         let path = try text(self.path)
-        // The path as written (URLText keeps its escapes); "" is the empty reference, the base URL.
-        guard path.isEmpty || URLText.url(path) != nil else {
-            throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
+        // The path as written (URLText keeps its escapes), read once; "" is the empty reference,
+        // which the url-resolution stage makes its base URL.
+        var request: Request
+        if path.isEmpty {
+            request = Request(method: method, path)
+        } else {
+            guard let url = URLText.url(path) else {
+                throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
+            }
+            request = Request(method: method, url: url)
         }
-        var request = Request(method: method, path)
         for pair in pathParameters {
             request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
         }
