@@ -97,7 +97,7 @@ let package = Package(
             ]
         ),
         // The libcurl transport: the one module that imports CCurl.
-        .target(name: "SluiceCurl", dependencies: ["SluiceCore", "CCurl"]),
+        .target(name: "SluiceCurl", dependencies: ["SluiceCore", "CCurl", "COpenSSL"]),
         // `import Sluice`: the core and the libcurl transport, as one module.
         .target(name: "Sluice", dependencies: ["SluiceCore", "SluiceCurl"]),
         // The reachability monitor (rtnetlink) and the stage that asks it.

@@ -768,7 +768,7 @@ struct SendCommand: AsyncParsableCommand {
             do {
                 identity = try ClientIdentity(certificate: file, key: clientKey, password: password)
             } catch {
-                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, curlCode: 58))
+                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, transportCode: 58))
             }
         } else if clientKey != nil || clientKeyPassword != nil {
             throw ValidationError("--key and --pass go with --cert")

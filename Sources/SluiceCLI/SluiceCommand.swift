@@ -76,7 +76,8 @@ struct RequestFailure: Error {
 
     /// curl's exit status for the error (the table in the CLI README): libcurl's own code where
     /// the transport failed (6 DNS, 7 connect, 28 timeout, 35 TLS, 52 empty reply, 56 receive,
-    /// 60 certificate, 58 client certificate, 91 OCSP staple...), 90 for a pin that does not
+    /// 60 certificate, 58 client certificate, 91 OCSP staple..., 61 for a body whose content coding
+    /// cannot be undone), 90 for a pin that does not
     /// match, 47 for too many redirects, 63 for a body over --max-filesize, 23 for output that
     /// cannot be written, 26 for a file to send that cannot be read, 28 for a timeout (a wait for a route included), 7 for no route to the
     /// host (curl's connect() fails so), and 1 for what curl has no code for.
@@ -87,6 +88,8 @@ struct RequestFailure: Error {
         if error.kind == .responseTooLarge { return 63 }
         if error.kind == .fileIO { return error.stage == "output" ? 23 : 26 }
         if let code = error.curlCode, code > 0, code < 100 { return Int32(code) }
+        // CURLE_BAD_CONTENT_ENCODING, as `curl --compressed` exits on a damaged body.
+        if error.underlying is ContentDecodingError { return 61 }
         if error.kind == .timeout || error.kind == .connectTimeout { return 28 }
         if error.kind == .dns { return 6 }
         if error.kind == .connect || error.kind == .notReachable { return 7 }

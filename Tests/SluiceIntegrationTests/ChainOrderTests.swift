@@ -289,8 +289,8 @@ struct RecordingTransport: Transport {
     let log: ExchangeLog
     let inner: any Transport = CurlTransport.shared
 
-    func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
-        let response = try await inner.execute(request, for: task, events: events)
+    func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
+        let response = try await inner.execute(request, events: events)
         log.append(request, response.status)
         return response
     }

@@ -168,7 +168,7 @@ struct OutputPathTests {
         let existing = try FileNodes.file(at: directory.file("existing.txt").path, "old\n", permissions: 0o600)
         let inode = FileNode(existing)?.inode
         let written = try await transport.execute(
-            Request(url: servers.nginx("hello.txt"), destination: .file(URL(fileURLWithPath: existing))), for: .next(), events: events
+            Request(url: servers.nginx("hello.txt"), destination: .file(URL(fileURLWithPath: existing))), events: events
         )
         #expect(written.bodyFile?.path == existing)
         #expect(FileNodes.contents(existing) == hello)
@@ -176,7 +176,7 @@ struct OutputPathTests {
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
         let reader = FIFOReader(fifo)
         let streamed = try await transport.execute(
-            Request(url: servers.nginx("medium.bin"), destination: .file(URL(fileURLWithPath: fifo))), for: .next(), events: events
+            Request(url: servers.nginx("medium.bin"), destination: .file(URL(fileURLWithPath: fifo))), events: events
         )
         #expect(streamed.bodyStream == nil)
         #expect(streamed.metrics != nil, "the metrics of the whole exchange, once the body was written")
@@ -546,10 +546,10 @@ struct OutputPathTests {
 
 /// Transport events nobody listens to, for calling a transport directly.
 private struct SilentEvents: TransportEvents {
-    func transferStarted(_ task: TaskID, url: URL, control: any TransferControl) {}
-    func evaluateTrust(_ task: TaskID, connection: ConnectionInfo) -> TrustDecision { .proceed }
-    func requestSent(_ task: TaskID) {}
-    func responseStarted(_ task: TaskID, status: Int) {}
-    func progressed(_ task: TaskID, _ progress: TaskProgress) {}
-    func transferFinished(_ task: TaskID, control: any TransferControl, metrics: TransferMetrics?) {}
+    func transferStarted(url: URL, control: any TransferControl) {}
+    func evaluateTrust(_ connection: ConnectionInfo, for request: Request) -> TrustDecision { .proceed }
+    func requestSent() {}
+    func responseStarted(status: Int) {}
+    func progressed(_ progress: TaskProgress) {}
+    func transferFinished(control: any TransferControl, metrics: TransferMetrics?) {}
 }

@@ -88,13 +88,13 @@ struct RedirectTests {
         #expect(String(decoding: upgraded.body, as: UTF8.self) == "hello from nginx\n")
     }
 
-    @Test("every hop passes the task's trust evaluator")
+    @Test("every hop asks the task about trust")
     func trustOnEveryHop() async throws {
         let servers = try TestServers.load()
-        let evaluator = RecordingTrustEvaluator(decision: .proceed)
-        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let recorder = TrustRecorder()
+        let manager = try servers.manager(trustRecorder: recorder)
         _ = try await manager.send(Request(url: servers.nginx("to-https")))
-        #expect(evaluator.calls.map(\.scheme) == ["http", "https"], "the plain request and the TLS hop")
-        #expect(evaluator.calls.last?.hasTLSSession == true)
+        #expect(recorder.calls.map(\.scheme) == ["http", "https"], "the plain request and the TLS hop")
+        #expect(recorder.calls.last?.showsCertificates == true)
     }
 }

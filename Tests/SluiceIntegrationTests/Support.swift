@@ -28,34 +28,67 @@ final class EventRecorder: EventMonitor {
     }
 }
 
-/// Records what a trust evaluator was shown, and answers with a fixed decision.
-final class RecordingTrustEvaluator: TrustEvaluating {
-    private let seen = Locked<[(host: String, scheme: String, remote: String, hasTLSSession: Bool)]>([])
-    let decision: TrustDecision
+/// Records every trust question a transport asks, and answers it with a fixed decision, or with
+/// the task's own answer (its request's trust policy) when it has none.
+final class TrustRecorder: Sendable {
+    struct Call {
+        var host: String
+        var scheme: String
+        var remote: String
+        var showsCertificates: Bool
+        var answer: TrustDecision
+    }
 
-    init(decision: TrustDecision) {
+    private let seen = Locked<[Call]>([])
+    let decision: TrustDecision?
+
+    init(decision: TrustDecision? = nil) {
         self.decision = decision
     }
 
-    func evaluate(_ connection: ConnectionInfo) -> TrustDecision {
-        seen.withLock {
-            $0.append((connection.host, connection.scheme, connection.remoteAddress, connection.tlsSession != nil))
-        }
-        return decision
+    func record(_ connection: ConnectionInfo, answer: TrustDecision) {
+        let call = Call(
+            host: connection.host, scheme: connection.scheme, remote: connection.remoteAddress,
+            showsCertificates: connection.peer.map { !$0.presentedCertificates().isEmpty } ?? false, answer: answer
+        )
+        seen.withLock { $0.append(call) }
     }
 
-    var calls: [(host: String, scheme: String, remote: String, hasTLSSession: Bool)] {
+    var calls: [Call] {
         seen.withLock { $0 }
     }
 }
 
-/// A stage that installs a trust evaluator for its task.
-struct InstallTrust: RequestStage {
-    let evaluator: any TrustEvaluating
-    func prepare(_ request: Request, context: TaskContext) async throws -> Request {
-        context.trustEvaluator = evaluator
-        return request
+/// A transport that hands each exchange to `inner` with the task's listener wrapped, so that every
+/// trust question the transport asks is recorded by `recorder` (and answered by it when it has a
+/// decision of its own): the seam any transport reports through.
+struct TrustRecordingTransport: Transport {
+    let inner: any Transport
+    let recorder: TrustRecorder
+
+    private struct Events: TransportEvents {
+        let task: any TransportEvents
+        let recorder: TrustRecorder
+
+        func transferStarted(url: URL, control: any TransferControl) { task.transferStarted(url: url, control: control) }
+        func evaluateTrust(_ connection: ConnectionInfo, for request: Request) -> TrustDecision {
+            let answer = recorder.decision ?? task.evaluateTrust(connection, for: request)
+            recorder.record(connection, answer: answer)
+            return answer
+        }
+        func requestSent() { task.requestSent() }
+        func responseStarted(status: Int) { task.responseStarted(status: status) }
+        func progressed(_ progress: TaskProgress) { task.progressed(progress) }
+        func transferFinished(control: any TransferControl, metrics: TransferMetrics?) {
+            task.transferFinished(control: control, metrics: metrics)
+        }
     }
+
+    func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
+        try await inner.execute(request, events: Events(task: events, recorder: recorder))
+    }
+
+    var executor: (any TaskExecutor)? { inner.executor }
 }
 
 /// A temporary directory removed at deinit.

@@ -67,11 +67,11 @@ struct TLSTests {
         #expect(error?.kind == .tls)
     }
 
-    @Test("a trust evaluator that rejects stops the request before one byte of it reaches the server")
+    @Test("a trust answer that rejects stops the request before one byte of it reaches the server")
     func trustHookRejects() async throws {
         let servers = try TestServers.load()
-        let evaluator = RecordingTrustEvaluator(decision: .reject(reason: "pin mismatch for localhost"))
-        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let evaluator = TrustRecorder(decision: .reject(reason: "pin mismatch for localhost"))
+        let manager = try servers.manager(trustRecorder: evaluator)
         let marker = "never-sent-\(UUID().uuidString).txt"
         let error = await #expect(throws: SluiceError.self) {
             try await manager.send(Request(url: servers.nginxTLS(marker)))
@@ -82,21 +82,21 @@ struct TLSTests {
         #expect(call.host == "localhost")
         #expect(call.scheme == "https")
         #expect(call.remote == "127.0.0.1")
-        #expect(call.hasTLSSession)
+        #expect(call.showsCertificates)
         let log = try String(contentsOfFile: servers.nginxAccessLog, encoding: .utf8)
         #expect(!log.contains(marker))
     }
 
-    @Test("the trust evaluator runs for every exchange, on a reused connection too")
+    @Test("trust is asked for every exchange, on a reused connection too")
     func trustHookOnReusedConnection() async throws {
         let servers = try TestServers.load()
-        let evaluator = RecordingTrustEvaluator(decision: .proceed)
-        let manager = try servers.manager(stages: [InstallTrust(evaluator: evaluator)])
+        let evaluator = TrustRecorder()
+        let manager = try servers.manager(trustRecorder: evaluator)
         let first = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
         let second = try await manager.send(Request(url: servers.nginxTLS("hello.txt")))
         #expect(first.metrics?.connectionReused == false)
         #expect(second.metrics?.connectionReused == true)
         #expect(evaluator.calls.count == 2)
-        #expect(evaluator.calls.allSatisfy { $0.hasTLSSession })
+        #expect(evaluator.calls.allSatisfy { $0.showsCertificates })
     }
 }

@@ -143,10 +143,11 @@ struct TestServers: Decodable {
     /// A manager over a transport that trusts the test CA.
     func manager(
         stages: [any Stage] = [], monitors: [any EventMonitor] = [], timeouts: Timeouts = .default,
-        redirects: Redirection? = Redirection()
+        redirects: Redirection? = Redirection(), trustRecorder: TrustRecorder? = nil
     ) throws -> SessionManager {
-        SessionManager(
-            pipeline: try Pipeline(stages: stages, transport: trustingTransport(), timeouts: timeouts, redirects: redirects),
+        let transport: any Transport = trustRecorder.map { TrustRecordingTransport(inner: trustingTransport(), recorder: $0) } ?? trustingTransport()
+        return SessionManager(
+            pipeline: try Pipeline(stages: stages, transport: transport, timeouts: timeouts, redirects: redirects),
             monitors: monitors
         )
     }

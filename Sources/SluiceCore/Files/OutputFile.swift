@@ -298,7 +298,7 @@ public final class OutputFile: @unchecked Sendable {
     /// Writes a response's body here (a streamed one as it arrives) and commits: the response as
     /// a download's, its `bodyFile` the destination, its metrics those of the whole exchange.
     /// - Throws: what the stream throws, and what writing and committing throw.
-    package func finishDownload(of response: Response, to destination: URL) async throws(SluiceError) -> Response {
+    public func finishDownload(of response: Response, to destination: URL) async throws(SluiceError) -> Response {
         var response = response
         if let stream = response.bodyStream {
             try await write(contentsOf: stream)

@@ -122,8 +122,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
     public var url: URL?
     /// A sentence saying what happened.
     public var message: String
-    /// libcurl's result code (CURLcode), when libcurl reported the error.
-    public var curlCode: Int?
+    /// The transport's own code for the failure, when its library gave one (the libcurl
+    /// transport's `curlCode` reads it as libcurl's CURLcode).
+    public var transportCode: Int?
     /// The error a stage threw, when it was not a `SluiceError`.
     public var underlying: (any Error)?
     /// The response the error is about, when there was one: its status, headers and raw body
@@ -158,7 +159,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
         stage: String? = nil,
         url: URL? = nil,
         message: String,
-        curlCode: Int? = nil,
+        transportCode: Int? = nil,
         underlying: (any Error)? = nil,
         response: Response? = nil
     ) {
@@ -166,7 +167,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
         self.stage = stage
         self.url = url
         self.message = message
-        self.curlCode = curlCode
+        self.transportCode = transportCode
         self.underlying = underlying
         self.response = response
     }

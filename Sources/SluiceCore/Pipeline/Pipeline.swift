@@ -137,7 +137,7 @@ public struct Pipeline: Sendable {
             try request.checkResolved()
             try refuseUnwritten(request)
             try await context.waitWhileSuspended()
-            return try await transport.execute(request, for: context.id, events: context.transportEvents)
+            return try await transport.execute(request, events: context.transportEvents)
         }
     }
 

@@ -82,8 +82,7 @@ public final class SessionManager: Sendable {
             request: request,
             stageNames: pipeline.stageNames,
             logger: logger,
-            monitors: monitors,
-            transportEvents: registry
+            monitors: monitors
         )
         let accepted = registry.insert(context)
         let operation = { @Sendable [weak self, pipeline, registry] () async throws -> Response in

@@ -29,8 +29,8 @@ public final class TaskContext: Sendable {
     /// Typed per-task storage for stages.
     public let storage: TaskStorage
 
-    /// Where the transport's reports for this task go: the manager's task table.
-    let transportEvents: any TransportEvents
+    /// Where the transport's reports for this task go: straight to this context.
+    var transportEvents: TaskTransportEvents { TaskTransportEvents(context: self) }
     /// The manager's logger; ``logger`` adds the task id to it when asked, not for every task.
     private let managerLogger: Logger
     private let monitors: [any EventMonitor]
@@ -43,7 +43,6 @@ public final class TaskContext: Sendable {
         var transfers: [any TransferControl] = []
         var resumeWaiters: [CheckedContinuation<Void, Never>] = []
         var metrics: TaskMetrics
-        var trustEvaluator: (any TrustEvaluating)?
         var afterResponse: [Request] = []
     }
 
@@ -52,14 +51,12 @@ public final class TaskContext: Sendable {
         request: Request,
         stageNames: [String],
         logger: Logger,
-        monitors: [any EventMonitor],
-        transportEvents: any TransportEvents
+        monitors: [any EventMonitor]
     ) {
         self.id = id
         self.request = request
         managerLogger = logger
         self.monitors = monitors
-        self.transportEvents = transportEvents
         progress = ProgressReporter()
         storage = TaskStorage()
         state = Locked(State(metrics: TaskMetrics(stageNames: stageNames)))
@@ -116,15 +113,6 @@ public final class TaskContext: Sendable {
             state.metrics.notes.append(note)
         }
         emit(.note(note))
-    }
-
-    // MARK: Trust
-
-    /// The trust policy the transport consults before writing each request of this task; `nil`
-    /// (the default) leaves the transport's own verification (system trust store, host name) alone.
-    public var trustEvaluator: (any TrustEvaluating)? {
-        get { state.withLock { $0.trustEvaluator } }
-        set { state.withLock { $0.trustEvaluator = newValue } }
     }
 
     // MARK: Cancellation
@@ -207,7 +195,7 @@ public final class TaskContext: Sendable {
         if isCancelled || Task.isCancelled { throw CancellationError() }
     }
 
-    // MARK: Transport reports (routed here by the manager's task table)
+    // MARK: Transport reports (through ``TaskTransportEvents``)
 
     func transferStarted(url: URL, control: any TransferControl) {
         let suspended = state.withLock { state in
@@ -216,10 +204,6 @@ public final class TaskContext: Sendable {
         }
         if suspended { control.suspend() }
         emit(.transferStarted(url))
-    }
-
-    func evaluateTrust(_ connection: ConnectionInfo) -> TrustDecision {
-        trustEvaluator?.evaluate(connection) ?? .proceed
     }
 
     func requestSent() {

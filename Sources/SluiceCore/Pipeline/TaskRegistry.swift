@@ -2,11 +2,10 @@ import Foundation
 
 /// A session manager's table of the tasks in flight, `[TaskID: TaskContext]` under a lock.
 ///
-/// It is what transports report to: each report names a task id, and the table hands it to that
-/// task's context, the way AFURLSessionManager hands each session callback to its task's delegate.
-/// A report for an id no longer in the table is dropped (its trust check fails), so a late callback
-/// never reaches a task that has ended.
-final class TaskRegistry: TransportEvents, Sendable {
+/// It lists the tasks in flight (``SessionManager/tasks``), cancels them all on invalidation and
+/// waits for them to drain. Transports do not go through it: each task's reports go to its own
+/// ``TaskTransportEvents``.
+final class TaskRegistry: Sendable {
     private struct State {
         var contexts: [TaskID: TaskContext] = [:]
         var invalidated = false
@@ -65,34 +64,5 @@ final class TaskRegistry: TransportEvents, Sendable {
             }
             if empty { continuation.resume() }
         }
-    }
-
-    // MARK: TransportEvents
-
-    func transferStarted(_ task: TaskID, url: URL, control: any TransferControl) {
-        context(for: task)?.transferStarted(url: url, control: control)
-    }
-
-    func evaluateTrust(_ task: TaskID, connection: ConnectionInfo) -> TrustDecision {
-        guard let context = context(for: task) else {
-            return .reject(reason: "\(task) is no longer in flight")
-        }
-        return context.evaluateTrust(connection)
-    }
-
-    func requestSent(_ task: TaskID) {
-        context(for: task)?.requestSent()
-    }
-
-    func responseStarted(_ task: TaskID, status: Int) {
-        context(for: task)?.responseStarted(status: status)
-    }
-
-    func progressed(_ task: TaskID, _ progress: TaskProgress) {
-        context(for: task)?.progress.update(progress)
-    }
-
-    func transferFinished(_ task: TaskID, control: any TransferControl, metrics: TransferMetrics?) {
-        context(for: task)?.transferFinished(control: control, metrics: metrics)
     }
 }

@@ -39,8 +39,9 @@ public final class RequestBodyStream: Sendable, Equatable {
         self.init(pieces.map { Data($0) }, length: length)
     }
 
-    /// The pieces, for the one transfer that sends the body; `nil` once taken.
-    package func take() -> (any RequestBodyPieces)? {
+    /// The pieces, for the one transfer that sends the body; `nil` once taken (the body was sent
+    /// already, and cannot be sent again). A transport pulls them as it can send them.
+    public func take() -> (any RequestBodyPieces)? {
         let (first, _) = started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
         return first ? source() : nil
     }
@@ -52,7 +53,7 @@ public final class RequestBodyStream: Sendable, Equatable {
 }
 
 /// The pieces of a streamed body, pulled one at a time by the one task that sends them.
-package protocol RequestBodyPieces: AnyObject, Sendable {
+public protocol RequestBodyPieces: AnyObject, Sendable {
     /// The next piece, `nil` at the end.
     func next() async throws -> Data?
 }

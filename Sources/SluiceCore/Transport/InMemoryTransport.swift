@@ -3,8 +3,8 @@ import Foundation
 /// A transport that answers from a closure instead of the network, for testing stages and
 /// pipelines without sockets.
 ///
-/// It reports to the task the same events a network transport does (exchange started, request
-/// sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
+/// It reports to the task the same events a network transport does (exchange started, trust
+/// asked, request sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
 /// and it holds a body to the request's `maxResponseSize` as the libcurl transport does. A request
 /// whose destination is a stream gets the body as a ``ResponseBodyStream``; one whose destination
 /// is a file gets it written there as the libcurl transport writes it.
@@ -23,20 +23,29 @@ public struct InMemoryTransport: Transport {
     }
 
     /// Answers the request with the closure and reports the exchange to `events`.
-    public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+    public func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
         let control = InMemoryTransferControl()
-        events.transferStarted(task, url: request.url, control: control)
+        events.transferStarted(url: request.url, control: control)
         let started = ContinuousClock.now
         do {
             try Task.checkCancellation()
-            events.requestSent(task)
+            // No connection, so no certificate to show: a pinned request is refused, as a
+            // network transport that cannot show its peer's chain refuses it.
+            let connection = ConnectionInfo(
+                host: request.url.host ?? "", port: request.url.portOrDefault, scheme: request.url.scheme?.lowercased() ?? "http",
+                remoteAddress: "in-memory", remotePort: 0
+            )
+            if case .reject(let reason) = events.evaluateTrust(connection, for: request) {
+                throw SluiceError(kind: .trustEvaluation, stage: "trust-evaluation", url: request.url, message: reason)
+            }
+            events.requestSent()
             var response = try await respond(request)
             if let limit = request.maxResponseSize, response.body.count > limit {
                 throw SluiceError.responseTooLarge(limit: limit, url: request.url)
             }
-            events.responseStarted(task, status: response.status)
+            events.responseStarted(status: response.status)
             let bytes = Int64(response.body.count)
-            events.progressed(task, TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
+            events.progressed(TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
             let metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
             response.metrics = response.metrics ?? metrics
             switch request.destination {
@@ -50,10 +59,10 @@ public struct InMemoryTransport: Transport {
             default:
                 break
             }
-            events.transferFinished(task, control: control, metrics: metrics)
+            events.transferFinished(control: control, metrics: metrics)
             return response
         } catch {
-            events.transferFinished(task, control: control, metrics: nil)
+            events.transferFinished(control: control, metrics: nil)
             throw SluiceError.wrapping(error, stage: "transport", url: request.url)
         }
     }

@@ -9,23 +9,27 @@ public protocol TransferControl: AnyObject, Sendable {
     func resume()
 }
 
-/// What a transport reports while it moves one exchange, each report keyed by task id.
+/// What a transport reports while it moves one task's exchange: the task's own listener, handed
+/// to ``Transport/execute(_:events:)`` with the request, as OkHttp hands each call its own
+/// `EventListener`.
 ///
-/// The session manager implements it: it finds the task's context by id and hands the report on.
-/// A report for a task the manager no longer knows is dropped, and its trust check fails, so a
-/// stray callback can never reach a finished task.
+/// The session manager gives every task its own; each report goes straight to the task, with no
+/// lookup. Reports may come from any thread (a transport's I/O thread, typically) and must be
+/// cheap to make: a method returns at once.
 public protocol TransportEvents: Sendable {
     /// An exchange began; `control` pauses and resumes it until it finishes.
-    func transferStarted(_ task: TaskID, url: URL, control: any TransferControl)
+    func transferStarted(url: URL, control: any TransferControl)
     /// The connection is ready (connected, TLS done, or reused) and no request byte is written
-    /// yet: the task's trust policy decides whether the exchange may go on.
-    func evaluateTrust(_ task: TaskID, connection: ConnectionInfo) -> TrustDecision
+    /// yet: the request's trust policy (``Request/trustPolicy``) decides whether the exchange may
+    /// go on, from the certificates the connection shows. A transport calls it for every
+    /// exchange, on new and reused connections alike, and refuses the exchange on `.reject`.
+    func evaluateTrust(_ connection: ConnectionInfo, for request: Request) -> TrustDecision
     /// The whole request, body included, was handed to the connection.
-    func requestSent(_ task: TaskID)
+    func requestSent()
     /// The status line of the final response arrived.
-    func responseStarted(_ task: TaskID, status: Int)
+    func responseStarted(status: Int)
     /// Bytes moved in either direction.
-    func progressed(_ task: TaskID, _ progress: TaskProgress)
+    func progressed(_ progress: TaskProgress)
     /// The exchange ended, successfully or not; `control` is the one given at the start.
-    func transferFinished(_ task: TaskID, control: any TransferControl, metrics: TransferMetrics?)
+    func transferFinished(control: any TransferControl, metrics: TransferMetrics?)
 }

@@ -16,18 +16,6 @@ package enum PeerChain {
     /// signatures).
     static let maximumLength = 10
 
-    /// The certificates the server sent, its own first; empty when the connection shows none.
-    package static func presented(_ session: OpaquePointer) -> [X509Certificate] {
-        certificates(in: sluice_peer_chain(session))
-    }
-
-    /// The chain OpenSSL verified for the connection, leaf first, anchor last; `nil` when it
-    /// verified none.
-    static func verified(_ session: OpaquePointer) -> [X509Certificate]? {
-        guard let stack = sluice_verified_chain(session), sluice_chain_count(stack) > 0 else { return nil }
-        return certificates(in: stack)
-    }
-
     /// `leaf`, then the certificate among `candidates` that issued it, then the one that issued
     /// that, and so on: each link checked by issuer name and signature, no certificate twice, until
     /// a self-signed certificate, no issuer among the candidates, or ``maximumLength``.
@@ -45,11 +33,32 @@ package enum PeerChain {
     /// The certificates pins may match on a connection under `policy`: the verified chain, or with
     /// `allowsInvalidCertificates` the chain linked to the leaf from what the server sent and the
     /// pinned certificates; `nil` when validation was on and OpenSSL verified no chain.
-    package static func pinnable(_ session: OpaquePointer, under policy: TrustPolicy) -> [X509Certificate]? {
-        guard policy.allowsInvalidCertificates else { return verified(session) }
-        let presented = presented(session)
+    static func pinnable(_ peer: any TLSPeer, under policy: TrustPolicy) -> [X509Certificate]? {
+        guard policy.allowsInvalidCertificates else { return peer.verifiedChain() }
+        let presented = peer.presentedCertificates()
         guard let leaf = presented.first else { return [] }
         return linked(from: leaf, candidates: Array(presented.dropFirst()) + policy.pinnedCertificates)
+    }
+
+}
+
+/// The certificates of a connection of libcurl built on OpenSSL, read from its `SSL *`
+/// (CURLINFO_TLS_SSL_PTR): the libcurl transport's ``TLSPeer``.
+package struct OpenSSLPeer: TLSPeer {
+    private let session: OpaquePointer
+
+    /// The peer of the connection whose OpenSSL `SSL *` is `session`, valid while it is.
+    package init(session: OpaquePointer) {
+        self.session = session
+    }
+
+    package func presentedCertificates() -> [X509Certificate] {
+        Self.certificates(in: sluice_peer_chain(session))
+    }
+
+    package func verifiedChain() -> [X509Certificate]? {
+        guard let stack = sluice_verified_chain(session), sluice_chain_count(stack) > 0 else { return nil }
+        return Self.certificates(in: stack)
     }
 
     private static func certificates(in stack: OpaquePointer?) -> [X509Certificate] {

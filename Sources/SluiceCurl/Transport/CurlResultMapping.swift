@@ -49,7 +49,16 @@ extension SluiceError {
             kind: .transport,
             stage: "transport",
             message: "\(what): \(String(cString: curl_easy_strerror(code)))",
-            curlCode: Int(code.rawValue)
+            transportCode: Int(code.rawValue)
         )
+    }
+}
+
+extension SluiceError {
+    /// libcurl's result code (CURLcode) for the failure, when the libcurl transport reported it:
+    /// the error's ``SluiceCore/SluiceError/transportCode``.
+    public var curlCode: Int? {
+        get { transportCode }
+        set { transportCode = newValue }
     }
 }

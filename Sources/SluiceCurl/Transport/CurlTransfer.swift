@@ -11,7 +11,6 @@ import SluiceCore
 /// touches its state. The exceptions are `requestCancel()`, `suspend()` and `resume()`, which only
 /// set an atomic flag and post a command to the loop.
 final class CurlTransfer: TransferControl, @unchecked Sendable {
-    let task: TaskID
     let request: Request
     let events: any TransportEvents
     let easy: CurlEasyHandle
@@ -69,7 +68,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
     static func make(
         request: Request,
-        task: TaskID,
         events: any TransportEvents,
         loop: CurlMultiLoop,
         configuration: CurlTransport.Configuration,
@@ -95,7 +93,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             throw error
         }
         let transfer = CurlTransfer(
-            request: request, task: task, events: events, easy: easy, loop: loop,
+            request: request, events: events, easy: easy, loop: loop,
             upload: upload, downloadFile: downloadFile
         )
         transfer.streamedUpload = streamedUpload
@@ -112,7 +110,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     private init(
         request: Request,
-        task: TaskID,
         events: any TransportEvents,
         easy: CurlEasyHandle,
         loop: CurlMultiLoop,
@@ -122,8 +119,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         self.request = request
         state = TransferState(url: request.url, maxResponseSize: request.maxResponseSize)
         presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
-        governingTrustPolicy = request.trustPolicy.flatMap { $0.applies(to: request.url.host ?? "") ? $0 : nil }
-        self.task = task
+        governingTrustPolicy = request.governingTrustPolicy
         self.events = events
         self.easy = easy
         self.loop = loop
@@ -474,7 +470,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         guard let event = state.takeHeadLine(line) else { return 0 }
         switch event {
         case .finalStatus(let status):
-            events.responseStarted(task, status: status)
+            events.responseStarted(status: status)
         case .headComplete:
             if request.resumeOffset != nil, downloadFile != nil, !takeResumedHead() { return 0 }
             reserveBodyCapacity()
@@ -608,7 +604,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         )
         guard progress != lastProgress else { return }
         lastProgress = progress
-        events.progressed(task, progress)
+        events.progressed(progress)
     }
 
     fileprivate func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
@@ -620,51 +616,25 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             scheme: scheme,
             remoteAddress: remoteAddress,
             remotePort: remotePort,
-            tlsSession: scheme == "https" ? openSSLSession() : nil
+            peer: scheme == "https" ? openSSLSession().map(OpenSSLPeer.init(session:)) : nil
         )
-        if request.recordsPeerCertificates, let session = connection.tlsSession {
-            peerCertificates = PeerChain.presented(session)
+        if request.recordsPeerCertificates, let peer = connection.peer {
+            peerCertificates = peer.presentedCertificates()
         }
-        if case .reject(let reason) = evaluatePolicy(connection) {
-            state.rejectTrust(.init(reason: reason, stage: "trust-evaluation", presented: connection.tlsSession.map(PeerChain.presented) ?? []))
-            return Int32(CURL_PREREQFUNC_ABORT)
-        }
-        switch events.evaluateTrust(task, connection: connection) {
+        switch events.evaluateTrust(connection, for: request) {
         case .proceed:
             requestSentAt = .now
             if streamedUpload == nil, upload?.isExhausted ?? true { reportRequestSent() }
             return Int32(CURL_PREREQFUNC_OK)
         case .reject(let reason):
-            state.rejectTrust(.init(reason: reason, stage: "transport", presented: connection.tlsSession.map(PeerChain.presented) ?? []))
+            state.rejectTrust(.init(reason: reason, stage: "trust-evaluation", presented: connection.peer?.presentedCertificates() ?? []))
             return Int32(CURL_PREREQFUNC_ABORT)
         }
     }
 
-    /// The request's trust policy on this connection: pins checked against the chain OpenSSL
-    /// verified for it (`PeerChain`), on new and reused connections alike, never against
-    /// whatever else the server sent; a pinned host over plain HTTP refused.
-    private func evaluatePolicy(_ connection: ConnectionInfo) -> TrustDecision {
-        guard let policy = governingTrustPolicy, policy.pinning != .none else { return .proceed }
-        guard connection.scheme == "https" else {
-            return .reject(reason: "\(connection.host) is pinned (\(policy.pinning.rawValue)), but the request is plain http")
-        }
-        guard let session = connection.tlsSession else {
-            return .reject(reason: "the TLS library does not show the certificate chain of \(connection.host), so its pins cannot be checked")
-        }
-        guard let chain = PeerChain.pinnable(session, under: policy) else {
-            let presented = PeerChain.presented(session).map(\.details).joined(separator: "; ")
-            return .reject(reason: "OpenSSL verified no certificate chain for \(connection.host), so its pins cannot be checked. The server presented: \(presented).")
-        }
-        // What the server presented is read again only to word a rejection: every pinned request
-        // on a reused connection passes through here.
-        let decision = policy.evaluate(chain: chain, host: connection.host)
-        guard case .reject = decision else { return decision }
-        return policy.evaluate(chain: chain, presented: PeerChain.presented(session), host: connection.host)
-    }
-
     private func reportRequestSent() {
         guard state.requestSent() else { return }
-        events.requestSent(task)
+        events.requestSent()
     }
 
     /// OpenSSL's `SSL *` for the connection, when libcurl runs on OpenSSL.
@@ -707,7 +677,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         }
         releaseResources()
         loop.pool.recycle(easy)
-        events.transferFinished(task, control: self, metrics: metrics)
+        events.transferFinished(control: self, metrics: metrics)
         if let bodyChannel {
             if continuation != nil, case .success = result {
                 // A head libcurl never showed ended (a response with no header section): the
@@ -723,7 +693,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     private func response(metrics: TransferMetrics) -> Result<Response, SluiceError> {
         let received = lastProgress.download.completed
-        events.progressed(task, TaskProgress(
+        events.progressed(TaskProgress(
             upload: lastProgress.upload,
             download: TransferProgress(completed: received, expected: lastProgress.download.expected ?? received)
         ))

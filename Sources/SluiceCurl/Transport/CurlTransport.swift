@@ -134,17 +134,17 @@ public final class CurlTransport: Transport {
     /// A `.file` destination is written as `OutputFile/Replacement/asWritten` says, the way
     /// curl's `-o` writes: through to a device or FIFO (the body streamed to it, paced by its
     /// reader), in place into an existing file, into a new file otherwise.
-    public func execute(_ request: Request, for task: TaskID, events: any TransportEvents) async throws -> Response {
+    public func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
         guard case .file(let destination) = request.destination else {
-            return try await exchange(request, for: task, events: events, downloadingTo: nil)
+            return try await exchange(request, events: events, downloadingTo: nil)
         }
-        return try await download(request, to: destination, for: task, events: events)
+        return try await download(request, to: destination, events: events)
     }
 
     /// A download's exchange, apart from `execute` so that the frame of every other exchange
     /// holds none of its state.
     @inline(never)
-    private func download(_ request: Request, to destination: URL, for task: TaskID, events: any TransportEvents) async throws -> Response {
+    private func download(_ request: Request, to destination: URL, events: any TransportEvents) async throws -> Response {
         // A resumed download keeps the bytes it has; the transfer decides at the head what the
         // file gets (CurlTransfer.takeResumedHead).
         let replacement: OutputFile.Replacement = request.resumeOffset.map { .continuing(from: $0) } ?? .asWritten
@@ -152,10 +152,10 @@ public final class CurlTransport: Transport {
         if file.isSpecial {
             var streamed = request
             streamed.destination = .stream()
-            let response = try await exchange(streamed, for: task, events: events, downloadingTo: nil)
+            let response = try await exchange(streamed, events: events, downloadingTo: nil)
             return try await file.finishDownload(of: response, to: destination)
         }
-        var response = try await exchange(request, for: task, events: events, downloadingTo: file)
+        var response = try await exchange(request, events: events, downloadingTo: file)
         try file.commit()
         if request.resumeOffset == nil || response.status == 200 || response.status == 206 {
             response.bodyFile = destination
@@ -165,9 +165,9 @@ public final class CurlTransport: Transport {
 
     /// One exchange on the I/O thread, its body written to `file` when given.
     nonisolated(nonsending) private func exchange(
-        _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
+        _ request: Request, events: any TransportEvents, downloadingTo file: OutputFile?
     ) async throws -> Response {
-        let (loop, transfer) = try started(request, for: task, events: events, downloadingTo: file)
+        let (loop, transfer) = try started(request, events: events, downloadingTo: file)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -184,14 +184,14 @@ public final class CurlTransport: Transport {
     /// so that the frame every exchange holds while in flight keeps only the loop and the transfer.
     @inline(never)
     private func started(
-        _ request: Request, for task: TaskID, events: any TransportEvents, downloadingTo file: OutputFile?
+        _ request: Request, events: any TransportEvents, downloadingTo file: OutputFile?
     ) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
         let loop = try loopForCaller().get()
         let transfer = try CurlTransfer.make(
-            request: request, task: task, events: events, loop: loop, configuration: configuration, downloadFile: file
+            request: request, events: events, loop: loop, configuration: configuration, downloadFile: file
         )
         if request.destination.isStream { transfer.owner = self }
-        events.transferStarted(task, url: request.url, control: transfer)
+        events.transferStarted(url: request.url, control: transfer)
         return (loop, transfer)
     }
 

@@ -224,7 +224,7 @@ struct TransferState {
     func error(for ending: Ending) -> SluiceError {
         if let trustRejection, ending.cause == .abortedByCallback {
             var error = SluiceError(
-                kind: .trustEvaluation, stage: trustRejection.stage, url: url, message: trustRejection.reason, curlCode: ending.code
+                kind: .trustEvaluation, stage: trustRejection.stage, url: url, message: trustRejection.reason, transportCode: ending.code
             )
             error.presentedCertificates = trustRejection.presented
             return error
@@ -235,7 +235,7 @@ struct TransferState {
             var error = SluiceError(
                 kind: .tls, stage: "transport", url: url,
                 message: "the TLS handshake with \(url.host ?? "the server") failed: \(why). The server presented: \(shown).",
-                curlCode: ending.code
+                transportCode: ending.code
             )
             error.presentedCertificates = presented.certificates
             return error
@@ -251,14 +251,14 @@ struct TransferState {
             return error
         }
         if let refusal = ending.proxyRefusal {
-            return SluiceError(kind: .proxy, stage: "transport", url: url, message: refusal, curlCode: ending.code)
+            return SluiceError(kind: .proxy, stage: "transport", url: url, message: refusal, transportCode: ending.code)
         }
         if ending.cause == .outOfMemory, !head.isComplete {
             return SluiceError(
                 kind: .protocolError, stage: "transport", url: url,
-                message: "a response header line is longer than libcurl's limit of 100 KiB", curlCode: ending.code
+                message: "a response header line is longer than libcurl's limit of 100 KiB", transportCode: ending.code
             )
         }
-        return SluiceError(kind: ending.kind, stage: "transport", url: url, message: ending.message, curlCode: ending.code)
+        return SluiceError(kind: ending.kind, stage: "transport", url: url, message: ending.message, transportCode: ending.code)
     }
 }

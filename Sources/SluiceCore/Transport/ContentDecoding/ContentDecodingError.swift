@@ -10,15 +10,14 @@ package struct ContentDecodingError: Error, Sendable {
 
 extension SluiceError {
     /// A body whose content coding could not be undone: damaged, cut short, or beyond the limits
-    /// the decoder keeps. A protocol error, with curl's own code for it (61, as `curl --compressed`
-    /// exits).
+    /// the decoder keeps. A protocol error that keeps the decoder's error as `underlying`.
     package static func undecodableBody(_ error: ContentDecodingError, url: URL?) -> SluiceError {
         SluiceError(
             kind: .protocolError,
             stage: "transport",
             url: url,
             message: "the response body could not be decoded from its \(error.coding.token) content coding: \(error.reason)",
-            curlCode: 61
+            underlying: error
         )
     }
 }
