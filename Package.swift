@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "SluiceLoad", targets: ["SluiceLoad"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
         .library(name: "SluiceHTTPTypes", targets: ["SluiceHTTPTypes"]),
+        .library(name: "SluiceTransportConformance", targets: ["SluiceTransportConformance"]),
         .library(name: "SluiceOpenAPI", targets: ["SluiceOpenAPI"]),
         .library(name: "SluiceMetrics", targets: ["SluiceMetrics"]),
         .library(name: "SluiceTracing", targets: ["SluiceTracing"]),
@@ -96,6 +97,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The checks every transport passes, against a live server: for transports written outside
+        // this package as much as for the two inside it.
+        .target(name: "SluiceTransportConformance", dependencies: ["SluiceCore"]),
         // The libcurl transport: the one module that imports CCurl.
         .target(name: "SluiceCurl", dependencies: ["SluiceCore", "CCurl", "COpenSSL"]),
         // `import Sluice`: the core and the libcurl transport, as one module.
@@ -209,6 +213,7 @@ let package = Package(
         // A test target per module: its own unit tests, without sockets but for the libcurl ones.
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),
         .testTarget(name: "SluiceCurlTests", dependencies: ["SluiceCore", "SluiceCurl", "CCurl"]),
+        .testTarget(name: "SluiceTransportConformanceTests", dependencies: ["SluiceCore", "SluiceCurl", "SluiceTransportConformance"]),
         .testTarget(name: "SluiceReachabilityTests", dependencies: ["SluiceCore", "SluiceReachability", "CNetlink"]),
         .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
         .testTarget(

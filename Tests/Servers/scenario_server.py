@@ -50,6 +50,13 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   fields in order and case as sent, its body
                                                   de-chunked (any method); any path answers so
                                                   for a request with X-Record-Request: 1
+  /conformance/bytes/N?chunked=1                  N bytes of "abc...z" repeated, with Content-Length
+                                                  (or chunked): the transport conformance suite's body
+  /conformance/echo                               the request body back, de-chunked, as
+                                                  application/octet-stream
+  /conformance/status/S                           status S, an empty body
+  /conformance/hold                               the head, one byte, then nothing for 60 s (or until
+                                                  the client leaves): an exchange to cancel mid-body
   /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
                                                   request, every request that arrives between `after`
                                                   and `after`+`for` ms is held until that pause ends, as
@@ -158,6 +165,8 @@ class Handler(BaseHTTPRequestHandler):
                 "headers": [[name, value] for name, value in self.headers.raw_items()],
                 "body": base64.b64encode(body).decode(),
             })
+        if parts[0] == "conformance" and len(parts) >= 2:
+            return self.conformance(parts[1:], query, body)
         if parts[0] == "stall" and len(parts) == 2:
             return self.stall(parts[1], query)
         if parts[0] == "cache" and len(parts) == 2:
@@ -193,6 +202,51 @@ class Handler(BaseHTTPRequestHandler):
         if parts[0] == "hmac":
             return self.hmac(url, body)
         self.answer(404, {"error": "no such scenario"})
+
+    def conformance(self, parts, query, body):
+        if parts[0] == "bytes" and len(parts) == 2:
+            count = int(parts[1])
+            data = bytes(ord("a") + index % 26 for index in range(count))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            if query.get("chunked") == "1":
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for start in range(0, count, 8192):
+                    piece = data[start:start + 8192]
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.write(b"0\r\n\r\n")
+            else:
+                self.send_header("Content-Length", str(count))
+                self.end_headers()
+                self.wfile.write(data)
+            return
+        if parts[0] == "echo":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if parts[0] == "status" and len(parts) == 2:
+            self.send_response(int(parts[1]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if parts[0] == "hold":
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"a")
+            self.wfile.flush()
+            self.connection.settimeout(60)
+            try:
+                self.connection.recv(1)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        self.answer(404, {"error": "no such conformance endpoint"})
 
     def stall(self, key, query):
         now = time.monotonic()

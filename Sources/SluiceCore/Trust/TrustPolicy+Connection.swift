@@ -10,7 +10,7 @@ extension Request {
 
 extension TrustPolicy {
     /// The policy's pins checked on a connection, new or reused: against the chain the TLS library
-    /// verified for it (``PeerChain``), never against whatever else the server sent; with
+    /// verified for it, never against whatever else the server sent; with
     /// validation off, against the chain linked to the leaf. A pinned host over plain HTTP, or
     /// over a transport that shows no certificates, is refused.
     public func evaluate(_ connection: ConnectionInfo) -> TrustDecision {

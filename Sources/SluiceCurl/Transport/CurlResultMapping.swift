@@ -56,7 +56,7 @@ extension SluiceError {
 
 extension SluiceError {
     /// libcurl's result code (CURLcode) for the failure, when the libcurl transport reported it:
-    /// the error's ``SluiceCore/SluiceError/transportCode``.
+    /// the error's `transportCode`.
     public var curlCode: Int? {
         get { transportCode }
         set { transportCode = newValue }

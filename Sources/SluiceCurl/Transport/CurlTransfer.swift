@@ -566,6 +566,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let streamedUpload {
             switch streamedUpload.read(into: buffer) {
             case .bytes(let count):
+                if streamedUpload.gaveDeclaredLength { reportRequestSent() }
                 return count
             case .wait:
                 state.producerFellBehind()

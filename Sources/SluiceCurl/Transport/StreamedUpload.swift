@@ -149,6 +149,13 @@ final class StreamedUpload: @unchecked Sendable {
         return result
     }
 
+    /// Whether a body of declared length has given all of it: libcurl asks for no more bytes
+    /// then, so the end of the stream is never read, and the body counts as sent here.
+    var gaveDeclaredLength: Bool {
+        guard let length else { return false }
+        return state.withLock { $0.sent == length }
+    }
+
     private func mismatch(sent: Int64, length: Int64, more: Bool) -> SluiceError {
         SluiceError(
             kind: .invalidRequest, stage: "transport", url: url,
