@@ -4,13 +4,13 @@ import PackageDescription
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 /// The stage modules under `Plugins/`, each in the folder of its name: depending on the core and
-/// the stage registry only (swift-crypto where it signs, the libcurl transport where it sends
-/// requests of its own), linked into the runner and offered as a library.
+/// the stage registry only (swift-crypto where it signs), linked into the runner and offered as a
+/// library. A stage that sends requests of its own sends them through the task's transport.
 let stageModules: [(name: String, dependencies: [Target.Dependency])] = [
     ("SluiceRetry", []),
     ("SluiceAWSSigV4", [crypto]),
     ("SluiceHMACSignature", [crypto]),
-    ("SluiceOAuth2", ["SluiceCurl"]),
+    ("SluiceOAuth2", []),
     ("SluiceHAR", []),
 ]
 
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SluiceCurl", targets: ["SluiceCurl"]),
         .library(name: "SluiceReachability", targets: ["SluiceReachability"]),
         .library(name: "SluiceStageRegistry", targets: ["SluiceStageRegistry"]),
+        .library(name: "SluiceJSONPath", targets: ["SluiceJSONPath"]),
         .library(name: "SluicePipelineFiles", targets: ["SluicePipelineFiles"]),
         .library(name: "SluiceRunner", targets: ["SluiceRunner"]),
         .library(name: "SluiceLoad", targets: ["SluiceLoad"]),
@@ -109,25 +110,27 @@ let package = Package(
         // What a stage module needs to be listed in a pipeline file: descriptors, typed options,
         // the registry and the loader of modules built as shared libraries. No libyaml.
         .target(name: "SluiceStageRegistry", dependencies: ["SluiceCore"]),
-        // Pipeline files: YAML, variables, templates, conditions, expectations, JSONPath, I-Regexp,
-        // CSV rows, and the assembly of a file into pipelines.
+        // JSONPath (RFC 9535) and I-Regexp (RFC 9485) over JSONValue: pure code, no I/O library.
+        .target(name: "SluiceJSONPath", dependencies: ["SluiceCore"]),
+        // Pipeline files: YAML, variables, templates, conditions, expectations, CSV rows, and the
+        // assembly of a file into pipelines.
         .target(
             name: "SluicePipelineFiles",
             dependencies: [
-                "SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "CYAML",
+                "SluiceCore", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "CYAML",
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),
         // The runner: runs a pipeline file's requests, checks them, and writes its reports.
         .target(
             name: "SluiceRunner",
-            dependencies: ["SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles"]
+            dependencies: ["SluiceCore", "SluiceJSONPath", "SluiceStageRegistry", "SluicePipelineFiles"]
         ),
         // Load runs: open and closed loops, shards, their results and merge (HdrHistogram, zlib).
         .target(
             name: "SluiceLoad",
             dependencies: [
-                "SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "CZlib",
+                "SluiceCore", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "CZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -175,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "SluiceCLI",
             dependencies: [
-                "Sluice", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
+                "Sluice", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + stageModules.map { .target(name: $0.name) },
             // The command's reference, beside its code.
@@ -188,7 +191,7 @@ let package = Package(
         // `sluice-fuzz` as `scripts/fuzz` builds it (SanitizerCoverage, ASan, libFuzzer, -DSLUICE_FUZZING).
         .target(
             name: "SluiceFuzzTargets",
-            dependencies: ["Sluice", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad", "CZlib"],
+            dependencies: ["Sluice", "SluiceJSONPath", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad", "CZlib"],
             path: "Tests/Fuzz/Targets"
         ),
         .executableTarget(
@@ -216,13 +219,14 @@ let package = Package(
         .testTarget(name: "SluiceTransportConformanceTests", dependencies: ["SluiceCore", "SluiceCurl", "SluiceTransportConformance"]),
         .testTarget(name: "SluiceReachabilityTests", dependencies: ["SluiceCore", "SluiceReachability", "CNetlink"]),
         .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
+        .testTarget(name: "SluiceJSONPathTests", dependencies: ["SluiceCore", "SluiceJSONPath"]),
         .testTarget(
             name: "SluicePipelineFilesTests",
             dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]
         ),
         .testTarget(
             name: "SluiceRunnerTests",
-            dependencies: ["SluiceCore", "SluiceCurl", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner"]
+            dependencies: ["SluiceCore", "SluiceCurl", "SluiceJSONPath", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner"]
         ),
         .testTarget(
             name: "SluiceLoadTests",
@@ -235,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "SluiceIntegrationTests",
             dependencies: [
-                "Sluice", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
+                "Sluice", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
                 "SluiceRetry", "SluiceHTTPTypes", "SluiceMetrics", "SluiceOpenAPI", "SluiceTracing",
                 "SluiceAWSSigV4", "SluiceHAR", "SluiceHMACSignature", "SluiceOAuth2",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -259,3 +263,9 @@ let package = Package(
     },
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target sees the members of only the modules its file imports (SE-0444), so that
+// each file's imports say what it uses, and each target's dependencies what its files import.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

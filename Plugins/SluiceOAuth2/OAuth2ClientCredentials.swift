@@ -1,7 +1,6 @@
 import Foundation
 import SluiceCore
 import SluiceStageRegistry
-import SluiceCurl
 
 /// Authorizes each request with an OAuth 2.0 access token from the client credentials grant
 /// (RFC 6749, section 4.4), sent as `Authorization: Bearer TOKEN` (RFC 6750).
@@ -30,6 +29,8 @@ public struct OAuth2ClientCredentials: Stage {
     /// The scope asked for, if any.
     public let scope: String?
     private let cache: TokenCache
+    /// What the token requests go through, when not the pipeline's own transport.
+    private let transport: (any Transport)?
 
     /// The stage's name in pipeline files.
     public static let stageName = "oauth2-client-credentials"
@@ -51,7 +52,9 @@ public struct OAuth2ClientCredentials: Stage {
     ///   - parameters: more form fields for the token request (`audience`, `resource`).
     ///   - authentication: how the client authenticates to the token endpoint: Basic by default.
     ///   - refreshBefore: how long before expiry a token is replaced.
-    ///   - transport: what the token requests go through; libcurl by default.
+    ///   - transport: what the token requests go through; by default the transport of the
+    ///     pipeline the stage is in (`TaskContext/transport`), so that they take the same routes,
+    ///     trust and connections as the requests they authorize.
     ///   - now: the clock tokens' lifetimes are measured against.
     public init(
         tokenURL: URL,
@@ -61,7 +64,7 @@ public struct OAuth2ClientCredentials: Stage {
         parameters: [(String, String)] = [],
         authentication: ClientAuthentication = .basic,
         refreshBefore: Duration = .seconds(30),
-        transport: any Transport = CurlTransport.shared,
+        transport: (any Transport)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) throws(SluiceError) {
         self.tokenURL = tokenURL
@@ -77,17 +80,16 @@ public struct OAuth2ClientCredentials: Stage {
             method: .post, url: tokenURL, headers: ["Accept": "application/json"],
             timeouts: Timeouts(connect: .seconds(10), total: .seconds(30)), parameters: .object(JSONObject(fields))
         )
-        let manager = SessionManager(
-            pipeline: try Pipeline(
-                stages: [
-                    HeaderInjection(acceptLanguage: .none, authorization: authentication == .basic ? .basic(username: clientID, password: clientSecret) : nil),
-                    Serialization(format: .form),
-                    ResponseDecoding(format: .json, acceptableStatus: [100...599]),
-                ],
-                transport: transport
-            )
-        )
-        cache = TokenCache(now: now) {
+        let stages: [any Stage] = [
+            HeaderInjection(acceptLanguage: .none, authorization: authentication == .basic ? .basic(username: clientID, password: clientSecret) : nil),
+            Serialization(format: .form),
+            ResponseDecoding(format: .json, acceptableStatus: [100...599]),
+        ]
+        // Checked now, so that a stage that cannot fetch tokens is refused when it is built.
+        _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 500) })
+        self.transport = transport
+        cache = TokenCache(now: now) { pipelineTransport in
+            let manager = SessionManager(pipeline: try Pipeline(stages: stages, transport: transport ?? pipelineTransport))
             let response = try await manager.send(tokenRequest)
             return try OAuth2ClientCredentials.token(from: response, url: tokenURL, stage: OAuth2ClientCredentials.stageName, now: now(), refreshBefore: refreshBefore)
         }
@@ -103,11 +105,11 @@ public struct OAuth2ClientCredentials: Stage {
             authorized.headers["Authorization"] = "Bearer <token from \(tokenURL.absoluteString)>"
             return try await next(authorized, context)
         }
-        let token = try await cache.current()
+        let token = try await cache.current(through: transport ?? context.transport)
         authorized.headers["Authorization"] = "Bearer " + token.value
         let first = try await outcome { try await next(authorized, context) }
         guard first.status == 401 else { return try first.response() }
-        let fresh = try await cache.replacing(token)
+        let fresh = try await cache.replacing(token, through: transport ?? context.transport)
         context.note("replayed", "the server refused the token with 401; sending again with a new one", stage: name)
         authorized.headers["Authorization"] = "Bearer " + fresh.value
         return try await next(authorized, context)

@@ -47,7 +47,7 @@ struct FileRun {
     func run() async throws -> Outcome {
         var outcome = Outcome()
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
-        let runner = PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: $0.transportConfiguration()) } ?? CurlTransport.shared)
+        let runner = PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
         var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
         func write(_ string: String) {
             if live { Terminal.write(string) } else { outcome.output += string }

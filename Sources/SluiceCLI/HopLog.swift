@@ -1,5 +1,6 @@
 import Synchronization
 import Sluice
+import Foundation
 
 /// What each exchange of a request was, redirect hops included: how many were sent (what
 /// `-w %{num_redirects}` reports, one fewer) and each response's head, for `-i` with `-L`,

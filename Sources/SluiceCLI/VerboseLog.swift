@@ -1,5 +1,6 @@
 import Foundation
 import Sluice
+import SluiceStageRegistry
 
 /// `sluice send -v`: each exchange on standard error as curl's `-v` shows it, `>` lines for the
 /// request sent and `<` lines for the response head, `*` lines for the connection and failures;

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Sluice
 import SluiceCore
+import SluiceJSONPath
 import SluiceReachability
 import SluiceStageRegistry
 import SluicePipelineFiles
@@ -222,9 +223,9 @@ extension DocCommentExampleTests {
             text: "stages: [token-fetch]\nrequests:\n  - path: \(base)/headers\n    expect: { body: { \"$.headers.Authorization\": Bearer token-1 } }\n",
             path: "token.yaml", registry: registry
         )
-        let prepared = try await PipelineRunner(file: file).prepare()
+        let prepared = try await PipelineRunner(file: file, transport: CurlTransport.shared).prepare()
         #expect(prepared.count == 1 && fetches.withLock { $0 } == 0)
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
         #expect(fetches.withLock { $0 } == 1)
     }
@@ -480,7 +481,7 @@ extension DocCommentExampleTests {
         let base = try TestServers.load().httpbin.absoluteString
         let path = Self.root.appendingPathComponent("pipelines/chain.yaml").path
         let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
-        let pipeline = try file.makePipeline()
+        let pipeline = try file.makePipeline(transport: CurlTransport.shared)
         let response = try await SessionManager(pipeline: pipeline).send(Request("anything/orders"))
         #expect(response.decoded?.value?["url"]?.stringValue == base + "/anything/orders")
     }
@@ -490,7 +491,7 @@ extension DocCommentExampleTests {
         let base = try TestServers.load().httpbin.absoluteString
         let path = Self.root.appendingPathComponent("pipelines/chain.yaml").path
         let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == Array(repeating: true, count: 6), "\(results.map(\.failures)) \(results.map(\.error))")
     }
 
@@ -605,7 +606,7 @@ extension DocCommentExampleTests {
         ) { options in
             Stamp(value: options.string("value")!)
         })
-        let results = try await PipelineRunner(file: Self.stampFile(registry, options: "{ value: s1 }", value: "s1")).run()
+        let results = try await PipelineRunner(file: Self.stampFile(registry, options: "{ value: s1 }", value: "s1"), transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
         #expect(throws: PipelineFileError.self) { try Self.stampFile(registry, options: "{}", value: "s1") }
     }
@@ -615,7 +616,7 @@ extension DocCommentExampleTests {
         var registry = StageRegistry.builtIn
         try registry.register(StampModule.self)
         #expect(registry["stamp"] != nil && registry["url-resolution"] != nil)
-        let results = try await PipelineRunner(file: Self.stampFile(registry, options: "{}", value: "module")).run()
+        let results = try await PipelineRunner(file: Self.stampFile(registry, options: "{}", value: "module"), transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
     }
 

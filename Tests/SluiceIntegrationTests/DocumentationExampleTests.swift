@@ -535,14 +535,14 @@ extension DocumentationExampleTests {
             HeaderInjection(headers: ["X-Stamp": options.string("value")!], userAgent: .none, acceptLanguage: .none)
         })
         let file = try PipelineFile.load(path: path, variables: ["base": base], registry: registry)
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         print(results.map { "\($0.name) \($0.ok)" })
         #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
         let stamped = try PipelineFile.load(
             text: "stages:\n  - stamp: { value: s1 }\nrequests:\n  - path: \(base)/headers\n    expect: { body: { \"$.headers['X-Stamp']\": s1 } }\n",
             path: "stamp.yaml", registry: registry
         )
-        #expect(try await PipelineRunner(file: stamped).run().map(\.ok) == [true])
+        #expect(try await PipelineRunner(file: stamped, transport: CurlTransport.shared).run().map(\.ok) == [true])
     }
 
     @Test("Load testing: the article's plan, and its run on a shorter ramp")
@@ -556,7 +556,7 @@ extension DocumentationExampleTests {
             let directory = try TemporaryDirectory()
             let path = try LoadModeTests.pipeline(directory, path: "/hello.txt", name: "checkout")
             let base = servers.nginxHTTP.absoluteString
-            let transport = CurlTransport(configuration: plan.transportConfiguration())
+            let transport = CurlTransport(configuration: .init().allowing(connections: plan.shardConcurrency))
             let file = try PipelineFile.load(path: path, variables: ["base": base])
             let result = try await LoadRun(runner: PipelineRunner(file: file, transport: transport), plan: plan).run()
             print(result.achievedRate, result.responseTime.p99, result.serviceTime.p99, result.dropped)
@@ -578,7 +578,7 @@ extension DocumentationExampleTests {
             text: String(readme[start.upperBound..<end.lowerBound]), path: "writing.yaml", variables: ["base": base],
             registry: registry
         )
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
     }
 
@@ -592,7 +592,7 @@ extension DocumentationExampleTests {
         let requests = String(readme[start.upperBound..<end.lowerBound])
         let pipeline = "stages:\n  - url-resolution: { base-url: \"\(base)\" }\n  - serialization: { format: json }\n  - response-decoding\n" + requests
         let file = try PipelineFile.load(text: pipeline, path: "readme-jsonpath.yaml")
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
         #expect(results.first?.captured["first-failed"] == 2, "a captured number stays a number")
     }
@@ -646,7 +646,7 @@ extension DocumentationExampleTests {
                 """,
             path: "request-id.yaml", registry: registry
         )
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
     }
 }

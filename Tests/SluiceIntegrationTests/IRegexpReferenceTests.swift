@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SluiceCore
+@testable import SluiceJSONPath
 @testable import SluiceCurl
 @testable import SluiceReachability
 @testable import SluiceStageRegistry

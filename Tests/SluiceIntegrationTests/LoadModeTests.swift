@@ -197,9 +197,9 @@ struct LoadModeTests {
             try await LoadRun(runner: PipelineRunner(file: file, transport: transport), plan: plan).run()
         }
         #expect(error?.kind == .configuration)
-        #expect(error?.message.contains("--concurrency 100") == true && error?.message.contains("maxConnectionsPerHost 64") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("--concurrency 100") == true && error?.message.contains("allows 64") == true, "\(error?.message ?? "")")
         // The plan's own configuration holds it.
-        let sized = CurlTransport(configuration: plan.transportConfiguration())
+        let sized = CurlTransport(configuration: .init().allowing(connections: plan.shardConcurrency))
         #expect(sized.configuration.maxConnectionsPerHost == 100 && sized.configuration.maxIdleConnections == 256)
         let result = try await LoadRun(runner: PipelineRunner(file: file, transport: sized), plan: plan).run()
         #expect(result.ok == 10)

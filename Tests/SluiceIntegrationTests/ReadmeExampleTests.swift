@@ -79,7 +79,7 @@ struct ReadmeExampleTests {
             text: String(readme[start.upperBound..<end.lowerBound]), path: "README.yaml", variables: ["base": base],
             registry: registry
         )
-        let results = try await PipelineRunner(file: file).run()
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
         #expect(results.map(\.name) == ["search", "echo-origin"])
         #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
     }

@@ -28,7 +28,7 @@ struct TypedCaptureRunTests {
                 capture: { n: $.json.n, ok: $.json.ok, none: $.json.none, list: $.json.list, object: $.json.object, s: $.json.s }
 
             """ + requests
-        return try await PipelineRunner(file: try PipelineFile.load(text: text, path: "typed.yaml", environment: [:])).run()
+        return try await PipelineRunner(file: try PipelineFile.load(text: text, path: "typed.yaml", environment: [:]), transport: CurlTransport.shared).run()
     }
 
     @Test("expect: a value written exactly ${NAME} compares with the captured value's type, quoted or not: 2 equals 2 and never \"2\"")
@@ -198,7 +198,7 @@ struct TypedCaptureRunTests {
             path: file.path, variables: ["cli-zip": "007", "dotenv-zip": try #require(dotenv.text["env-zip"])], typedVariables: files.typed,
             environment: ["SLUICE_VAR_env-zip": "007"]
         )
-        let results = try await PipelineRunner(file: loaded).run()
+        let results = try await PipelineRunner(file: loaded, transport: CurlTransport.shared).run()
         #expect(results.map(\.name) == [
             "variables", "vars file", "command line and dotenv", "csv row [zip=007, count=3]", #"json row [zip=007, count=3, tags=["a"]]"#, "inline row [zip=007, count=3]",
         ])

@@ -52,7 +52,7 @@ struct PipelineLoaderTests {
         #expect(serialization.parametersInURI == [.get])
         let decoding = try #require(file.stages[3] as? ResponseDecoding)
         #expect(decoding.acceptableStatus.contains(304) && !decoding.acceptableStatus.contains(301))
-        #expect(try file.makePipeline().stageNames == ["url-resolution", "header-injection", "serialization", "response-decoding", "redirects", "hsts", "cookies"])
+        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["url-resolution", "header-injection", "serialization", "response-decoding", "redirects", "hsts", "cookies"])
         #expect(file.spec.requests[0].name == "GET items")
     }
 
@@ -66,7 +66,7 @@ struct PipelineLoaderTests {
             """)
         let redirects = try #require(file.stages[1] as? Redirection)
         #expect(redirects.maximumHops == 3 && redirects.allowsInsecureRedirects && redirects.follows)
-        #expect(try file.makePipeline().stageNames == ["serialization", "redirects", "hsts", "cookies"])
+        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["serialization", "redirects", "hsts", "cookies"])
         let off = try load("stages: [{redirects: {follow: false}}]")
         #expect((off.stages[0] as? Redirection)?.follows == false)
     }

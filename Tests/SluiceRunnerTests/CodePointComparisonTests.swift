@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SluiceCore
+import SluiceJSONPath
 @testable import SluiceCurl
 @testable import SluiceStageRegistry
 @testable import SluicePipelineFiles

@@ -1,3 +1,4 @@
+import Foundation
 /// One byte range of a `Range: bytes=…` request field (RFC 9110 section 14.1.2): `first-last`,
 /// `first-`, or a suffix `-length`. Only a single range is read; several ranges, another unit or
 /// a malformed field is `nil`, and the request goes to the server as it is.

@@ -82,7 +82,8 @@ public final class SessionManager: Sendable {
             request: request,
             stageNames: pipeline.stageNames,
             logger: logger,
-            monitors: monitors
+            monitors: monitors,
+            transport: pipeline.transport
         )
         let accepted = registry.insert(context)
         let operation = { @Sendable [weak self, pipeline, registry] () async throws -> Response in

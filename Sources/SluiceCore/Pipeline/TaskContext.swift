@@ -28,6 +28,9 @@ public final class TaskContext: Sendable {
     public let progress: ProgressReporter
     /// Typed per-task storage for stages.
     public let storage: TaskStorage
+    /// The transport of the pipeline the task runs through: what a stage that sends requests of
+    /// its own (a token fetch) sends them with, so that they take the task's routes and trust.
+    public let transport: any Transport
 
     /// Where the transport's reports for this task go: straight to this context.
     var transportEvents: TaskTransportEvents { TaskTransportEvents(context: self) }
@@ -51,8 +54,10 @@ public final class TaskContext: Sendable {
         request: Request,
         stageNames: [String],
         logger: Logger,
-        monitors: [any EventMonitor]
+        monitors: [any EventMonitor],
+        transport: any Transport
     ) {
+        self.transport = transport
         self.id = id
         self.request = request
         managerLogger = logger

@@ -1,3 +1,4 @@
+import Foundation
 /// Puts ``ConnectionOverrides`` on every request that has none of its own: a Unix domain socket
 /// to connect to, addresses for host names, other hosts and ports (curl's `--unix-socket`,
 /// `--resolve` and `--connect-to`).

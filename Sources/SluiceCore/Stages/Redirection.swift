@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Follows redirects itself, so every hop runs through the stages below it and through the
 /// transport's trust evaluation (libcurl's own following is off).

@@ -1,3 +1,4 @@
+import Foundation
 /// Puts a ``TrustPolicy`` on every request, for the transport to enforce after the TLS handshake
 /// and before the first byte of the request, on every connection, new or reused, and on every
 /// redirect hop (hops are copies of the request, policy included).

@@ -25,11 +25,18 @@ public protocol Transport: Sendable {
     /// The transport's executor the calling task runs on, if any: the session manager keeps the
     /// tasks it starts there, so a caller on an I/O thread never leaves it.
     var callersExecutor: (any TaskExecutor)? { get }
+    /// The most connections the transport opens to one host at once, when it sets a limit of its
+    /// own: requests over it wait inside the transport. A load run checks that its concurrency
+    /// fits. `nil` (the default) for a transport with no limit.
+    var connectionsPerHost: Int? { get }
 }
 
 extension Transport {
     /// No executor of its own: tasks run on the global concurrent executor.
     public var executor: (any TaskExecutor)? { nil }
+
+    /// No limit of its own.
+    public var connectionsPerHost: Int? { nil }
 
     /// ``executor``, if there is one.
     public var executors: [any TaskExecutor] { executor.map { [$0] } ?? [] }

@@ -1,3 +1,4 @@
+import Foundation
 extension Request {
     /// The request's trust policy when it governs the request's host (``TrustPolicy/applies(to:)``),
     /// `nil` otherwise: the policy a transport configures the exchange with and checks the

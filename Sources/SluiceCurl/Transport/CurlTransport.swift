@@ -124,6 +124,12 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// The configuration's `maxConnectionsPerHost`, or its `maxConnections` when that is lower.
+    public var connectionsPerHost: Int? {
+        configuration.maxConnections == 0
+            ? configuration.maxConnectionsPerHost : min(configuration.maxConnectionsPerHost, configuration.maxConnections)
+    }
+
     /// The version of the libcurl in use, for example `7.88.1`.
     public static var libcurlVersion: String {
         CurlGlobal.version

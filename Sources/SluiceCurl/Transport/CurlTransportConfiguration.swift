@@ -73,3 +73,19 @@ extension CurlTransport {
         }
     }
 }
+
+extension CurlTransport.Configuration {
+    /// This configuration with room for `connections` requests in flight to one host: as many
+    /// connections to a host, on any I/O thread, and as many kept for reuse, so that the caller's
+    /// own cap (a load run's concurrency) is the only one.
+    public func allowing(connections: Int) -> Self {
+        var configuration = self
+        configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, connections)
+        if configuration.maxConnections != 0 {
+            configuration.maxConnections = max(configuration.maxConnections, connections)
+        }
+        configuration.maxIdleConnections = max(configuration.maxIdleConnections, connections)
+        configuration.idleHandleCapacity = max(configuration.idleHandleCapacity, connections)
+        return configuration
+    }
+}

@@ -2,7 +2,6 @@ import CZlib
 import Foundation
 internal import Histogram
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner

@@ -1,9 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceStageRegistry
-import SluicePipelineFiles
-import SluiceRunner
 
 /// What a load run needs of its transport and of the machine, checked before its first request:
 /// the cap the user sets (`--concurrency`) must be the only cap, so that a request is either sent
@@ -18,19 +14,13 @@ enum LoadCapacity {
     /// it must, and refuses a run that needs more descriptors than that, or more connections to
     /// one server than the machine has ephemeral ports.
     static func check(connections: Int, transport: any Transport) throws(SluiceError) {
-        if let curl = transport as? CurlTransport {
-            let configuration = curl.configuration
-            if configuration.maxConnectionsPerHost < connections || (configuration.maxConnections != 0 && configuration.maxConnections < connections) {
-                let allowed = configuration.maxConnections == 0
-                    ? configuration.maxConnectionsPerHost : min(configuration.maxConnectionsPerHost, configuration.maxConnections)
-                throw SluiceError(
-                    kind: .configuration,
-                    message: "--concurrency \(connections) (in this shard) needs \(connections) connections to a host at once, and the transport "
-                        + "allows \(allowed) (CurlTransport.Configuration maxConnectionsPerHost \(configuration.maxConnectionsPerHost), "
-                        + "maxConnections \(configuration.maxConnections)): requests over that would wait inside libcurl, timed as the "
-                        + "server's. Give the runner a transport made with LoadPlan.transportConfiguration()"
-                )
-            }
+        if let allowed = transport.connectionsPerHost, allowed < connections {
+            throw SluiceError(
+                kind: .configuration,
+                message: "--concurrency \(connections) (in this shard) needs \(connections) connections to a host at once, and the transport "
+                    + "allows \(allowed): requests over that would wait inside the transport, timed as the server's. Give the runner a "
+                    + "transport with room for them (CurlTransport(configuration: .init().allowing(connections: \(connections))))"
+            )
         }
         try checkDescriptors(connections + spareDescriptors, connections: connections)
         if let ports = ephemeralPortCount(), connections > ports {

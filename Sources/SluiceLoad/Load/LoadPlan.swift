@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner
@@ -58,21 +57,6 @@ public struct LoadPlan: Sendable, Hashable {
 
     /// The number of requests in flight at most in this shard: its share of `concurrency`.
     public var shardConcurrency: Int { shard.share(of: concurrency) }
-
-    /// `base` with room for this shard's requests in flight: as many connections to a host, on
-    /// any I/O thread, and as many kept for reuse, so `concurrency` is the only cap (a load run
-    /// refuses a libcurl transport with less, ``LoadRun/run(selection:progress:)``).
-    public func transportConfiguration(_ base: CurlTransport.Configuration = .init()) -> CurlTransport.Configuration {
-        var configuration = base
-        let connections = shardConcurrency
-        configuration.maxConnectionsPerHost = max(configuration.maxConnectionsPerHost, connections)
-        if configuration.maxConnections != 0 {
-            configuration.maxConnections = max(configuration.maxConnections, connections)
-        }
-        configuration.maxIdleConnections = max(configuration.maxIdleConnections, connections)
-        configuration.idleHandleCapacity = max(configuration.idleHandleCapacity, connections)
-        return configuration
-    }
 
     /// Whether requests are sent on a schedule.
     public var isOpenLoop: Bool { rate != nil }

@@ -2,7 +2,6 @@ import Foundation
 internal import Histogram
 import Synchronization
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner

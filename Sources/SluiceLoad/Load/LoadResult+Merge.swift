@@ -1,7 +1,6 @@
 import Foundation
 internal import Histogram
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner

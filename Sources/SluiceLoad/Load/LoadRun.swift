@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 import SluiceRunner
@@ -123,9 +122,9 @@ public struct LoadRun: Sendable {
     ///   - progress: figures to update as requests end.
     /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
     ///   request that uses a capture (requests run concurrently here, so captures have no value:
-    ///   pass `--var`), or a cap the transport or the machine cannot hold: a libcurl transport
-    ///   must allow the shard's `concurrency` connections to a host (make it with
-    ///   ``LoadPlan/transportConfiguration(_:)``), and the process must be able to open them (its
+    ///   pass `--var`), or a cap the transport or the machine cannot hold: the transport must
+    ///   allow the shard's `concurrency` connections to a host (`Transport/connectionsPerHost`;
+    ///   for libcurl's, `CurlTransport.Configuration.allowing(connections:)`), and the process must be able to open them (its
     ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
     ///   hard limit or the machine's ephemeral ports is refused).
     public func run(selection: RequestSelection = RequestSelection(), progress: Progress = Progress()) async throws(SluiceError) -> LoadResult {

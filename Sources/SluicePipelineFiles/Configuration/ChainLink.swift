@@ -1,7 +1,5 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
+import Foundation
 
 /// One stage of a pipeline file's chain as it will run, for `sluice validate --verbose`,
 /// `sluice run --verbose` and the HTML report.

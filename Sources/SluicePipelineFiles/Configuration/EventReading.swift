@@ -1,6 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A request's `events:`: read a `text/event-stream` response as server-sent events until

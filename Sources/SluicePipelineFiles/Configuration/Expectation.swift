@@ -1,6 +1,5 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
+import SluiceJSONPath
 import SluiceStageRegistry
 
 /// One check of a request's `expect:`, with the line it was written on.

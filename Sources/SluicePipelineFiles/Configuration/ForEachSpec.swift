@@ -1,8 +1,6 @@
 import Foundation
 internal import SwiftCSV
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A `for-each:` as written: the rows a request, or a group of requests, runs once for.

@@ -1,7 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// Puts a pipeline together from its file and the files it includes: declarations (plugins,

@@ -1,7 +1,6 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
+import SluiceJSONPath
 import SluiceStageRegistry
 
 /// One file of a pipeline as written, before its includes are resolved and its `for-each` rows

@@ -1,6 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// One problem in a pipeline file, with where it is: printed as compilers print errors,

@@ -1,7 +1,6 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
+import SluiceJSONPath
 import SluiceStageRegistry
 
 /// A pipeline file loaded and checked: its spec, its stages made through a `StageRegistry`,
@@ -14,7 +13,7 @@ import SluiceStageRegistry
 ///
 /// ```swift
 /// let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
-/// let pipeline = try file.makePipeline()
+/// let pipeline = try file.makePipeline(transport: CurlTransport.shared)
 /// ```
 public struct PipelineFile: Sendable {
     /// The file's name as given.
@@ -135,7 +134,7 @@ public struct PipelineFile: Sendable {
     ///   - extra: more stages, each put in its place as the file's are.
     /// The pipeline's `max-response-size:` becomes its response-body limit.
     /// - Throws: `.configuration`, as `Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)` does.
-    public func makePipeline(transport: any Transport = CurlTransport.shared, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
+    public func makePipeline(transport: any Transport, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
         try Pipeline(stages: completedStages.map(\.stage) + extra, transport: transport, maxResponseSize: spec.maxResponseSize)
     }
 

@@ -1,6 +1,5 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
+import SluiceJSONPath
 import SluiceStageRegistry
 
 /// The JSON Schema (draft-07) of the pipeline format, generated from a `StageRegistry` so that

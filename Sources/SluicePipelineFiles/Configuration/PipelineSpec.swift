@@ -1,7 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A pipeline file as written, checked for shape: its name, variables, stage entries and

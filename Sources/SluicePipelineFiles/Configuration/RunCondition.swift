@@ -1,7 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A request's `when:` or `skip:` condition: a small expression over variables and captures.

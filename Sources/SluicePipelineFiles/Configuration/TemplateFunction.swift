@@ -1,7 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A function a pipeline string calls inside `${...}`, computed each time the string is filled in

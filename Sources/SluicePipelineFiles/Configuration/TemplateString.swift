@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// A pipeline string with `${NAME}` variables: `${NAME}` takes a capture, a `--var` or a
 /// `variables:` entry; `${env.NAME}` reads the environment; `${uuid}`, `${now}` and the other

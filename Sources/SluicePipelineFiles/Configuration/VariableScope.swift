@@ -1,6 +1,5 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
+import SluiceJSONPath
 import SluiceStageRegistry
 
 /// The values `${NAME}` and `${env.NAME}` take while a pipeline runs, and which of them are

@@ -1,7 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// A file of variables for `--vars-file`: a YAML mapping (`.yaml`, `.yml`, `.json`) or a

@@ -1,6 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 extension YAMLReader {

@@ -1,7 +1,5 @@
 internal import CYAML
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
 import SluiceStageRegistry
 
 /// Reads YAML with libyaml into `YAMLNode` trees that keep every node's line and column.

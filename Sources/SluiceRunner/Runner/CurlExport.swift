@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 

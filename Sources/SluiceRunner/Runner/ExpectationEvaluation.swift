@@ -1,8 +1,8 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
+import SluiceJSONPath
 
 extension Expectation {
     /// Checks the expectation against a response.

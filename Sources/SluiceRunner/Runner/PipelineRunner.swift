@@ -1,8 +1,8 @@
 import Foundation
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
+import SluiceJSONPath
 
 /// A request of a dry run: as the file writes it, and as the request-side stages leave it.
 public struct PreparedRequest: Sendable {
@@ -19,7 +19,7 @@ public struct PreparedRequest: Sendable {
 ///
 /// ```swift
 /// let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
-/// let results = try await PipelineRunner(file: file).run()
+/// let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
 /// ```
 public struct PipelineRunner: Sendable {
     /// The file.
@@ -28,7 +28,7 @@ public struct PipelineRunner: Sendable {
     public let transport: any Transport
 
     /// Creates a runner.
-    public init(file: PipelineFile, transport: any Transport = CurlTransport.shared) {
+    public init(file: PipelineFile, transport: any Transport) {
         self.file = file
         self.transport = transport
     }

@@ -1,5 +1,4 @@
 import SluiceCore
-import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles
 

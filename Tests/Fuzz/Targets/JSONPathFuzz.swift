@@ -1,5 +1,6 @@
 import Sluice
 import SluiceCore
+import SluiceJSONPath
 import SluiceCurl
 import SluiceStageRegistry
 import SluicePipelineFiles

@@ -1,9 +1,6 @@
 import Testing
 @testable import SluiceCore
-@testable import SluiceCurl
-@testable import SluiceReachability
-@testable import SluiceStageRegistry
-@testable import SluicePipelineFiles
+@testable import SluiceJSONPath
 
 @Suite("I-Regexp (RFC 9485)")
 struct IRegexpTests {

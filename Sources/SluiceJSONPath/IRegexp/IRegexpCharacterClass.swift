@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// A set of code points: what `.`, a literal, an escape or a bracket expression matches.
 struct IRegexpCharacterClass: Sendable {

@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 extension JSONPath {
     /// The logical expression of a filter selector (`?...`, RFC 9535 section 2.3.5): it is tested

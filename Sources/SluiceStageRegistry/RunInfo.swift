@@ -1,3 +1,5 @@
+import SluiceCore
+
 /// What a pipeline run tells the stages of each of its tasks, through the task's storage.
 ///
 /// The runner puts it under ``Key`` before the first stage runs. A stage that sends requests of

@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 extension JSONPath {
     /// The function extensions of RFC 9535 section 2.4, with their declared types, which the

@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// One run of a query over a document: the segments applied in turn, filters tested on each
 /// candidate, and every node visited and regular-expression step counted against the limits.

@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// Reads an I-Regexp pattern (RFC 9485 section 3's grammar) into an ``IRegexpNode``.
 struct IRegexpParser {

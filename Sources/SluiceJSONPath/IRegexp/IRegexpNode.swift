@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// A parsed I-Regexp, before it is compiled to an ``IRegexpProgram``.
 indirect enum IRegexpNode: Sendable {

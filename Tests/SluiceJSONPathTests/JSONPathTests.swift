@@ -1,9 +1,6 @@
 import Testing
 @testable import SluiceCore
-@testable import SluiceCurl
-@testable import SluiceReachability
-@testable import SluiceStageRegistry
-@testable import SluicePipelineFiles
+@testable import SluiceJSONPath
 
 @Suite("JSONPath (RFC 9535)")
 struct JSONPathTests {

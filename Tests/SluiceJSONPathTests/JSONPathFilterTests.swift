@@ -1,9 +1,6 @@
 import Testing
 @testable import SluiceCore
-@testable import SluiceCurl
-@testable import SluiceReachability
-@testable import SluiceStageRegistry
-@testable import SluicePipelineFiles
+@testable import SluiceJSONPath
 
 @Suite("JSONPath filters and functions (RFC 9535 sections 2.3.5 and 2.4)")
 struct JSONPathFilterTests {

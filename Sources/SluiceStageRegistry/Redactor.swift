@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 
 /// Replaces secrets with `***` in anything the runner prints: text, JSON, verbose lines,
 /// reports and curl commands.

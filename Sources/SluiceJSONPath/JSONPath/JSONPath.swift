@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// A JSONPath query (RFC 9535) over a `JSONValue`, for pipeline expectations and captures.
 ///

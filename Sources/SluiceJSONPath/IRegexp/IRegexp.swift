@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// A regular expression in I-Regexp (RFC 9485), the interoperable flavour JSONPath's `match` and
 /// `search` functions use, matched over Unicode code points.

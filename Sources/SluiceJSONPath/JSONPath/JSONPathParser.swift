@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// Reads a JSONPath query (RFC 9535 section 2's grammar) into segments, and checks the types of
 /// its filter expressions (section 2.4.3) as it reads them.

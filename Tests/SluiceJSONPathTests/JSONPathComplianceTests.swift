@@ -1,10 +1,7 @@
 import Foundation
 import Testing
 @testable import SluiceCore
-@testable import SluiceCurl
-@testable import SluiceReachability
-@testable import SluiceStageRegistry
-@testable import SluicePipelineFiles
+@testable import SluiceJSONPath
 
 /// The RFC 9535 JSONPath Compliance Test Suite (Tests/Fixtures/jsonpath-compliance-test-suite),
 /// every one of its 703 tests, against ``JSONPath``.

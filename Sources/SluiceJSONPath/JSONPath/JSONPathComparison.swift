@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// Comparisons in filters, as RFC 9535 section 2.3.5.2.2 defines them: numbers by value
 /// (`1 == 1.0`), strings by code point (equality and order alike, never by canonical

@@ -1,7 +1,4 @@
 import SluiceCore
-import SluiceCurl
-import SluiceReachability
-import SluiceStageRegistry
 
 /// An I-Regexp compiled to a Thompson automaton, and the simulation that runs it: every live
 /// alternative advances in step over the text's code points, so a match takes time proportional to
