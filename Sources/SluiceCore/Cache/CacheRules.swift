@@ -57,8 +57,8 @@ enum CacheRules {
 
     /// The stored fields updated from a `304`'s (section 3.2): each field the `304` sends replaces
     /// the stored fields of its name, but for ``unmergedFields`` and those its `Connection` names.
-    static func merged(_ stored: HTTPHeaders, with notModified: HTTPHeaders) -> HTTPHeaders {
-        let incoming = storedFields(notModified, received: Date()).fields.filter { !unmergedFields.contains($0.name.asciiLowercased) }
+    static func merged(_ stored: HTTPHeaders, with notModified: HTTPHeaders, received: Date) -> HTTPHeaders {
+        let incoming = storedFields(notModified, received: received).fields.filter { !unmergedFields.contains($0.name.asciiLowercased) }
         var merged = stored
         var replaced: Set<String> = []
         for field in incoming {

@@ -45,10 +45,11 @@ public struct CachedResponse: Sendable {
         /// The head with the fields of a `304 Not Modified` merged in (RFC 9111 section 3.2): each
         /// field the `304` sends replaces the stored fields of its name, except the connection
         /// fields, `Set-Cookie`, and those that describe the stored bytes (`Content-Length`,
-        /// `Content-Encoding`, `Content-Type`, `Content-Range`) or chose them (`Vary`).
-        public func merging(notModified fields: HTTPHeaders) -> Head {
+        /// `Content-Encoding`, `Content-Type`, `Content-Range`) or chose them (`Vary`). A `304`
+        /// without `Date` is dated `received`.
+        public func merging(notModified fields: HTTPHeaders, received: Date = Date()) -> Head {
             var head = self
-            head.headers = CacheRules.merged(headers, with: fields)
+            head.headers = CacheRules.merged(headers, with: fields, received: received)
             return head
         }
     }

@@ -30,6 +30,10 @@ import Foundation
 /// - `stale-while-revalidate` (RFC 5861): a response stale by no more than its window is served
 ///   at once and revalidated in a task of its own (``TaskContext/sendAfterResponse(_:)``).
 ///
+/// What to do with a request is decided from the time, the request's directives and the stored
+/// response alone (a pure decision, tested at the instants either side of each rule's boundary);
+/// the stage reads the time from `now`, the system clock unless given.
+///
 /// Every exchange the stage handles is reported as a ``CacheOutcome``: on the response
 /// (``Response/cacheOutcome``), in ``TaskMetrics/cacheOutcomes``, and as a note (`cache: hit …`)
 /// for event monitors and `--verbose`.
@@ -54,6 +58,9 @@ public struct ResponseCaching: Stage {
 
     /// The exchanges under way, which tasks asking for the same response wait for.
     let flights = SingleFlight()
+    /// The clock every decision reads: the time a response is judged fresh at, and the request
+    /// and response times stored with it.
+    private let now: @Sendable () -> Date
 
     /// `cache`.
     public var name: String { "cache" }
@@ -65,9 +72,14 @@ public struct ResponseCaching: Stage {
     public var claims: [String] { ["the cache"] }
 
     /// Creates the stage over a store, a 16 MiB ``MemoryCacheStore`` unless given.
-    public init(store: any CacheStore = MemoryCacheStore(), staleIfError: Duration? = nil) {
+    /// - Parameters:
+    ///   - store: where responses are kept.
+    ///   - staleIfError: how stale a response may be returned when the server fails.
+    ///   - now: the clock freshness is judged by; the system's by default.
+    public init(store: any CacheStore = MemoryCacheStore(), staleIfError: Duration? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.staleIfError = staleIfError
+        self.now = now
     }
 
     /// Answers from the store, validates, or sends, as the type's description says.
@@ -89,32 +101,34 @@ public struct ResponseCaching: Stage {
             return partial
         }
         guard !ResponseCaching.conditionalFields.contains(where: request.headers.contains) else { return try await next(request, context) }
-        let directives = ResponseCaching.requestDirectives(request.headers)
+        let directives = CacheDecision.requestDirectives(request.headers)
+        let revalidating = request.stageValues[BackgroundRevalidation.self] != nil
         var followed = false
         while true {
             var stored = lookUp(key, for: request)
-            if let stored, let freshness = usable(stored, directives: directives) {
+            switch CacheDecision.decide(directives: directives, stored: stored?.head, now: now(), revalidating: revalidating) {
+            case .serve(let freshness):
                 // A stored body that cannot be read back is dropped, and the request goes out.
-                if let response = try? serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil) {
+                if let stored, let response = try? serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil) {
                     return response
                 }
                 store.remove(key)
                 continue
-            }
-            if let stored, request.stageValues[BackgroundRevalidation.self] == nil, let freshness = staleWhileRevalidating(stored, directives: directives),
-                let response = try? serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background")
-            {
-                // The task's own request, as its caller gave it: it runs the whole chain again,
-                // and the stages above (cookies) add their fields afresh, never twice.
-                var revalidation = context.request
-                revalidation.destination = .memory
-                revalidation.stageValues[BackgroundRevalidation.self] = true
-                context.sendAfterResponse(revalidation)
-                return response
-            }
-            if directives.contains("only-if-cached") {
+            case .serveStaleWhileRevalidating(let freshness):
+                if let stored, let response = try? serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background") {
+                    // The task's own request, as its caller gave it: it runs the whole chain again,
+                    // and the stages above (cookies) add their fields afresh, never twice.
+                    var revalidation = context.request
+                    revalidation.destination = .memory
+                    revalidation.stageValues[BackgroundRevalidation.self] = true
+                    context.sendAfterResponse(revalidation)
+                    return response
+                }
+            case .unsatisfiable:
                 let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
                 return report(response, as: .miss, context: context, detail: "only-if-cached and nothing usable is stored")
+            case .send:
+                break
             }
             var leading = false
             if !followed, !directives.contains("no-store") {
@@ -131,7 +145,7 @@ public struct ResponseCaching: Stage {
             if leading {
                 // A flight that landed between the look-up above and the join may have stored it.
                 stored = lookUp(key, for: request)
-                if let stored, let freshness = usable(stored, directives: directives) {
+                if let stored, let freshness = CacheDecision.usable(stored.head, directives: directives, now: now()) {
                     return try serve(stored, as: .hit, freshness: freshness, to: request, context: context)
                 }
             }
@@ -145,15 +159,16 @@ public struct ResponseCaching: Stage {
     private func head(_ request: Request, key: String, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         guard !ResponseCaching.conditionalFields.contains(where: request.headers.contains) else { return try await next(request, context) }
         let stored = lookUp(key, for: request)
-        if let stored, let freshness = usable(stored, directives: ResponseCaching.requestDirectives(request.headers)) {
+        if let stored, let freshness = CacheDecision.usable(stored.head, directives: CacheDecision.requestDirectives(request.headers), now: now()) {
             return report(headResponse(stored, freshness: freshness, to: request), as: .hit, context: context, detail: "the stored GET response's head; \(ResponseCaching.age(freshness))")
         }
-        let requestTime = Date()
+        let requestTime = now()
         let response = try await next(request, context)
         if let stored, response.status == 200, CacheRules.notModified(response.headers, matches: stored.head.headers) {
-            var head = stored.head.merging(notModified: response.headers)
+            let received = now()
+            var head = stored.head.merging(notModified: response.headers, received: received)
             head.requestTime = requestTime
-            head.responseTime = Date()
+            head.responseTime = received
             try? store.update(head)
         }
         return response
@@ -168,7 +183,7 @@ public struct ResponseCaching: Stage {
         // The stored body is decoded: ranges of a content-coded representation are the server's to cut.
         guard let range = ByteRange(field: field), let stored = lookUp(key, for: request), stored.head.status == 200,
             stored.head.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
-            let freshness = usable(stored, directives: ResponseCaching.requestDirectives(request.headers))
+            let freshness = CacheDecision.usable(stored.head, directives: CacheDecision.requestDirectives(request.headers), now: now())
         else { return nil }
         let body = try stored.body.data()
         guard let bounds = range.bounds(in: body.count) else { return nil }
@@ -198,22 +213,20 @@ public struct ResponseCaching: Stage {
         next: (Request, TaskContext) async throws -> Response
     ) async throws -> Response {
         var sent = request
-        if let stored {
-            if let tag = stored.head.headers["ETag"] { sent.headers["If-None-Match"] = tag }
-            if let modified = stored.head.headers["Last-Modified"] { sent.headers["If-Modified-Since"] = modified }
-        }
-        let conditional = sent.headers.contains("If-None-Match") || sent.headers.contains("If-Modified-Since")
-        var requestTime = Date()
+        let conditions = stored.map { CacheDecision.conditions($0.head) } ?? [:]
+        for field in conditions { sent.headers[field.name] = field.value }
+        let conditional = !conditions.isEmpty
+        var requestTime = now()
         var response: Response
         do {
             response = try await next(sent, context)
         } catch let error as SluiceError where error.kind != .cancelled {
-            if let stored, let freshness = staleAllowed(stored) {
+            if let stored, let freshness = CacheDecision.staleOnError(stored.head, allowance: staleIfError, now: now()) {
                 return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the exchange failed: \(error.kind)")
             }
             // RFC 9111 section 5.2.2.2: a response that must be revalidated, when the server
             // cannot be reached, gets an error response generated in its place, a 504.
-            if let stored, ResponseCaching.transportKinds.contains(error.kind), ResponseCaching.forbidsStale(CacheControl(stored.head.headers)) {
+            if let stored, ResponseCaching.transportKinds.contains(error.kind), CacheDecision.forbidsStale(CacheControl(stored.head.headers)) {
                 let response = Response(status: 504, headers: ["Content-Length": "0"], url: request.url)
                 return report(response, as: .miss, context: context, detail: "the stored response must be revalidated, and the validation failed (\(error.kind): \(error.message)); 504 generated as RFC 9111 section 5.2.2.2 says")
             }
@@ -221,18 +234,19 @@ public struct ResponseCaching: Stage {
         }
         if conditional, let stored, response.status == 304 {
             if CacheRules.notModified(response.headers, matches: stored.head.headers) {
-                var head = stored.head.merging(notModified: response.headers)
+                let received = now()
+                var head = stored.head.merging(notModified: response.headers, received: received)
                 head.requestTime = requestTime
-                head.responseTime = Date()
+                head.responseTime = received
                 try? store.update(head)
                 let merged = CachedResponse(head: head, body: stored.body)
-                return try serve(merged, as: .revalidated, freshness: Freshness(head), to: request, context: context, transfer: response.metrics)
+                return try serve(merged, as: .revalidated, freshness: Freshness(head, now: now()), to: request, context: context, transfer: response.metrics)
             }
             context.note("mismatch", "the 304 carries validators other than the stored response's; sending again without conditions", stage: name)
-            requestTime = Date()
+            requestTime = now()
             response = try await next(request, context)
         }
-        if let stored, ResponseCaching.errorStatuses.contains(response.status), let freshness = staleAllowed(stored) {
+        if let stored, ResponseCaching.errorStatuses.contains(response.status), let freshness = CacheDecision.staleOnError(stored.head, allowance: staleIfError, now: now()) {
             return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the server answered \(response.status)")
         }
         if CacheRules.isStorable(response, request: request, requestControl: directives) {
@@ -249,7 +263,7 @@ public struct ResponseCaching: Stage {
             context.note("not-stored", "the response was not stored: its body is streamed to the caller, never held whole", stage: name)
             return
         }
-        let received = Date()
+        let received = now()
         let head = CachedResponse.Head(
             key: key, status: response.status, headers: CacheRules.storedFields(response.headers, received: received),
             url: (response.url ?? request.url).absoluteString, httpVersion: response.httpVersion,
@@ -272,67 +286,9 @@ public struct ResponseCaching: Stage {
         return stored
     }
 
-    /// The stored response's freshness when it may be returned without validation (RFC 9111
-    /// section 4.2 and the request directives of section 5.2.1).
-    private func usable(_ stored: CachedResponse, directives: CacheControl) -> Freshness? {
-        let control = CacheControl(stored.head.headers)
-        guard !directives.contains("no-cache"), !control.contains("no-cache") else { return nil }
-        let freshness = Freshness(stored.head)
-        switch directives.seconds("max-age") {
-        case .value(let seconds) where freshness.age <= Double(seconds): break
-        case .absent: break
-        // RFC 8246: a fresh immutable response is not revalidated on a reload (max-age=0); a
-        // forced reload says no-cache, checked above.
-        case .value where control.contains("immutable") && freshness.isFresh: break
-        default: return nil
-        }
-        switch directives.seconds("min-fresh") {
-        case .value(let seconds) where freshness.lifetime - freshness.age >= Double(seconds): break
-        case .absent: break
-        default: return nil
-        }
-        if freshness.isFresh { return freshness }
-        guard !control.contains("must-revalidate") else { return nil }
-        switch directives.seconds("max-stale") {
-        case .unbounded: return freshness
-        case .value(let seconds) where freshness.staleness <= Double(seconds): return freshness
-        default: return nil
-        }
-    }
-
-    /// The stored response's freshness when its `stale-while-revalidate` (RFC 5861) lets it be
-    /// served while it is revalidated in the background: stale by no more than the directive
-    /// says, neither it nor the request asking for validation.
-    private func staleWhileRevalidating(_ stored: CachedResponse, directives: CacheControl) -> Freshness? {
-        let control = CacheControl(stored.head.headers)
-        guard case .value(let window) = control.seconds("stale-while-revalidate"),
-            !ResponseCaching.forbidsStale(control),
-            !directives.contains("no-cache"), directives.seconds("max-age") == .absent, directives.seconds("min-fresh") == .absent
-        else { return nil }
-        let freshness = Freshness(stored.head)
-        return !freshness.isFresh && freshness.staleness <= Double(window) ? freshness : nil
-    }
-
-    /// Whether a stored response's directives forbid serving it stale in any case: `must-revalidate`
-    /// or `no-cache` (RFC 9111 sections 5.2.2.2 and 5.2.2.4).
-    private static func forbidsStale(_ control: CacheControl) -> Bool {
-        control.contains("must-revalidate") || control.contains("no-cache")
-    }
-
     /// Marks the request a stale-while-revalidate response sends afterwards: the cache then
     /// validates it instead of serving the stale response again.
     private enum BackgroundRevalidation: StageValueKey { typealias Value = Bool }
-
-    /// The stored response's freshness when ``staleIfError`` lets it stand in for an error.
-    private func staleAllowed(_ stored: CachedResponse) -> Freshness? {
-        guard let staleIfError else { return nil }
-        let control = CacheControl(stored.head.headers)
-        guard !ResponseCaching.forbidsStale(control), !control.contains("no-store") else { return nil }
-        let freshness = Freshness(stored.head)
-        var allowed = Double(staleIfError.components.seconds) + Double(staleIfError.components.attoseconds) / 1e18
-        if case .value(let seconds) = control.seconds("stale-if-error") { allowed = max(allowed, Double(seconds)) }
-        return freshness.staleness <= allowed ? freshness : nil
-    }
 
     /// The stored response as the response to `request`: its body in memory or written to the
     /// request's file, and an `Age` field with its current age (RFC 9111 section 5.1).
@@ -389,18 +345,6 @@ public struct ResponseCaching: Stage {
     private static let transportKinds: Set<SluiceError.Kind> = [.connect, .connectTimeout, .connectionLost, .dns]
 
     private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-
-    /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when it has none
-    /// (RFC 9111 section 5.4).
-    private static func requestDirectives(_ headers: HTTPHeaders) -> CacheControl {
-        var control = CacheControl(headers)
-        if !headers.contains("Cache-Control"),
-            headers.values(for: "Pragma").contains(where: { CacheControl($0).contains("no-cache") })
-        {
-            control.directives.append(CacheControl.Directive(name: "no-cache", argument: nil))
-        }
-        return control
-    }
 }
 
 extension Response {
