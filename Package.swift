@@ -44,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         .systemLibrary(
@@ -212,6 +213,16 @@ let package = Package(
             name: "sluice-leak-check",
             dependencies: ["Sluice", "CMalloc"],
             path: "Tests/LeakCheck/Check"
+        ),
+        // The mallocs of each hot path, counted by malloc-interposer in a process of their own:
+        // scripts/allocation-counts builds it in release mode and holds the figures to thresholds.
+        .executableTarget(
+            name: "sluice-allocation-counts",
+            dependencies: [
+                "Sluice", "SluiceJSONPath", "SluicePipelineFiles", "SluiceRunner",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Tests/AllocationCounts/Counter"
         ),
         // A test target per module: its own unit tests, without sockets but for the libcurl ones.
         .testTarget(name: "SluiceCoreTests", dependencies: ["SluiceCore"]),

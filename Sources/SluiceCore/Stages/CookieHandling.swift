@@ -57,9 +57,7 @@ public struct CookieHandling: Stage {
         return response
     }
 
-    /// `request` with the jar's cookies for its URL added to its `Cookie` field. Out of line, as
-    /// ``store(_:for:)`` is, so that the stage's frame keeps only the request and the response.
-    @inline(never)
+    /// `request` with the jar's cookies for its URL added to its `Cookie` field.
     private func withCookies(_ request: Request) -> Request {
         guard let header = jar.cookieHeader(for: request.url) else { return request }
         var request = request
@@ -69,7 +67,6 @@ public struct CookieHandling: Stage {
     }
 
     /// Stores the cookies `response` sets for `url`.
-    @inline(never)
     private func store(_ response: Response, for url: URL) {
         let fields = response.headers.values(for: "Set-Cookie")
         if !fields.isEmpty { jar.store(setCookie: fields, for: url) }

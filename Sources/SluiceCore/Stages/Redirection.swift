@@ -71,9 +71,7 @@ public struct Redirection: Stage {
     }
 
     /// The request that follows `response` to `request`, checked against the chain so far and
-    /// added to it; `nil` when the response is not a redirect to follow. Out of line, so that the
-    /// stage's frame, which every task in flight holds, keeps none of its work.
-    @inline(never)
+    /// added to it; `nil` when the response is not a redirect to follow.
     private func hop(from request: Request, to response: Response, along chain: inout Chain, context: TaskContext) throws(SluiceError) -> Request? {
         guard let following = try followUp(to: response, of: request) else { return nil }
         if chain.visited.isEmpty { chain.visited.insert(Redirection.visitKey(request)) }

@@ -41,7 +41,6 @@ public struct StrictTransportSecurity: Stage {
     }
 
     /// `request` over HTTPS when its scheme is `http` and its host is known; as it is otherwise.
-    @inline(never)
     func upgraded(_ request: Request, context: TaskContext) -> Request {
         guard !store.isEmpty, request.url.scheme?.lowercased() == "http", let host = request.url.host, store.requiresHTTPS(for: host),
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
@@ -56,7 +55,6 @@ public struct StrictTransportSecurity: Stage {
     }
 
     /// Takes the first `Strict-Transport-Security` field of a response received over HTTPS.
-    @inline(never)
     func learn(from response: Response, for request: Request) {
         guard request.url.scheme?.lowercased() == "https", let host = request.url.host,
             let field = response.headers.values(for: "Strict-Transport-Security").first

@@ -147,9 +147,7 @@ public final class CurlTransport: Transport {
         return try await download(request, to: destination, events: events)
     }
 
-    /// A download's exchange, apart from `execute` so that the frame of every other exchange
-    /// holds none of its state.
-    @inline(never)
+    /// A download's exchange.
     private func download(_ request: Request, to destination: URL, events: any TransportEvents) async throws -> Response {
         // A resumed download keeps the bytes it has; the transfer decides at the head what the
         // file gets (CurlTransfer.takeResumedHead).
@@ -186,9 +184,7 @@ public final class CurlTransport: Transport {
         }
     }
 
-    /// The transfer for `request` on the caller's I/O thread, reported started: made out of line,
-    /// so that the frame every exchange holds while in flight keeps only the loop and the transfer.
-    @inline(never)
+    /// The transfer for `request` on the caller's I/O thread, reported started.
     private func started(
         _ request: Request, events: any TransportEvents, downloadingTo file: OutputFile?
     ) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
@@ -202,7 +198,6 @@ public final class CurlTransport: Transport {
     }
 
     /// Ends `transfer`, which the loop would not take, with `.invalidated`.
-    @inline(never)
     private static func abortShutDown(_ transfer: CurlTransfer, url: URL) {
         transfer.abort(with: SluiceError(kind: .invalidated, stage: "transport", url: url, message: "the transport was shut down"))
     }

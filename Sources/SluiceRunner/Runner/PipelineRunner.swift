@@ -286,7 +286,6 @@ public struct PipelineRunner: Sendable {
     /// yields to the request's own `expect.status`, which then decides; a content-type or
     /// decoding failure behind it stands, unless `expect.status` accepts a status outside 2xx
     /// (Hurl's `HTTP 404`): an error page is not failed for its type.
-    @inline(never)
     nonisolated(nonsending) package static func exchange(_ spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar? = nil) async -> Outcome {
         if let reading = spec.events {
             return await exchangeEvents(reading, spec: spec, request: request, manager: manager, scope: scope, jar: jar)
@@ -308,9 +307,7 @@ public struct PipelineRunner: Sendable {
         return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
     }
 
-    /// What a task that ended as `ended` gave, its expectations checked: out of line, so that the
-    /// frame an exchange keeps while in flight holds none of this work.
-    @inline(never)
+    /// What a task that ended as `ended` gave, its expectations checked.
     private static func outcome(
         of handle: TaskHandle, ended: Result<Response, any Error>, start: ContinuousClock.Instant,
         spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?
@@ -344,7 +341,6 @@ public struct PipelineRunner: Sendable {
     }
 
     /// The exchange of a request that reads a stream of server-sent events.
-    @inline(never)
     private static func exchangeEvents(
         _ reading: EventReading, spec: RequestSpec, request: Request, manager: SessionManager, scope: VariableScope, jar: CookieJar?
     ) async -> Outcome {
