@@ -5,27 +5,30 @@ import Testing
 
 /// The libcurl transfer's decisions, without libcurl or a socket: pauses, the limits on the head
 /// and the body, and how an exchange's end becomes its error.
+/// The state machine with a caller that is a name: what a phase holds is checked without a task.
+typealias TestState = TransferState<String>
+
 @Suite("A transfer's state: pauses, limits, and its end, apart from libcurl")
 struct TransferStateTests {
     static let url = URL(string: "https://api.test/items")!
 
-    static func state(limit: Int64? = nil) -> TransferState {
-        TransferState(url: url, maxResponseSize: limit)
+    static func state(limit: Int64? = nil) -> TestState {
+        TestState(url: url, maxResponseSize: limit)
     }
 
     static func ending(
-        code: Int = 7, cause: TransferState.Ending.Cause = .other, kind: SluiceError.Kind = .connect,
+        code: Int = 7, cause: TestState.Ending.Cause = .other, kind: SluiceError.Kind = .connect,
         message: String = "Couldn't connect to server", presented: (reason: String?, certificates: [X509Certificate])? = nil,
         proxyRefusal: String? = nil
-    ) -> TransferState.Ending {
-        TransferState.Ending(code: code, cause: cause, kind: kind, message: message, presented: presented, proxyRefusal: proxyRefusal)
+    ) -> TestState.Ending {
+        TestState.Ending(code: code, cause: cause, kind: kind, message: message, presented: presented, proxyRefusal: proxyRefusal)
     }
 
-    static func pauses(_ state: inout TransferState, _ change: TransferState.PauseChange) -> TransferState.Pauses {
+    static func pauses(_ state: inout TestState, _ change: TestState.PauseChange) -> TestState.Pauses {
         state.pauses(after: change)
     }
 
-    static func line(_ text: String, into state: inout TransferState) -> ResponseHeadParser.Event?? {
+    static func line(_ text: String, into state: inout TestState) -> ResponseHeadParser.Event?? {
         Array(text.utf8).withUnsafeBytes { state.takeHeadLine($0) }
     }
 
@@ -53,7 +56,7 @@ struct TransferStateTests {
         var taken = 0
         while case .some = TransferStateTests.line(field, into: &state) { taken += 1 }
         #expect(taken == 299)
-        #expect(state.headBytes > TransferState.maxHeadSize)
+        #expect(state.headBytes > TestState.maxHeadSize)
         #expect(state.failure?.kind == .protocolError)
         #expect(state.failure?.message == "the response's header fields passed 300 KiB; the exchange was stopped there")
         #expect(!state.head.isComplete)
@@ -164,5 +167,81 @@ struct TransferStateTests {
 
         let plain = unlimited.error(for: TransferStateTests.ending())
         #expect(plain.kind == .connect && plain.stage == "transport" && plain.message == "Couldn't connect to server" && plain.curlCode == 7)
+    }
+
+    // MARK: Phases
+
+    /// The end actions as words, the caller by its name: `head(c)`, `body(ok)`, `body(KIND)`,
+    /// `resume(c, STATUS)`, `resume(c, KIND)`.
+    static func words(_ actions: [TestState.EndAction]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .deliverHead(let caller): "head(\(caller))"
+            case .endBody(.success): "body(ok)"
+            case .endBody(.failure(let error)): "body(\(error.kind))"
+            case .resume(let caller, .success(let response)): "resume(\(caller), \(response.status))"
+            case .resume(let caller, .failure(let error)): "resume(\(caller), \(error.kind))"
+            }
+        }
+    }
+
+    static let ok = Result<Response, SluiceError>.success(Response(status: 200))
+    static let lost = Result<Response, SluiceError>.failure(SluiceError(kind: .connectionLost, message: "reset"))
+
+    @Test("idle to waiting once: a second start changes nothing")
+    func start() {
+        var state = TransferStateTests.state()
+        #expect(!state.isWaiting)
+        let first = state.start("c")
+        #expect(first && state.isWaiting)
+        let second = state.start("d")
+        #expect(!second)
+        #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: nil, streamsBody: false)) == ["resume(c, 200)"], "the first caller, not the second")
+    }
+
+    @Test("a body taken whole: waiting to ended resumes the caller with the response or the error, once")
+    func wholeBody() {
+        var state = TransferStateTests.state()
+        _ = state.start("c")
+        #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: nil, streamsBody: false)) == ["resume(c, 200)"])
+        let late = state.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)
+        #expect(late.isEmpty, "an end after the end is ignored")
+        var failed = TransferStateTests.state()
+        _ = failed.start("c")
+        #expect(TransferStateTests.words(failed.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)) == ["resume(c, connection lost)"])
+    }
+
+    @Test("a streamed body: waiting to streaming at the head hands the caller over once; the end then ends only the body")
+    func streamedBody() {
+        var state = TransferStateTests.state()
+        _ = state.start("c")
+        let caller = state.streamHeadEnded()
+        #expect(caller == "c" && !state.isWaiting)
+        let again = state.streamHeadEnded()
+        #expect(again == nil, "a second head (a trailer, a bug) hands nothing over")
+        #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: TransferMetrics(), streamsBody: true)) == ["body(ok)"])
+        var lost = TransferStateTests.state()
+        _ = lost.start("c")
+        _ = lost.streamHeadEnded()
+        #expect(TransferStateTests.words(lost.end(with: TransferStateTests.lost, metrics: nil, streamsBody: true)) == ["body(connection lost)"], "the reader hears of it, the caller has its response already")
+    }
+
+    @Test("a streamed body whose head never showed: the response handed over whole at the end; a failure first ends the body, then the caller")
+    func streamedWithoutHead() {
+        var state = TransferStateTests.state()
+        _ = state.start("c")
+        #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: nil, streamsBody: true)) == ["head(c)", "body(ok)"])
+        var failed = TransferStateTests.state()
+        _ = failed.start("c")
+        #expect(TransferStateTests.words(failed.end(with: TransferStateTests.lost, metrics: nil, streamsBody: true)) == ["body(connection lost)", "resume(c, connection lost)"])
+    }
+
+    @Test("an end before the start (never handed to the loop) resumes nobody and ends the exchange")
+    func endBeforeStart() {
+        var state = TransferStateTests.state()
+        let actions = state.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)
+        #expect(actions.isEmpty)
+        let started = state.start("c")
+        #expect(!started, "an ended exchange does not start")
     }
 }

@@ -207,7 +207,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
 
     /// Applies a change to what pauses a transfer. libcurl may call the transfer's callbacks
     /// from inside `curl_easy_pause` (the bytes it held back), and they may pause it again.
-    private func changePause(of transfer: CurlTransfer, _ change: TransferState.PauseChange) {
+    private func changePause(of transfer: CurlTransfer, _ change: CurlTransfer.State.PauseChange) {
         guard isActive(transfer) else { return }
         curl_easy_pause(transfer.easy.raw, transfer.pauseMask(after: change))
     }

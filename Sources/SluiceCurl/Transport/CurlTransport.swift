@@ -174,7 +174,7 @@ public final class CurlTransport: Transport {
         let (loop, transfer) = try started(request, events: events, downloadingTo: file)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                transfer.continuation = continuation
+                transfer.start(continuation)
                 if !loop.enqueue(.start(transfer)) {
                     CurlTransport.abortShutDown(transfer, url: request.url)
                 }

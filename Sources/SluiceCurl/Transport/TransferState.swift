@@ -1,27 +1,53 @@
 import Foundation
 import SluiceCore
 
-/// The decisions of one exchange on the libcurl transport, apart from libcurl: what pauses it,
-/// the limits on its head and body, what failed it first, and how its end becomes a result.
+/// The decisions of one exchange on the libcurl transport, apart from libcurl: the phase it is in
+/// and its caller's continuation, what pauses it, the limits on its head and body, what failed it
+/// first, and how its end becomes a result.
 ///
 /// ``CurlTransfer`` is the shell around it: it turns libcurl's callbacks into calls here and the
-/// answers into libcurl's return codes, so everything decided here is tested without a socket
-/// (as AsyncHTTPClient keeps `HTTPRequestStateMachine` apart from its channel handler). I/O
-/// thread only, as the transfer's state is.
-struct TransferState {
+/// answers (return codes, and the actions ending the exchange) into libcurl's and the caller's,
+/// so everything decided here is tested without a socket (as AsyncHTTPClient keeps
+/// `HTTPRequestStateMachine` apart from its channel handler, and its `Transaction` keeps the
+/// continuation inside its state machine). `Caller` is what resumes the task waiting for the
+/// response: an `UnsafeContinuation` in the shell, any value in a test. I/O thread only, as the
+/// transfer's state is, but for ``start(_:)``, which the task makes before it hands the transfer to
+/// the loop.
+struct TransferState<Caller> {
+    /// Where the exchange is. The caller waits in ``waiting(_:)``, and no other phase holds it, so
+    /// it is resumed once.
+    enum Phase {
+        /// Made and configured; not yet handed to the loop.
+        case idle
+        /// On the loop; the caller waits for the response, or for a streamed response's head.
+        case waiting(Caller)
+        /// A streamed response was handed back at its head; its body flows through its channel.
+        case streaming
+        /// Ended: every later end is ignored.
+        case ended
+    }
+
+    /// What the shell does to end the exchange, in the order given.
+    enum EndAction {
+        /// Hand a streamed response back to `Caller`: its head never showed (a response with no
+        /// header section), and it is already whole.
+        case deliverHead(Caller)
+        /// End a streamed body with its metrics, or its error.
+        case endBody(Result<TransferMetrics?, SluiceError>)
+        /// Resume the caller with the response or the error.
+        case resume(Caller, Result<Response, SluiceError>)
+    }
+
+    /// The phase the exchange is in.
+    private(set) var phase = Phase.idle
+
     /// The most bytes of response head (status lines and header fields, interim responses
     /// included) an exchange takes: libcurl 7.88 limits each line to 100 KiB but not their number,
     /// so a server could otherwise grow the head without end. 300 KiB is later libcurl's own total.
-    static let maxHeadSize = 300 * 1024
+    static var maxHeadSize: Int { 300 * 1024 }
 
     /// The directions libcurl is to hold still.
-    struct Pauses: OptionSet, Equatable {
-        let rawValue: UInt8
-        /// Taking response bytes.
-        static let receive = Pauses(rawValue: 1)
-        /// Sending request bytes.
-        static let send = Pauses(rawValue: 2)
-    }
+    typealias Pauses = TransferPauses
 
     /// What pauses the exchange now changed.
     enum PauseChange {
@@ -99,6 +125,51 @@ struct TransferState {
     init(url: URL, maxResponseSize: Int64?) {
         self.url = url
         self.maxResponseSize = maxResponseSize
+    }
+
+    // MARK: Phases
+
+    /// The exchange is handed to the loop, `caller` waiting: idle to waiting. `false`, changing
+    /// nothing, in any other phase (a transfer starts once).
+    mutating func start(_ caller: Caller) -> Bool {
+        guard case .idle = phase else { return false }
+        phase = .waiting(caller)
+        return true
+    }
+
+    /// Whether the caller still waits: the response, or a streamed response's head, not yet given.
+    var isWaiting: Bool {
+        if case .waiting = phase { return true }
+        return false
+    }
+
+    /// A streamed response's head ended: waiting to streaming, and the caller to hand it to; `nil`,
+    /// changing nothing, in any other phase.
+    mutating func streamHeadEnded() -> Caller? {
+        guard case .waiting(let caller) = phase else { return nil }
+        phase = .streaming
+        return caller
+    }
+
+    /// The exchange ended with `result` (the response of a body taken whole, or the error), its
+    /// metrics `metrics`: to ended, and what the shell does, in order. A streamed body
+    /// (`streamsBody`) is ended in its channel, after its head is handed back if it never was; a
+    /// caller still waiting is resumed; nothing, once ended.
+    mutating func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?, streamsBody: Bool) -> [EndAction] {
+        let previous = phase
+        phase = .ended
+        let bodyEnd = result.map { _ in metrics }
+        switch previous {
+        case .idle, .ended:
+            return []
+        case .streaming:
+            return [.endBody(bodyEnd)]
+        case .waiting(let caller) where streamsBody:
+            if case .success = result { return [.deliverHead(caller), .endBody(bodyEnd)] }
+            return [.endBody(bodyEnd), .resume(caller, result)]
+        case .waiting(let caller):
+            return [.resume(caller, result)]
+        }
     }
 
     // MARK: Pausing
@@ -261,4 +332,13 @@ struct TransferState {
         }
         return SluiceError(kind: ending.kind, stage: "transport", url: url, message: ending.message, transportCode: ending.code)
     }
+}
+
+/// The directions libcurl is to hold an exchange still in (``TransferState/Pauses``).
+struct TransferPauses: OptionSet, Equatable {
+    let rawValue: UInt8
+    /// Taking response bytes.
+    static let receive = TransferPauses(rawValue: 1)
+    /// Sending request bytes.
+    static let send = TransferPauses(rawValue: 2)
 }
