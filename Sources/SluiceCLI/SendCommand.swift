@@ -153,60 +153,6 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("fail-with-body"), help: "Exit with status 22 when the response status is 400 or more, after writing the body as usual, as curl's --fail-with-body.")
     var failWithBody = false
 
-    @Option(name: [.customLong("ca-bundle"), .customLong("cacert")], help: "A PEM file of trust anchors to use instead of the system's.")
-    var caBundle: String?
-
-    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Accept any certificate, for any name (pins still apply).")
-    var insecure = false
-
-    @Option(
-        name: .customLong("pinnedpubkey"),
-        help: ArgumentHelp(
-            "Public-key pins, sha256//BASE64 separated by ';' (or PEM/DER files), matched against the verified chain: a CA's pin works, unlike curl's.",
-            valueName: "PINS"
-        )
-    )
-    var pinnedPublicKeys: String?
-
-    @Option(
-        name: [.customShort("E"), .customLong("cert")],
-        help: ArgumentHelp("A client certificate, PEM or PKCS#12, as curl's -E: FILE or FILE:PASSWORD.", valueName: "FILE[:PASSWORD]")
-    )
-    var clientCertificate: String?
-
-    @Option(name: .customLong("key"), help: "The client certificate's PEM key, when it is not in the certificate's file.")
-    var clientKey: String?
-
-    @Option(name: .customLong("pass"), help: "The password of the client key or PKCS#12 file.")
-    var clientKeyPassword: String?
-
-    @Option(
-        name: [.customShort("x"), .customLong("proxy")],
-        help: ArgumentHelp("A proxy, http://host:port (also https, socks5, socks5h); '' for none. Without it, http_proxy, HTTPS_PROXY and the like are honoured as curl honours them.", valueName: "URL")
-    )
-    var proxy: String?
-
-    @Option(name: .customLong("proxy-user"), help: ArgumentHelp("The proxy's credentials.", valueName: "USER:PASSWORD"))
-    var proxyUser: String?
-
-    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts that go direct, separated by ','; '*' for all (no proxy at all).", valueName: "HOSTS"))
-    var noProxy: String?
-
-    @Option(name: .customLong("proxy-cacert"), help: "For an https:// proxy: a PEM file of trust anchors for the proxy's certificate.")
-    var proxyCABundle: String?
-
-    @Option(name: .customLong("unix-socket"), help: ArgumentHelp("Connect to this Unix domain socket instead of the URL's host (the URL still names the host and path), as curl's --unix-socket.", valueName: "PATH"))
-    var unixSocket: String?
-
-    @Option(name: .customLong("resolve"), help: ArgumentHelp("Connect HOST:PORT to ADDRESS; TLS, Host and pins still go by the name, as curl's --resolve (repeatable).", valueName: "HOST:PORT:ADDRESS"))
-    var resolve: [String] = []
-
-    @Option(
-        name: .customLong("connect-to"),
-        help: ArgumentHelp("Connect HOST:PORT (either may be empty, for any) to TO-HOST:TO-PORT (either empty for the same), as curl's --connect-to (repeatable).", valueName: "HOST:PORT:TO-HOST:TO-PORT")
-    )
-    var connectTo: [String] = []
-
     @Option(
         name: .customLong("hsts"),
         help: ArgumentHelp("An HSTS file in curl's format, read first and written after: http:// to a host it holds goes over https://, and Strict-Transport-Security answers are kept, as curl's --hsts.", valueName: "FILE")
@@ -225,12 +171,6 @@ struct SendCommand: AsyncParsableCommand {
     )
     var maxFileSize: String?
 
-    @Option(name: .customLong("crlfile"), help: ArgumentHelp("A PEM file of certificate revocation lists, as curl's --crlfile: a revoked certificate fails the handshake (exit 60).", valueName: "FILE"))
-    var crlFile: String?
-
-    @Flag(name: .customLong("cert-status"), help: "Require the server to staple a good OCSP answer, as curl's --cert-status: revoked, missing or bad fails (exit 91).")
-    var certStatus = false
-
     @Option(
         name: [.customShort("C"), .customLong("continue-at")],
         help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it.", valueName: "OFFSET|-")
@@ -242,12 +182,6 @@ struct SendCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("http2"), help: "HTTP/2: over TLS where the server offers it (the default), and over plain http asked for with Upgrade: h2c, as curl's --http2.")
     var http2 = false
-
-    @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "Resolve host names to IPv4 addresses only, as curl's -4.")
-    var ipv4 = false
-
-    @Flag(name: [.customShort("6"), .customLong("ipv6")], help: "Resolve host names to IPv6 addresses only, as curl's -6.")
-    var ipv6 = false
 
     @Option(name: .customLong("limit-rate"), help: ArgumentHelp("The most bytes a second each way, as curl's --limit-rate: 100000, 200K, 1M, 1G (1024-based).", valueName: "RATE"))
     var limitRate: String?
@@ -285,6 +219,15 @@ struct SendCommand: AsyncParsableCommand {
         help: "While no route leads to the host, wait for one (up to --timeout, else 60 s) instead of failing; without it, no route fails at once with 'not reachable'."
     )
     var waitsForConnectivity = false
+
+    @OptionGroup(title: "TLS and trust")
+    var trust: SendTrustOptions
+
+    @OptionGroup(title: "Proxies")
+    var proxy: SendProxyOptions
+
+    @OptionGroup(title: "Connections")
+    var connection: SendConnectionOptions
 
     func validate() throws {
         guard !urls.isEmpty else {
@@ -359,9 +302,6 @@ struct SendCommand: AsyncParsableCommand {
         if http11 && http2 {
             throw ValidationError("give one of --http1.1 and --http2")
         }
-        if ipv4 && ipv6 {
-            throw ValidationError("give one of -4 and -6")
-        }
         if let limitRate, SendCommand.rate(limitRate) == nil {
             throw ValidationError("--limit-rate '\(limitRate)' is not a rate such as 100000, 200K or 1M")
         }
@@ -434,9 +374,9 @@ struct SendCommand: AsyncParsableCommand {
         // Checked here, not in validate(), whose errors the parser reports with its own status.
         _ = try sendableURL(url)
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
-            caBundle: caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
+            caBundle: trust.caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
         ))
-        let policy = try trustPolicy()
+        let policy = try trust.trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
         let hopLog = HopLog(keepsHeads: location && (include || dumpHeader != nil || writeOut != nil))
@@ -477,13 +417,8 @@ struct SendCommand: AsyncParsableCommand {
             monitors: [ReachabilityNotes()]
         )
         request.trustPolicy = policy
-        request.proxyRoute = try proxyRoute()
-        request.connectionOverrides = try connectionOverrides()
-        if ipv4 || ipv6 {
-            var overrides = request.connectionOverrides ?? ConnectionOverrides()
-            overrides.ipVersion = ipv4 ? .v4 : .v6
-            request.connectionOverrides = overrides
-        }
+        request.proxyRoute = try proxy.proxyRoute()
+        request.connectionOverrides = try connection.overrides(beside: request.proxyRoute)
         request.maxTransferRate = limitRate.flatMap(SendCommand.rate)
         if events {
             try await readEvents(request, manager: manager)
@@ -671,7 +606,7 @@ struct SendCommand: AsyncParsableCommand {
         var values: [String] = []
         if let user, let colon = user.firstIndex(of: ":") { values.append(String(user[user.index(after: colon)...])) }
         if let oauth2Bearer { values.append(oauth2Bearer) }
-        if let proxyUser, let colon = proxyUser.firstIndex(of: ":") { values.append(String(proxyUser[proxyUser.index(after: colon)...])) }
+        if let secret = proxy.secret { values.append(secret) }
         return values.filter { !$0.isEmpty }
     }
 
@@ -705,90 +640,6 @@ struct SendCommand: AsyncParsableCommand {
         // With -C the bytes reach the file as they come, as curl's -o writes them, so that a
         // run cut short leaves what it got for the next -C - to go on from.
         return try OutputFile(path: output, replacement: continueAt == nil ? .onCommit : .asWritten, role: "the download", stage: "output")
-    }
-
-    /// The connection overrides `--unix-socket`, `--resolve` and `--connect-to` ask for; `nil` for
-    /// none. A socket beside `-x` is refused: a connection over a socket goes through no proxy.
-    private func connectionOverrides() throws -> ConnectionOverrides? {
-        var overrides = ConnectionOverrides(unixSocketPath: unixSocket)
-        if unixSocket?.isEmpty == true { throw ValidationError("--unix-socket needs a path") }
-        if let unixSocket, let proxy, !proxy.isEmpty {
-            throw ValidationError("--unix-socket \(unixSocket) and --proxy \(proxy) cannot both carry the request: a connection over a socket goes through no proxy")
-        }
-        do {
-            overrides.resolve = try resolve.map(ConnectionOverrides.Resolve.init(curlSyntax:))
-        } catch {
-            throw ValidationError("--resolve: \(error.message)")
-        }
-        do {
-            overrides.connectTo = try connectTo.map(ConnectionOverrides.ConnectTo.init(curlSyntax:))
-        } catch {
-            throw ValidationError("--connect-to: \(error.message)")
-        }
-        return overrides.isEmpty ? nil : overrides
-    }
-
-    /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
-    /// or `--noproxy '*'` for none; `nil` (the environment, as curl reads it) when none is given.
-    private func proxyRoute() throws -> ProxyRoute? {
-        let bypass = (noProxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard let proxy else {
-            if proxyUser != nil { throw ValidationError("--proxy-user goes with --proxy") }
-            if noProxy == nil { return nil }
-            guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
-            return .direct
-        }
-        if proxy.isEmpty || bypass == ["*"] { return .direct }
-        guard let url = URL(string: proxy.contains("://") ? proxy : "http://" + proxy) else { throw ValidationError("--proxy '\(proxy)' is not a URL") }
-        var username: String?
-        var password: String?
-        if let proxyUser {
-            let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            username = String(parts[0])
-            password = parts.count > 1 ? String(parts[1]) : ""
-        }
-        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass, caBundle: proxyCABundle))
-    }
-
-    /// The trust policy the TLS options ask for; `nil` when none is given.
-    /// - Throws: `RequestFailure` with curl's exit status 58 for a client certificate that cannot be
-    ///   used, and `.configuration` for pins that cannot be read.
-    private func trustPolicy() throws -> TrustPolicy? {
-        guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil || crlFile != nil || certStatus
-        else { return nil }
-        var identity: ClientIdentity?
-        if let clientCertificate {
-            // curl's -E FILE:PASSWORD; a colon in the path itself needs --pass instead.
-            var file = clientCertificate
-            var password = clientKeyPassword
-            if password == nil, let colon = clientCertificate.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: clientCertificate) {
-                file = String(clientCertificate[..<colon])
-                password = String(clientCertificate[clientCertificate.index(after: colon)...])
-            }
-            do {
-                identity = try ClientIdentity(certificate: file, key: clientKey, password: password)
-            } catch {
-                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, transportCode: 58))
-            }
-        } else if clientKey != nil || clientKeyPassword != nil {
-            throw ValidationError("--key and --pass go with --cert")
-        }
-        var pins: [TrustPin] = []
-        for text in (pinnedPublicKeys ?? "").split(separator: ";") {
-            pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
-        }
-        let policy: TrustPolicy
-        do {
-            policy = try TrustPolicy(
-                pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
-                allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity,
-                crlFile: crlFile, requiresStapledOCSP: certStatus
-            )
-        } catch {
-            // A CRL file that cannot be read, or revocation beside -k: the command line is at fault.
-            throw ValidationError(error.message)
-        }
-        return policy
     }
 
     /// The `-w` format, read from a file for `@FILE`.

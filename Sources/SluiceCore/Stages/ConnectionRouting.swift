@@ -30,13 +30,10 @@ public struct ConnectionRouting: RequestStage, ChainValidating {
     /// Refuses a Unix socket beside a proxy: libcurl makes no proxy connection over a socket path,
     /// so the proxy would be ignored in silence.
     public func validate(in chain: [any Stage]) throws(SluiceError) {
-        guard let socket = overrides.unixSocketPath else { return }
         for case let proxy as ProxySelection in chain {
-            guard case .through(let route) = proxy.route else { continue }
-            throw SluiceError(
-                kind: .configuration, stage: name,
-                message: "the Unix socket \(socket) and the proxy \(route.url.absoluteString) (stage proxy) cannot both carry the requests: a connection over a socket goes through no proxy"
-            )
+            if let conflict = overrides.conflict(with: proxy.route) {
+                throw SluiceError(kind: .configuration, stage: name, message: "\(conflict) (stage proxy)")
+            }
         }
     }
 

@@ -20,11 +20,8 @@ extension CurlTransfer {
                 message: "method '\(request.method)' is not an HTTP token (RFC 9110 section 9.1)"
             )
         }
-        if let socket = request.connectionOverrides?.unixSocketPath, case .through(let proxy)? = request.proxyRoute {
-            throw SluiceError(
-                kind: .invalidRequest, stage: "transport", url: request.url,
-                message: "the request names both a Unix socket (\(socket)) and a proxy (\(proxy.url.absoluteString)); a connection over a socket goes through no proxy"
-            )
+        if let conflict = request.connectionOverrides?.conflict(with: request.proxyRoute) {
+            throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: conflict)
         }
         if request.method == .head, !request.body.isEmpty {
             throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")

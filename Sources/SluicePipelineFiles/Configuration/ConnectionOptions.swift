@@ -27,24 +27,13 @@ package enum ConnectionOptions {
     /// The overrides the options describe.
     /// - Throws: ``StageOptions/Invalid`` naming the option and what is wrong with it.
     package static func overrides(from options: StageOptions) throws(StageOptions.Invalid) -> ConnectionOverrides {
-        var overrides = ConnectionOverrides(unixSocketPath: options.path("unix-socket"), ipVersion: options.string("ip-version").flatMap(ConnectionOverrides.IPVersion.init(rawValue:)))
-        if overrides.unixSocketPath?.isEmpty == true {
-            throw StageOptions.Invalid(option: "unix-socket", message: "unix-socket is empty: give the socket's path")
-        }
         do {
-            for entry in options.strings("resolve") ?? [] {
-                overrides.resolve.append(try ConnectionOverrides.Resolve(curlSyntax: entry))
-            }
+            return try ConnectionOverrides(
+                unixSocket: options.path("unix-socket"), resolve: options.strings("resolve") ?? [], connectTo: options.strings("connect-to") ?? [],
+                ipVersion: options.string("ip-version").flatMap(ConnectionOverrides.IPVersion.init(rawValue:))
+            )
         } catch {
-            throw StageOptions.Invalid(option: "resolve", message: error.message)
+            throw StageOptions.Invalid(option: error.option, message: error.option == "unix-socket" ? "unix-socket is empty: give the socket's path" : error.message)
         }
-        do {
-            for entry in options.strings("connect-to") ?? [] {
-                overrides.connectTo.append(try ConnectionOverrides.ConnectTo(curlSyntax: entry))
-            }
-        } catch {
-            throw StageOptions.Invalid(option: "connect-to", message: error.message)
-        }
-        return overrides
     }
 }

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+/// `sluice send`'s proxy options, as curl names them, and the route they describe.
+struct SendProxyOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("x"), .customLong("proxy")],
+        help: ArgumentHelp("A proxy, http://host:port (also https, socks5, socks5h); '' for none. Without it, http_proxy, HTTPS_PROXY and the like are honoured as curl honours them.", valueName: "URL")
+    )
+    var proxy: String?
+
+    @Option(name: .customLong("proxy-user"), help: ArgumentHelp("The proxy's credentials.", valueName: "USER:PASSWORD"))
+    var proxyUser: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts that go direct, separated by ','; '*' for all (no proxy at all).", valueName: "HOSTS"))
+    var noProxy: String?
+
+    @Option(name: .customLong("proxy-cacert"), help: "For an https:// proxy: a PEM file of trust anchors for the proxy's certificate.")
+    var proxyCABundle: String?
+
+    /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
+    /// or `--noproxy '*'` for none; `nil` (the environment, as curl reads it) when none is given.
+    func proxyRoute() throws -> ProxyRoute? {
+        let bypass = (noProxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let proxy else {
+            if proxyUser != nil { throw ValidationError("--proxy-user goes with --proxy") }
+            if noProxy == nil { return nil }
+            guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
+            return .direct
+        }
+        if proxy.isEmpty || bypass == ["*"] { return .direct }
+        guard let url = URL(string: proxy.contains("://") ? proxy : "http://" + proxy) else { throw ValidationError("--proxy '\(proxy)' is not a URL") }
+        var username: String?
+        var password: String?
+        if let proxyUser {
+            let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            username = String(parts[0])
+            password = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass, caBundle: proxyCABundle))
+    }
+
+    /// The password `--proxy-user` gives, a secret `-v` hides.
+    var secret: String? {
+        guard let proxyUser, let colon = proxyUser.firstIndex(of: ":") else { return nil }
+        return String(proxyUser[proxyUser.index(after: colon)...])
+    }
+}
