@@ -186,6 +186,25 @@ struct TrustEvaluationTests {
         await transport.shutdown()
     }
 
+    @Test("the in-memory transport checks pins against the certificates it presents, and refuses a pinned request with none")
+    func inMemoryPins() async throws {
+        let servers = try TestServers.load()
+        let ca = try X509Certificate.certificates(in: Data(contentsOf: URL(fileURLWithPath: servers.caBundle)))
+        let stranger = try X509Certificate.certificates(in: Data(contentsOf: URL(fileURLWithPath: servers.selfSignedCertificate)))
+        let policy = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.caBundle))
+        func send(presenting certificates: [X509Certificate], _ url: String = "https://api.test/") async throws -> Response {
+            let transport = InMemoryTransport(presenting: certificates) { Response(status: 200, url: $0.url) }
+            return try await SessionManager(pipeline: Pipeline(stages: [TrustEvaluation(policy: policy)], transport: transport)).send(Request(url: URL(string: url)!))
+        }
+        #expect(try await send(presenting: ca).status == 200, "the pinned CA is in the chain shown")
+        for certificates in [[], stranger] {
+            let error = await #expect(throws: SluiceError.self) { try await send(presenting: certificates) }
+            #expect(error?.kind == .trustEvaluation, "\(String(describing: error))")
+        }
+        let plain = await #expect(throws: SluiceError.self) { try await send(presenting: ca, "http://api.test/") }
+        #expect(plain?.kind == .trustEvaluation && plain?.message.contains("plain http") == true, "a pinned host over plain http is refused")
+    }
+
     @Test("a reused connection is checked again before each request")
     func reusedConnectionChecked() async throws {
         let servers = try TestServers.load()

@@ -9,6 +9,10 @@ import Foundation
 /// whose destination is a stream gets the body as a ``ResponseBodyStream``; one whose destination
 /// is a file gets it written there as the libcurl transport writes it.
 ///
+/// It asks the task about trust as a network transport does, showing for an `https` request the
+/// certificates it was made `presenting` (taken as the verified chain, leaf first): a pinned
+/// request is checked against them, and refused when there are none, never let through unchecked.
+///
 /// ```swift
 /// let transport = InMemoryTransport { request in
 ///     Response(status: 200, body: Data("hello".utf8), url: request.url)
@@ -16,9 +20,15 @@ import Foundation
 /// ```
 public struct InMemoryTransport: Transport {
     private let respond: @Sendable (Request) async throws -> Response
+    private let certificates: [X509Certificate]
 
     /// Creates a transport that answers every request with `respond`.
-    public init(_ respond: @escaping @Sendable (Request) async throws -> Response) {
+    /// - Parameters:
+    ///   - certificates: the chain an `https` request's connection shows, leaf first, for pins to
+    ///     be checked against; none by default, so a pinned request is refused.
+    ///   - respond: the answer to each request.
+    public init(presenting certificates: [X509Certificate] = [], _ respond: @escaping @Sendable (Request) async throws -> Response) {
+        self.certificates = certificates
         self.respond = respond
     }
 
@@ -31,9 +41,11 @@ public struct InMemoryTransport: Transport {
             try Task.checkCancellation()
             // No connection, so no certificate to show: a pinned request is refused, as a
             // network transport that cannot show its peer's chain refuses it.
+            let scheme = request.url.scheme?.lowercased() ?? "http"
             let connection = ConnectionInfo(
-                host: request.url.host ?? "", port: request.url.portOrDefault, scheme: request.url.scheme?.lowercased() ?? "http",
-                remoteAddress: "in-memory", remotePort: 0
+                host: request.url.host ?? "", port: request.url.portOrDefault, scheme: scheme,
+                remoteAddress: "in-memory", remotePort: 0,
+                peer: scheme == "https" && !certificates.isEmpty ? InMemoryPeer(certificates: certificates) : nil
             )
             if case .reject(let reason) = events.evaluateTrust(connection, for: request) {
                 throw SluiceError(kind: .trustEvaluation, stage: "trust-evaluation", url: request.url, message: reason)
@@ -66,6 +78,14 @@ public struct InMemoryTransport: Transport {
             throw SluiceError.wrapping(error, stage: "transport", url: request.url)
         }
     }
+}
+
+/// The certificates an in-memory server shows, taken as verified.
+private struct InMemoryPeer: TLSPeer {
+    let certificates: [X509Certificate]
+
+    func presentedCertificates() -> [X509Certificate] { certificates }
+    func verifiedChain() -> [X509Certificate]? { certificates }
 }
 
 /// The control of an in-memory exchange: there are no bytes in flight to pause.
