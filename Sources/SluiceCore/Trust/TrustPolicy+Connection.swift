@@ -4,8 +4,10 @@ extension Request {
     /// `nil` otherwise: the policy a transport configures the exchange with and checks the
     /// connection against.
     public var governingTrustPolicy: TrustPolicy? {
-        guard let policy = trustPolicy, policy.applies(to: url.host ?? "") else { return nil }
-        return policy
+        guard let policy = trustPolicy else { return nil }
+        // A policy for every host needs no host name read (a string each time, asked per exchange).
+        guard policy.hosts != nil else { return policy }
+        return policy.applies(to: url.host ?? "") ? policy : nil
     }
 }
 
