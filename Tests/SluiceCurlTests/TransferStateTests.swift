@@ -173,8 +173,8 @@ struct TransferStateTests {
 
     /// The end actions as words, the caller by its name: `head(c)`, `body(ok)`, `body(KIND)`,
     /// `resume(c, STATUS)`, `resume(c, KIND)`.
-    static func words(_ actions: [TestState.EndAction]) -> [String] {
-        actions.map { action in
+    static func words(_ actions: TestState.EndActions) -> [String] {
+        actions.list.map { action in
             switch action {
             case .deliverHead(let caller): "head(\(caller))"
             case .endBody(.success): "body(ok)"
@@ -205,7 +205,7 @@ struct TransferStateTests {
         _ = state.start("c")
         #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: nil, streamsBody: false)) == ["resume(c, 200)"])
         let late = state.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)
-        #expect(late.isEmpty, "an end after the end is ignored")
+        #expect(late.list.isEmpty, "an end after the end is ignored")
         var failed = TransferStateTests.state()
         _ = failed.start("c")
         #expect(TransferStateTests.words(failed.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)) == ["resume(c, connection lost)"])
@@ -240,7 +240,7 @@ struct TransferStateTests {
     func endBeforeStart() {
         var state = TransferStateTests.state()
         let actions = state.end(with: TransferStateTests.lost, metrics: nil, streamsBody: false)
-        #expect(actions.isEmpty)
+        #expect(actions.list.isEmpty)
         let started = state.start("c")
         #expect(!started, "an ended exchange does not start")
     }

@@ -39,17 +39,7 @@ public struct InMemoryTransport: Transport {
         let started = ContinuousClock.now
         do {
             try Task.checkCancellation()
-            // No connection, so no certificate to show: a pinned request is refused, as a
-            // network transport that cannot show its peer's chain refuses it.
-            let scheme = request.url.scheme?.lowercased() ?? "http"
-            let connection = ConnectionInfo(
-                host: request.url.host ?? "", port: request.url.portOrDefault, scheme: scheme,
-                remoteAddress: "in-memory", remotePort: 0,
-                peer: scheme == "https" && !certificates.isEmpty ? InMemoryPeer(certificates: certificates) : nil
-            )
-            if case .reject(let reason) = events.evaluateTrust(connection, for: request) {
-                throw SluiceError(kind: .trustEvaluation, stage: "trust-evaluation", url: request.url, message: reason)
-            }
+            try askTrust(request, events: events)
             events.requestSent()
             var response = try await respond(request)
             if let limit = request.maxResponseSize, response.body.count > limit {
@@ -76,6 +66,22 @@ public struct InMemoryTransport: Transport {
         } catch {
             events.transferFinished(control: control, metrics: nil)
             throw SluiceError.wrapping(error, stage: "transport", url: request.url)
+        }
+    }
+
+    /// Asks the task about trust as a network transport does, with the certificates presented
+    /// (none: a pinned request is refused). Out of the async frame, which every task waiting in
+    /// this transport holds: the connection's description is needed only for the question.
+    @inline(never)
+    private func askTrust(_ request: Request, events: any TransportEvents) throws(SluiceError) {
+        let scheme = request.url.scheme?.lowercased() ?? "http"
+        let connection = ConnectionInfo(
+            host: request.url.host ?? "", port: request.url.portOrDefault, scheme: scheme,
+            remoteAddress: "in-memory", remotePort: 0,
+            peer: scheme == "https" && !certificates.isEmpty ? InMemoryPeer(certificates: certificates) : nil
+        )
+        if case .reject(let reason) = events.evaluateTrust(connection, for: request) {
+            throw SluiceError(kind: .trustEvaluation, stage: "trust-evaluation", url: request.url, message: reason)
         }
     }
 }

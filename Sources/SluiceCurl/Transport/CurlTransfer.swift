@@ -247,12 +247,17 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         releaseResources()
         loop.pool.recycle(easy)
         events.transferFinished(control: self, metrics: metrics)
-        for action in state.end(with: result, metrics: metrics, streamsBody: bodyChannel != nil) {
-            switch action {
-            case .deliverHead(let caller): deliverStreamedHead(to: caller)
-            case .endBody(let end): bodyChannel?.finish(end)
-            case .resume(let caller, let result): caller.resume(with: result.mapError { $0 as any Error })
-            }
+        let actions = state.end(with: result, metrics: metrics, streamsBody: bodyChannel != nil)
+        if let first = actions.first { perform(first) }
+        if let second = actions.second { perform(second) }
+    }
+
+    /// Does what ending the exchange asks.
+    private func perform(_ action: State.EndAction) {
+        switch action {
+        case .deliverHead(let caller): deliverStreamedHead(to: caller)
+        case .endBody(let end): bodyChannel?.finish(end)
+        case .resume(let caller, let result): caller.resume(with: result.mapError { $0 as any Error })
         }
     }
 

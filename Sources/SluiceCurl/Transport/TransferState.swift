@@ -38,6 +38,16 @@ struct TransferState<Caller> {
         case resume(Caller, Result<Response, SluiceError>)
     }
 
+    /// The actions ending an exchange takes, in order: at most two, held inline, so that ending
+    /// allocates nothing.
+    struct EndActions {
+        var first: EndAction?
+        var second: EndAction?
+
+        /// The actions, in order.
+        var list: [EndAction] { [first, second].compactMap(\.self) }
+    }
+
     /// The phase the exchange is in.
     private(set) var phase = Phase.idle
 
@@ -155,20 +165,20 @@ struct TransferState<Caller> {
     /// metrics `metrics`: to ended, and what the shell does, in order. A streamed body
     /// (`streamsBody`) is ended in its channel, after its head is handed back if it never was; a
     /// caller still waiting is resumed; nothing, once ended.
-    mutating func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?, streamsBody: Bool) -> [EndAction] {
+    mutating func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?, streamsBody: Bool) -> EndActions {
         let previous = phase
         phase = .ended
         let bodyEnd = result.map { _ in metrics }
         switch previous {
         case .idle, .ended:
-            return []
+            return EndActions()
         case .streaming:
-            return [.endBody(bodyEnd)]
+            return EndActions(first: .endBody(bodyEnd))
         case .waiting(let caller) where streamsBody:
-            if case .success = result { return [.deliverHead(caller), .endBody(bodyEnd)] }
-            return [.endBody(bodyEnd), .resume(caller, result)]
+            if case .success = result { return EndActions(first: .deliverHead(caller), second: .endBody(bodyEnd)) }
+            return EndActions(first: .endBody(bodyEnd), second: .resume(caller, result))
         case .waiting(let caller):
-            return [.resume(caller, result)]
+            return EndActions(first: .resume(caller, result))
         }
     }
 
