@@ -185,15 +185,21 @@ struct TransferStateTests {
         }
     }
 
+    /// Whether the caller still waits: the phase holds it.
+    static func isWaiting(_ state: TestState) -> Bool {
+        if case .waiting = state.phase { return true }
+        return false
+    }
+
     static let ok = Result<Response, SluiceError>.success(Response(status: 200))
     static let lost = Result<Response, SluiceError>.failure(SluiceError(kind: .connectionLost, message: "reset"))
 
     @Test("idle to waiting once: a second start changes nothing")
     func start() {
         var state = TransferStateTests.state()
-        #expect(!state.isWaiting)
+        #expect(!TransferStateTests.isWaiting(state))
         let first = state.start("c")
-        #expect(first && state.isWaiting)
+        #expect(first && TransferStateTests.isWaiting(state))
         let second = state.start("d")
         #expect(!second)
         #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: nil, streamsBody: false)) == ["resume(c, 200)"], "the first caller, not the second")
@@ -216,7 +222,7 @@ struct TransferStateTests {
         var state = TransferStateTests.state()
         _ = state.start("c")
         let caller = state.streamHeadEnded()
-        #expect(caller == "c" && !state.isWaiting)
+        #expect(caller == "c" && !TransferStateTests.isWaiting(state))
         let again = state.streamHeadEnded()
         #expect(again == nil, "a second head (a trailer, a bug) hands nothing over")
         #expect(TransferStateTests.words(state.end(with: TransferStateTests.ok, metrics: TransferMetrics(), streamsBody: true)) == ["body(ok)"])

@@ -34,11 +34,6 @@ final class TaskRegistry: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// The context of a task in flight.
-    func context(for id: TaskID) -> TaskContext? {
-        state.withLock { $0.contexts[id] }
-    }
-
     /// Every task in flight, oldest first.
     var contexts: [TaskContext] {
         state.withLock { Array($0.contexts.values) }.sorted { $0.id < $1.id }

@@ -165,11 +165,7 @@ public struct ResponseCaching: Stage {
         let requestTime = now()
         let response = try await next(request, context)
         if let stored, response.status == 200, CacheRules.notModified(response.headers, matches: stored.head.headers) {
-            let received = now()
-            var head = stored.head.merging(notModified: response.headers, received: received)
-            head.requestTime = requestTime
-            head.responseTime = received
-            try? store.update(head)
+            freshen(stored, with: response.headers, requestTime: requestTime)
         }
         return response
     }
@@ -234,13 +230,9 @@ public struct ResponseCaching: Stage {
         }
         if conditional, let stored, response.status == 304 {
             if CacheRules.notModified(response.headers, matches: stored.head.headers) {
-                let received = now()
-                var head = stored.head.merging(notModified: response.headers, received: received)
-                head.requestTime = requestTime
-                head.responseTime = received
-                try? store.update(head)
+                let head = freshen(stored, with: response.headers, requestTime: requestTime)
                 let merged = CachedResponse(head: head, body: stored.body)
-                return try serve(merged, as: .revalidated, freshness: Freshness(head, now: now()), to: request, context: context, transfer: response.metrics)
+                return try serve(merged, as: .revalidated, freshness: Freshness(head, now: head.responseTime), to: request, context: context, transfer: response.metrics)
             }
             context.note("mismatch", "the 304 carries validators other than the stored response's; sending again without conditions", stage: name)
             requestTime = now()
@@ -255,6 +247,18 @@ public struct ResponseCaching: Stage {
             store.remove(key)
         }
         return report(response, as: .miss, context: context, detail: nil)
+    }
+
+    /// The stored head with the fields of a response that validated it (a `304`, or a `HEAD`'s
+    /// `200`) merged in, timed by this exchange, and kept; a store that fails keeps the old head.
+    @discardableResult
+    private func freshen(_ stored: CachedResponse, with fields: HTTPHeaders, requestTime: Date) -> CachedResponse.Head {
+        let received = now()
+        var head = stored.head.merging(notModified: fields, received: received)
+        head.requestTime = requestTime
+        head.responseTime = received
+        try? store.update(head)
+        return head
     }
 
     /// Stores a response; a store that fails is noted and the response still returned.

@@ -147,12 +147,6 @@ struct TransferState<Caller> {
         return true
     }
 
-    /// Whether the caller still waits: the response, or a streamed response's head, not yet given.
-    var isWaiting: Bool {
-        if case .waiting = phase { return true }
-        return false
-    }
-
     /// A streamed response's head ended: waiting to streaming, and the caller to hand it to; `nil`,
     /// changing nothing, in any other phase.
     mutating func streamHeadEnded() -> Caller? {

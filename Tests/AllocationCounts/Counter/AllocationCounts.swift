@@ -243,13 +243,9 @@ final class Gate: Sendable {
         }
     }
 
-    /// Returns once `count` requests have arrived; gives up after 10,000 looks 1 ms apart.
+    /// Returns once `count` requests have arrived.
     func waitFor(_ count: Int) async throws {
-        for _ in 0..<10_000 {
-            if waiting.withLock({ $0.arrived >= count }) { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        throw SluiceError(kind: .timeout, message: "only \(waiting.withLock { $0.arrived }) of \(count) requests arrived")
+        try await waitUntil(count, of: "requests") { waiting.withLock { $0.arrived } }
     }
 
     func open() {
@@ -274,12 +270,18 @@ final class HeadCounter: EventMonitor {
         heads.withLock { $0 = 0 }
     }
 
-    /// Returns once `count` heads have arrived; gives up after 10,000 looks 1 ms apart.
+    /// Returns once `count` heads have arrived.
     func waitFor(_ count: Int) async throws {
-        for _ in 0..<10_000 {
-            if heads.withLock({ $0 >= count }) { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        throw SluiceError(kind: .timeout, message: "only \(heads.withLock { $0 }) of \(count) heads arrived")
+        try await waitUntil(count, of: "heads") { heads.withLock { $0 } }
     }
+}
+
+/// Returns once `arrived()` reaches `count`; gives up after 10,000 looks 1 ms apart, a bound and
+/// not a timing anything is judged by.
+func waitUntil(_ count: Int, of what: String, arrived: () -> Int) async throws {
+    for _ in 0..<10_000 {
+        if arrived() >= count { return }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    throw SluiceError(kind: .timeout, message: "only \(arrived()) of \(count) \(what) arrived")
 }
