@@ -116,7 +116,7 @@ enum AllocationCounts {
         let transport = InMemoryTransport { request in
             Response(status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
         }
-        let runner = PipelineRunner(file: try PipelineFile.load(text: pipelineText, path: "counts.yaml", environment: [:]), transport: transport)
+        let runner = PipelineRunner(file: try PipelineFile.load(text: pipelineText, path: "/sluice-allocation-counts/counts.yaml", directory: pipelineFolder, environment: [:]), transport: transport)
         return try await count(iterations: 200) {
             guard try await runner.run().allSatisfy(\.ok) else { throw SluiceError(kind: .stage, message: "the pipeline's expectation failed") }
         }
@@ -204,8 +204,12 @@ enum AllocationCounts {
               id: $.id
         """
 
+    /// The file's folder, given so that the figure does not depend on the folder the counter
+    /// runs in (a relative path is resolved against it, and a longer path allocates more).
+    static let pipelineFolder = URL(fileURLWithPath: "/sluice-allocation-counts")
+
     static func loadPipeline() throws {
-        _ = try PipelineFile.load(text: pipelineText, path: "counts.yaml", environment: [:])
+        _ = try PipelineFile.load(text: pipelineText, path: "/sluice-allocation-counts/counts.yaml", directory: pipelineFolder, environment: [:])
     }
 
     static let document: JSONValue = .array((0..<20).map { index in
