@@ -6,8 +6,8 @@ import SluiceCore
 /// package alike.
 ///
 /// Each check sends a request straight to the transport with a listener of its own and judges the
-/// response, the error and the reports: the body in memory, streamed to the reader and written to
-/// a file, a streamed upload, a status that is a response, trust asked before the request and a
+/// response, the error and the reports: the body in memory and streamed to the reader, a `.file`
+/// destination refused (the pipeline writes downloads, over the transport's stream), a streamed upload, a status that is a response, trust asked before the request and a
 /// refusal honoured, the response size limit, cancellation, and the order of the reports
 /// (started first, trust before the request is sent, the head after it, download progress up to
 /// the whole body, finished last with the control given at the start).
@@ -34,8 +34,9 @@ public struct TransportConformance: Sendable {
         case statusIsAResponse = "a 404 is a response"
         /// A `.stream` destination: the response at its head, the body read piece by piece.
         case streamedBody = "a body streamed to the reader"
-        /// A `.file` destination: the body written to the file, `bodyFile` set.
-        case fileBody = "a body written to a file"
+        /// A `.file` destination given to the transport is refused with `.invalidRequest`, and a
+        /// download through a pipeline over the transport (its stream) writes the file.
+        case fileBody = "a file left to the pipeline, which writes it from the stream"
         /// A streamed upload of unknown length, and one of declared length.
         case streamedUpload = "a streamed upload, chunked and with a length"
         /// A trust refusal ends the exchange with `.trustEvaluation`.
@@ -128,14 +129,21 @@ public struct TransportConformance: Sendable {
     }
 
     private func fileBody() async throws -> [String] {
-        let events = ConformanceEvents()
         let destination = directory.appendingPathComponent("conformance-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: destination) }
-        let response = try await transport.execute(Request(url: url("bytes/50000"), destination: .file(destination)), events: events)
         var problems = [String]()
+        do {
+            _ = try await transport.execute(Request(url: url("bytes/50000"), destination: .file(destination)), events: ConformanceEvents())
+            problems.append("a .file destination was taken: a transport delivers memory or a stream, and the pipeline writes files")
+        } catch let error as SluiceError where error.kind == .invalidRequest {
+            if FileManager.default.fileExists(atPath: destination.path) { problems.append("the refused .file destination was created") }
+        } catch {
+            problems.append("a .file destination failed with \(error), not .invalidRequest")
+        }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport))
+        let response = try await manager.download(Request(url: url("bytes/50000")), to: destination)
         if response.bodyFile?.path != destination.path { problems.append("bodyFile is \(response.bodyFile?.path ?? "nil"), not the destination") }
         if FileManager.default.contents(atPath: destination.path) != Self.pattern(50_000) { problems.append("the file does not hold the body") }
-        problems += Self.order(of: events.reports, status: 200, bodyBytes: 50_000, host: server.host ?? "")
         return problems
     }
 

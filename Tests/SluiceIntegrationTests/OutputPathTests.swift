@@ -160,26 +160,33 @@ struct OutputPathTests {
         }
     }
 
-    @Test("a transport called directly writes a .file destination through too: a device by streaming, an existing file in place")
-    func transportCalledDirectly() async throws {
+    @Test("a transport never writes files: handed a .file destination it refuses, touching nothing; the pipeline writes it from the stream, in place or through a FIFO")
+    func transportLeavesFilesToThePipeline() async throws {
         let directory = try TemporaryDirectory()
         let transport = servers.trustingTransport()
-        let events = SilentEvents()
         let existing = try FileNodes.file(at: directory.file("existing.txt").path, "old\n", permissions: 0o600)
         let inode = FileNode(existing)?.inode
-        let written = try await transport.execute(
-            Request(url: servers.nginx("hello.txt"), destination: .file(URL(fileURLWithPath: existing))), events: events
-        )
+        let refused = await #expect(throws: SluiceError.self) {
+            try await transport.execute(Request(url: self.servers.nginx("hello.txt"), destination: .file(URL(fileURLWithPath: existing))), events: SilentEvents())
+        }
+        #expect(refused?.kind == .invalidRequest)
+        #expect(FileNodes.contents(existing) == "old\n")
+        let absent = directory.file("absent.txt")
+        await #expect(throws: SluiceError.self) {
+            try await transport.execute(Request(url: self.servers.nginx("hello.txt"), destination: .file(absent)), events: SilentEvents())
+        }
+        #expect(!FileManager.default.fileExists(atPath: absent.path))
+
+        let manager = SessionManager(pipeline: try Pipeline(stages: [], transport: transport))
+        let written = try await manager.download(Request(url: servers.nginx("hello.txt")), to: URL(fileURLWithPath: existing))
         #expect(written.bodyFile?.path == existing)
         #expect(FileNodes.contents(existing) == hello)
         #expect(FileNode(existing)?.inode == inode)
         let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
         let reader = FIFOReader(fifo)
-        let streamed = try await transport.execute(
-            Request(url: servers.nginx("medium.bin"), destination: .file(URL(fileURLWithPath: fifo))), events: events
-        )
+        let streamed = try await manager.download(Request(url: servers.nginx("medium.bin")), to: URL(fileURLWithPath: fifo))
         #expect(streamed.bodyStream == nil)
-        #expect(streamed.metrics != nil, "the metrics of the whole exchange, once the body was written")
+        #expect((streamed.metrics?.bytesReceived ?? 0) >= 3 << 20, "the metrics of the whole exchange, once the body was written")
         #expect(await reader.data().count == 3 << 20)
     }
 

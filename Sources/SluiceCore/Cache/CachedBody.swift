@@ -93,12 +93,4 @@ public final class CachedBody: Sendable {
             }
         }
     }
-
-    /// Writes the body to `destination` as a transport writes a download (``OutputFile/Replacement/asWritten``).
-    /// - Throws: `.fileIO` when reading or writing fails.
-    func write(to destination: URL) throws(SluiceError) {
-        let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "cache")
-        try chunks { bytes throws(SluiceError) in try file.write(bytes) }
-        try file.commit()
-    }
 }

@@ -77,7 +77,6 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 
 extension Request {
     private enum KeepsPartialDownload: StageValueKey { typealias Value = Bool }
-    private enum ResumeOffset: StageValueKey { typealias Value = Int64 }
 
     /// Whether a download through a ``SessionManager`` that fails or is cancelled once its body
     /// began keeps its bytes (its staging file, beside the destination) for
@@ -91,19 +90,10 @@ extension Request {
     private enum ResumingFrom: StageValueKey { typealias Value = DownloadResumeData }
 
     /// The download this request goes on with (``DownloadResumeData/request`` sets it): the
-    /// session manager writes the body through its partial file instead of a new staging file.
+    /// session manager writes the body through its partial file instead of a new staging file,
+    /// appending a `206` that starts where the kept bytes end.
     public var resumingFrom: DownloadResumeData? {
         get { stageValues[ResumingFrom.self] }
         set { stageValues[ResumingFrom.self] = newValue }
-    }
-
-    /// For a download into a file that already holds the body's first bytes: how many. The
-    /// transport then keeps them and appends a `206` that starts there, writes a `200` (the
-    /// server ignored the range, or the resource changed) over them from the start, and leaves
-    /// them untouched for any other status, whose body is kept in memory. `nil` (the default)
-    /// writes the file from its start.
-    public var resumeOffset: Int64? {
-        get { stageValues[ResumeOffset.self] }
-        set { stageValues[ResumeOffset.self] = newValue }
     }
 }

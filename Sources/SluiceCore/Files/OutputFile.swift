@@ -39,7 +39,7 @@ public final class OutputFile: @unchecked Sendable {
         /// at once. Nothing is ever removed: what was written stays when the writer stops early.
         case asWritten
         /// The file already holds the first `offset` bytes of what is written (a download
-        /// resumed, ``Request/resumeOffset``): they are kept, anything past them cut, and the
+        /// resumed, ``Request/resumingFrom``): they are kept, anything past them cut, and the
         /// bytes written go after them, in place. The file must exist, as a regular file of at
         /// least `offset` bytes. A resumed download whose server sends the whole body writes from the start instead.
         case continuing(from: Int64)
@@ -178,15 +178,6 @@ public final class OutputFile: @unchecked Sendable {
         }
     }
 
-    /// Empties the file and writes from its start again: a resumed download whose server sent
-    /// the whole body (``Replacement/continuing(from:)``).
-    /// - Throws: `.fileIO` with the system's reason; `.invalidRequest` for a file not written in place.
-    package func restart() throws(SluiceError) {
-        guard !finished, case .inPlace = placement else { throw misuse("only a file written in place can be written again from its start") }
-        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure(errno, doing: "emptying it") }
-        placement = .inPlace(emptyPending: false)
-    }
-
     /// Closes the file and keeps its staging file instead of removing it, for a download to
     /// go on later; the path stays as it was. Returns where the bytes written are: the staging
     /// file, or the path itself for a file written in place; `nil` for a device or FIFO (which
@@ -234,7 +225,7 @@ public final class OutputFile: @unchecked Sendable {
     }
 
     /// The staging file the bytes go to until the commit, when there is one (``Replacement/onCommit``
-    /// on a regular file): another writer may fill it by this path (a download's transport does),
+    /// on a regular file): another writer may fill it by this path (a download's hops do),
     /// and the commit still publishes what it holds.
     public var stagingPath: String? {
         switch placement {

@@ -21,6 +21,12 @@ public enum ResponseDestination: Sendable, Equatable {
     /// 1 MiB: how far a stream's reader may fall behind before the transfer pauses.
     public static let defaultStreamBufferSize = 1 << 20
 
+    /// Whether the body goes to a file.
+    public var isFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+
     /// Whether the body is streamed to the caller.
     public var isStream: Bool {
         if case .stream = self { return true }

@@ -193,6 +193,16 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
         return SluiceError(kind: .responseTooLarge, stage: "transport", url: url, message: message)
     }
 
+    /// A transport was handed a `.file` destination directly: transports deliver bodies in memory
+    /// or as a stream, and a download to a file goes through a ``Pipeline`` (``SessionManager/download(_:to:resumable:)``),
+    /// which asks the transport for a stream and writes the file itself.
+    public static func fileDestinationAtTransport(url: URL?) -> SluiceError {
+        SluiceError(
+            kind: .invalidRequest, stage: "transport", url: url,
+            message: "a transport delivers a body in memory or as a stream, never to a file: send a download through a pipeline (SessionManager.download), which writes the file"
+        )
+    }
+
     /// The task was cancelled, as seen from the given URL.
     package static func cancelled(url: URL?, stage: String? = nil) -> SluiceError {
         SluiceError(kind: .cancelled, stage: stage, url: url, message: "the task was cancelled")

@@ -131,13 +131,16 @@ public struct Pipeline: Sendable {
     }
 
     /// The bottom of the chain: refuse a request that still carries what no stage wrote, wait while
-    /// the task is suspended, then let the transport send.
+    /// the task is suspended, then let the transport send. A body bound for a file is asked of the
+    /// transport as a stream and written by the task's ``FileDownload``: a transport knows
+    /// memory and streams only.
     private static func innermost(_ transport: any Transport) -> Handler {
         { request, context in
             try request.checkResolved()
             try refuseUnwritten(request)
             try await context.waitWhileSuspended()
-            return try await transport.execute(request, events: context.transportEvents)
+            let target = request.destination.isFile ? FileDownload.writing(over: transport) : transport
+            return try await target.execute(request, events: context.transportEvents)
         }
     }
 

@@ -184,13 +184,8 @@ public final class SessionManager: Sendable {
     ///     keeps (``DownloadResumeData/request(from:)``); a plain `GET` when `nil`.
     public func download(resumingFrom resumeData: DownloadResumeData, request template: Request? = nil) async throws -> Response {
         let response = try await send(template.map(resumeData.request(from:)) ?? resumeData.request)
-        guard response.status == 416 else { return response }
-        if let range = response.headers["Content-Range"].flatMap(ContentRange.init), range == .unsatisfied(completeLength: resumeData.offset) {
-            try OutputFile(path: resumeData.destination.path, partial: resumeData.partialFile.path, role: "the download", stage: "output").commit()
-            var complete = response
-            complete.bodyFile = resumeData.destination
-            return complete
-        }
+        // A 416 that does not say the kept bytes are the whole body: the resource is shorter now.
+        guard response.status == 416, response.bodyFile == nil else { return response }
         if resumeData.partialFile.standardizedFileURL != resumeData.destination.standardizedFileURL {
             try? FileManager.default.removeItem(at: resumeData.partialFile)
         }
@@ -247,64 +242,6 @@ public final class SessionManager: Sendable {
 
     // MARK: Running one task
 
-    /// Runs a download through the chain so that the user's file changes only when the whole
-    /// task succeeds, and only with the final response's body: each hop (a redirect, a retry)
-    /// writes a staging file beside it, which is put in place at the end (renamed for a new
-    /// file, copied into an existing one so it keeps its inode, its links and its mode). A device
-    /// or FIFO cannot be staged: the chain streams the final body, written to it as it arrives.
-    ///
-    /// A resumable download that fails or is cancelled once its body began keeps its staging
-    /// file, named in the error's ``SluiceError/resumeData`` with the destination; one resumed from such data
-    /// (``Request/resumingFrom``) takes that file as its staging file and puts it in place only
-    /// for a `200` or `206`, keeping it, with the destination untouched, for any other end.
-    private static func download(
-        _ request: Request, to destination: URL, context: TaskContext, through pipeline: Pipeline
-    ) async throws -> Response {
-        let resumed = request.resumingFrom
-        let file =
-            if let resumed { try OutputFile(path: destination.path, partial: resumed.partialFile.path, role: "the download", stage: "output") }
-            else { try OutputFile(path: destination.path, role: "the download", stage: "output") }
-        var staged = request
-        // A resumed download whose destination holds the kept bytes itself (curl's `-C -`) is
-        // written there, in place.
-        guard let staging = file.stagingPath ?? (resumed != nil && !file.isSpecial ? destination.path : nil) else {
-            staged.destination = .stream()
-            return try await file.finishDownload(of: pipeline.handler(staged, context), to: destination)
-        }
-        staged.destination = .file(URL(fileURLWithPath: staging))
-        staged.resumeOffset = resumed?.offset
-        var response: Response
-        do {
-            response = try await pipeline.handler(staged, context)
-        } catch var error as SluiceError {
-            if request.keepsPartialDownload || resumed != nil, var resumeData = error.resumeData ?? resumed, resumeData.partialFile.path == staging,
-                let kept = file.keepStaging()
-            {
-                resumeData.partialFile = URL(fileURLWithPath: kept)
-                resumeData.destination = destination
-                error.resumeData = resumeData
-            } else {
-                error.resumeData = nil
-            }
-            throw error
-        } catch {
-            if let resumed {
-                _ = file.keepStaging()
-                var wrapped = SluiceError.wrapping(error, stage: nil, url: request.url)
-                wrapped.resumeData = resumed
-                throw wrapped
-            }
-            throw error
-        }
-        if resumed != nil, response.status != 200, response.status != 206 {
-            _ = file.keepStaging()
-            return response
-        }
-        try file.commit()
-        response.bodyFile = destination
-        return response
-    }
-
     /// Never inlined into the task's closure, whose frame the task keeps for its whole life:
     /// nonsending lets the optimizer fold this function in, which more than doubled that frame.
     @inline(never)
@@ -326,6 +263,13 @@ public final class SessionManager: Sendable {
         } catch {
             throw failed(error, context: context)
         }
+    }
+
+    /// Runs a download through the chain: its ``FileDownload`` owns the file from here to the end.
+    /// Out of the task's frame, which every task in flight holds, downloads or not.
+    @inline(never)
+    private static func download(_ request: Request, to destination: URL, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
+        try await FileDownload(request, to: destination).run(request) { try await pipeline.handler($0, context) }
     }
 
     /// Reports the task created and returns its request as the chain takes it.

@@ -93,10 +93,8 @@ public struct ResponseCaching: Stage {
             }
             return response
         }
-        // A resumed download appends what the server sends to the bytes it kept: never a part
-        // served from here, which the download would write over them.
-        if request.resumingFrom == nil, request.resumeOffset == nil, let range = request.headers["Range"], ResponseCaching.conditionalFields.filter({ $0 != "Range" }).allSatisfy({ !request.headers.contains($0) }),
-            let partial = try? servePart(range, of: key, to: request, context: context)
+        if let range = request.headers["Range"], ResponseCaching.conditionalFields.filter({ $0 != "Range" }).allSatisfy({ !request.headers.contains($0) }),
+            let partial = try? await servePart(range, of: key, to: request, context: context)
         {
             return partial
         }
@@ -109,13 +107,13 @@ public struct ResponseCaching: Stage {
             switch CacheDecision.decide(directives: directives, stored: stored?.head, now: now(), revalidating: revalidating) {
             case .serve(let freshness):
                 // A stored body that cannot be read back is dropped, and the request goes out.
-                if let stored, let response = try? serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil) {
+                if let stored, let response = try? await serve(stored, as: .hit, freshness: freshness, to: request, context: context, detail: followed ? "shared another task's exchange" : nil) {
                     return response
                 }
                 store.remove(key)
                 continue
             case .serveStaleWhileRevalidating(let freshness):
-                if let stored, let response = try? serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background") {
+                if let stored, let response = try? await serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "stale-while-revalidate: revalidated in the background") {
                     // The task's own request, as its caller gave it: it runs the whole chain again,
                     // and the stages above (cookies) add their fields afresh, never twice.
                     var revalidation = context.request
@@ -146,7 +144,7 @@ public struct ResponseCaching: Stage {
                 // A flight that landed between the look-up above and the join may have stored it.
                 stored = lookUp(key, for: request)
                 if let stored, let freshness = CacheDecision.usable(stored.head, directives: directives, now: now()) {
-                    return try serve(stored, as: .hit, freshness: freshness, to: request, context: context)
+                    return try await serve(stored, as: .hit, freshness: freshness, to: request, context: context)
                 }
             }
             return try await fetch(request, key: key, stored: stored, directives: directives, context: context, next: next)
@@ -175,7 +173,7 @@ public struct ResponseCaching: Stage {
     /// `nil` (the request goes out as it is) for several ranges, an unsatisfiable one, a stored
     /// response with a content coding, or nothing usable stored.
     /// - Throws: when the stored body cannot be read back.
-    private func servePart(_ field: String, of key: String, to request: Request, context: TaskContext) throws -> Response? {
+    private func servePart(_ field: String, of key: String, to request: Request, context: TaskContext) async throws -> Response? {
         // The stored body is decoded: ranges of a content-coded representation are the server's to cut.
         guard let range = ByteRange(field: field), let stored = lookUp(key, for: request), stored.head.status == 200,
             stored.head.headers["Content-Encoding"].map({ $0.lowercased() == "identity" }) ?? true,
@@ -191,9 +189,8 @@ public struct ResponseCaching: Stage {
         switch request.destination {
         case .memory:
             response.body = part
-        case .file(let destination):
-            try CachedBody(part).write(to: destination)
-            response.bodyFile = destination
+        case .file:
+            response = try await FileDownload.deliver(response, body: .memory(part), for: request)
         case .stream:
             response.bodyStream = ResponseBodyStream(part, url: response.url)
         }
@@ -218,7 +215,7 @@ public struct ResponseCaching: Stage {
             response = try await next(sent, context)
         } catch let error as SluiceError where error.kind != .cancelled {
             if let stored, let freshness = CacheDecision.staleOnError(stored.head, allowance: staleIfError, now: now()) {
-                return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the exchange failed: \(error.kind)")
+                return try await serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the exchange failed: \(error.kind)")
             }
             // RFC 9111 section 5.2.2.2: a response that must be revalidated, when the server
             // cannot be reached, gets an error response generated in its place, a 504.
@@ -232,14 +229,14 @@ public struct ResponseCaching: Stage {
             if CacheRules.notModified(response.headers, matches: stored.head.headers) {
                 let head = freshen(stored, with: response.headers, requestTime: requestTime)
                 let merged = CachedResponse(head: head, body: stored.body)
-                return try serve(merged, as: .revalidated, freshness: Freshness(head, now: head.responseTime), to: request, context: context, transfer: response.metrics)
+                return try await serve(merged, as: .revalidated, freshness: Freshness(head, now: head.responseTime), to: request, context: context, transfer: response.metrics)
             }
             context.note("mismatch", "the 304 carries validators other than the stored response's; sending again without conditions", stage: name)
             requestTime = now()
             response = try await next(request, context)
         }
         if let stored, ResponseCaching.errorStatuses.contains(response.status), let freshness = CacheDecision.staleOnError(stored.head, allowance: staleIfError, now: now()) {
-            return try serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the server answered \(response.status)")
+            return try await serve(stored, as: .stale, freshness: freshness, to: request, context: context, detail: "the server answered \(response.status)")
         }
         if CacheRules.isStorable(response, request: request, requestControl: directives) {
             keep(response, key: key, request: request, requestTime: requestTime, context: context)
@@ -299,14 +296,13 @@ public struct ResponseCaching: Stage {
     private func serve(
         _ stored: CachedResponse, as outcome: CacheOutcome, freshness: Freshness, to request: Request, context: TaskContext,
         detail: String? = nil, transfer: TransferMetrics? = nil
-    ) throws -> Response {
+    ) async throws -> Response {
         var response = headResponse(stored, freshness: freshness, to: request, transfer: transfer)
         switch request.destination {
         case .memory:
             response.body = try stored.body.data()
-        case .file(let destination):
-            try stored.body.write(to: destination)
-            response.bodyFile = destination
+        case .file:
+            response = try await FileDownload.deliver(response, body: .stored(stored.body), for: request)
         case .stream:
             response.bodyStream = ResponseBodyStream(try stored.body.data(), url: response.url)
         }

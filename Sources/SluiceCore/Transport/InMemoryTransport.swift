@@ -6,8 +6,8 @@ import Foundation
 /// It reports to the task the same events a network transport does (exchange started, trust
 /// asked, request sent, first byte, finished), so event monitors, suspension and metrics behave as in production,
 /// and it holds a body to the request's `maxResponseSize` as the libcurl transport does. A request
-/// whose destination is a stream gets the body as a ``ResponseBodyStream``; one whose destination
-/// is a file gets it written there as the libcurl transport writes it.
+/// whose destination is a stream gets the body as a ``ResponseBodyStream`` (a pipeline asks for
+/// one for a download, and writes the file itself).
 ///
 /// It asks the task about trust as a network transport does, showing for an `https` request the
 /// certificates it was made `presenting` (taken as the verified chain, leaf first): a pinned
@@ -39,6 +39,7 @@ public struct InMemoryTransport: Transport {
         let started = ContinuousClock.now
         do {
             try Task.checkCancellation()
+            if case .file = request.destination { throw SluiceError.fileDestinationAtTransport(url: request.url) }
             try askTrust(request, events: events)
             events.requestSent()
             var response = try await respond(request)
@@ -55,9 +56,6 @@ public struct InMemoryTransport: Transport {
                 // As the network transport does: the body goes to the caller as a stream.
                 response.bodyStream = ResponseBodyStream(response.body, url: response.url ?? request.url)
                 response.body = Data()
-            case .file(let destination) where response.bodyFile == nil:
-                let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
-                response = try await file.finishDownload(of: response, to: destination)
             default:
                 break
             }

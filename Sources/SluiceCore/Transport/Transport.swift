@@ -4,9 +4,10 @@
 /// returns the response or throws a `SluiceError` whose `stage` is `transport`. It must honour
 /// Swift task cancellation by ending the exchange at once with a `.cancelled` error. It asks
 /// `events` about trust on every connection before it writes the request, honours the request's
-/// ``Request/destination`` (memory, a stream with ``ResponseBodyStream/makeStream(bufferSize:url:transport:)``,
-/// or a file with ``OutputFile/finishDownload(of:to:)``), and sends a streamed body
-/// (``RequestBodyStream/take()``). `TransportConformance` (the `SluiceTransportConformance`
+/// ``Request/destination`` (memory, or a stream with ``ResponseBodyStream/makeStream(bufferSize:url:transport:)``),
+/// and sends a streamed body (``RequestBodyStream/take()``). A transport never writes files: the
+/// pipeline asks it for a stream and writes a download itself, so a `.file` destination given to
+/// a transport directly is refused (``SluiceError/fileDestinationAtTransport(url:)``). `TransportConformance` (the `SluiceTransportConformance`
 /// library) checks all of it against a live server, for any transport.
 public protocol Transport: Sendable {
     /// Sends `request` and returns its response.

@@ -14,6 +14,9 @@ extension CurlTransfer {
                 message: "the URL must be absolute, with an http or https scheme and a host"
             )
         }
+        if case .file = request.destination {
+            throw SluiceError.fileDestinationAtTransport(url: request.url)
+        }
         if !request.method.isValidToken {
             throw SluiceError(
                 kind: .invalidRequest, stage: "transport", url: request.url,

@@ -2,12 +2,12 @@ internal import CCurl
 import Foundation
 import SluiceCore
 
-/// Where the bytes of an exchange go and come from: the response body into memory, a download
-/// file or a stream's channel (decoded on the way), the head's end and what it decides, and the
-/// request body read for libcurl. I/O thread only.
+/// Where the bytes of an exchange go and come from: the response body into memory (decoded on the
+/// way) or a stream's channel, the head's end and what it decides, and the request body read for
+/// libcurl. I/O thread only.
 extension CurlTransfer {
     /// Takes bytes of the response body off the wire: into the stream's channel (pausing when
-    /// its reader is behind), or decoded into memory or the download file; 0 fails the transfer.
+    /// its reader is behind), or decoded into memory; 0 fails the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !bytes.isEmpty else { return 0 }
         guard state.admitsWireBytes(bytes.count) else { return 0 }
@@ -36,19 +36,11 @@ extension CurlTransfer {
         return bytes.count
     }
 
-    /// Keeps decoded body bytes, in memory or in the download file; `false` (the state failed)
-    /// when they pass `maxResponseSize` or the file cannot take them.
+    /// Keeps decoded body bytes in memory; `false` (the state failed) when they pass
+    /// `maxResponseSize`.
     func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard state.takesDecodedBytes(bytes.count) else { return false }
-        if let downloadFile {
-            do {
-                try downloadFile.write(bytes)
-                fileBytes += Int64(bytes.count)
-            } catch {
-                state.fail(error)
-                return false
-            }
-        } else if !bytes.isEmpty {
+        if !bytes.isEmpty {
             body.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         }
         return true
@@ -61,7 +53,6 @@ extension CurlTransfer {
         case .finalStatus(let status):
             events.responseStarted(status: status)
         case .headComplete:
-            if request.resumeOffset != nil, downloadFile != nil, !takeResumedHead() { return 0 }
             reserveBodyCapacity()
             let codings = decodesContent ? ContentCoding.codings(in: state.head.headers.values(for: "Content-Encoding")) ?? [] : []
             state.headEnded(codings: codings)
@@ -76,53 +67,9 @@ extension CurlTransfer {
         return line.count
     }
 
-    /// What a resumed download's file gets from the final head: a `206` that starts where the
-    /// kept bytes end is appended; a `200` is written from the start; any other status leaves the
-    /// file alone, its body kept in memory. `false` (the state failed) for a `206` that starts
-    /// elsewhere.
-    func takeResumedHead() -> Bool {
-        guard let offset = request.resumeOffset, let file = downloadFile else { return true }
-        switch state.head.status {
-        case 206?:
-            guard state.head.headers["Content-Range"].flatMap(ContentRange.init) == .satisfied(first: offset) else {
-                state.fail(SluiceError(
-                    kind: .protocolError, stage: "transport", url: request.url,
-                    message: "the server answered the range from byte \(offset) with \(state.head.headers["Content-Range"].map { "Content-Range \($0)" } ?? "no Content-Range"), not bytes from \(offset)"
-                ))
-                return false
-            }
-            fileOffset = offset
-        case 200?:
-            do {
-                try file.restart()
-            } catch {
-                state.fail(error)
-                return false
-            }
-        default:
-            downloadFile = nil
-        }
-        return true
-    }
-
-    /// What a download cut after its body began needs to go on: `nil` for a body kept in memory,
-    /// a status other than `200` (or a resumed `206`), a body in a content coding (its ranges
-    /// would not count the bytes kept), or no byte kept.
-    func resumeData() -> DownloadResumeData? {
-        guard downloadFile != nil, state.head.isComplete, case .file(let file) = request.destination,
-            state.head.status == 200 || (state.head.status == 206 && request.resumeOffset != nil),
-            state.head.headers.values(for: "Content-Encoding").allSatisfy({ $0.lowercased() == "identity" }),
-            fileOffset + fileBytes > 0
-        else { return nil }
-        return DownloadResumeData(
-            url: request.url, destination: file, partialFile: file, offset: fileOffset + fileBytes,
-            entityTag: state.head.headers["ETag"], lastModified: state.head.headers["Last-Modified"]
-        )
-    }
-
     /// Sizes the in-memory body once from `Content-Length`, so it is not regrown chunk by chunk.
     func reserveBodyCapacity() {
-        guard downloadFile == nil, !state.head.headers.contains("Content-Encoding"),
+        guard !state.head.headers.contains("Content-Encoding"),
             let length = state.head.headers["Content-Length"].flatMap(Int.init), length > 0
         else { return }
         body.reserveCapacity(min(length, 16 << 20))

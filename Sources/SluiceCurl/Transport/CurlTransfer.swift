@@ -34,21 +34,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     var upload: UploadSource?
     var streamedUpload: StreamedUpload?
-    /// Where a `.file` destination's body goes, opened and committed by the transport.
-    var downloadFile: OutputFile?
     /// Where a streamed response body goes, for a `.stream` destination.
     var bodyChannel: ResponseBodyChannel?
     /// The exchange's decisions: pauses, limits, its first failure, how its end becomes a
     /// result. I/O thread only.
     var state: State
     var body = Data()
-    /// The body bytes written to `downloadFile`, and the offset they follow (a resumed `206`).
-    var fileBytes: Int64 = 0
-    var fileOffset: Int64 = 0
     /// Whether the transport asks for compressed responses and decodes them.
     var decodesContent = false
-    /// Undoes the final response's content codings for a body taken whole or into a file (a
-    /// streamed body is decoded by its reader); `nil` when there are none to undo.
+    /// Undoes the final response's content codings for a body taken whole (a streamed body is
+    /// decoded by its reader); `nil` when there are none to undo.
     var decoder: ContentDecoder?
     var headerList: UnsafeMutablePointer<curl_slist>?
     /// The request head as libcurl wrote it, when the request asked for it (`recordsSentHead`).
@@ -68,14 +63,13 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         if let presentedChainKey { _ = PresentedChainRecorder.take(presentedChainKey) }
     }
 
-    /// Prepares an exchange: validates the request, opens its files and configures an easy handle
-    /// from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
+    /// Prepares an exchange: validates the request, opens its upload file and configures an easy
+    /// handle from the pool. Throws `.invalidRequest` or `.fileIO` without touching the network.
     static func make(
         request: Request,
         events: any TransportEvents,
         loop: CurlMultiLoop,
-        configuration: CurlTransport.Configuration,
-        downloadFile: OutputFile?
+        configuration: CurlTransport.Configuration
     ) throws(SluiceError) -> CurlTransfer {
         try validate(request)
         var upload: UploadSource?
@@ -97,8 +91,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             throw error
         }
         let transfer = CurlTransfer(
-            request: request, events: events, easy: easy, loop: loop,
-            upload: upload, downloadFile: downloadFile
+            request: request, events: events, easy: easy, loop: loop, upload: upload
         )
         transfer.streamedUpload = streamedUpload
         transfer.bodyChannel = bodyChannel
@@ -117,8 +110,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         events: any TransportEvents,
         easy: CurlEasyHandle,
         loop: CurlMultiLoop,
-        upload: UploadSource?,
-        downloadFile: OutputFile?
+        upload: UploadSource?
     ) {
         self.request = request
         state = TransferState(url: request.url, maxResponseSize: request.maxResponseSize)
@@ -128,7 +120,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         self.easy = easy
         self.loop = loop
         self.upload = upload
-        self.downloadFile = downloadFile
     }
 
     // MARK: Control (any thread)
@@ -239,11 +230,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     }
 
     private func end(with result: Result<Response, SluiceError>, metrics: TransferMetrics?) {
-        var result = result
-        if case .failure(var error) = result, let resumeData = resumeData() {
-            error.resumeData = resumeData
-            result = .failure(error)
-        }
         releaseResources()
         loop.pool.recycle(easy)
         events.transferFinished(control: self, metrics: metrics)
@@ -343,7 +329,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         sentHead = (sentHead ?? []) + bytes
     }
 
-    /// Frees the header list and lets go of the body files (the transport commits a download's).
+    /// Frees the header lists and lets go of the upload.
     private func releaseResources() {
         if let list = headerList {
             curl_slist_free_all(list)
@@ -357,6 +343,5 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         owner = nil
         streamedUpload?.cancel()
         streamedUpload = nil
-        downloadFile = nil
     }
 }

@@ -135,43 +135,15 @@ public final class CurlTransport: Transport {
         CurlGlobal.version
     }
 
-    /// Sends the request over libcurl.
-    ///
-    /// A `.file` destination is written as `OutputFile/Replacement/asWritten` says, the way
-    /// curl's `-o` writes: through to a device or FIFO (the body streamed to it, paced by its
-    /// reader), in place into an existing file, into a new file otherwise.
+    /// Sends the request over libcurl, its body delivered in memory or as a stream; a `.file`
+    /// destination is refused (`SluiceError.fileDestinationAtTransport(url:)`): a pipeline writes downloads.
     public func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
-        guard case .file(let destination) = request.destination else {
-            return try await exchange(request, events: events, downloadingTo: nil)
-        }
-        return try await download(request, to: destination, events: events)
+        try await exchange(request, events: events)
     }
 
-    /// A download's exchange.
-    private func download(_ request: Request, to destination: URL, events: any TransportEvents) async throws -> Response {
-        // A resumed download keeps the bytes it has; the transfer decides at the head what the
-        // file gets (CurlTransfer.takeResumedHead).
-        let replacement: OutputFile.Replacement = request.resumeOffset.map { .continuing(from: $0) } ?? .asWritten
-        let file = try OutputFile(path: destination.path, replacement: replacement, role: "the download", stage: "transport")
-        if file.isSpecial {
-            var streamed = request
-            streamed.destination = .stream()
-            let response = try await exchange(streamed, events: events, downloadingTo: nil)
-            return try await file.finishDownload(of: response, to: destination)
-        }
-        var response = try await exchange(request, events: events, downloadingTo: file)
-        try file.commit()
-        if request.resumeOffset == nil || response.status == 200 || response.status == 206 {
-            response.bodyFile = destination
-        }
-        return response
-    }
-
-    /// One exchange on the I/O thread, its body written to `file` when given.
-    nonisolated(nonsending) private func exchange(
-        _ request: Request, events: any TransportEvents, downloadingTo file: OutputFile?
-    ) async throws -> Response {
-        let (loop, transfer) = try started(request, events: events, downloadingTo: file)
+    /// One exchange on the I/O thread.
+    nonisolated(nonsending) private func exchange(_ request: Request, events: any TransportEvents) async throws -> Response {
+        let (loop, transfer) = try started(request, events: events)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.start(continuation)
@@ -185,13 +157,9 @@ public final class CurlTransport: Transport {
     }
 
     /// The transfer for `request` on the caller's I/O thread, reported started.
-    private func started(
-        _ request: Request, events: any TransportEvents, downloadingTo file: OutputFile?
-    ) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
+    private func started(_ request: Request, events: any TransportEvents) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
         let loop = try loopForCaller().get()
-        let transfer = try CurlTransfer.make(
-            request: request, events: events, loop: loop, configuration: configuration, downloadFile: file
-        )
+        let transfer = try CurlTransfer.make(request: request, events: events, loop: loop, configuration: configuration)
         if request.destination.isStream { transfer.owner = self }
         events.transferStarted(url: request.url, control: transfer)
         return (loop, transfer)

@@ -297,11 +297,6 @@ public struct PipelineRunner: Sendable {
         do {
             ended = .success(try await handle.value)
         } catch {
-            // A run writes an output file whole or not at all, and resumes nothing: the bytes a
-            // cut download kept beside it go.
-            if let kept = (error as? SluiceError)?.resumeData, kept.partialFile.standardizedFileURL != kept.destination.standardizedFileURL {
-                try? FileManager.default.removeItem(at: kept.partialFile)
-            }
             ended = .failure(error)
         }
         return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)

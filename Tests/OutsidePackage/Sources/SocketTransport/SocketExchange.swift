@@ -69,10 +69,6 @@ final class SocketExchange: @unchecked Sendable {
                 response.bodyStream = stream
                 Task { await self.pump(body, into: writer, started: started) }
                 return response
-            case .file(let destination):
-                response.body = try readWhole(body)
-                let file = try OutputFile(path: destination.path, replacement: .asWritten, role: "the download", stage: "transport")
-                response = try await file.finishDownload(of: response, to: destination)
             default:
                 response.body = try readWhole(body)
             }

@@ -7,13 +7,14 @@ import SluiceCore
 /// One connection per exchange (`Connection: close`), blocking socket calls, `http` only (it has no
 /// TLS, so a pinned request is refused by the task's own trust answer). It reports every event,
 /// asks trust before it writes a byte, streams a response body through a `ResponseBodyWriter`,
-/// writes a `.file` destination with `OutputFile`, and sends a streamed upload chunked or with its
-/// declared length. It passes `TransportConformance`, as `CurlTransport` does.
+/// refuses a `.file` destination (the pipeline writes downloads from the stream), and sends a
+/// streamed upload chunked or with its declared length. It passes `TransportConformance`, as `CurlTransport` does.
 public struct SocketTransport: Transport {
     /// Creates the transport.
     public init() {}
 
     public func execute(_ request: Request, events: any TransportEvents) async throws -> Response {
+        if case .file = request.destination { throw SluiceError.fileDestinationAtTransport(url: request.url) }
         let control = SocketControl()
         events.transferStarted(url: request.url, control: control)
         let started = ContinuousClock.now
