@@ -23,6 +23,33 @@ struct ResponseBodyChannelTests {
         Data(repeating: 7, count: count).withUnsafeBytes { channel.offer($0) }
     }
 
+    @Test("a reader cancelled while waiting cancels the transfer yet still gets every piece that arrived before, then .cancelled")
+    func cancelledReaderKeepsWhatArrived() async throws {
+        let channel = ResponseBodyChannel(capacity: 1 << 20)
+        let log = ProducerLog()
+        channel.attach(log.producer)
+        let reader = Task {
+            var received = 0
+            do throws(SluiceError) {
+                while let piece = try await channel.next(url: nil) { received += piece.count }
+                return (received, SluiceError.Kind?.none)
+            } catch {
+                return (received, .some(error.kind))
+            }
+        }
+        // The reader may be waiting or not yet started: either way the pieces offered before
+        // the cancel are its to read.
+        #expect(offer(channel, 4096))
+        #expect(offer(channel, 4096))
+        reader.cancel()
+        let (received, failure) = await reader.value
+        #expect(received == 8192 && failure == .cancelled)
+        #expect(log.cancels.load(ordering: .relaxed) == 1)
+        let late = ProducerLog()
+        channel.attach(late.producer)
+        #expect(late.cancels.load(ordering: .relaxed) == 1, "a transfer attached after the cancel is cancelled at once")
+    }
+
     @Test("offers past the capacity are refused (the transfer pauses); draining to half resumes it once; pieces keep their order")
     func pausesAndResumes() async throws {
         let channel = ResponseBodyChannel(capacity: 4096)

@@ -34,6 +34,9 @@ package final class ResponseBodyChannel: @unchecked Sendable {
         var end: Result<TransferMetrics?, SluiceError>?
         /// Whether the reader left; offers are then dropped.
         var abandoned = false
+        /// Whether the reading task was cancelled: the transfer is, and a producer attached
+        /// later is cancelled at once.
+        var readerCancelled = false
         var waiter: UnsafeContinuation<Void, Never>?
         var producer: Producer?
 
@@ -53,7 +56,7 @@ package final class ResponseBodyChannel: @unchecked Sendable {
     /// Connects the channel to its transfer. Until then an abandon cancels nothing.
     package func attach(_ producer: Producer) {
         let cancelNow = state.withLock { state -> Bool in
-            if state.abandoned { return true }
+            if state.abandoned || state.readerCancelled { return true }
             guard state.end == nil else { return false }
             state.producer = producer
             return false
@@ -100,7 +103,8 @@ package final class ResponseBodyChannel: @unchecked Sendable {
     // MARK: The reader's side
 
     /// The next piece, `nil` at the end of the body; throws the transfer's error, or
-    /// `.cancelled` when the reading task is cancelled (which cancels the transfer).
+    /// `.cancelled` when the reading task is cancelled (which cancels the transfer), once the
+    /// pieces received before have been read.
     func next(url: URL?) async throws(SluiceError) -> Data? {
         while true {
             let (outcome, resume) = state.withLock { state -> (Result<Data?, SluiceError>?, (@Sendable () -> Void)?) in
@@ -125,7 +129,7 @@ package final class ResponseBodyChannel: @unchecked Sendable {
             resume?()
             if let outcome { return try outcome.get() }
             if Task.isCancelled {
-                abandon(url: url)
+                cancelTransfer(url: url)
                 continue
             }
             await withTaskCancellationHandler {
@@ -138,9 +142,26 @@ package final class ResponseBodyChannel: @unchecked Sendable {
                     if ready { waiter.resume() }
                 }
             } onCancel: {
-                abandon(url: url)
+                cancelTransfer(url: url)
             }
         }
+    }
+
+    /// The reading task was cancelled: the transfer is cancelled, and the body ends with
+    /// `.cancelled` after the pieces already received, which the reader still gets (a download
+    /// keeps every byte that arrived before the cancel, however late its task runs).
+    func cancelTransfer(url: URL?) {
+        let (producer, waiter) = state.withLock { state -> (Producer?, UnsafeContinuation<Void, Never>?) in
+            if state.end == nil { state.end = .failure(.cancelled(url: url, stage: "transport")) }
+            state.readerCancelled = true
+            defer {
+                state.producer = nil
+                state.waiter = nil
+            }
+            return (state.producer, state.waiter)
+        }
+        waiter?.resume()
+        producer?.cancel()
     }
 
     /// The reader left: drops what is buffered, ends the body with `.cancelled` unless it had
