@@ -28,12 +28,6 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("url"), help: ArgumentHelp("A URL, as curl's --url (repeatable): sent after the arguments' URLs.", valueName: "URL"))
     var optionURLs: [String] = []
 
-    @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Write each body to a file in the current folder named as the URL's last path segment, as curl's -O (a URL's own -o wins).")
-    var remoteName = false
-
-    @Option(name: [.customShort("D"), .customLong("dump-header")], help: ArgumentHelp("Write the response heads (every one with -L) to this file (- for standard output), as curl's -D.", valueName: "FILE"))
-    var dumpHeader: String?
-
     @Option(name: [.customShort("r"), .customLong("range")], help: ArgumentHelp("Ask for these bytes only (Range: bytes=RANGE), as curl's -r: 0-499, 500-, -500, 0-0,-1.", valueName: "RANGE"))
     var range: String?
 
@@ -42,32 +36,6 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("A header 'Name: value' (repeatable), as curl's -H: 'Name:' sends no such field at all (libcurl's own Accept included), 'Name;' sends it empty, @FILE (@- standard input) reads one a line.", valueName: "HEADER/@FILE"))
     var headers: [String] = []
-
-    @Option(name: [.short, .customLong("data")], help: ArgumentHelp("Body data sent as form data (Content-Type application/x-www-form-urlencoded unless -H names another), as curl's -d: repeated, the pieces are joined with '&'; @FILE (@- standard input) reads a file without its CR and LF characters.", valueName: "DATA"))
-    var data: [String] = []
-
-    @Option(name: .customLong("data-ascii"), help: ArgumentHelp("The same as -d, as curl's --data-ascii.", valueName: "DATA"))
-    var dataASCII: [String] = []
-
-    @Option(name: .customLong("data-binary"), help: ArgumentHelp("As -d, but @FILE (@- standard input) is sent byte for byte, as curl's --data-binary.", valueName: "DATA"))
-    var dataBinary: [String] = []
-
-    @Option(name: .customLong("data-raw"), help: ArgumentHelp("As -d, but a leading @ is sent as it is, as curl's --data-raw.", valueName: "DATA"))
-    var dataRaw: [String] = []
-
-    /// Every body piece in the order typed: `CurlArguments` rewrites `-d`, `--data-*` and
-    /// `--json` to this option, since the parser keeps one list an option.
-    @Option(name: .customLong("data-piece"), help: .hidden)
-    var dataPieceArguments: [String] = []
-
-    @Option(name: .customLong("data-urlencode"), help: ArgumentHelp("Form data URL-encoded as curl 7.88's --data-urlencode does it (a space as '+'): CONTENT, =CONTENT, NAME=CONTENT, @FILE or NAME@FILE (repeatable; @- standard input); joined to the other pieces with '&' in the order given.", valueName: "DATA"))
-    var dataURLEncode: [String] = []
-
-    @Flag(name: [.customShort("G"), .customLong("get")], help: "Send --data and --data-urlencode in the URL's query with GET, as curl's -G.")
-    var get = false
-
-    @Option(name: .customLong("json"), help: ArgumentHelp("JSON body data (@FILE reads a file, @- standard input), with Content-Type and Accept application/json unless given, POST by default, as curl's --json: repeated, the pieces are joined with nothing between them.", valueName: "DATA"))
-    var json: [String] = []
 
     @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers, as curl's -I.")
     var head = false
@@ -99,32 +67,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
     var oauth2Bearer: String?
 
-    @Option(name: [.customShort("w"), .customLong("write-out")], help: ArgumentHelp("Printed after the body, %{http_code}, %{time_total}, %{size_download}, %{url_effective}, %{json} and the like filled in, as curl's -w (@FILE reads it from a file).", valueName: "FORMAT"))
-    var writeOut: String?
-
     @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format) read first, as curl's -b.", valueName: "DATA|FILE"))
     var cookie: String?
 
     @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format, as curl's -c.", valueName: "FILE"))
     var cookieJar: String?
-
-    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk (- standard input, sent chunked); a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
-    var uploadFile: String?
-
-    @Flag(name: [.customShort("s"), .customLong("silent")], help: "Write no error message (the exit status still says), as curl's -s; there is no progress meter to hide.")
-    var silent = false
-
-    @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, write error messages all the same, as curl's -S.")
-    var showError = false
-
-    @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
-    var dataFile: String?
-
-    @Option(
-        name: [.customShort("F"), .customLong("form")],
-        help: "A multipart/form-data part (repeatable): 'name=value', or 'name=@FILE[;type=TYPE][;filename=NAME]' for a file streamed from disk."
-    )
-    var form: [String] = []
 
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
     var location = false
@@ -132,26 +79,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-redirs"), help: "With --location, the most redirects to follow.")
     var maxRedirects = 10
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds. Repeated, the Nth -o goes with the Nth URL.",
-        valueName: "FILE"
-    ))
-    var outputs: [String] = []
-
-    @Flag(name: [.short, .customLong("include")], help: "Print the status line and headers before the body.")
-    var include = false
-
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
     var metrics = false
 
     @Flag(name: [.customShort("g"), .customLong("globoff")], help: "Accepted for curl's command lines: sluice send never expands {a,b} or [1-3] in a URL (curl does without -g); braces and brackets are sent escaped.")
     var globOff = false
-
-    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 22 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's -f.")
-    var fail = false
-
-    @Flag(name: .customLong("fail-with-body"), help: "Exit with status 22 when the response status is 400 or more, after writing the body as usual, as curl's --fail-with-body.")
-    var failWithBody = false
 
     @Option(
         name: .customLong("hsts"),
@@ -170,12 +102,6 @@ struct SendCommand: AsyncParsableCommand {
         help: "The most bytes of response body to take (after content decoding), as curl's --max-filesize: 1048576, 512KiB, 10MB."
     )
     var maxFileSize: String?
-
-    @Option(
-        name: [.customShort("C"), .customLong("continue-at")],
-        help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it.", valueName: "OFFSET|-")
-    )
-    var continueAt: String?
 
     @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 even where the server offers HTTP/2.")
     var http11 = false
@@ -199,14 +125,6 @@ struct SendCommand: AsyncParsableCommand {
     var verbose = false
 
     @Flag(
-        help: "Ask for a compressed response (deflate, gzip, br, zstd) and decode it, as curl's --compressed. sluice send always does; the flag keeps curl command lines working. A coding it does not know leaves the body as it came."
-    )
-    var compressed = false
-
-    @Flag(help: "Ask for no compressed response and write the body undecoded, as it came, as curl's --raw (a request's own Accept-Encoding is still sent).")
-    var raw = false
-
-    @Flag(
         help: "Read a text/event-stream resource as server-sent events: one JSON line per event ({\"type\", \"data\", \"id\"}) as each arrives, reconnecting with Last-Event-ID when the connection drops. --timeout then bounds the whole reading."
     )
     var events = false
@@ -219,6 +137,12 @@ struct SendCommand: AsyncParsableCommand {
         help: "While no route leads to the host, wait for one (up to --timeout, else 60 s) instead of failing; without it, no route fails at once with 'not reachable'."
     )
     var waitsForConnectivity = false
+
+    @OptionGroup(title: "Request body")
+    var bodyOptions: SendBodyOptions
+
+    @OptionGroup(title: "Output")
+    var outputOptions: SendOutputOptions
 
     @OptionGroup(title: "TLS and trust")
     var trust: SendTrustOptions
@@ -233,30 +157,19 @@ struct SendCommand: AsyncParsableCommand {
         guard !urls.isEmpty else {
             throw ValidationError("give a URL")
         }
-        if outputs.count > urls.count {
-            throw ValidationError("\(outputs.count) -o for \(urls.count) URL\(urls.count == 1 ? "" : "s"): each -o goes with one URL")
+        if outputOptions.outputs.count > urls.count {
+            throw ValidationError("\(outputOptions.outputs.count) -o for \(urls.count) URL\(urls.count == 1 ? "" : "s"): each -o goes with one URL")
         }
-        if urls.count > 1, continueAt != nil || events {
-            throw ValidationError("\(continueAt != nil ? "-C" : "--events") goes with one URL; \(urls.count) are given")
+        if urls.count > 1, outputOptions.continueAt != nil || events {
+            throw ValidationError("\(outputOptions.continueAt != nil ? "-C" : "--events") goes with one URL; \(urls.count) are given")
         }
         if let range, range.isEmpty || !range.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == ",") }) {
             throw ValidationError("-r '\(range)' is not a byte range such as 0-499, 500- or -500")
         }
-        let pieces = try dataPieces
-        if [!pieces.isEmpty, dataFile != nil, !form.isEmpty, uploadFile != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --data (with --data-urlencode, --data-binary, --data-raw, --json), --data-file, --form and --upload-file")
-        }
-        let json = pieces.contains { $0.kind == .json }
-        if let writeOut {
-            _ = try writeOutFormat(writeOut)
-        }
-        if events, writeOut != nil {
+        if events, outputOptions.writeOut != nil {
             throw ValidationError("--events prints the events; -w goes with a response")
         }
-        if get, dataFile != nil || !form.isEmpty || json {
-            throw ValidationError("-G sends --data and --data-urlencode in the query; --data-file, --form and --json are bodies")
-        }
-        if head, !pieces.isEmpty || dataFile != nil || !form.isEmpty || uploadFile != nil, !get {
+        if head, try bodyOptions.isGiven, !bodyOptions.get {
             throw ValidationError("-I sends HEAD, which carries no body: drop the data, or add -G to put it in the query")
         }
         if let user, !user.contains(":") {
@@ -274,15 +187,6 @@ struct SendCommand: AsyncParsableCommand {
         }
         if let scheme = schemes.first, user == nil {
             throw ValidationError("\(scheme) goes with -u USER:PASSWORD")
-        }
-        if showError, !silent {
-            throw ValidationError("-S goes with -s (without -s, errors are shown anyway)")
-        }
-        if fail && failWithBody {
-            throw ValidationError("give one of -f (write nothing of a 4xx or 5xx answer) and --fail-with-body (write its body)")
-        }
-        for part in form {
-            _ = try FormPart(part)
         }
         if maxRedirects < 0 {
             throw ValidationError("--max-redirs must be 0 or more")
@@ -311,25 +215,16 @@ struct SendCommand: AsyncParsableCommand {
         if netrc, netrcFile != nil {
             throw ValidationError("give one of -n and --netrc-file")
         }
-        if let continueAt {
-            guard continueAt == "-" || (Int64(continueAt).map { $0 >= 0 } ?? false) else {
-                throw ValidationError("-C '\(continueAt)': give - (from the file's size) or a byte offset")
-            }
+        if outputOptions.continueAt != nil {
             guard let output, output != "-" else {
                 throw ValidationError("-C resumes a download into a file: give -o FILE")
             }
-            if include || head || events || get || [dataFile, uploadFile].contains(where: { $0 != nil }) || !form.isEmpty || !pieces.isEmpty {
+            if try outputOptions.include || head || events || bodyOptions.get || bodyOptions.isGiven {
                 throw ValidationError("-C resumes a GET download into -o FILE; it goes with no -i, -I, -G, --events or request body")
             }
         }
-        if outputs.contains("") {
-            throw ValidationError("-o needs a file name (- for standard output)")
-        }
         if events, output != nil {
             throw ValidationError("--events prints the events; it does not write --output")
-        }
-        if compressed && raw {
-            throw ValidationError("give one of --compressed (decode the body) and --raw (leave it as it came)")
         }
         if let maxFileSize, ByteCountText.parse(maxFileSize) == nil {
             throw ValidationError("--max-filesize '\(maxFileSize)' is not a size such as 1048576, 512KiB or 10MB")
@@ -343,7 +238,7 @@ struct SendCommand: AsyncParsableCommand {
             var one = self
             one.positionalURLs = [url]
             one.optionURLs = []
-            one.outputs = index < outputs.count ? [outputs[index]] : []
+            one.outputOptions.outputs = index < outputOptions.outputs.count ? [outputOptions.outputs[index]] : []
             do {
                 try await one.runOne()
             } catch let failure as RequestFailure where index < urls.count - 1 {
@@ -360,26 +255,26 @@ struct SendCommand: AsyncParsableCommand {
     /// Where the body goes: `-o`, or with `-O` the URL's last path segment; `nil` for standard
     /// output.
     private var output: String? {
-        if let given = outputs.first { return given }
-        guard remoteName else { return nil }
+        if let given = outputOptions.outputs.first { return given }
+        guard outputOptions.remoteName else { return nil }
         return URIReference(parsing: url).path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
     }
 
     /// One URL's request, with its own output.
     private func runOne() async throws {
-        if remoteName, outputs.isEmpty, output?.isEmpty != false {
+        if outputOptions.remoteName, outputOptions.outputs.isEmpty, output?.isEmpty != false {
             // As curl: a URL ending in '/' names no file.
-            throw RequestFailure(error: SluiceError(kind: .fileIO, stage: "output", message: "-O: \(url) has no file name in its path"), quiet: quiet, status: 23)
+            throw RequestFailure(error: SluiceError(kind: .fileIO, stage: "output", message: "-O: \(url) has no file name in its path"), quiet: outputOptions.quiet, status: 23)
         }
         // Checked here, not in validate(), whose errors the parser reports with its own status.
         _ = try sendableURL(url)
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
-            caBundle: trust.caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !raw
+            caBundle: trust.caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !outputOptions.raw
         ))
         let policy = try trust.trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
-        let hopLog = HopLog(keepsHeads: location && (include || dumpHeader != nil || writeOut != nil))
+        let hopLog = HopLog(keepsHeads: location && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil))
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -393,22 +288,22 @@ struct SendCommand: AsyncParsableCommand {
                 do {
                     try NetscapeCookieFile.save(cookies.jar, to: URL(fileURLWithPath: cookieJar))
                 } catch {
-                    if !quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
+                    if !outputOptions.quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
                 }
             }
             if let hsts {
                 do {
                     try hsts.store.save()
                 } catch {
-                    if !quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n") }
+                    if !outputOptions.quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n") }
                 }
             }
         }
         var request = try makeRequest()
         let manager = SessionManager(
             pipeline: try Pipeline(
-                stages: [reachability] + (form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (writeOut == nil && !(location && (include || dumpHeader != nil || writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
+                stages: [reachability] + (bodyOptions.form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !(location && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
@@ -434,10 +329,10 @@ struct SendCommand: AsyncParsableCommand {
         var bodyBytes: Int64 = 0
         do {
             // Opened before anything is sent, so a path that cannot be used is said at once.
-            let file = try outputFile()
+            let file = try output.flatMap { (path) throws(SluiceError) in try outputOptions.file(at: path) }
             handle = manager.task(request)
             response = try await handle.value
-            if fail, response.status >= 400 {
+            if outputOptions.fail, response.status >= 400 {
                 // As curl's --fail: nothing of the answer is written, and the file stays as it was.
                 await transport.shutdown()
                 throw failedStatus(response.status)
@@ -445,10 +340,10 @@ struct SendCommand: AsyncParsableCommand {
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
             }
-            if let dumpHeader {
+            if let dumpHeader = outputOptions.dumpHeader {
                 try writeHeads(hopLog.earlierResponses + [response], to: dumpHeader)
             }
-            if include || head {
+            if outputOptions.include || head {
                 // With -L, every response's head, as curl prints them.
                 for earlier in hopLog.earlierResponses {
                     try write(Data(earlier.headText.utf8))
@@ -466,7 +361,7 @@ struct SendCommand: AsyncParsableCommand {
                             await transport.shutdown()
                             throw RequestFailure(
                                 error: SluiceError(kind: .fileIO, stage: "output", message: "the body is binary, which would mess up the terminal: use -o FILE, or -o - to write it here all the same"),
-                                quiet: quiet, status: 23
+                                quiet: outputOptions.quiet, status: 23
                             )
                         }
                     }
@@ -478,13 +373,13 @@ struct SendCommand: AsyncParsableCommand {
             try file?.commit()
             try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog)
             await transport.shutdown()
-            if failWithBody, response.status >= 400 {
+            if outputOptions.failWithBody, response.status >= 400 {
                 throw failedStatus(response.status)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
             try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hopLog, failure: error)
-            throw RequestFailure(error: error, quiet: quiet)
+            throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
         if metrics {
             FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
@@ -494,7 +389,7 @@ struct SendCommand: AsyncParsableCommand {
     /// What `-C` resumes: the `-o` file's first bytes (all of them for `-C -`), kept in place;
     /// `nil` without `-C`, or with nothing to keep (no file yet, or an offset of 0).
     private func resumeData(for request: Request) throws -> DownloadResumeData? {
-        guard let continueAt, let output else { return nil }
+        guard let continueAt = outputOptions.continueAt, let output else { return nil }
         let file = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
         let offset = continueAt == "-" ? size ?? 0 : Int64(continueAt) ?? 0
@@ -511,10 +406,10 @@ struct SendCommand: AsyncParsableCommand {
         do {
             let response = try await manager.download(resumingFrom: resume, request: request)
             await transport.shutdown()
-            if fail || failWithBody, response.status >= 400, response.status != 416 {
+            if outputOptions.fail || outputOptions.failWithBody, response.status >= 400, response.status != 416 {
                 throw failedStatus(response.status)
             }
-            if writeOut != nil {
+            if outputOptions.writeOut != nil {
                 let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
                 let taken: Int64 =
                     switch response.status {
@@ -527,14 +422,14 @@ struct SendCommand: AsyncParsableCommand {
         } catch let error as SluiceError {
             await transport.shutdown()
             try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hops, failure: error)
-            throw RequestFailure(error: error, quiet: quiet)
+            throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
     }
 
     /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
     /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
     private func writeOutLine(_ response: Response?, request: Request, bodyBytes: Int64, hops: HopLog, failure: SluiceError? = nil) throws {
-        guard let writeOut else { return }
+        guard let writeOut = outputOptions.writeOut else { return }
         var figures = WriteOut.Figures(
             status: response?.status ?? 0, url: response?.url?.absoluteString ?? request.url.absoluteString,
             contentType: response?.headers["Content-Type"], bodyBytes: bodyBytes,
@@ -555,7 +450,7 @@ struct SendCommand: AsyncParsableCommand {
             figures.exitCode = RequestFailure(error: failure).exitStatus
             figures.errorMessage = failure.message
         }
-        try SendCommand.writeToStandardOutput(Data(try writeOutFormat(writeOut).text(figures).utf8))
+        try SendCommand.writeToStandardOutput(Data(try outputOptions.writeOutFormat(writeOut).text(figures).utf8))
     }
 
     /// The stage `-u` (or `-n`, `--netrc-file`) asks for: its credential for the URL's host and
@@ -632,33 +527,6 @@ struct SendCommand: AsyncParsableCommand {
         return value * factor
     }
 
-    /// The file `-o` names, opened as an ``OutputFile``: the head (with `-i`) and the body are
-    /// written to it as they arrive, and a regular file changes only once they all have (with
-    /// `-C`, as they arrive); `nil` for standard output (no `-o`, or `-o -`).
-    private func outputFile() throws(SluiceError) -> OutputFile? {
-        guard let output, output != "-" else { return nil }
-        // With -C the bytes reach the file as they come, as curl's -o writes them, so that a
-        // run cut short leaves what it got for the next -C - to go on from.
-        return try OutputFile(path: output, replacement: continueAt == nil ? .onCommit : .asWritten, role: "the download", stage: "output")
-    }
-
-    /// The `-w` format, read from a file for `@FILE`.
-    private func writeOutFormat(_ argument: String) throws -> WriteOut {
-        var format = argument
-        if argument.hasPrefix("@") {
-            do {
-                format = try InputFile.text(at: String(argument.dropFirst()), role: "the -w file")
-            } catch {
-                throw ValidationError("-w: \(error.description)")
-            }
-        }
-        do {
-            return try WriteOut(format)
-        } catch {
-            throw ValidationError("-w: \(error.description)")
-        }
-    }
-
     /// The cookies stage `-b FILE` and `-c` ask for, its jar holding the file's cookies; `nil`
     /// when neither is given, or `-b` gives cookies as text (sent as they are, in `makeRequest`).
     private func cookieStage() throws -> CookieHandling? {
@@ -675,31 +543,11 @@ struct SendCommand: AsyncParsableCommand {
         return CookieHandling(jar: jar)
     }
 
-    /// `-s` without `-S`: no error message is written.
-    private var quiet: Bool { silent && !showError }
-
     /// The URL as typed (the argument or `--url`), with `http://` before one that names no
     /// scheme, as curl guesses it.
     private var url: String {
         let text = urls.first ?? ""
         return text.contains("://") ? text : "http://" + text
-    }
-
-    /// The body pieces in the order typed (``CurlArguments`` gives them as `--data-piece`), then
-    /// any given to the options themselves, kind by kind (a parse that skipped ``CurlArguments``).
-    private var dataPieces: [DataPiece] {
-        get throws {
-            var pieces: [DataPiece] = []
-            for argument in dataPieceArguments {
-                guard let piece = DataPiece(argument: argument) else { throw ValidationError("--data-piece '\(argument)' is not KIND:VALUE") }
-                pieces.append(piece)
-            }
-            let given: [(DataPiece.Kind, [String])] = [(.data, data), (.data, dataASCII), (.binary, dataBinary), (.raw, dataRaw), (.urlEncode, dataURLEncode), (.json, json)]
-            for (kind, values) in given {
-                pieces += values.map { DataPiece(kind: kind, value: $0) }
-            }
-            return pieces
-        }
     }
 
     /// The `-H` lines, a `@FILE` (`@-` standard input) read one header a line.
@@ -724,24 +572,9 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func makeRequest() throws -> Request {
-        let pieces = try dataPieces
-        let json = pieces.contains { $0.kind == .json }
-        // The pieces joined as curl joins them: '&' before each but a --json piece.
-        var body: Data?
-        for piece in pieces {
-            if body != nil, piece.kind != .json { body?.append(UInt8(ascii: "&")) }
-            body = (body ?? Data()) + (try piece.bytes())
-        }
-        let hasBody = !get && (body != nil || dataFile != nil || !form.isEmpty)
-        var target = url
-        if let uploadFile, uploadFile != "-", target.hasSuffix("/") {
-            target += URL(fileURLWithPath: uploadFile).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-        }
-        if get, let body {
-            target += (target.contains("?") ? "&" : "?") + String(decoding: body, as: UTF8.self)
-        }
-        let defaultMethod = head ? "HEAD" : uploadFile != nil ? "PUT" : (hasBody ? "POST" : "GET")
-        var request = Request(method: HTTPMethod((method ?? defaultMethod).uppercased()), url: try sendableURL(target))
+        let joined = try bodyOptions.joinedPieces()
+        let target = bodyOptions.target(url, joined: joined)
+        var request = Request(method: HTTPMethod((method ?? bodyOptions.defaultMethod(head: head, joined: joined)).uppercased()), url: try sendableURL(target))
         for header in try headerLines() {
             if let colon = header.firstIndex(of: ":") {
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)
@@ -761,26 +594,7 @@ struct SendCommand: AsyncParsableCommand {
         if let referer { addUnlessGiven("Referer", referer) }
         if let range { addUnlessGiven("Range", "bytes=" + range) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
-        if let body, !get {
-            request.body = .data(body)
-            if json {
-                addUnlessGiven("Content-Type", "application/json")
-                addUnlessGiven("Accept", "application/json")
-            } else {
-                // As curl's -d: form data unless the request names another type.
-                addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
-            }
-        } else if let uploadFile {
-            // '-' is standard input, streamed chunked as curl's -T - sends it.
-            request.body = uploadFile == "-" ? .stream(RequestBodyStream(StandardInputPieces())) : .file(URL(fileURLWithPath: uploadFile))
-        } else if let dataFile {
-            request.body = .file(URL(fileURLWithPath: dataFile))
-        }
-        if !hasBody, uploadFile == nil, [HTTPMethod.post, .put, .patch].contains(request.method) {
-            // As curl's -X POST without data: the method alone, no 'Content-Length: 0'.
-            request.omittedHeaders.append("Content-Length")
-        }
-        request.parts = try form.map { try FormPart($0).part }
+        try bodyOptions.apply(to: &request, joined: joined)
         request.destination = .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
         request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
@@ -824,7 +638,7 @@ struct SendCommand: AsyncParsableCommand {
                 try SendCommand.writeToStandardOutput(Data(((try? JSONWriter().string(from: line)) ?? "").utf8) + Data("\n".utf8))
             }
         } catch {
-            throw RequestFailure(error: error, quiet: quiet)
+            throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
     }
 
@@ -862,7 +676,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// `-f` and `--fail-with-body`: curl's status 22 for an answer of 400 or more, said unless `-s`.
     private func failedStatus(_ status: Int) -> ExitCode {
-        if !quiet { Terminal.writeError("sluice: error: the server answered \(status) (\(fail ? "--fail" : "--fail-with-body"))\n") }
+        if !outputOptions.quiet { Terminal.writeError("sluice: error: the server answered \(status) (\(outputOptions.fail ? "--fail" : "--fail-with-body"))\n") }
         return ExitCode(22)
     }
 
@@ -873,7 +687,7 @@ struct SendCommand: AsyncParsableCommand {
         guard let url = URLText.url(text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
             throw RequestFailure(
                 error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(text)' is not an http or https URL Sluice can send"),
-                quiet: quiet, status: 3
+                quiet: outputOptions.quiet, status: 3
             )
         }
         return url
