@@ -33,13 +33,23 @@ struct SluiceCommand: AsyncParsableCommand {
         if arguments.first == "send" {
             arguments = ["send"] + CurlArguments.normalized(Array(arguments.dropFirst()))
         }
+        // The subcommand parsed, whose usage a command line it refuses only when it runs is told.
+        var parsed: (any ParsableCommand.Type)?
         do {
             var command = try parseAsRoot(arguments)
+            parsed = type(of: command)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError where parsed != nil && parsed != SluiceCommand.self {
+            // ArgumentParser would show the root's usage for an error thrown from run().
+            let command = parsed!
+            let name = command.configuration.commandName ?? ""
+            let message = "Error: \(error.message)\nUsage: \(usageString(for: command))\n  See 'sluice \(name) --help' for more information.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            Foundation.exit(2)
         } catch let error as PipelineFileError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             Foundation.exit(2)

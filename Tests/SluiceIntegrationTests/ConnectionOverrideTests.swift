@@ -161,6 +161,7 @@ struct ConnectionOverrideTests {
         for bad in [["--resolve", "wrong-host.example:443"], ["--resolve", "*:443:127.0.0.1"], ["--resolve", "a.test:443:not-an-address"], ["--connect-to", "a:b:c:d"]] {
             let refused = try await SluiceProcess.launch(["send"] + bad + ["http://a.test/"])
             #expect(refused.status == 2 && refused.error.contains(bad[0]), "\(bad): \(refused.error)")
+            #expect(refused.error.contains("Usage: sluice send ") && refused.error.contains("See 'sluice send --help'"), "send's own usage, not the root's: \(refused.error)")
         }
 
         let errors = Self.loadErrors("""
