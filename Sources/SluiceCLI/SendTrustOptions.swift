@@ -43,38 +43,37 @@ struct SendTrustOptions: ParsableArguments {
     func trustPolicy() throws -> TrustPolicy? {
         guard insecure || pinnedPublicKeys != nil || clientCertificate != nil || clientKey != nil || clientKeyPassword != nil || crlFile != nil || certStatus
         else { return nil }
-        var identity: ClientIdentity?
-        if let clientCertificate {
+        var settings = TrustSettings()
+        settings.caBundle = caBundle
+        settings.allowsInvalidCertificates = insecure
+        settings.validatesDomainName = !insecure
+        settings.clientCertificate = clientCertificate
+        settings.clientKey = clientKey
+        settings.clientKeyPassword = clientKeyPassword
+        if let clientCertificate, clientKeyPassword == nil, let colon = clientCertificate.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: clientCertificate) {
             // curl's -E FILE:PASSWORD; a colon in the path itself needs --pass instead.
-            var file = clientCertificate
-            var password = clientKeyPassword
-            if password == nil, let colon = clientCertificate.lastIndex(of: ":"), !FileManager.default.fileExists(atPath: clientCertificate) {
-                file = String(clientCertificate[..<colon])
-                password = String(clientCertificate[clientCertificate.index(after: colon)...])
-            }
-            do {
-                identity = try ClientIdentity(certificate: file, key: clientKey, password: password)
-            } catch {
-                throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, transportCode: 58))
-            }
-        } else if clientKey != nil || clientKeyPassword != nil {
-            throw ValidationError("--key and --pass go with --cert")
+            settings.clientCertificate = String(clientCertificate[..<colon])
+            settings.clientKeyPassword = String(clientCertificate[clientCertificate.index(after: colon)...])
         }
-        var pins: [TrustPin] = []
         for text in (pinnedPublicKeys ?? "").split(separator: ";") {
-            pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
+            settings.pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
         }
-        let policy: TrustPolicy
-        do {
-            policy = try TrustPolicy(
-                pinning: pins.isEmpty ? .none : .publicKey, pins: pins, caBundle: caBundle,
-                allowsInvalidCertificates: insecure, validatesDomainName: !insecure, clientIdentity: identity,
-                crlFile: crlFile, requiresStapledOCSP: certStatus
-            )
+        settings.pinning = settings.pins.isEmpty ? .none : .publicKey
+        settings.crlFile = crlFile
+        settings.requiresStapledOCSP = certStatus
+        do throws(TrustSettings.Invalid) {
+            return try settings.policy { SendTrustOptions.flags[$0] }
+        } catch where error.isClientIdentity {
+            throw RequestFailure(error: SluiceError(kind: .tls, stage: "transport", message: error.message, transportCode: 58))
         } catch {
-            // A CRL file that cannot be read, or revocation beside -k: the command line is at fault.
+            // The flags together, a CRL file that cannot be read: the command line is at fault.
             throw ValidationError(error.message)
         }
-        return policy
     }
+
+    /// The flag of each trust setting, for messages.
+    private static let flags: [TrustSettings.Field: String] = [
+        .pins: "--pinnedpubkey", .caBundle: "--cacert", .allowsInvalidCertificates: "-k", .clientCertificate: "--cert", .clientKey: "--key",
+        .clientKeyPassword: "--pass", .crlFile: "--crlfile", .requiresStapledOCSP: "--cert-status",
+    ]
 }

@@ -42,6 +42,21 @@ struct DocCommentExampleTests {
 // MARK: SluiceCore: the model
 
 extension DocCommentExampleTests {
+    @Test("TrustSettings: a client key without its certificate, named as the front end names them")
+    func trustSettings() throws {
+        var printed: [String] = []
+        func print(_ text: String) { printed.append(text) }
+        var settings = TrustSettings()
+        settings.clientKey = "client.key"
+        let names: [TrustSettings.Field: String] = [.clientCertificate: "--cert", .clientKey: "--key", .clientKeyPassword: "--pass"]
+        do {
+            _ = try settings.policy { names[$0] }
+        } catch {
+            print(error.message)   // --key and --pass go with --cert
+        }
+        #expect(printed == ["--key and --pass go with --cert"])
+    }
+
     @Test("FormEncoder: nested objects and arrays as AFNetworking writes them")
     func formEncoder() throws {
         let values = try Self.playground {

@@ -141,38 +141,37 @@ enum BuiltInStages {
             OptionDescriptor("cert-status", .boolean, default: "false", summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."),
         ]
     ) { options in
-        var pins: [TrustPin] = []
+        var settings = TrustSettings()
+        settings.pinning = options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none
         for text in options.strings("pins") ?? [] {
-            pins += try TrustPin.pins(from: text, relativeTo: options.directory)
+            settings.pins += try TrustPin.pins(from: text, relativeTo: options.directory)
         }
-        var identity: ClientIdentity?
-        if let certificate = options.path("client-certificate") {
-            do {
-                identity = try ClientIdentity(
-                    certificate: certificate, key: options.path("client-key"),
-                    password: options.string("client-key-password"), intermediates: options.path("client-intermediates")
-                )
-            } catch let error as ClientIdentity.Invalid {
-                // The line of the option at fault; a password that is missing is the key's fault.
-                let candidates = ["key": ["client-key"], "password": ["client-key-password", "client-key"], "intermediates": ["client-intermediates"]]
-                let option = candidates[error.part]?.first { options.node($0) != nil } ?? "client-certificate"
-                throw StageOptions.Invalid(option: option, message: error.message)
+        settings.caBundle = options.path("ca-bundle")
+        settings.allowsInvalidCertificates = options.bool("allow-invalid-certificates") ?? false
+        settings.validatesDomainName = options.bool("validates-domain-name") ?? true
+        settings.hosts = options.strings("hosts")
+        settings.clientCertificate = options.path("client-certificate")
+        settings.clientKey = options.path("client-key")
+        settings.clientKeyPassword = options.string("client-key-password")
+        settings.clientIntermediates = options.path("client-intermediates")
+        settings.crlFile = options.path("crl-file")
+        settings.requiresStapledOCSP = options.bool("cert-status") ?? false
+        do throws(TrustSettings.Invalid) {
+            return TrustEvaluation(policy: try settings.policy { trustOptionNames[$0] })
+        } catch {
+            guard let field = error.field, let option = trustOptionNames[field] else {
+                throw SluiceError(kind: .configuration, stage: "trust-evaluation", message: error.message)
             }
-        } else if options.node("client-key") != nil || options.node("client-key-password") != nil || options.node("client-intermediates") != nil {
-            throw StageOptions.Invalid(option: "client-key", message: "client-key, client-key-password and client-intermediates go with client-certificate")
+            throw StageOptions.Invalid(option: option, message: error.message)
         }
-        return TrustEvaluation(policy: try TrustPolicy(
-            pinning: options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none,
-            pins: pins,
-            caBundle: options.path("ca-bundle"),
-            allowsInvalidCertificates: options.bool("allow-invalid-certificates") ?? false,
-            validatesDomainName: options.bool("validates-domain-name") ?? true,
-            hosts: options.strings("hosts"),
-            clientIdentity: identity,
-            crlFile: options.path("crl-file"),
-            requiresStapledOCSP: options.bool("cert-status") ?? false
-        ))
     }
+
+    /// The `trust-evaluation` option of each trust setting.
+    private static let trustOptionNames: [TrustSettings.Field: String] = [
+        .pins: "pins", .caBundle: "ca-bundle", .allowsInvalidCertificates: "allow-invalid-certificates", .clientCertificate: "client-certificate",
+        .clientKey: "client-key", .clientKeyPassword: "client-key-password", .clientIntermediates: "client-intermediates", .crlFile: "crl-file",
+        .requiresStapledOCSP: "cert-status",
+    ]
 
     static let proxy = StageDescriptor(
         name: "proxy",
