@@ -29,17 +29,25 @@ struct SendProxyOptions: ParsableArguments {
             guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
             return .direct
         }
-        if proxy.isEmpty || bypass == ["*"] { return .direct }
-        guard let url = URL(string: proxy.contains("://") ? proxy : "http://" + proxy) else { throw ValidationError("--proxy '\(proxy)' is not a URL") }
-        var username: String?
-        var password: String?
+        var settings = ProxySettings(url: proxy.isEmpty ? nil : proxy)
         if let proxyUser {
             let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            username = String(parts[0])
-            password = parts.count > 1 ? String(parts[1]) : ""
+            settings.username = String(parts[0])
+            settings.password = parts.count > 1 ? String(parts[1]) : ""
         }
-        return .through(try Proxy(url: url, username: username, password: password, bypass: bypass, caBundle: proxyCABundle))
+        settings.bypass = bypass
+        settings.caBundle = proxyCABundle
+        do throws(ProxySettings.Invalid) {
+            return try settings.route { SendProxyOptions.flags[$0] ?? "" }
+        } catch {
+            throw ValidationError(error.field == .url ? "--proxy: \(error.message)" : error.message)
+        }
     }
+
+    /// The flag of each proxy setting; for the URL, how no proxy is written.
+    private static let flags: [ProxySettings.Field: String] = [
+        .url: "-x ''", .username: "--proxy-user", .password: "--proxy-user", .bypass: "--noproxy", .caBundle: "--proxy-cacert",
+    ]
 
     /// The password `--proxy-user` gives, a secret `-v` hides.
     var secret: String? {

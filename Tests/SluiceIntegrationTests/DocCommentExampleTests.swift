@@ -42,6 +42,15 @@ struct DocCommentExampleTests {
 // MARK: SluiceCore: the model
 
 extension DocCommentExampleTests {
+    @Test("ProxySettings: a proxy without a scheme is http://, with hosts that go direct")
+    func proxySettings() throws {
+        var settings = ProxySettings(url: "proxy.internal:3128")
+        settings.bypass = ["localhost", ".internal.example"]
+        let route = try settings.route { "\($0)" }   // http://proxy.internal:3128, bypassed for those hosts
+        guard case .through(let proxy) = route else { throw CancellationError() }
+        #expect(proxy.url.absoluteString == "http://proxy.internal:3128" && proxy.bypass == ["localhost", ".internal.example"])
+    }
+
     @Test("TrustSettings: a client key without its certificate, named as the front end names them")
     func trustSettings() throws {
         var printed: [String] = []

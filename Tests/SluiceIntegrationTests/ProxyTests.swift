@@ -144,6 +144,15 @@ struct ProxyTests {
         #expect(try await viaLine(["send", "-i", servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
         #expect(try await viaLine(["send", "-i", "-x", "", servers.httpbin("get").absoluteString]).isEmpty)
         #expect(try await viaLine(["send", "-i", "--noproxy", "*", servers.httpbin("get").absoluteString]).isEmpty)
+        // No proxy beside a proxy's credentials: refused in both forms by one rule, never ignored.
+        let ignored = try await SluiceProcess.launch(["send", "-x", "", "--proxy-user", "user:proxy-s3cret", servers.httpbin("get").absoluteString])
+        #expect(ignored.status == 2 && ignored.error.contains("-x '' goes direct; --proxy-user"), "\(ignored.error)")
+        let validated = try await SluiceProcess.launch(["validate", pipeline("  - proxy: { url: none, username: user }\n")])
+        #expect(validated.status != 0 && validated.error.contains("url: none goes direct; username"), "\(validated.error)")
+        // A host and port alone is an http:// proxy, as curl reads -x, in both forms.
+        let hostPort = "\(servers.proxy.host!):\(servers.proxy.port!)"
+        #expect(try await viaLine(["send", "-i", "-x", hostPort, servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
+        #expect(try await viaLine(["run", "--verbose", pipeline("  - proxy: { url: \"\(hostPort)\" }\n")]).contains("sluice-test-proxy"))
         let authenticated = try pipeline("  - proxy: { url: \"\(servers.proxyWithAuth.absoluteString)\", username: user, password: \"${env.PROXY_PASSWORD}\" }\n")
         for arguments in [["run", "--verbose"], ["run", "--format", "json"], ["curl"], ["run", "--dry-run"]] {
             let result = try await SluiceProcess.launch(arguments + [authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])

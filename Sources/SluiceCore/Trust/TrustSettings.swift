@@ -99,7 +99,7 @@ public struct TrustSettings: Sendable {
             let names = dependents.compactMap(name)
             throw Invalid(
                 field: first,
-                message: "\(TrustSettings.list(names)) \(names.count == 1 ? "goes" : "go") with \(name(.clientCertificate) ?? "a client certificate")"
+                message: "\(spokenList(names)) \(names.count == 1 ? "goes" : "go") with \(name(.clientCertificate) ?? "a client certificate")"
             )
         }
         do {
@@ -110,11 +110,5 @@ public struct TrustSettings: Sendable {
             let field = candidates[error.part]?.first { given[$0] ?? nil != nil } ?? .clientCertificate
             throw Invalid(field: field, message: error.message, isClientIdentity: true)
         }
-    }
-
-    /// `a`, `a and b`, `a, b and c`.
-    private static func list(_ names: [String]) -> String {
-        guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 }

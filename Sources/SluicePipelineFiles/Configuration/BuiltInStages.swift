@@ -186,23 +186,22 @@ enum BuiltInStages {
         ]
     ) { options in
         let text = options.string("url")!
-        if text.hasSameCodePoints(as: "none") {
-            if options.node("username") != nil || options.node("password") != nil || options.node("no-proxy") != nil || options.node("ca-bundle") != nil {
-                throw StageOptions.Invalid(option: "url", message: "url: none goes direct; username, password, no-proxy and ca-bundle need a proxy")
-            }
-            return ProxySelection(route: .direct)
-        }
-        guard let url = URLText.url(text) else { throw StageOptions.Invalid(option: "url", message: "'\(text)' is not a URL") }
-        do {
-            let proxy = try Proxy(
-                url: url, username: options.string("username"), password: options.string("password"),
-                bypass: options.strings("no-proxy") ?? [], caBundle: options.path("ca-bundle")
-            )
-            return ProxySelection(route: .through(proxy))
-        } catch let error as SluiceError {
-            throw StageOptions.Invalid(option: "url", message: error.message)
+        var settings = ProxySettings(url: text.hasSameCodePoints(as: "none") ? nil : text)
+        settings.username = options.string("username")
+        settings.password = options.string("password")
+        settings.bypass = options.strings("no-proxy") ?? []
+        settings.caBundle = options.path("ca-bundle")
+        do throws(ProxySettings.Invalid) {
+            return ProxySelection(route: try settings.route { proxyOptionNames[$0] ?? "" })
+        } catch {
+            throw StageOptions.Invalid(option: error.field == .url ? "url" : proxyOptionNames[error.field], message: error.message)
         }
     }
+
+    /// The `proxy` option of each proxy setting; for the URL, how the stage writes no proxy.
+    private static let proxyOptionNames: [ProxySettings.Field: String] = [
+        .url: "url: none", .username: "username", .password: "password", .bypass: "no-proxy", .caBundle: "ca-bundle",
+    ]
 
     static let authentication = StageDescriptor(
         name: "authentication",
