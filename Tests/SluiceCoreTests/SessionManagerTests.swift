@@ -10,12 +10,33 @@ private struct SuspendFirst: Stage {
     }
 }
 
+/// Counts the requests it has seen begin, as soon as each reaches it.
+private final class BeginCounter: Stage, @unchecked Sendable {
+    private let count = Locked(0)
+    var seen: Int { count.withLock { $0 } }
+
+    func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+        count.withLock { $0 += 1 }
+        return try await next(request, context)
+    }
+}
+
 @Suite("The session manager", .timeLimit(.minutes(1)))
 struct SessionManagerTests {
     /// A transport that waits until cancelled.
     static let hanging = InMemoryTransport { _ in
         try await Task.sleep(for: .seconds(3600))
         return Response(status: 200)
+    }
+
+    @Test("task(_:startsImmediately:) runs the chain on the calling thread up to its first suspension before it returns; task(_:) starts it elsewhere")
+    func startsImmediately() async throws {
+        let counter = BeginCounter()
+        let manager = SessionManager(pipeline: try Pipeline(stages: [counter], transport: Self.hanging))
+        let immediate = manager.task(Request(url: exampleURL), startsImmediately: true)
+        #expect(counter.seen == 1, "the stage ran before task(_:startsImmediately:) returned")
+        immediate.cancel()
+        _ = try? await immediate.value
     }
 
     @Test("every task gets a fresh id and its own context")

@@ -40,15 +40,15 @@ public final class SessionManager: Sendable {
     /// The request's body and destination say what kind of task it is: `.data`/`.file` bodies
     /// upload, a `.file` destination downloads to disk. Once the manager is invalidated the task
     /// fails at once with `.invalidated`.
-    public func task(_ request: Request) -> TaskHandle {
-        start(request, immediately: false)
-    }
-
-    /// A task started as `send` starts it (on the calling thread when the caller runs on one of
-    /// the transport's executors), with its handle for its context: the runner's way to send and read
-    /// what the stages stored. Cancelling the caller does not cancel it.
-    package func immediateTask(_ request: Request) -> TaskHandle {
-        start(request, immediately: true)
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - startsImmediately: start the task as ``send(_:)`` does: on the calling thread, up to its
+    ///     first suspension, when the caller runs on one of the transport's executors (so the
+    ///     stages before the exchange cost no thread switch, and a clock read before the call
+    ///     covers them); otherwise on the transport's executor. Cancelling the caller does not
+    ///     cancel the task: cancel its handle.
+    public func task(_ request: Request, startsImmediately: Bool = false) -> TaskHandle {
+        start(request, immediately: startsImmediately)
     }
 
     /// Sends `request` and returns its response: a data task, awaited.

@@ -292,7 +292,7 @@ public struct PipelineRunner: Sendable {
         }
         let start = ContinuousClock.now
         // Started here and run on this thread until the exchange: the clock covers the stages.
-        let handle = manager.immediateTask(request)
+        let handle = manager.task(request, startsImmediately: true)
         let ended: Result<Response, any Error>
         do {
             ended = .success(try await handle.value)
