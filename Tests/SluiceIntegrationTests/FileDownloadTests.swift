@@ -15,6 +15,15 @@ struct FileDownloadTests {
         }
     }
 
+    /// A manager whose transport redirects `/start` to `/final`, with a body of its own, and
+    /// answers `/final` with `final`.
+    private static func redirecting(_ final: @escaping @Sendable (Request) -> Response) throws -> SessionManager {
+        SessionManager(pipeline: try Pipeline(transport: InMemoryTransport { request in
+            guard request.url.path == "/start" else { return final(request) }
+            return Response(status: 302, headers: ["Location": "/final"], body: Data("redirect body".utf8), url: request.url)
+        }))
+    }
+
     @Test("a resumed download whose range the cache holds is appended from the cache, with no exchange: the kept bytes stay, the file is whole")
     func resumedFromTheCache() async throws {
         let servers = try TestServers.load()
@@ -55,14 +64,11 @@ struct FileDownloadTests {
     }
 
     @Test("a redirect's body never reaches the file: only the final response's does")
-    func hopsAndResumeData() async throws {
+    func redirectBodyNeverReachesTheFile() async throws {
         let directory = try TemporaryDirectory()
-        let manager = SessionManager(pipeline: try Pipeline(transport: InMemoryTransport { request in
-            if request.url.path == "/start" {
-                return Response(status: 302, headers: ["Location": "/final"], body: Data("redirect body".utf8), url: request.url)
-            }
-            return Response(status: 200, headers: ["ETag": "\"v1\""], body: Data("final body".utf8), url: request.url)
-        }))
+        let manager = try Self.redirecting { request in
+            Response(status: 200, headers: ["ETag": "\"v1\""], body: Data("final body".utf8), url: request.url)
+        }
         let file = directory.file("out.txt")
         _ = try await manager.download(Request(url: URL(string: "http://example.test/start")!), to: file)
         #expect(try String(contentsOf: file, encoding: .utf8) == "final body")
@@ -71,10 +77,7 @@ struct FileDownloadTests {
     @Test("a final hop cut mid-body: resume data names the final URL, the destination, the bytes kept and the validator; the destination stays as it was")
     func cutHopResumeData() async throws {
         let directory = try TemporaryDirectory()
-        let manager = SessionManager(pipeline: try Pipeline(transport: InMemoryTransport { request in
-            if request.url.path == "/start" {
-                return Response(status: 302, headers: ["Location": "/final"], body: Data("redirect body".utf8), url: request.url)
-            }
+        let manager = try Self.redirecting { request in
             let (stream, writer) = ResponseBodyStream.makeStream(bufferSize: 1 << 16, url: request.url)
             Task {
                 try await writer.write(Data("first part".utf8))
@@ -83,7 +86,7 @@ struct FileDownloadTests {
             var response = Response(status: 200, headers: ["ETag": "\"v1\""], url: request.url)
             response.bodyStream = stream
             return response
-        }))
+        }
         let file = directory.file("out.txt")
         try Data("as it was".utf8).write(to: file)
         let error = await #expect(throws: SluiceError.self) {
