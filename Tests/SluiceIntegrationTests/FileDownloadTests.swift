@@ -63,6 +63,23 @@ struct FileDownloadTests {
         #expect(await reader.text() == "from the stage\n")
     }
 
+    @Test("a stage answering a resumed download with a 206 from memory: appended after the kept bytes, as the network's would be")
+    func resumedAnsweredByAStage() async throws {
+        let directory = try TemporaryDirectory()
+        struct Part: Stage {
+            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+                Response(status: 206, headers: ["Content-Range": "bytes 6-10/11"], body: Data("world".utf8), url: request.url)
+            }
+        }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [Part()], transport: InMemoryTransport { _ in Response(status: 500) }))
+        let partial = directory.file("greeting.part")
+        try Data("hello ".utf8).write(to: partial)
+        let destination = directory.file("greeting.txt")
+        let response = try await manager.download(resumingFrom: DownloadResumeData(url: URL(string: "http://example.test/greeting")!, destination: destination, partialFile: partial, offset: 6))
+        #expect(response.status == 206 && response.bodyFile == destination)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "hello world")
+    }
+
     @Test("a redirect's body never reaches the file: only the final response's does")
     func redirectBodyNeverReachesTheFile() async throws {
         let directory = try TemporaryDirectory()

@@ -92,10 +92,11 @@ final class FileDownload: @unchecked Sendable {
                 return response
             }
         } else if response.bodyFile == nil {
-            // A stage answered without the transport (from memory): its body is the file's.
+            // A stage answered without the transport (from memory): its body is the file's, by
+            // the same rules (a resumed download's 206 appended).
             response = try await FileDownload.write(
-                response, body: response.bodyStream.map(Body.stream) ?? .memory(response.body), to: hopFile.path, resumingAt: nil,
-                requestURL: response.url ?? destination, keepingFor: nil
+                response, body: response.bodyStream.map(Body.stream) ?? .memory(response.body), to: hopFile.path,
+                resumingAt: resumeOffset(writing: hopFile.path), requestURL: response.url ?? destination, keepingFor: nil
             )
         }
         try output.commit()
