@@ -344,6 +344,7 @@ enum BuiltInStages {
         name: "cookies",
         summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
         placement: .cookies,
+        holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
         ]
@@ -361,6 +362,7 @@ enum BuiltInStages {
         name: "hsts",
         summary: "HTTP Strict Transport Security (RFC 6797), as curl's --hsts: http:// to a host known to want HTTPS goes over https://, and Strict-Transport-Security answers over HTTPS are learned; sluice run adds it, held in memory, to every pipeline that lists none.",
         placement: .hsts,
+        holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "An HSTS file in curl's format (--hsts), read before the first request if it exists and written after the run."),
         ]
