@@ -122,7 +122,7 @@ public struct PipelineFile: Sendable {
         return stages
     }
 
-    /// A pipeline of new stages (``makeStages()``) over a transport.
+    /// A pipeline of a run's stages (``makeStages()``) over a transport.
     /// - Parameters:
     ///   - transport: what moves the bytes.
     ///   - extra: more stages, each put in its place as the file's are.

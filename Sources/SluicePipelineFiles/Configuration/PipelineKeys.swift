@@ -8,6 +8,12 @@ import SluiceStageRegistry
 /// schema of requests and groups from here as it does that of stages: each key, its type, what
 /// it means and its default are written once. The order is the one messages list them in.
 package enum PipelineKeys {
+    /// The keys of a pipeline file, of a request and of a group, each with what owns them, as
+    /// `sluice stages --keys` lists them.
+    package static var sections: [(owner: String, keys: [OptionDescriptor])] {
+        [("a pipeline file", topLevel), ("a request", request), ("a group of requests", group)]
+    }
+
     /// `for-each:`, for a request or a group.
     static let forEach = OptionDescriptor(
         "for-each",
