@@ -13,7 +13,7 @@ public enum HARModule: StageModule {
                 options: [
                     OptionDescriptor("path", .string, required: true, summary: "The HAR file to write, relative to the pipeline file; replaced at each run."),
                     OptionDescriptor(
-                        "redact-headers", .list(.string), default: "[Cookie, Set-Cookie, X-Api-Key, X-Amz-Security-Token]",
+                        "redact-headers", .list(.string), default: "[" + HARRecorder.defaultRedactedHeaders.joined(separator: ", ") + "]",
                         summary: "Headers whose values are written as ***, besides Authorization and Proxy-Authorization."
                     ),
                     OptionDescriptor("max-body-bytes", .integer, default: "1048576", summary: "Bodies larger than this are not written, only their size."),

@@ -11,10 +11,10 @@ public enum RetryModule: StageModule {
                 summary: "Sends a request again after a transient failure, with exponential backoff and full jitter, honouring Retry-After.",
                 placement: .retry,
                 options: [
-                    OptionDescriptor("attempts", .integer, default: "3", summary: "How many times a request is sent at most, the first time included."),
-                    OptionDescriptor("base-delay", .duration, default: "200ms", summary: "The backoff's first ceiling; each retry doubles it, up to max-delay."),
-                    OptionDescriptor("max-delay", .duration, default: "10s", summary: "The longest wait between attempts; a Retry-After asking for longer is not retried."),
-                    OptionDescriptor("statuses", .list(.statusCode), default: "[408, 429, 500, 502, 503, 504]", summary: "Response statuses that are retried."),
+                    OptionDescriptor("attempts", .integer, default: "\(Retry.defaultAttempts)", summary: "How many times a request is sent at most, the first time included."),
+                    OptionDescriptor("base-delay", .duration, default: DurationText.string(Retry.defaultBaseDelay), summary: "The backoff's first ceiling; each retry doubles it, up to max-delay."),
+                    OptionDescriptor("max-delay", .duration, default: DurationText.string(Retry.defaultMaxDelay), summary: "The longest wait between attempts; a Retry-After asking for longer is not retried."),
+                    OptionDescriptor("statuses", .list(.statusCode), default: "[\(Retry.defaultStatuses)]", summary: "Response statuses that are retried."),
                     OptionDescriptor("methods", .list(.string), default: "[GET, HEAD, PUT, DELETE, OPTIONS, TRACE]", summary: "Methods that may be retried: the idempotent ones by default."),
                 ]
             ) { options in

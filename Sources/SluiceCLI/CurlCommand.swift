@@ -28,9 +28,9 @@ struct CurlCommand: AsyncParsableCommand {
     func run() async throws {
         var failed = false
         for file in try pipeline.load() {
-            let runner = PipelineRunner(file: file, transport: CurlTransport.shared)
+            let runner = try PipelineRunner(file: file, transport: CurlTransport.shared)
             let redactor = showSecrets ? Redactor.none : runner.redactor
-            let redirects = file.stages.compactMap { $0 as? Redirection }.first ?? Redirection()
+            let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
             for prepared in try await runner.prepare(selection: RequestSelection(only: only)) {
                 let spec = prepared.spec
                 switch prepared.result {

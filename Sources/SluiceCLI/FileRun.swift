@@ -47,7 +47,7 @@ struct FileRun {
     func run() async throws -> Outcome {
         var outcome = Outcome()
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
-        let runner = PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
+        let runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
         var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
         func write(_ string: String) {
             if live { Terminal.write(string) } else { outcome.output += string }
@@ -71,7 +71,7 @@ struct FileRun {
         if let plan = options.load {
             let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
             let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: plan.totalRequests(requestCount: requests).map(plan.shard.share(of:)))
-            outcome.failed = !saveRunFiles(writeError) || result.errors > 0 || result.dropped > 0
+            outcome.failed = !saveRunFiles(runner.state, writeError) || result.errors > 0 || result.dropped > 0
             if options.json {
                 outcome.document = result.json(redactor: runner.redactor)
             } else {
@@ -89,7 +89,7 @@ struct FileRun {
             write(text.lines(for: result))
             if options.verbose { writeError(text.verbose(for: result)) }
         }
-        outcome.failed = !saveRunFiles(writeError) || results.contains { !$0.ok }
+        outcome.failed = !saveRunFiles(runner.state, writeError) || results.contains { !$0.ok }
         if options.json {
             if options.verbose { results.forEach { writeError(text.verbose(for: $0)) } }
             outcome.document = RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor)
@@ -100,18 +100,18 @@ struct FileRun {
         return outcome
     }
 
-    /// Writes the file's cookie file and HSTS file, those it has; says why not and returns
+    /// Writes the run's cookie file and HSTS file, those it has; says why not and returns
     /// `false` when one cannot be written.
-    private func saveRunFiles(_ writeError: (String) -> Void) -> Bool {
+    private func saveRunFiles(_ state: PipelineRun, _ writeError: (String) -> Void) -> Bool {
         var saved = true
         do {
-            try file.saveCookies()
+            try state.saveCookies()
         } catch {
             writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the cookie file: \(error)")\n")
             saved = false
         }
         do {
-            try file.saveHSTS()
+            try state.saveHSTS()
         } catch {
             writeError("\(file.path): error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n")
             saved = false

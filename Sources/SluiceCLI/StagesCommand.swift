@@ -15,12 +15,15 @@ struct StagesCommand: ParsableCommand {
         discussion: """
             A call stage sees each request once and its final response; a hop stage sees every exchange (each redirect hop, each retry). A pipeline runs its stages by level, then rank, whatever order the file lists them in.
 
-            --schema prints the pipeline format's JSON Schema instead, generated from the same list (pipelines/schema.json holds it).
+            --schema prints the pipeline format's JSON Schema instead, generated from the same list (pipelines/schema.json holds it); --keys lists the keys of a pipeline file, a request and a group, from the descriptions the schema is generated from.
             """
     )
 
     @Flag(help: "Print the JSON Schema of pipeline files.")
     var schema = false
+
+    @Flag(help: "List the keys of a pipeline file, of a request and of a group instead of the stages.")
+    var keys = false
 
     @Option(
         name: .customLong("plugin"),
@@ -45,6 +48,13 @@ struct StagesCommand: ParsableCommand {
             return
         }
         var text = ""
+        if keys {
+            for section in PipelineKeys.sections {
+                text += "\(section.owner)\n" + lines(for: section.keys, indent: "    ") + "\n"
+            }
+            Terminal.write(text)
+            return
+        }
         let ordered = registry.descriptors.enumerated().sorted { ($0.element.placement, $0.offset) < ($1.element.placement, $1.offset) }.map(\.element)
         for descriptor in ordered {
             text += "\(descriptor.name)\n    \(descriptor.summary)\n    runs as: a \(descriptor.placement.level) stage, rank \(descriptor.placement.rank)\n"

@@ -23,6 +23,15 @@ public enum DurationText {
         return nil
     }
 
+    /// A duration as pipeline files write it: whole seconds as `60s`, anything finer in
+    /// milliseconds (`200ms`, `1.5ms`); what ``parse(_:)`` reads back as the same duration.
+    public static func string(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds)s" }
+        let milliseconds = milliseconds(duration)
+        return milliseconds == milliseconds.rounded() ? "\(Int64(milliseconds))ms" : "\(milliseconds)ms"
+    }
+
     /// A duration in milliseconds, as a `Double`.
     public static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components

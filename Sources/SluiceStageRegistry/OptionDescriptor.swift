@@ -15,6 +15,14 @@ public struct OptionDescriptor: Sendable {
         case boolean
         /// A whole number.
         case integer
+        /// A whole number in a range.
+        case integerIn(ClosedRange<Int>)
+        /// A size in bytes (`1048576`, `512KiB`, `10MB`), or `none` for no limit.
+        case byteCount
+        /// A condition, judged when a request is about to run (`env == 'staging' and exists token`).
+        case condition
+        /// A tag: a word of letters, digits, `-`, `_`, `.`, `:` or `/`.
+        case tag
         /// A number and a unit: `500ms`, `30s`, `2m`.
         case duration
         /// One of the given words.
@@ -27,6 +35,11 @@ public struct OptionDescriptor: Sendable {
         case map(ValueType)
         /// A mapping with the given options and no others.
         case object([OptionDescriptor])
+        /// A value of any one of the given types.
+        case oneOf([ValueType])
+        /// A value whose shape is described once elsewhere in the format, by name (`entry`, a
+        /// request or a group of requests; `stage`, a stage entry).
+        case reference(String)
         /// Any YAML value, read as JSON.
         case any
     }
@@ -72,12 +85,18 @@ extension OptionDescriptor.ValueType {
         case .string: "string"
         case .boolean: "boolean"
         case .integer: "integer"
+        case .integerIn(let range): "integer from \(range.lowerBound)" + (range.upperBound == Int.max ? " up" : " to \(range.upperBound)")
+        case .byteCount: "size (1048576, 512KiB, 10MB) or none"
+        case .condition: "condition (env == 'staging' and exists token)"
+        case .tag: "tag (letters, digits, - _ . : /)"
         case .duration: "duration (500ms, 30s, 2m)"
         case .choice(let words): "one of " + words.joined(separator: " | ")
         case .statusCode: "status code, range or class (200, 200-299, 2xx)"
         case .list(let element): "list of " + element.summary
         case .map(let value): "map of name to " + value.summary
         case .object(let options): "{ " + options.map(\.name).joined(separator: ", ") + " }"
+        case .oneOf(let types): types.map(\.summary).joined(separator: " or ")
+        case .reference(let name): name
         case .any: "any value"
         }
     }
@@ -85,8 +104,11 @@ extension OptionDescriptor.ValueType {
     /// The problems `node` has as a value of this type, each with where it is; none when it fits.
     public func problems(in node: YAMLNode, option: String) -> [(mark: YAMLNode.Mark, message: String)] {
         switch self {
-        case .any:
+        case .any, .reference:
             return []
+        case .oneOf(let types):
+            let problems = types.map { $0.problems(in: node, option: option) }
+            return problems.contains(where: \.isEmpty) ? [] : [(node.mark, "\(option) must be \(summary)")]
         case .list(let element):
             guard let elements = node.elements else { return element.problems(in: node, option: option) }
             return elements.flatMap { element.problems(in: $0, option: option) }
@@ -102,7 +124,7 @@ extension OptionDescriptor.ValueType {
                 return [(node.mark, "\(option) must be a mapping with " + options.map(\.name).joined(separator: ", "))]
             }
             return OptionDescriptor.problems(in: pairs, at: node.mark, options: options, owner: option)
-        case .string, .boolean, .integer, .duration, .choice, .statusCode:
+        case .string, .boolean, .integer, .integerIn, .byteCount, .condition, .tag, .duration, .choice, .statusCode:
             guard let text = node.scalar else { return [(node.mark, "\(option) must be \(withArticle), not a \(node.elements == nil ? "mapping" : "list")")] }
             guard !node.isNull else { return [(node.mark, "\(option) needs a value: \(summary)")] }
             return accepts(text) ? [] : [(node.mark, "\(option) must be \(withArticle), not '\(text)'")]
@@ -112,7 +134,7 @@ extension OptionDescriptor.ValueType {
     /// The summary with an article: `a string`, `an integer`, `one of a | b`.
     private var withArticle: String {
         switch self {
-        case .integer, .any: "an " + summary
+        case .integer, .integerIn, .any: "an " + summary
         case .choice: summary
         default: "a " + summary
         }
@@ -124,10 +146,16 @@ extension OptionDescriptor.ValueType {
         case .string: true
         case .boolean: ["true", "false", "True", "False", "TRUE", "FALSE"].contains(text)
         case .integer: Int(text) != nil
+        case .integerIn(let range): Int(text).map(range.contains) == true
+        case .byteCount: text.hasSameCodePoints(as: "none") || ByteCountText.parse(text) != nil
+        case .condition: true
+        case .tag:
+            !text.isEmpty
+                && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:/".unicodeScalars.contains($0)) }
         case .duration: DurationText.parse(text) != nil
         case .choice(let words): words.contains(text)
         case .statusCode: StatusCodeSet(parsing: text) != nil
-        case .list, .map, .object, .any: false
+        case .list, .map, .object, .oneOf, .reference, .any: false
         }
     }
 }

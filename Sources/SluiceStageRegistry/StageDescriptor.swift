@@ -26,15 +26,23 @@ public struct StageDescriptor: Sendable {
     public var placement: StagePlacement
     /// The options it takes.
     public var options: [OptionDescriptor]
+    /// Whether the stage holds the state of one run (a cookie jar, an HSTS store): each run of a
+    /// pipeline file then makes its own with ``make``, where other stages are made once, when
+    /// the file is loaded, and shared by its runs.
+    public var holdsRunState: Bool
     /// Makes the stage.
     public var make: Factory
 
     /// Creates a descriptor.
-    public init(name: String, summary: String, placement: StagePlacement = .call, options: [OptionDescriptor] = [], make: @escaping Factory) {
+    public init(
+        name: String, summary: String, placement: StagePlacement = .call, holdsRunState: Bool = false, options: [OptionDescriptor] = [],
+        make: @escaping Factory
+    ) {
         self.name = name
         self.summary = summary
         self.placement = placement
         self.options = options
+        self.holdsRunState = holdsRunState
         self.make = make
     }
 }

@@ -196,7 +196,7 @@ struct ConnectionOverrideTests {
                 connection: { resolve: ["wrong-host.example:\(port):127.0.0.1"] }
                 expect: { status: 200 }
             """, path: "connection.yaml")
-        let runner = PipelineRunner(file: file, transport: CurlTransport.shared)
+        let runner = try PipelineRunner(file: file, transport: CurlTransport.shared)
         let results = try await runner.run()
         #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
         let prepared = try await runner.prepare()

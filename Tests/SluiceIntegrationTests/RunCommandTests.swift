@@ -389,6 +389,16 @@ struct RunCommandTests {
         }
     }
 
+    @Test("stages --keys lists the keys of a pipeline file, a request and a group, from the descriptions the schema is made of")
+    func keysListed() async throws {
+        let keys = try await SluiceProcess.launch(["stages", "--keys"])
+        #expect(keys.status == 0)
+        #expect(keys.output.hasPrefix("a pipeline file\n    name: string (default the file's stem)\n"), "\(keys.output)")
+        #expect(keys.output.contains("\na request\n    name: string (default METHOD path)\n"))
+        #expect(keys.output.contains("\n    method: string (default GET)\n") && keys.output.contains("\n    path: string (required)\n"))
+        #expect(keys.output.contains("\na group of requests\n    include: string\n"))
+    }
+
     @Test("pipelines/schema.json is what `sluice stages --schema` prints (regenerate it with that command)")
     func schemaInSync() async throws {
         let committed = try String(contentsOf: RunCommandTests.pipelines.appendingPathComponent("schema.json"), encoding: .utf8)

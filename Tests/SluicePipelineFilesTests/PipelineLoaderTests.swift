@@ -213,6 +213,16 @@ struct PipelineLoaderTests {
         #expect(Redactor(secrets: file.secrets).redact("ada:pässwörd \(credential)") == "***:*** ***")
     }
 
+    @Test("a stage of any type reports the secrets it derives and its warnings: the loader asks no concrete type")
+    func reportingStage() throws {
+        var registry = StageRegistry.builtIn
+        try registry.register(StageDescriptor(name: "signer", summary: "Signs.") { _ in ReportingSigner() })
+        let file = try PipelineFile.load(text: "stages:\n  - signer\nrequests:\n  - path: http://h/\n", path: "p.yaml", environment: [:], registry: registry)
+        #expect(file.secrets.contains("derived-k3y"))
+        #expect(Redactor(secrets: file.secrets).redact("signature derived-k3y") == "signature ***")
+        #expect(file.warnings.count == 1 && file.warnings.first?.hasPrefix("p.yaml:2:") == true && file.warnings.first?.hasSuffix(": warning: signing is weak") == true, "\(file.warnings)")
+    }
+
     @Test("an environment value is a secret wherever an option holds it: nested in headers, in a list, as a key")
     func nestedEnvironmentSecrets() throws {
         let file = try PipelineFile.load(text: """
@@ -249,5 +259,15 @@ struct PipelineLoaderTests {
     func diagnosticFormat() {
         let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")
         #expect(diagnostic.description == "pipelines/a.yaml:3:7: error: unknown stage 'x'")
+    }
+}
+
+/// A plugin's stage that derives a secret from its settings and warns about them.
+private struct ReportingSigner: RequestStage, ConfigurationReporting {
+    var derivedSecrets: [String] { ["derived-k3y"] }
+    var configurationWarnings: [String] { ["signing is weak"] }
+
+    func prepare(_ request: Request, context: TaskContext) -> Request {
+        request
     }
 }

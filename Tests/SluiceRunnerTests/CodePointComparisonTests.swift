@@ -94,7 +94,7 @@ struct CodePointComparisonTests {
     func requestNames() async throws {
         let yaml = "requests:\n  - name: caf\(Self.decomposed)\n    path: http://h/a\n  - name: caf\(Self.composed)\n    path: http://h/b\n"
         let file = try PipelineFile.load(text: yaml, path: "p.yaml", environment: [:])
-        let runner = PipelineRunner(file: file, transport: InMemoryTransport { _ in Response(status: 200) })
+        let runner = try PipelineRunner(file: file, transport: InMemoryTransport { _ in Response(status: 200) })
         #expect(try runner.requests(selection: RequestSelection(only: ["caf\(Self.composed)"])).map(\.path.scalar) == ["http://h/b"])
     }
 

@@ -24,7 +24,7 @@ struct PipelineRunnerTests {
     }
 
     private func runner(_ text: String, variables: [String: String] = [:]) throws -> PipelineRunner {
-        PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml", variables: variables, environment: ["SECRET": "hunter2"]), transport: PipelineRunnerTests.echo)
+        try PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml", variables: variables, environment: ["SECRET": "hunter2"]), transport: PipelineRunnerTests.echo)
     }
 
     private static let stages = """
@@ -101,6 +101,26 @@ struct PipelineRunnerTests {
         #expect(orphan?.message.contains("leaves out request 'c', which captures ${x} for 'd'") == true)
     }
 
+    @Test("each runner makes its run's stages: two runs of one file, or of the file loaded twice, share no cookie jar or HSTS store")
+    func runsShareNoState() async throws {
+        let text = """
+            requests:
+              - { name: login, path: "http://api.test/login" }
+            """
+        let transport = InMemoryTransport { request in Response(status: 200, headers: ["Set-Cookie": "session=s1; Path=/"], url: request.url) }
+        let file = try PipelineFile.load(text: text, path: "p.yaml", environment: [:])
+        let first = try PipelineRunner(file: file, transport: transport)
+        let second = try PipelineRunner(file: file, transport: transport)
+        let reloaded = try PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml", environment: [:]), transport: transport)
+        #expect(try await first.run().allSatisfy(\.ok))
+        let url = try #require(URL(string: "http://api.test/"))
+        #expect(first.state.cookies.jar.cookies(for: url).map(\.name) == ["session"])
+        #expect(second.state.cookies.jar.cookies(for: url).isEmpty && reloaded.state.cookies.jar.cookies(for: url).isEmpty)
+        #expect(first.state.cookies.jar !== second.state.cookies.jar && first.state.hsts.store !== second.state.hsts.store)
+        #expect(try await second.run().allSatisfy(\.ok))
+        #expect(second.state.cookies.jar.cookies(for: url).map(\.name) == ["session"])
+    }
+
     @Test("response decoding's status check yields to the request's own expect.status")
     func expectedStatusWins() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """
@@ -122,7 +142,7 @@ struct PipelineRunnerTests {
               - { name: login, method: POST, path: login, parameters: { user: ada }, capture: { token: $.token } }
               - { name: use, path: "items/${token}", headers: { Authorization: "Bearer ${env.SECRET}" } }
             """, path: "p.yaml", environment: ["SECRET": "hunter2"])
-        let runner = PipelineRunner(file: file, transport: InMemoryTransport { _ in sent.add(1, ordering: .relaxed); return Response(status: 200) })
+        let runner = try PipelineRunner(file: file, transport: InMemoryTransport { _ in sent.add(1, ordering: .relaxed); return Response(status: 200) })
         let prepared = try await runner.prepare()
         #expect(sent.load(ordering: .relaxed) == 0)
         let login = try prepared[0].result.get()

@@ -21,7 +21,7 @@ struct RunOutputTests {
             Redirection()
         })
         let schema = PipelineSchema.schema(for: registry)
-        let entries = try #require(schema["properties"]?["stages"]?["items"]?["anyOf"])
+        let entries = try #require(schema["definitions"]?["stage"]?["anyOf"])
         // The built-in stages, then the registered one.
         let builtIn = StageRegistry.builtIn.descriptors.count
         #expect(entries[0]?["enum"]?[builtIn] == "stamp")

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// HeaderInjection(headers: ["Accept": "application/json"], authorization: .bearer(token))
 /// ```
-public struct HeaderInjection: RequestStage {
+public struct HeaderInjection: RequestStage, ConfigurationReporting {
     /// A header that has a built-in default.
     public enum DefaultedValue: Sendable, Hashable {
         /// The built-in value.
@@ -49,6 +49,10 @@ public struct HeaderInjection: RequestStage {
     /// and `Authorization` where they are on and `headers` does not already name them.
     public let injectedHeaders: HTTPHeaders
 
+    /// The credentials of the `Authorization` header built from `authorization` (a Basic pair's
+    /// base64, a Bearer token), which output redacts.
+    public let derivedSecrets: [String]
+
     /// `header-injection`.
     public var name: String { "header-injection" }
 
@@ -80,6 +84,7 @@ public struct HeaderInjection: RequestStage {
         add("Accept-Language", HeaderInjection.resolve(acceptLanguage, default: HeaderInjection.acceptLanguage(environment: environment)))
         add("Authorization", authorization?.headerValue)
         injectedHeaders = injected
+        derivedSecrets = authorization.flatMap { $0.headerValue.split(separator: " ", maxSplits: 1).last.map { [String($0)] } } ?? []
     }
 
     private static func resolve(_ value: DefaultedValue, default defaultValue: String?) -> String? {

@@ -41,6 +41,10 @@ public struct Serialization: RequestStage {
     /// The methods whose parameters go in the query.
     public let parametersInURI: Set<HTTPMethod>
 
+    /// `GET`, `HEAD`, `DELETE`: the methods whose parameters go in the query unless told
+    /// otherwise, in the order they are shown.
+    public static let defaultParametersInURI: [HTTPMethod] = [.get, .head, .delete]
+
     /// `serialization`.
     public var name: String { "serialization" }
 
@@ -51,7 +55,7 @@ public struct Serialization: RequestStage {
     public var claims: [String] { ["serialization of parameters"] }
 
     /// Creates the stage.
-    public init(format: Format = .form, formEncoder: FormEncoder = FormEncoder(), parametersInURI: Set<HTTPMethod> = [.get, .head, .delete]) {
+    public init(format: Format = .form, formEncoder: FormEncoder = FormEncoder(), parametersInURI: Set<HTTPMethod> = Set(Serialization.defaultParametersInURI)) {
         self.format = format
         self.formEncoder = formEncoder
         self.parametersInURI = parametersInURI

@@ -12,7 +12,7 @@ import Foundation
 /// A failure is a `.trustEvaluation` error from stage `trust-evaluation` naming the host, the
 /// mode, the pins expected and the `sha256//` hash of every public key the server presented; the
 /// server sees no request.
-public struct TrustEvaluation: RequestStage, ChainValidating {
+public struct TrustEvaluation: RequestStage, ChainValidating, ConfigurationReporting {
     /// The policy put on every request.
     public let policy: TrustPolicy
 
@@ -24,6 +24,9 @@ public struct TrustEvaluation: RequestStage, ChainValidating {
 
     /// The trust policy.
     public var claims: [String] { ["the trust policy"] }
+
+    /// The policy's ``TrustPolicy/warnings``.
+    public var configurationWarnings: [String] { policy.warnings }
 
     /// Creates the stage.
     public init(policy: TrustPolicy) {

@@ -147,7 +147,7 @@ public struct LoadRun: Sendable {
         try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
         let executors = pipeline.transport.executors
         let recorder = LoadRecorder(slots: executors.count)
-        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: file.cookies.jar, recorder: recorder, executors: executors)
+        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: runner.state.cookies.jar, recorder: recorder, executors: executors)
 
         // The start, on both clocks: shards given the same --start-at agree on it to within
         // their clocks' agreement.

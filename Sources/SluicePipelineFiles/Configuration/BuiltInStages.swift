@@ -11,21 +11,30 @@ enum BuiltInStages {
         reachability, hsts, authentication,
     ]
 
+    /// The stages as made with no options: what an option left out takes, and the default
+    /// `sluice stages` and the schema show for it, so that the two cannot differ.
+    private enum Standard {
+        static let reachability = ReachabilityCheck()
+        static let serialization = Serialization()
+        static let decoding = ResponseDecoding()
+        static let redirects = Redirection()
+    }
+
     static let reachability = StageDescriptor(
         name: "reachability",
         summary: "Checks that a route leads to the host before sending: with none, fails at once (not reachable), or waits for one (URLSession's waitsForConnectivity).",
         placement: .reachability,
         options: [
             OptionDescriptor(
-                "waits-for-connectivity", .boolean, default: "false",
+                "waits-for-connectivity", .boolean, default: "\(Standard.reachability.waitsForConnectivity)",
                 summary: "Wait, up to the request's timeout (else max-wait), while no route leads to the host, instead of failing at once."
             ),
-            OptionDescriptor("max-wait", .duration, default: "60s", summary: "The longest wait for a request with no timeout."),
+            OptionDescriptor("max-wait", .duration, default: DurationText.string(Standard.reachability.maximumWait), summary: "The longest wait for a request with no timeout."),
         ]
     ) { options in
         ReachabilityCheck(
-            waitsForConnectivity: options.bool("waits-for-connectivity") ?? false,
-            maximumWait: options.duration("max-wait") ?? ReachabilityCheck.defaultMaximumWait
+            waitsForConnectivity: options.bool("waits-for-connectivity") ?? Standard.reachability.waitsForConnectivity,
+            maximumWait: options.duration("max-wait") ?? Standard.reachability.maximumWait
         )
     }
 
@@ -101,24 +110,33 @@ enum BuiltInStages {
         summary: "Writes each request's parameters into the query or the body, or its parts into a multipart body.",
         placement: .serialization,
         options: [
-            OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: "form", summary: "How parameters are written."),
+            OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: Standard.serialization.format.rawValue, summary: "How parameters are written."),
             OptionDescriptor(
-                "array-encoding", .choice(FormEncoder.ArrayEncoding.allCases.map(\.rawValue)), default: "brackets",
+                "array-encoding", .choice(FormEncoder.ArrayEncoding.allCases.map(\.rawValue)), default: Standard.serialization.formEncoder.arrayEncoding.rawValue,
                 summary: "Form arrays as a[]=1 (brackets), a[0]=1 (indices) or a=1 (repeat)."
             ),
-            OptionDescriptor("bool-encoding", .choice(FormEncoder.BoolEncoding.allCases.map(\.rawValue)), default: "numeric", summary: "Form Booleans as 1/0 (numeric) or true/false (literal)."),
-            OptionDescriptor("space", .choice(FormEncoder.SpaceEncoding.allCases.map(\.rawValue)), default: "percent", summary: "A space in a form as %20 (percent) or + (plus)."),
-            OptionDescriptor("parameters-in-uri", .list(.string), default: "[GET, HEAD, DELETE]", summary: "Methods whose parameters go in the query; others send them as the body."),
+            OptionDescriptor(
+                "bool-encoding", .choice(FormEncoder.BoolEncoding.allCases.map(\.rawValue)), default: Standard.serialization.formEncoder.boolEncoding.rawValue,
+                summary: "Form Booleans as 1/0 (numeric) or true/false (literal)."
+            ),
+            OptionDescriptor(
+                "space", .choice(FormEncoder.SpaceEncoding.allCases.map(\.rawValue)), default: Standard.serialization.formEncoder.spaceEncoding.rawValue,
+                summary: "A space in a form as %20 (percent) or + (plus)."
+            ),
+            OptionDescriptor(
+                "parameters-in-uri", .list(.string), default: "[" + Serialization.defaultParametersInURI.map(\.rawValue).joined(separator: ", ") + "]",
+                summary: "Methods whose parameters go in the query; others send them as the body."
+            ),
         ]
     ) { options in
         Serialization(
-            format: options.string("format").flatMap(Serialization.Format.init(rawValue:)) ?? .form,
+            format: options.string("format").flatMap(Serialization.Format.init(rawValue:)) ?? Standard.serialization.format,
             formEncoder: FormEncoder(
-                arrayEncoding: options.string("array-encoding").flatMap(FormEncoder.ArrayEncoding.init(rawValue:)) ?? .brackets,
-                boolEncoding: options.string("bool-encoding").flatMap(FormEncoder.BoolEncoding.init(rawValue:)) ?? .numeric,
-                spaceEncoding: options.string("space").flatMap(FormEncoder.SpaceEncoding.init(rawValue:)) ?? .percent
+                arrayEncoding: options.string("array-encoding").flatMap(FormEncoder.ArrayEncoding.init(rawValue:)) ?? Standard.serialization.formEncoder.arrayEncoding,
+                boolEncoding: options.string("bool-encoding").flatMap(FormEncoder.BoolEncoding.init(rawValue:)) ?? Standard.serialization.formEncoder.boolEncoding,
+                spaceEncoding: options.string("space").flatMap(FormEncoder.SpaceEncoding.init(rawValue:)) ?? Standard.serialization.formEncoder.spaceEncoding
             ),
-            parametersInURI: options.strings("parameters-in-uri").map { Set($0.map { HTTPMethod($0.uppercased()) }) } ?? [.get, .head, .delete]
+            parametersInURI: options.strings("parameters-in-uri").map { Set($0.map { HTTPMethod($0.uppercased()) }) } ?? Standard.serialization.parametersInURI
         )
     }
 
@@ -263,13 +281,19 @@ enum BuiltInStages {
         summary: "Checks each response's status and content type, then decodes its body.",
         placement: .responseDecoding,
         options: [
-            OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: "json", summary: "How the body is decoded; auto goes by Content-Type."),
-            OptionDescriptor("acceptable-status", .list(.statusCode), default: "[200-299]", summary: "Statuses that pass; others are an unacceptable-status error."),
+            OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: Standard.decoding.format.rawValue, summary: "How the body is decoded; auto goes by Content-Type."),
+            OptionDescriptor(
+                "acceptable-status", .list(.statusCode), default: "[\(Standard.decoding.acceptableStatus)]",
+                summary: "Statuses that pass; others are an unacceptable-status error."
+            ),
             OptionDescriptor(
                 "acceptable-content-types", .list(.string), default: "the format's own",
                 summary: "Media types that pass (type/* allowed), or any to turn the check off."
             ),
-            OptionDescriptor("removes-keys-with-null-values", .boolean, default: "false", summary: "Drop null-valued keys and null array elements, recursively."),
+            OptionDescriptor(
+                "removes-keys-with-null-values", .boolean, default: "\(Standard.decoding.removesKeysWithNullValues)",
+                summary: "Drop null-valued keys and null array elements, recursively."
+            ),
         ]
     ) { options in
         let contentTypes: ResponseDecoding.AcceptableContentTypes
@@ -287,10 +311,10 @@ enum BuiltInStages {
             contentTypes = .only(types)
         }
         return ResponseDecoding(
-            format: options.string("format").flatMap(ResponseDecoding.Format.init(rawValue:)) ?? .json,
-            acceptableStatus: options.statusCodes("acceptable-status") ?? .successful,
+            format: options.string("format").flatMap(ResponseDecoding.Format.init(rawValue:)) ?? Standard.decoding.format,
+            acceptableStatus: options.statusCodes("acceptable-status") ?? Standard.decoding.acceptableStatus,
             acceptableContentTypes: contentTypes,
-            removesKeysWithNullValues: options.bool("removes-keys-with-null-values") ?? false
+            removesKeysWithNullValues: options.bool("removes-keys-with-null-values") ?? Standard.decoding.removesKeysWithNullValues
         )
     }
 
@@ -299,18 +323,18 @@ enum BuiltInStages {
         summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
         placement: .redirects,
         options: [
-            OptionDescriptor("follow", .boolean, default: "true", summary: "false hands redirect responses back as they are."),
-            OptionDescriptor("max-hops", .integer, default: "10", summary: "The most redirects followed for one request."),
-            OptionDescriptor("allow-insecure", .boolean, default: "false", summary: "Follow a redirect from https to http."),
+            OptionDescriptor("follow", .boolean, default: "\(Standard.redirects.follows)", summary: "false hands redirect responses back as they are."),
+            OptionDescriptor("max-hops", .integer, default: "\(Standard.redirects.maximumHops)", summary: "The most redirects followed for one request."),
+            OptionDescriptor("allow-insecure", .boolean, default: "\(Standard.redirects.allowsInsecureRedirects)", summary: "Follow a redirect from https to http."),
         ]
     ) { options in
         if let hops = options.integer("max-hops"), hops < 0 {
             throw StageOptions.Invalid(option: "max-hops", message: "max-hops must be 0 or more")
         }
         return Redirection(
-            maximumHops: options.integer("max-hops") ?? 10,
-            allowsInsecureRedirects: options.bool("allow-insecure") ?? false,
-            follows: options.bool("follow") ?? true
+            maximumHops: options.integer("max-hops") ?? Standard.redirects.maximumHops,
+            allowsInsecureRedirects: options.bool("allow-insecure") ?? Standard.redirects.allowsInsecureRedirects,
+            follows: options.bool("follow") ?? Standard.redirects.follows
         )
     }
 
@@ -318,6 +342,7 @@ enum BuiltInStages {
         name: "cookies",
         summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
         placement: .cookies,
+        holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
         ]
@@ -335,6 +360,7 @@ enum BuiltInStages {
         name: "hsts",
         summary: "HTTP Strict Transport Security (RFC 6797), as curl's --hsts: http:// to a host known to want HTTPS goes over https://, and Strict-Transport-Security answers over HTTPS are learned; sluice run adds it, held in memory, to every pipeline that lists none.",
         placement: .hsts,
+        holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "An HSTS file in curl's format (--hsts), read before the first request if it exists and written after the run."),
         ]

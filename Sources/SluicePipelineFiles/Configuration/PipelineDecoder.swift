@@ -49,13 +49,6 @@ struct RequestGroup {
 /// shape (unknown keys, wrong types, bad JSONPath, bad durations, bad conditions) instead of
 /// stopping at the first.
 package struct PipelineDecoder {
-    private static let topLevelKeys = ["name", "include", "tags", "plugins", "variables", "stages", "requests", "max-response-size", "cookie-file"]
-    private static let requestKeys = [
-        "name", "method", "path", "path-parameters", "parameters", "headers", "body", "body-file", "parts", "timeout",
-        "max-response-size", "output", "connection", "events", "expect", "capture", "retry", "delay", "when", "skip", "tags", "always", "for-each",
-    ]
-    private static let groupKeys = ["include", "requests", "for-each", "when", "skip", "tags", "always"]
-    private static let expectKeys = ["status", "headers", "body", "certificate", "cookies", "max-duration"]
     /// The body expectation operators, as error messages list them.
     private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
 
@@ -79,7 +72,7 @@ package struct PipelineDecoder {
             fail(root.mark, "a pipeline is a mapping with stages: and requests:")
             return file
         }
-        checkKeys(pairs, allowed: PipelineDecoder.topLevelKeys, in: "a pipeline")
+        checkKeys(pairs, allowed: PipelineKeys.topLevel, in: "a pipeline")
         if let name = root["name"] {
             file.name = scalar(name, "name")
         }
@@ -143,7 +136,7 @@ package struct PipelineDecoder {
     /// `{include: FILE}` or `{requests: [...]}`, with `for-each`, `when`, `skip`, `tags`, `always`.
     private mutating func group(_ node: YAMLNode) -> RequestGroup? {
         guard let pairs = node.pairs else { return nil }
-        checkKeys(pairs, allowed: PipelineDecoder.groupKeys, in: node["include"] != nil ? "an include entry" : "a group of requests")
+        checkKeys(pairs, allowed: PipelineKeys.group, in: node["include"] != nil ? "an include entry" : "a group of requests")
         var group = RequestGroup()
         if let include = node["include"] {
             if node["requests"] != nil { fail(node.mark, "an entry has include: (a file's requests) or requests: (a group written here), not both") }
@@ -238,7 +231,7 @@ package struct PipelineDecoder {
             fail(node.mark, "a request is a mapping with at least path:, or an entry with include: or requests:")
             return nil
         }
-        checkKeys(pairs, allowed: PipelineDecoder.requestKeys, in: "a request")
+        checkKeys(pairs, allowed: PipelineKeys.request, in: "a request")
         var method = HTTPMethod.get
         if let node = node["method"], let text = scalar(node, "method") {
             method = HTTPMethod(text.uppercased())
@@ -320,7 +313,7 @@ package struct PipelineDecoder {
             return count(node).map { PollingRetry(attempts: $0, interval: PollingRetry.defaultInterval, mark: node.mark) }
         }
         guard let pairs = mapping(node, "retry") else { return nil }
-        checkKeys(pairs, allowed: ["attempts", "interval"], in: "retry")
+        checkKeys(pairs, allowed: PipelineKeys.retry, in: "retry")
         guard let attemptsNode = node["attempts"] else {
             fail(node.mark, "retry: needs attempts: (how many times the request is sent at most)")
             return nil
@@ -333,7 +326,7 @@ package struct PipelineDecoder {
     /// `events: {count: N, within: DURATION}`, with one of the two at least.
     private mutating func eventReading(_ node: YAMLNode) -> EventReading? {
         guard let pairs = mapping(node, "events") else { return nil }
-        checkKeys(pairs, allowed: ["count", "within"], in: "events")
+        checkKeys(pairs, allowed: PipelineKeys.events, in: "events")
         var reading = EventReading(count: nil, within: nil, mark: node.mark)
         if let count = node["count"] {
             if let text = count.scalar, let number = Int(text), number > 0 {
@@ -354,7 +347,7 @@ package struct PipelineDecoder {
             fail(node.mark, "a part is {name, value} or {name, file, filename?, content-type?}")
             return nil
         }
-        checkKeys(pairs, allowed: ["name", "value", "file", "filename", "content-type"], in: "a part")
+        checkKeys(pairs, allowed: PipelineKeys.part, in: "a part")
         guard let name = node["name"] else {
             fail(node.mark, "a part needs name:")
             return nil
@@ -376,7 +369,7 @@ package struct PipelineDecoder {
             fail(node.mark, "expect: is a mapping of status, headers, body and max-duration")
             return []
         }
-        checkKeys(pairs, allowed: PipelineDecoder.expectKeys, in: "expect")
+        checkKeys(pairs, allowed: PipelineKeys.expect, in: "expect")
         var expectations: [Expectation] = []
         if let status = node["status"] {
             let texts = status.elements?.compactMap(\.scalar) ?? status.scalar.map { [$0] } ?? []
@@ -530,7 +523,9 @@ package struct PipelineDecoder {
         if let problem = TemplateString.problem(naming: name) { fail(mark, problem) }
     }
 
-    private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed: [String], in owner: String) {
+    /// Refuses keys that `allowed` does not describe, suggesting the nearest one.
+    private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed descriptors: [OptionDescriptor], in owner: String) {
+        let allowed = descriptors.map(\.name)
         for pair in pairs {
             guard let key = pair.key.scalar else {
                 fail(pair.key.mark, "keys of \(owner) must be names")

@@ -20,16 +20,12 @@ public struct PipelineFile: Sendable {
     public let path: String
     /// The decoded spec.
     public let spec: PipelineSpec
-    /// The stages made from `spec.stages`, in the order listed.
+    /// The stages made from `spec.stages`, in the order listed, as loading made them to check
+    /// them; a run makes its own of those that hold its state (see ``makeStages()``).
     public let stages: [any Stage]
-    /// Where each of `stages` is listed, `FILE:LINE:COLUMN`.
-    let stageLocations: [String]
-    /// The run's cookies: the `cookies` stage the file lists, or the one a run adds at the
-    /// bottom of the chain, with a new jar (reading `cookie-file:` when given).
-    public let cookies: CookieHandling
-    /// The run's HSTS store: the `hsts` stage the file lists, or the one a run adds, held in
-    /// memory.
-    public let hsts: StrictTransportSecurity
+    /// The chain every run sends through, arranged once at load: the listed stages and those a
+    /// run adds, top to bottom.
+    let blueprint: [StageBlueprint]
     /// The variables from `variables:` and `--var`, and the environment.
     public let scope: VariableScope
     /// Every secret value: environment values the file reads, values under secret options.
@@ -107,60 +103,46 @@ public struct PipelineFile: Sendable {
         let diagnostics = assembled.diagnostics + loader.diagnostics
         guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
-            path: path, spec: spec, stages: loader.stages, stageLocations: loader.stageEntries.map { $0.source.location($0.mark) },
-            cookies: loader.cookies ?? CookieHandling(),
-            hsts: loader.stages.compactMap { $0 as? StrictTransportSecurity }.first ?? StrictTransportSecurity(), scope: loader.scope,
+            path: path, spec: spec, stages: loader.stages, blueprint: loader.blueprint, scope: loader.scope,
             secrets: loader.secrets, warnings: loader.warnings
         )
     }
 
-    /// Writes the cookie file of the file's `cookies` stage (`cookie-file:`, or the stage's
-    /// `file:`), when it has one: the run's cookies for the next run, or for curl `-b`.
-    public func saveCookies() throws {
-        try cookies.save()
+    /// The stages of one run, top to bottom: the file's, the `cookies` stage unless the file
+    /// lists it (reading `cookie-file:` when given), an `hsts` stage held in memory unless the
+    /// file lists one, and the default redirect stage unless the file lists `redirects`. Each call
+    /// makes anew the stages that hold a run's state (`StageDescriptor.holdsRunState`), so two
+    /// runs share no cookie jar (each with the cookie file's cookies) and no HSTS store; the
+    /// others are those made when the file was loaded.
+    /// - Throws: `.configuration` when a stage can no longer be made (a file it reads has gone
+    ///   since the file was loaded).
+    public func makeStages() throws(SluiceError) -> [any Stage] {
+        var stages: [any Stage] = []
+        for entry in blueprint { stages.append(try entry.stage()) }
+        return stages
     }
 
-    /// Writes the HSTS file of the file's `hsts` stage, when it names one: the hosts learned, for
-    /// the next run or for curl `--hsts`.
-    public func saveHSTS() throws {
-        try hsts.store.save()
-    }
-
-    /// A pipeline of this file's stages over a transport, with the run's ``cookies`` stage unless
-    /// the file lists it and the default redirect stage unless the file lists `redirects`, each
-    /// stage in its place (see `StagePlacement`).
+    /// A pipeline of a run's stages (``makeStages()``) over a transport.
     /// - Parameters:
     ///   - transport: what moves the bytes.
     ///   - extra: more stages, each put in its place as the file's are.
     /// The pipeline's `max-response-size:` becomes its response-body limit.
     /// - Throws: `.configuration`, as `Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)` does.
     public func makePipeline(transport: any Transport, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
-        try Pipeline(stages: completedStages.map(\.stage) + extra, transport: transport, maxResponseSize: spec.maxResponseSize)
+        try makePipeline(of: makeStages(), transport: transport, adding: extra)
+    }
+
+    /// A pipeline of stages a run made with ``makeStages()``, over a transport, with the file's
+    /// `max-response-size:` as its response-body limit.
+    /// - Throws: `.configuration`, as `Pipeline/init(stages:transport:timeouts:redirects:maxResponseSize:maxInMemoryResponseSize:)` does.
+    public func makePipeline(of stages: [any Stage], transport: any Transport, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
+        try Pipeline(stages: stages + extra, transport: transport, maxResponseSize: spec.maxResponseSize)
     }
 
     /// The chain a run sends through, top to bottom: each stage's name, level and rank, and where
     /// the file lists it or why the run adds it (the runner's own bookkeeping stages left out).
     public var chain: [ChainLink] {
-        var stages = completedStages
-        if !stages.contains(where: { $0.stage is Redirection }) {
-            stages.append((Redirection(), "added: every pipeline follows redirects unless it lists redirects: {follow: false}"))
-        }
-        return Pipeline.arrangement(of: stages.map(\.stage)).map { index in
-            ChainLink(name: stages[index].stage.name, placement: stages[index].stage.placement, origin: stages[index].origin)
-        }
-    }
-
-    /// The file's stages and the run's cookies when the file lists none, each with where it is
-    /// listed or why it is added.
-    private var completedStages: [(stage: any Stage, origin: String)] {
-        var stages = zip(self.stages, stageLocations).map { ($0 as any Stage, $1) }
-        if !stages.contains(where: { $0.0 is CookieHandling }) {
-            stages.append((cookies, "added: a run keeps cookies between its requests"))
-        }
-        if !stages.contains(where: { $0.0 is StrictTransportSecurity }) {
-            stages.append((hsts, "added: a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)"))
-        }
-        return stages
+        blueprint.map(\.link)
     }
 }
 
@@ -172,8 +154,12 @@ private struct Loader {
     var stages: [any Stage] = []
     /// The entry each of `stages` was made from.
     var stageEntries: [StageSpec] = []
-    /// The run's `cookies` stage: the listed one, or the default.
-    var cookies: CookieHandling?
+    /// How a run makes each of `stages`, then the stages a run adds.
+    var listed: [StageBlueprint] = []
+    /// The chain, arranged and checked: `listed` and the added stages, top to bottom.
+    var blueprint: [StageBlueprint] = []
+    /// Whether two listed stages claim the same thing: the chain is then not checked further.
+    var hasConflicts = false
     var scope = VariableScope()
     var secrets: [String] = []
     var warnings: [String] = []
@@ -203,6 +189,7 @@ private struct Loader {
         loadPlugins(spec.plugins, capturedBy: capturedBy)
         makeStages(spec.stages, capturedBy: capturedBy)
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
+        arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
         return spec
     }
@@ -250,15 +237,15 @@ private struct Loader {
     }
 
     /// Keeps cookies between the requests of a run: the listed `cookies` stage, or a new one
-    /// (reading and writing `cookie-file:` when given) that ``PipelineFile/makePipeline(transport:adding:)``
-    /// adds.
+    /// (reading and writing `cookie-file:` when given) that each run adds, the file read now to
+    /// check it.
     private mutating func addCookies(file sourced: Sourced<YAMLNode>?, capturedBy: [String: String]) {
         let file = sourced?.value
         let directory = sourced?.source.directory
         if let sourced { current = sourced.source }
-        if let listed = stages.first(where: { $0 is CookieHandling }) as? CookieHandling {
-            if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(listed.file == nil ? " (the stage reads none)" : ""); give it as the stage's file: option") }
-            cookies = listed
+        if let index = stages.firstIndex(where: { $0.placement == .cookies }) {
+            let readsFile = stageEntries[index].options.contains { $0.key.scalar == "file" }
+            if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(readsFile ? "" : " (the stage reads none)"); give it as the stage's file: option") }
             return
         }
         var url: URL?
@@ -269,12 +256,41 @@ private struct Loader {
             url = URL(fileURLWithPath: StageOptions.resolve(path, against: directory))
         }
         do {
-            cookies = try CookieHandling(file: url)
+            let cookies = try CookieHandling(file: url)
+            add(cookies, because: "a run keeps cookies between its requests") { [url] in try CookieHandling(file: url) }
         } catch let error as InputFile.Unreadable {
             fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.description)
         } catch {
             fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), "cannot read the cookie file \(url?.path ?? ""): \(error)")
         }
+    }
+
+    /// Adds a stage every run has unless the file lists one, made now and by `make` for each run.
+    private mutating func add(_ stage: any Stage, because reason: String, make: @escaping @Sendable () throws -> any Stage) {
+        stages.append(stage)
+        listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: "added: " + reason), make: make))
+    }
+
+    /// Completes the chain with the HSTS and redirect stages a run adds when the file lists none,
+    /// then checks it as a whole and keeps its arrangement, which every run and `--verbose` share.
+    private mutating func arrange(_ entries: [StageSpec]) {
+        guard !hasConflicts else { return }
+        if !stages.contains(where: { $0.placement == .hsts }) {
+            add(StrictTransportSecurity(), because: "a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)") { StrictTransportSecurity() }
+        }
+        if !stages.contains(where: { $0.placement == .redirects }) {
+            add(Redirection(), because: "every pipeline follows redirects unless it lists redirects: {follow: false}") { Redirection() }
+        }
+        do {
+            _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
+        } catch {
+            let entry = stageEntries.first { $0.name == error.stage } ?? entries.first
+            current = entry?.source ?? current
+            fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
+            return
+        }
+        blueprint = Pipeline.arrangement(of: stages).map { listed[$0] }
+        stages = Array(stages[..<stageEntries.count])
     }
 
     /// Loads the `plugins:` modules and registers their stages.
@@ -332,20 +348,20 @@ private struct Loader {
             let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
             do {
                 let stage = try descriptor.make(options)
-                if let injection = stage as? HeaderInjection, options.node("authorization") != nil,
-                    let credentials = injection.injectedHeaders["Authorization"]?.split(separator: " ", maxSplits: 1).last
-                {
-                    secrets.append(String(credentials))
-                }
                 guard stage.placement == descriptor.placement else {
                     fail(entry.mark, "stage '\(entry.name)' runs at \(stage.placement), but its descriptor says \(descriptor.placement); give the descriptor placement: the stage's own")
                     continue
                 }
-                if let trust = stage as? TrustEvaluation {
-                    warnings += trust.policy.warnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
+                if let reporting = stage as? any ConfigurationReporting {
+                    secrets += reporting.derivedSecrets
+                    warnings += reporting.configurationWarnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
                 }
                 stages.append(stage)
                 stageEntries.append(entry)
+                let factory = descriptor.make
+                let make: @Sendable () throws -> any Stage
+                if descriptor.holdsRunState { make = { try factory(options) } } else { make = { stage } }
+                listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: entry.source.location(entry.mark)), make: make))
             } catch let invalid as StageOptions.Invalid {
                 fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
             } catch let error as SluiceError {
@@ -362,14 +378,7 @@ private struct Loader {
             let locations = (first.source.location(first.mark), second.source.location(second.mark))
             fail(second.mark, Pipeline.message(for: conflict, in: stages, locations: locations))
         }
-        guard conflicts.isEmpty else { return }
-        do {
-            _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
-        } catch {
-            let entry = stageEntries.first { $0.name == error.stage } ?? entries.first
-            current = entry?.source ?? current
-            fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
-        }
+        hasConflicts = !conflicts.isEmpty
     }
 
     /// Adds the rendered values of secret options (and everything inside them) to `secrets`, and
@@ -427,8 +436,9 @@ private struct Loader {
     /// The checks across requests: references, parameters without serialization, paths without
     /// a base URL.
     private mutating func checkRequests(_ spec: PipelineSpec, capturedBy: [String: String]) {
-        let hasSerialization = spec.stages.contains { $0.name == "serialization" }
-        let hasResolution = spec.stages.contains { $0.name == "url-resolution" }
+        let placements = Set(spec.stages.compactMap { registry[$0.name]?.placement })
+        let hasSerialization = placements.contains(.serialization)
+        let hasResolution = placements.contains(.urlResolution)
         var captured: [String: String] = [:]
         for request in spec.requests {
             current = request.source

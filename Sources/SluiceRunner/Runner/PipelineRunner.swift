@@ -21,16 +21,24 @@ public struct PreparedRequest: Sendable {
 /// let file = try PipelineFile.load(path: path, variables: ["base": base])   // such as "pipelines/chain.yaml", "http://127.0.0.1:8080"
 /// let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
 /// ```
+///
+/// A runner is one run: it makes the run's stages, with their cookie jar and HSTS store, when
+/// it is created (see ``PipelineRun``).
 public struct PipelineRunner: Sendable {
     /// The file.
     public let file: PipelineFile
     /// The transport requests go through.
     public let transport: any Transport
+    /// The run's stages and state: its cookie jar, its HSTS store.
+    public let state: PipelineRun
 
-    /// Creates a runner.
-    public init(file: PipelineFile, transport: any Transport) {
+    /// Creates a runner, making the run's stages.
+    /// - Throws: `.configuration` when a stage can no longer be made (a file it reads has gone
+    ///   since the file was loaded).
+    public init(file: PipelineFile, transport: any Transport) throws(SluiceError) {
         self.file = file
         self.transport = transport
+        state = try PipelineRun(file: file)
     }
 
     /// The requests a selection picks, in run order.
@@ -76,7 +84,7 @@ public struct PipelineRunner: Sendable {
     /// file's stages, and `extra` (the runner's recorder at the bottom).
     package func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
         let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
-        return try file.makePipeline(transport: transport, adding: [info] + extra)
+        return try file.makePipeline(of: state.stages, transport: transport, adding: [info] + extra)
     }
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
@@ -224,7 +232,7 @@ public struct PipelineRunner: Sendable {
             result.error = RequestResult.Failure(error)
             return result
         }
-        let jar = file.cookies.jar
+        let jar = state.cookies.jar
         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
         result.sent = outcome.sent
         // A cache hit sends nothing: the stored response says where it came from.

@@ -116,7 +116,7 @@ enum AllocationCounts {
         let transport = InMemoryTransport { request in
             Response(status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
         }
-        let runner = PipelineRunner(file: try PipelineFile.load(text: pipelineText, path: "/sluice-allocation-counts/counts.yaml", directory: pipelineFolder, environment: [:]), transport: transport)
+        let runner = try PipelineRunner(file: try PipelineFile.load(text: pipelineText, path: "/sluice-allocation-counts/counts.yaml", directory: pipelineFolder, environment: [:]), transport: transport)
         return try await count(iterations: 200) {
             guard try await runner.run().allSatisfy(\.ok) else { throw SluiceError(kind: .stage, message: "the pipeline's expectation failed") }
         }

@@ -1,0 +1,150 @@
+import SluiceCore
+import SluiceStageRegistry
+
+/// The keys of a pipeline file outside its stage entries, described as stage options are: the
+/// top level, a request, a group of requests, and the mappings inside a request.
+///
+/// `PipelineDecoder` takes the keys it accepts from here, and ``PipelineSchema`` generates the
+/// schema of requests and groups from here as it does that of stages: each key, its type, what
+/// it means and its default are written once. The order is the one messages list them in.
+package enum PipelineKeys {
+    /// The keys of a pipeline file, of a request and of a group, each with what owns them, as
+    /// `sluice stages --keys` lists them.
+    package static var sections: [(owner: String, keys: [OptionDescriptor])] {
+        [("a pipeline file", topLevel), ("a request", request), ("a group of requests", group)]
+    }
+
+    /// `for-each:`, for a request or a group.
+    static let forEach = OptionDescriptor(
+        "for-each",
+        .oneOf([
+            .list(.oneOf([.string, .map(.string)])),
+            .object([OptionDescriptor("csv", .string, required: true, summary: "A CSV file, relative to the pipeline file; its header row names the variables.")]),
+            .object([OptionDescriptor("json", .string, required: true, summary: "A JSON file holding an array, relative to the pipeline file.")]),
+        ]),
+        summary: "Run once per row: a list (a value is ${item}, a mapping's keys are variables), {csv: PATH} (the header row names the variables) or {json: PATH} (an array)."
+    )
+
+    /// `when:`, `skip:`, `tags:` and `always:`, which a request and a group both take.
+    static let conditions = [
+        OptionDescriptor("when", .condition, summary: "Run only when the condition holds: NAME == 'text', NAME > 3, exists NAME, not, and, or, parentheses."),
+        OptionDescriptor("skip", .condition, summary: "Skip when the condition holds: NAME == 'text', NAME > 3, exists NAME, not, and, or, parentheses."),
+        OptionDescriptor("tags", .list(.tag), summary: "Tags for --tag and --skip-tag."),
+        OptionDescriptor("always", .boolean, default: "false", summary: "Run even after --fail-fast has stopped the run (a teardown)."),
+    ]
+
+    /// The keys of a pipeline file.
+    static let topLevel = [
+        OptionDescriptor("name", .string, default: "the file's stem", summary: "The pipeline's name."),
+        OptionDescriptor(
+            "include", .list(.string),
+            summary: "Pipeline files (relative to this one) whose stages, variables and requests come first; each file's declarations are taken once, however often it is included."
+        ),
+        OptionDescriptor("tags", .list(.tag), summary: "Tags of every request of the file, for --tag and --skip-tag."),
+        OptionDescriptor(
+            "plugins", .list(.string),
+            summary: "Stage modules built as shared libraries (.so) to load, relative to the file; `sluice stages --schema --plugin PATH` writes a schema with their stages."
+        ),
+        OptionDescriptor(
+            "variables", .map(.string),
+            summary: "Defaults for ${NAME}; --var NAME=VALUE, --vars-file and SLUICE_VAR_NAME override them. A name defined in two included files is an error."
+        ),
+        OptionDescriptor("stages", .list(.reference("stage")), summary: "The stages, top to bottom: '- NAME' or '- NAME: {options}'."),
+        OptionDescriptor("requests", .list(.reference("entry")), summary: "The requests, and groups of them, in the order they run."),
+        OptionDescriptor(
+            "max-response-size", .byteCount, default: "none for a body streamed to a file (output), \(Pipeline.defaultMaxInMemoryResponseSize >> 20) MiB for one held in memory",
+            summary: "The most bytes of response body a request takes (after content decoding) unless it sets its own; none for no limit."
+        ),
+        OptionDescriptor(
+            "cookie-file", .string,
+            summary: "A cookie file in curl's format (-b, -c): read before the first request if it exists, written after the run. Relative to the pipeline file."
+        ),
+    ]
+
+    /// The keys of a group: `{requests: [...]}` or `{include: FILE}`.
+    static let group = [
+        OptionDescriptor("include", .string, summary: "A pipeline file whose requests run here; its captures are visible after it."),
+        OptionDescriptor("requests", .list(.reference("entry")), summary: "The requests of the group, written here."),
+        forEach,
+    ] + conditions
+
+    /// The keys of a request.
+    static let request = [
+        OptionDescriptor("name", .string, default: "METHOD path", summary: "Unique in the file."),
+        OptionDescriptor("method", .string, default: HTTPMethod.get.rawValue, summary: "The request's method."),
+        OptionDescriptor("path", .string, required: true, summary: "A URL reference, resolved against url-resolution's base-url (RFC 3986)."),
+        OptionDescriptor("path-parameters", .map(.string), summary: "Values for the path's {name} templates."),
+        OptionDescriptor("parameters", .any, summary: "Any value, written by the serialization stage into the query or the body."),
+        OptionDescriptor("headers", .map(.string), summary: "The request's own headers."),
+        OptionDescriptor("body", .string, summary: "A raw body, instead of parameters."),
+        OptionDescriptor("body-file", .string, summary: "A file sent as the raw body, relative to the pipeline file."),
+        OptionDescriptor("parts", .list(.object(part)), summary: "Multipart parts, written by a serialization stage with format: multipart."),
+        OptionDescriptor("timeout", .duration, summary: "The request's total timeout."),
+        OptionDescriptor(
+            "max-response-size", .byteCount, default: "the pipeline's",
+            summary: "The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."
+        ),
+        OptionDescriptor(
+            "output", .string,
+            summary: "A file the response body is streamed to instead of memory, relative to the pipeline file, written through as curl's -o writes: a device or FIFO as the bytes arrive, an existing file in place (its hard links, mode and owner kept), a symbolic link followed. A regular file changes only when the request succeeds."
+        ),
+        OptionDescriptor(
+            "connection", .object(ConnectionOptions.descriptors),
+            summary: "The request's own connection overrides, in place of the connection stage's: a Unix socket, HOST:PORT:ADDRESS entries (resolve), HOST:PORT:TO-HOST:TO-PORT entries (connect-to)."
+        ),
+        OptionDescriptor(
+            "events", .object(events),
+            summary: "Read a text/event-stream response as server-sent events until count have arrived or within has passed (reconnecting with Last-Event-ID between); expect and capture then see the events as a JSON array of {type, data, id, json?}."
+        ),
+        OptionDescriptor("expect", .object(expect), summary: "What the response must satisfy."),
+        OptionDescriptor("capture", .map(.oneOf(captureSources)), summary: "Values taken from the response for later requests, by variable name."),
+        OptionDescriptor(
+            "retry", .oneOf([.integerIn(1...PollingRetry.maximumAttempts), .object(retry)]),
+            summary: "Send again, interval apart, until every expectation holds, at most attempts times (the first included)."
+        ),
+        OptionDescriptor("delay", .duration, summary: "How long to wait before sending."),
+    ] + conditions + [forEach]
+
+    /// The keys of `retry: {...}`.
+    static let retry = [
+        OptionDescriptor("attempts", .integerIn(1...PollingRetry.maximumAttempts), required: true, summary: "How many times the request is sent at most."),
+        OptionDescriptor("interval", .duration, default: DurationText.string(PollingRetry.defaultInterval), summary: "The pause between two attempts."),
+    ]
+
+    /// The keys of `events: {...}`.
+    static let events = [
+        OptionDescriptor("count", .integerIn(1...Int.max), summary: "How many events to read."),
+        OptionDescriptor("within", .duration, summary: "For how long to read them."),
+    ]
+
+    /// The keys of a `parts:` entry.
+    static let part = [
+        OptionDescriptor("name", .string, required: true, summary: "The part's name."),
+        OptionDescriptor("value", .string, summary: "A field's value."),
+        OptionDescriptor("file", .string, summary: "A file sent as the part, relative to the pipeline file."),
+        OptionDescriptor("filename", .string, default: "the file's own name", summary: "The file name sent for a file."),
+        OptionDescriptor("content-type", .string, default: "guessed from the file's extension", summary: "The content type sent for a file."),
+    ]
+
+    /// The keys of `expect: {...}`.
+    static let expect = [
+        OptionDescriptor("status", .list(.statusCode), summary: "The statuses that pass: a code (200), a class (2xx), a range (200-299) or a list of them."),
+        OptionDescriptor("headers", .map(.string), summary: "Values; /regex/ is matched as a regular expression."),
+        OptionDescriptor("body", .map(.any), summary: "{JSONPATH: value} or {JSONPATH: {OP: value}}."),
+        OptionDescriptor(
+            "certificate", .object(CertificateField.allCases.map { OptionDescriptor($0.rawValue, .any, summary: "The certificate's \($0.rawValue): a value, or {OP: value}.") }),
+            summary: "{FIELD: value} or {FIELD: {OP: value}} on the certificate the server presented."
+        ),
+        OptionDescriptor("cookies", .map(.any), summary: "{NAME: value} or {NAME: {OP: value}} on the cookies the run's jar holds for the response's URL; {exists: false} for none."),
+        OptionDescriptor("max-duration", .duration, summary: "The longest the exchange may take."),
+    ]
+
+    /// What a capture reads: a JSONPath into the body, or one of the mappings.
+    static let captureSources: [OptionDescriptor.ValueType] = [
+        .string,
+        .object([OptionDescriptor("header", .string, required: true, summary: "A response header's value.")]),
+        .object([OptionDescriptor("regex", .string, required: true, summary: "The first group of a regular expression's first match in the body.")]),
+        .object([OptionDescriptor("certificate", .choice(CertificateField.allCases.map(\.rawValue)), required: true, summary: "A field of the certificate the server presented.")]),
+        .object([OptionDescriptor("cookie", .string, required: true, summary: "A cookie's value in the run's jar.")]),
+    ]
+}
