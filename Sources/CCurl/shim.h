@@ -124,20 +124,4 @@ static inline CURLcode sluice_message_result(const CURLMsg *message) {
     return message->data.result;
 }
 
-/* The I/O loop the calling thread runs, for CurlMultiLoop.current: thread-local storage of the
-   thread itself (no key to create, nothing allocated), set by the loop's thread while it runs. Only
-   SluiceCurl calls these, so one copy of the variable exists. */
-static inline void **sluice_thread_loop_slot(void) {
-    static _Thread_local void *loop;
-    return &loop;
-}
-
-static inline void sluice_set_thread_loop(void *loop) {
-    *sluice_thread_loop_slot() = loop;
-}
-
-static inline void *sluice_thread_loop_get(void) {
-    return *sluice_thread_loop_slot();
-}
-
 #endif

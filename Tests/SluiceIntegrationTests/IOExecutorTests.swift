@@ -110,22 +110,6 @@ struct IOExecutorTests {
         await transport.shutdown()
     }
 
-    @Test("callersExecutor is read from the thread: the loop a task runs on and prefers; none for another transport's loop or off the loops")
-    func callersExecutorFromTheThread() async throws {
-        let first = CurlTransport(configuration: .init(ioThreads: 2))
-        let second = CurlTransport()
-        let executors = first.executors
-        for executor in executors {
-            let (mine, other) = await Task(executorPreference: executor) {
-                (first.callersExecutor.map { $0 as AnyObject } === executor as AnyObject, second.callersExecutor == nil)
-            }.value
-            #expect(mine && other)
-        }
-        #expect(first.callersExecutor == nil, "a caller on the global executor runs on no loop")
-        await first.shutdown()
-        await second.shutdown()
-    }
-
     @Test("several I/O threads: a task stays on the one it runs on; a caller on none uses the first; shutdown stops them all")
     func severalThreads() async throws {
         let servers = try TestServers.load()

@@ -56,8 +56,6 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     private let inbox = Locked(Inbox())
     /// The I/O thread's `pthread_t` while it runs, 0 before and after.
     private let ioThread = Atomic<UInt>(0)
-    /// The transport the loop belongs to.
-    private(set) weak var owner: CurlTransport?
 
     /// What the I/O thread posted to itself, taken before the inbox's next commands. I/O thread only.
     private var ownCommands: [Command] = []
@@ -68,8 +66,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     /// One connection cache (a libcurl share object) per trust policy in use. I/O thread only.
     private var connectionCaches: [TrustPolicy: UnsafeMutableRawPointer] = [:]
 
-    init(configuration: CurlTransport.Configuration, owner: CurlTransport) throws(SluiceError) {
-        self.owner = owner
+    init(configuration: CurlTransport.Configuration) throws(SluiceError) {
         try CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw SluiceError(kind: .transport, stage: "transport", message: "curl_multi_init failed")
@@ -87,13 +84,6 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
-    }
-
-    /// The loop whose I/O thread the caller runs on, read from the thread itself: no lock, no
-    /// search. A task that prefers a loop runs there, so a transport reads where the session
-    /// manager put the task instead of choosing again.
-    static var current: CurlMultiLoop? {
-        sluice_thread_loop_get().map { Unmanaged<CurlMultiLoop>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Whether the caller runs on the I/O thread.
@@ -140,9 +130,6 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
 
     private func run() {
         ioThread.store(pthread_self(), ordering: .relaxed)
-        // The thread holds the loop while it runs, so the unretained pointer stays valid.
-        sluice_set_thread_loop(Unmanaged.passUnretained(self).toOpaque())
-        defer { sluice_set_thread_loop(nil) }
         var running: Int32 = 0
         while true {
             inbox.withLock { inbox in

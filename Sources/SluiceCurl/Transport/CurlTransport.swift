@@ -59,7 +59,7 @@ public final class CurlTransport: Transport {
         guard !loops.isShutDown else {
             return .failure(SluiceError(kind: .invalidated, stage: "transport", message: "the transport was shut down"))
         }
-        let loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration, owner: self) }
+        let loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration) }
         if case .success(let loop) = loop {
             loop.start(name: index == 0 ? "sluice.curl" : "sluice.curl.\(index)")
         }
@@ -67,20 +67,18 @@ public final class CurlTransport: Transport {
         return loop
     }
 
-    /// The loop of this transport that the calling task runs on and prefers, if any: read from
-    /// the thread, with no lock and no search. Code on the I/O thread outside a task (a libcurl
-    /// callback's handler) has none, so a task it starts never runs inside libcurl's callback.
-    private var callersLoop: CurlMultiLoop? {
-        guard let loop = CurlMultiLoop.current, loop.owner === self,
-            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor == loop.asUnownedTaskExecutor() })
-        else { return nil }
-        return loop
-    }
-
-    /// The loop whose thread the caller runs on (where the session manager put its task), else
-    /// the first.
+    /// The loop whose thread the calling task prefers, else the first.
     private func loopForCaller() -> Result<CurlMultiLoop, SluiceError> {
-        callersLoop.map { .success($0) } ?? loop(0)
+        let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+        return loops.withLock { loops in
+            let index = preferred.flatMap { preferred in
+                loops.started.firstIndex { started in
+                    guard case .success(let loop)? = started else { return false }
+                    return loop.asUnownedTaskExecutor() == preferred
+                }
+            }
+            return loop(index ?? 0, in: &loops)
+        }
     }
 
     /// Ends every exchange under way with `.cancelled`, closes every connection and stops the I/O
@@ -120,7 +118,10 @@ public final class CurlTransport: Transport {
 
     /// The I/O thread the calling task runs on, if it runs on one of this transport's.
     public var callersExecutor: (any TaskExecutor)? {
-        callersLoop
+        guard let preferred = withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) else { return nil }
+        return loops.withLock { loops in
+            loops.started.lazy.compactMap { try? $0?.get() }.first { $0.asUnownedTaskExecutor() == preferred }
+        }
     }
 
     /// The configuration's `maxConnectionsPerHost`, or its `maxConnections` when that is lower.
