@@ -139,6 +139,47 @@ struct IOExecutorTests {
         #expect(await kindOfFailure(manager, servers.nginx("data.json"), on: executors[2]) == .invalidated)
     }
 
+    /// A task's listener that names an executor and notes the thread each response started on.
+    final class ExecutorEvents: TransportEvents {
+        let executor: (any TaskExecutor)?
+        private let threads = Mutex<[UInt]>([])
+
+        init(executor: (any TaskExecutor)?) {
+            self.executor = executor
+        }
+
+        var responseThreads: [UInt] { threads.withLock { $0 } }
+
+        func transferStarted(url: URL, control: any TransferControl) {}
+        func evaluateTrust(_ connection: ConnectionInfo, for request: Request) -> TrustDecision { .proceed }
+        func requestSent() {}
+        func responseStarted(status: Int) {
+            let thread = UInt(pthread_self())
+            threads.withLock { $0.append(thread) }
+        }
+        func progressed(_ progress: TaskProgress) {}
+        func transferFinished(control: any TransferControl, metrics: TransferMetrics?) {}
+    }
+
+    @Test("the exchange goes to the I/O thread the task's events name, wherever the caller runs; another transport's executor is not used")
+    func exchangeOnTheNamedExecutor() async throws {
+        let servers = try TestServers.load()
+        let transport = servers.trustingTransport(.init(ioThreads: 3))
+        let other = servers.trustingTransport()
+        let executors = transport.executors
+        let third = await Task(executorPreference: executors[2]) { UInt(pthread_self()) }.value
+        let first = await Task(executorPreference: executors[0]) { UInt(pthread_self()) }.value
+        #expect(first != third)
+        let named = ExecutorEvents(executor: executors[2])
+        #expect(try await transport.execute(Request(url: servers.nginx("data.json")), events: named).status == 200)
+        #expect(named.responseThreads == [third])
+        let foreign = ExecutorEvents(executor: other.executor)
+        #expect(try await transport.execute(Request(url: servers.nginx("data.json")), events: foreign).status == 200)
+        #expect(foreign.responseThreads == [first], "a caller on none of this transport's threads uses the first")
+        await transport.shutdown()
+        await other.shutdown()
+    }
+
     @Test("shutdown with tasks in flight on the executor (a server that never answers): each ends cancelled; later tasks end invalidated")
     func shutdownEndsTasksOnTheExecutor() async throws {
         let servers = try TestServers.load()

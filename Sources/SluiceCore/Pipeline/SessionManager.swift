@@ -77,13 +77,19 @@ public final class SessionManager: Sendable {
         var request = request
         request.timeouts = request.timeouts.filled(from: pipeline.timeouts)
         request.maxResponseSize = pipeline.responseSizeLimit(for: request)
+        // A caller on none of the transport's executors would only run the first stages before
+        // the task went to the I/O thread: the task goes there at once, and stays. The choice
+        // travels with the task to the transport, which does not look for it again.
+        let callersExecutor = pipeline.transport.callersExecutor
+        let executor = callersExecutor ?? pipeline.transport.executor
         let context = TaskContext(
             id: .next(),
             request: request,
             stageNames: pipeline.stageNames,
             logger: logger,
             monitors: monitors,
-            transport: pipeline.transport
+            transport: pipeline.transport,
+            executor: executor
         )
         let accepted = registry.insert(context)
         let operation = { @Sendable [weak self, pipeline, registry] () async throws -> Response in
@@ -93,10 +99,6 @@ public final class SessionManager: Sendable {
             self?.sendAfterResponse(of: context)
             return response
         }
-        // A caller on none of the transport's executors would only run the first stages before
-        // the task went to the I/O thread: the task goes there at once, and stays.
-        let callersExecutor = pipeline.transport.callersExecutor
-        let executor = callersExecutor ?? pipeline.transport.executor
         let task = immediately && (callersExecutor != nil || executor == nil)
             ? Task.immediate(executorPreference: executor, operation: operation)
             : Task(executorPreference: executor, operation: operation)

@@ -31,6 +31,9 @@ public final class TaskContext: Sendable {
     /// The transport of the pipeline the task runs through: what a stage that sends requests of
     /// its own (a token fetch) sends them with, so that they take the task's routes and trust.
     public let transport: any Transport
+    /// The transport's executor the task runs on, chosen once when it started; `nil` for the
+    /// global executor. Handed to the transport with every exchange (``TransportEvents/executor``).
+    let executor: (any TaskExecutor)?
 
     /// Where the transport's reports for this task go: straight to this context.
     var transportEvents: TaskTransportEvents { TaskTransportEvents(context: self) }
@@ -55,9 +58,11 @@ public final class TaskContext: Sendable {
         stageNames: [String],
         logger: Logger,
         monitors: [any EventMonitor],
-        transport: any Transport
+        transport: any Transport,
+        executor: (any TaskExecutor)?
     ) {
         self.transport = transport
+        self.executor = executor
         self.id = id
         self.request = request
         managerLogger = logger

@@ -10,6 +10,10 @@ import Foundation
 struct TaskTransportEvents: TransportEvents {
     let context: TaskContext
 
+    var executor: (any TaskExecutor)? {
+        context.executor
+    }
+
     func transferStarted(url: URL, control: any TransferControl) {
         context.transferStarted(url: url, control: control)
     }

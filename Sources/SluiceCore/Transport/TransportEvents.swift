@@ -17,6 +17,11 @@ public protocol TransferControl: AnyObject, Sendable {
 /// lookup. Reports may come from any thread (a transport's I/O thread, typically) and must be
 /// cheap to make: a method returns at once.
 public protocol TransportEvents: Sendable {
+    /// The executor the task runs on, chosen by its session manager from the transport's own
+    /// (``Transport/executors``) when the task started: a transport with several I/O threads serves
+    /// the exchange on that one, without looking for it again. `nil` (the default) for a task on
+    /// no executor of the transport's.
+    var executor: (any TaskExecutor)? { get }
     /// An exchange began; `control` pauses and resumes it until it finishes.
     func transferStarted(url: URL, control: any TransferControl)
     /// The connection is ready (connected, TLS done, or reused) and no request byte is written
@@ -32,4 +37,9 @@ public protocol TransportEvents: Sendable {
     func progressed(_ progress: TaskProgress)
     /// The exchange ended, successfully or not; `control` is the one given at the start.
     func transferFinished(control: any TransferControl, metrics: TransferMetrics?)
+}
+
+extension TransportEvents {
+    /// None: the transport serves the exchange where it would for any caller.
+    public var executor: (any TaskExecutor)? { nil }
 }

@@ -50,6 +50,11 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     /// task that keeps posting jobs cannot starve the sockets.
     private static let commandsPerTurn = 1024
 
+    /// The loops of one transport: what tells a transport its own loops from another's.
+    final class Group: Sendable {}
+
+    /// The transport's loops this one belongs to.
+    let group: Group
     /// Idle easy handles, shared with the threads that configure transfers.
     let pool: CurlEasyPool
     private let multi: UnsafeMutableRawPointer
@@ -66,12 +71,13 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     /// One connection cache (a libcurl share object) per trust policy in use. I/O thread only.
     private var connectionCaches: [TrustPolicy: UnsafeMutableRawPointer] = [:]
 
-    init(configuration: CurlTransport.Configuration) throws(SluiceError) {
+    init(configuration: CurlTransport.Configuration, group: Group) throws(SluiceError) {
         try CurlGlobal.initialize()
         guard let multi = curl_multi_init() else {
             throw SluiceError(kind: .transport, stage: "transport", message: "curl_multi_init failed")
         }
         self.multi = multi
+        self.group = group
         pool = CurlEasyPool(capacity: configuration.idleHandleCapacity)
         _ = sluice_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = sluice_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)

@@ -13,8 +13,9 @@ import SluiceCore
 /// are not followed here: a stage follows them, so every hop runs through the chain.
 ///
 /// The transport has ``Configuration/ioThreads`` I/O threads, each with its multi handle and
-/// connections, each a task executor (``executors``). An exchange goes to the thread its task runs
-/// on; a task that runs on none of them (on the global executor, say) uses the first, so that by
+/// connections, each a task executor (``executors``). An exchange goes to the thread its session
+/// manager chose for its task (`TransportEvents.executor`), else to the one the calling task
+/// prefers; a task that runs on none of them (on the global executor, say) uses the first, so that by
 /// default one thread and one pool of connections serve everything. Spread tasks over
 /// ``executors`` to use more cores: a load run does.
 public final class CurlTransport: Transport {
@@ -32,6 +33,8 @@ public final class CurlTransport: Transport {
     }
 
     private let loops: Locked<Loops>
+    /// What marks the loops as this transport's.
+    private let group = CurlMultiLoop.Group()
 
     /// Creates a transport with its own connection pools. libcurl and the I/O threads start on
     /// first use, each on its own, so a transport that sends nothing (a dry run, a validation)
@@ -59,12 +62,22 @@ public final class CurlTransport: Transport {
         guard !loops.isShutDown else {
             return .failure(SluiceError(kind: .invalidated, stage: "transport", message: "the transport was shut down"))
         }
-        let loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration) }
+        let loop = Result { () throws(SluiceError) in try CurlMultiLoop(configuration: configuration, group: group) }
         if case .success(let loop) = loop {
             loop.start(name: index == 0 ? "sluice.curl" : "sluice.curl.\(index)")
         }
         loops.started[index] = loop
         return loop
+    }
+
+    /// The loop the task runs on, as its session manager chose it (no lock, no search); for a
+    /// caller that brings none of this transport's, the loop whose thread the calling task
+    /// prefers, else the first.
+    private func loop(for events: any TransportEvents) -> Result<CurlMultiLoop, SluiceError> {
+        if let chosen = events.executor as? CurlMultiLoop, chosen.group === group {
+            return .success(chosen)
+        }
+        return loopForCaller()
     }
 
     /// The loop whose thread the calling task prefers, else the first.
@@ -158,7 +171,7 @@ public final class CurlTransport: Transport {
 
     /// The transfer for `request` on the caller's I/O thread, reported started.
     private func started(_ request: Request, events: any TransportEvents) throws(SluiceError) -> (CurlMultiLoop, CurlTransfer) {
-        let loop = try loopForCaller().get()
+        let loop = try loop(for: events).get()
         let transfer = try CurlTransfer.make(request: request, events: events, loop: loop, configuration: configuration)
         if request.destination.isStream { transfer.owner = self }
         events.transferStarted(url: request.url, control: transfer)
