@@ -77,10 +77,27 @@ final class FileDownload: @unchecked Sendable {
         return try await finish(response)
     }
 
+    /// Writes a streamed (special file) download's body to the output as it arrives and commits:
+    /// the response as a download's, its metrics those of the whole exchange.
+    private func writeToOutput(_ response: Response) async throws(SluiceError) -> Response {
+        var response = response
+        if let stream = response.bodyStream {
+            try await output.write(contentsOf: stream)
+            response.metrics = stream.finalMetrics ?? response.metrics
+        } else {
+            try output.write(response.body)
+        }
+        try output.commit()
+        response.bodyStream = nil
+        response.body = Data()
+        response.bodyFile = destination
+        return response
+    }
+
     /// Puts the final response's body in place.
     private func finish(_ response: Response) async throws -> Response {
         guard let hopFile else {
-            return try await output.finishDownload(of: response, to: destination)
+            return try await writeToOutput(response)
         }
         var response = response
         if let resumed, response.status != 200, response.status != 206 {

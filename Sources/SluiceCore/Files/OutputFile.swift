@@ -286,24 +286,6 @@ public final class OutputFile: @unchecked Sendable {
         }
     }
 
-    /// Writes a response's body here (a streamed one as it arrives) and commits: the response as
-    /// a download's, its `bodyFile` the destination, its metrics those of the whole exchange.
-    /// - Throws: what the stream throws, and what writing and committing throw.
-    public func finishDownload(of response: Response, to destination: URL) async throws(SluiceError) -> Response {
-        var response = response
-        if let stream = response.bodyStream {
-            try await write(contentsOf: stream)
-            response.metrics = stream.finalMetrics ?? response.metrics
-        } else {
-            try write(response.body)
-        }
-        try commit()
-        response.bodyStream = nil
-        response.body = Data()
-        response.bodyFile = destination
-        return response
-    }
-
     /// Publishes what was written and closes the file: renames the staging file into place, or
     /// copies it into the existing file in place; empties an existing file nothing was written
     /// to under ``Replacement/asWritten``.
