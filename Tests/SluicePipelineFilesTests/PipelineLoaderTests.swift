@@ -111,6 +111,7 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/${nope}\n", "2:11: undefined variable ${nope}"),
         ("requests:\n  - path: http://h/${env.SLUICE_UNSET}\n", "2:11: undefined variable ${env.SLUICE_UNSET}: the environment variable SLUICE_UNSET is not set"),
         ("requests:\n  - path: http://h/${bad\n", "2:11: '${' has no closing '}'"),
+        ("requests:\n  - path: http://h/\n    headers: {'X-${nope}': v}\n", "3:15: undefined variable ${nope}"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        \"$[?length(@.a)]\": 1\n", "5:9: invalid JSONPath '$[?length(@.a)]': length() gives a value, which must be compared (as in length(...) > 0) (at character 4)"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {count: many}\n", "5:22: count takes a whole number, not 'many'"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {not-equals: 1}\n", "5:15: 'not-equals' is not an operator (did you mean 'not'?)"),

@@ -63,6 +63,28 @@ struct PipelineRunnerTests {
         #expect(results[1].sent?.headers["Content-Type"] == "application/json")
     }
 
+    @Test("${...} in a header's name is filled in, from a variable or a capture")
+    func templatedHeaderName() async throws {
+        let results = try await runner(PipelineRunnerTests.stages + """
+
+            variables: { prefix: X-Custom }
+            requests:
+              - name: first
+                path: items
+                capture: { suffix: { header: X-Token } }
+              - name: second
+                path: items
+                headers: { "${prefix}-Name": value, "X-${suffix}": captured }
+                expect:
+                  body:
+                    "$.headers['X-Custom-Name']": value
+                    "$.headers['X-t-1']": captured
+            """).run()
+        #expect(results.allSatisfy { $0.ok }, "\(results.map(\.failures))")
+        #expect(results[1].sent?.headers["X-Custom-Name"] == "value")
+        #expect(results[1].sent?.headers.contains { $0.name.contains("$") } == false)
+    }
+
     @Test("a capture that finds nothing fails its request, and the requests that need it are skipped")
     func missingCapture() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -151,7 +151,7 @@ public struct RequestSpec: Sendable {
 
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
-        var nodes = [path] + pathParameters.map(\.value) + headers.map(\.value)
+        var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         nodes += expectations.compactMap(\.templatedValue)

@@ -73,7 +73,7 @@ extension RequestSpec {
             }
         }
         for pair in headers {
-            request.headers.add(name: pair.key.scalar ?? "", value: try text(pair.value))
+            request.headers.add(name: try text(pair.key), value: try text(pair.value))
         }
         if let body {
             if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
