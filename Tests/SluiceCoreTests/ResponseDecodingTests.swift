@@ -75,7 +75,7 @@ struct ResponseDecodingTests {
         }
     }
 
-    @Test("an empty body, one space, HEAD, and an empty 204 or 205 decode to no value without error")
+    @Test("as JSON, an empty body, one space, HEAD, and an empty 204 or 205 decode to no value without error")
     func noValue() throws {
         let stage = ResponseDecoding()
         #expect(try stage.decode(response(200, nil, ""), for: request).decoded == nil)
@@ -83,7 +83,18 @@ struct ResponseDecodingTests {
         #expect(try stage.decode(response(204, nil, ""), for: request).decoded == nil)
         #expect(try stage.decode(response(205, "text/html", ""), for: request).decoded == nil)
         #expect(try stage.decode(response(200, "application/json", "{}"), for: Request(method: .head, url: exampleURL)).decoded == nil)
-        #expect(try ResponseDecoding(format: .string).decode(response(200, "text/plain", " "), for: request).decoded == nil)
+        #expect(try ResponseDecoding(format: .plist).decode(response(200, nil, " "), for: request).decoded == nil)
+    }
+
+    @Test("as text or bytes, an empty body and one space are what they are; HEAD still has no value")
+    func textIsWhatItIs() throws {
+        let text = ResponseDecoding(format: .string)
+        #expect(try text.decode(response(200, "text/plain", ""), for: request).decoded == .string(""))
+        #expect(try text.decode(response(200, "text/plain", " "), for: request).decoded == .string(" "))
+        #expect(try text.decode(response(204, nil, ""), for: request).decoded == .string(""))
+        #expect(try ResponseDecoding(format: .auto).decode(response(200, "text/plain", ""), for: request).decoded == .string(""))
+        #expect(try ResponseDecoding(format: .data).decode(response(200, nil, ""), for: request).decoded == .data(Data()))
+        #expect(try text.decode(response(200, "text/plain", "x"), for: Request(method: .head, url: exampleURL)).decoded == nil)
     }
 
     // The next two tests port AFNetworking's AFHTTPResponseSerializationTests (commit 637ce84c,
@@ -94,7 +105,7 @@ struct ResponseDecodingTests {
     func bodyOnNoContentStatus() throws {
         let htmlOnly = ResponseDecoding(format: .string, acceptableContentTypes: .only([MediaType(parsing: "text/html")!]))
         for status in [204, 205] {
-            #expect(try htmlOnly.decode(response(status, nil, ""), for: request).decoded == nil, "no type and no body passes")
+            #expect(try htmlOnly.decode(response(status, nil, ""), for: request).decoded == .string(""), "no type and no body passes")
             #expect {
                 try htmlOnly.decode(response(status, nil, "test"), for: request)
             } throws: { error in

@@ -85,6 +85,33 @@ struct PipelineRunnerTests {
         #expect(results[1].sent?.headers.contains { $0.name.contains("$") } == false)
     }
 
+    @Test("an empty body: as text it is \"\", one space is \" \"; as JSON nothing exists in it, and a path read in it fails saying so")
+    func emptyBodies() async throws {
+        let transport = InMemoryTransport { request in
+            let body = request.url.path == "/space" ? " " : ""
+            return Response(status: 200, headers: ["Content-Type": "text/plain"], body: Data(body.utf8), url: request.url)
+        }
+        func run(format: String, _ expectations: String, path: String = "empty") async throws -> RequestResult {
+            let text = """
+                stages:
+                  - response-decoding: { format: \(format), acceptable-content-types: ["*/*"] }
+                requests:
+                  - path: http://api.test/\(path)
+                    expect:
+                      body:
+                \(expectations)
+                """
+            return try await PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml"), transport: transport).run()[0]
+        }
+        #expect(try await run(format: "string", "        $: \"\"").ok)
+        #expect(try await run(format: "string", "        $: \" \"", path: "space").ok)
+        #expect(try await run(format: "string", "        $: { count: 0 }").ok)
+        #expect(try await run(format: "json", "        $.a: { exists: false }").ok)
+        #expect(try await run(format: "json", "        $.a: { exists: false }", path: "space").ok)
+        let read = try await run(format: "json", "        $.a: 1")
+        #expect(read.failures.map(\.description) == ["body $.a: expected a body to read $.a in, actual an empty body"])
+    }
+
     @Test("a capture that finds nothing fails its request, and the requests that need it are skipped")
     func missingCapture() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

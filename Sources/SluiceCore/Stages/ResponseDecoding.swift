@@ -143,12 +143,16 @@ public struct ResponseDecoding: ResponseStage {
             || (response.body.count == 1 && response.body.first == UInt8(ascii: " "))
     }
 
+    /// The decoded body: `nil` for a download, a stream, the answer to `HEAD`, and a JSON or
+    /// property-list body with no value (empty, or one space); text and bytes are what they are,
+    /// so an empty text body is `""`.
     private func decodedBody(_ response: Response, _ request: Request, mediaType: MediaType?) throws(SluiceError) -> DecodedBody? {
-        guard response.bodyFile == nil, response.bodyStream == nil, !isNoValue(response, request) else { return nil }
+        guard response.bodyFile == nil, response.bodyStream == nil, request.method != .head else { return nil }
         var format = format
         if format == .auto {
             format = mediaType.map { $0.isJSON ? .json : $0.isPropertyList ? .plist : $0.isText ? .string : .data } ?? .data
         }
+        if format == .json || format == .plist, isNoValue(response, request) { return nil }
         switch format {
         case .json:
             do {
@@ -176,8 +180,8 @@ public struct ResponseDecoding: ResponseStage {
 extension Response {
     private enum Decoded: StageValueKey { typealias Value = DecodedBody }
 
-    /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a body
-    /// that decodes to no value (empty, or one space).
+    /// The body decoded by a ``ResponseDecoding`` stage; `nil` before decoding, and for a JSON or
+    /// property-list body with no value (empty, or one space).
     public var decoded: DecodedBody? {
         get { stageValues[Decoded.self] }
         set { stageValues[Decoded.self] = newValue }

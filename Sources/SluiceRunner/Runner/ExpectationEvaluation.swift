@@ -36,8 +36,13 @@ extension Expectation {
             }
             return met ? nil : failure(expected, values.joined(separator: ", "))
         case .body(let path, let op, let node):
-            guard let body else { return failure("a JSON body", response.body.isEmpty ? "an empty body" : "a body that is not JSON") }
             guard let expected = try? scope.jsonValue(of: node) else { return failure("a value", "a template that cannot be filled in") }
+            guard let body else {
+                // A body with no value has nothing at any path; one that is not JSON cannot be read.
+                let noValue = response.body.isEmpty || response.body == Data(" ".utf8)
+                if op == .exists, noValue, expected.boolValue == false { return nil }
+                return failure("a body to read \(path) in", noValue ? "an empty body" : "a body that is not JSON")
+            }
             let selected: [JSONValue]
             do {
                 selected = try path.select(in: body)
