@@ -55,7 +55,7 @@ extension YAMLNode {
         }
         if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
         if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
-        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }), let value = Int(text) { return .int(value) }
+        if let integer = JSONValue(integerText: text) { return integer }
         if isCoreFloat(text), let value = Double(text) { return .double(value) }
         return .string(text)
     }

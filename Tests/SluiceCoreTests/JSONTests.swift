@@ -13,11 +13,55 @@ struct JSONTests {
         }
         #expect(object.keys == ["z", "a", "s"])
         #expect(value["z"] == .int(1))
-        #expect(value["a"] == [true, false, nil, -0.5, .double(1000), .double(12345678901234567168)])
+        #expect(value["a"] == [true, false, nil, -0.5, .double(1000), .bigInteger("12345678901234567890")])
         #expect(value["s"] == "é😀\n/")
         #expect(try JSONReader().value(from: "42") == 42, "any value may be the top level")
         #expect(try JSONReader().value(from: "\u{FEFF}[]") == [], "a byte-order mark is skipped")
         #expect(try JSONReader().value(from: #"{"a":1,"a":2}"#) == ["a": 2])
+    }
+
+    @Test("an integer past 64 bits keeps its digits: read, compared exactly, written back as it came")
+    func bigIntegers() throws {
+        let text = #"[1000000000000000000000,18446744073709551616,18446744073709551617,-9223372036854775809,9223372036854775807]"#
+        let values = try JSONReader().value(from: text)
+        #expect(values == [
+            .bigInteger("1000000000000000000000"), .bigInteger("18446744073709551616"), .bigInteger("18446744073709551617"),
+            .bigInteger("-9223372036854775809"), .int(Int.max),
+        ])
+        #expect(try JSONWriter().string(from: values) == text)
+        #expect(values[1] != values[2] && values[1]?.hashValue != values[2]?.hashValue)
+        #expect(values[0]?.isInteger == true && values[0]?.intValue == nil)
+        #expect(JSONValue(integerText: "+000018446744073709551616") == .bigInteger("18446744073709551616"))
+        #expect(JSONValue(integerText: "-0042") == .int(-42))
+        #expect(JSONValue(integerText: "1e3") == nil && JSONValue(integerText: "-") == nil)
+        #expect(try FormEncoder().string(from: ["n": .bigInteger("18446744073709551617")]) == "n=18446744073709551617")
+    }
+
+    /// (left, right, order): numbers compared exactly, never through a rounded `Double`.
+    static let orders: [(JSONValue, JSONValue, Int?)] = [
+        (.bigInteger("18446744073709551616"), .bigInteger("18446744073709551617"), -1),
+        (.bigInteger("-18446744073709551617"), .bigInteger("-18446744073709551616"), -1),
+        (.bigInteger("-18446744073709551616"), .bigInteger("18446744073709551616"), -1),
+        (.bigInteger("18446744073709551616"), .int(Int.max), 1),
+        (.int(Int.min), .bigInteger("-9223372036854775809"), 1),
+        (.bigInteger("18446744073709551616"), .double(18446744073709551616.0), 0),
+        (.bigInteger("18446744073709551617"), .double(18446744073709551616.0), 1),
+        (.bigInteger("1000000000000000000000"), .double(1e21), 0),
+        (.double(1e21), .bigInteger("999999999999999999999"), 1),
+        (.bigInteger("-3"), .double(-2.5), -1),
+        (.bigInteger("2"), .double(2.5), -1),
+        (.bigInteger("3"), .double(2.5), 1),
+        (.bigInteger("18446744073709551616"), .double(.infinity), -1),
+        (.bigInteger("18446744073709551616"), .double(.nan), nil),
+        (.int(9_007_199_254_740_993), .double(9_007_199_254_740_992.0), 1),
+        (.int(2), .double(2.0), 0),
+        (.int(2), .string("2"), nil),
+    ]
+
+    @Test("numbers compare exactly, whatever their kinds", arguments: orders)
+    func numericOrder(left: JSONValue, right: JSONValue, order: Int?) {
+        #expect(JSONValue.numericOrder(left, right) == order)
+        #expect(JSONValue.numericOrder(right, left) == order.map { -$0 })
     }
 
     static let invalid: [(String, String, Int, Int)] = [

@@ -112,6 +112,40 @@ struct PipelineRunnerTests {
         #expect(read.failures.map(\.description) == ["body $.a: expected a body to read $.a in, actual an empty body"])
     }
 
+    @Test("an integer past 64 bits keeps its digits: from a --var into a body, from a body into a comparison and a capture")
+    func bigIntegers() async throws {
+        let sent = try await runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - name: post
+                method: POST
+                path: items
+                parameters: { n: "${n}", m: 18446744073709551617 }
+                expect:
+                  body:
+                    $.body: '{"n":9223372036854775808,"m":18446744073709551617}'
+            """, variables: ["n": "9223372036854775808"]).run()
+        #expect(sent[0].ok, "\(sent[0].failures)")
+        let transport = InMemoryTransport { request in
+            Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"big":18446744073709551617,"f":1.5}"#.utf8), url: request.url)
+        }
+        let text = """
+            stages: [response-decoding]
+            requests:
+              - name: read
+                path: http://api.test/
+                capture: { big: $.big }
+                expect:
+                  body:
+                    $.big: { type: integer, gt: 18446744073709551616, lt: 18446744073709551618, not: 18446744073709551616 }
+                    "$['big']": 18446744073709551617
+                    $["big"]: 18446744073709551616
+            """
+        let read = try await PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml"), transport: transport).run()[0]
+        #expect(read.failures.map(\.description) == [#"body $["big"]: expected 18446744073709551616, actual 18446744073709551617"#])
+        #expect(read.captured["big"] == .bigInteger("18446744073709551617"))
+    }
+
     @Test("a capture that finds nothing fails its request, and the requests that need it are skipped")
     func missingCapture() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -124,6 +124,8 @@ public struct FormEncoder: Sendable, Hashable {
             pairs.append(Pair(key: key, value: boolEncoding == .numeric ? (bool ? "1" : "0") : (bool ? "true" : "false")))
         case .int(let int):
             pairs.append(Pair(key: key, value: String(int)))
+        case .bigInteger(let digits):
+            pairs.append(Pair(key: key, value: digits))
         case .double(let double):
             guard double.isFinite else {
                 throw UnencodableValue(path: path.description, reason: "\(double) cannot be written as a form value")
@@ -155,7 +157,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "a Boolean"
-        case .int, .double: "a number"
+        case .int, .double, .bigInteger: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "a mapping"

@@ -206,7 +206,7 @@ private struct Parser {
             guard digits() > 0 else { throw failure("expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
+        if isInteger { return JSONValue(integerText: text) ?? .bigInteger(text) }
         guard let double = Double(text), double.isFinite else {
             throw failure("number \(text) is out of range", at: start)
         }

@@ -39,6 +39,7 @@ public struct JSONWriter: Sendable {
                 throw UnencodableValue(path: path.description, reason: "\(double) is not a number JSON can hold")
             }
             output.append(contentsOf: double.description.utf8)
+        case .bigInteger(let digits): output.append(contentsOf: digits.utf8)
         case .string(let string): JSONWriter.writeString(string, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))

@@ -34,6 +34,8 @@ public struct PropertyListWriter: Sendable {
             output.append(contentsOf: (bool ? "<true/>" : "<false/>").utf8)
         case .int(let int):
             output.append(contentsOf: "<integer>\(int)</integer>".utf8)
+        case .bigInteger(let digits):
+            output.append(contentsOf: "<integer>\(digits)</integer>".utf8)
         case .double(let double):
             let text = double.isNaN ? "nan" : double.isInfinite ? (double > 0 ? "+infinity" : "-infinity") : double.description
             output.append(contentsOf: "<real>\(text)</real>".utf8)

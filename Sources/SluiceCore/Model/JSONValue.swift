@@ -4,7 +4,9 @@
 /// Objects keep their members in order (the order written, or the order in the document), while
 /// equality between objects ignores that order, as JSON's does. Strings and member names are equal
 /// when their code points are (RFC 8259 section 8.3), never merely canonically equivalent. Integers stay integers: `2` is
-/// `.int(2)` and `2.0` is `.double(2.0)`. The literal conformances let parameters read like JSON:
+/// `.int(2)` and `2.0` is `.double(2.0)`; an integer too large for `Int` keeps its digits
+/// (`.bigInteger`), so `18446744073709551617` is never read, compared or written as its nearest
+/// `Double`. The literal conformances let parameters read like JSON:
 ///
 /// ```swift
 /// let parameters: JSONValue = ["q": "swift", "page": 2, "tags": ["a", "b"], "draft": nil]
@@ -18,6 +20,10 @@ public enum JSONValue: Sendable, Hashable {
     case int(Int)
     /// Any other number.
     case double(Double)
+    /// A number without fraction or exponent too large for `Int`, as its decimal digits: a `-` for
+    /// a negative one, then digits without leading zeros (``init(integerText:)`` makes one from any
+    /// integer text). Compared exactly with every other number (``numericOrder(_:_:)``).
+    case bigInteger(String)
     /// A string.
     case string(String)
     /// An array.
@@ -44,22 +50,51 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    /// The number as a `Double`, when this is a number.
+    /// The number as a `Double`, when this is a number (a ``bigInteger(_:)`` rounded to the
+    /// nearest one).
     public var doubleValue: Double? {
         switch self {
         case .int(let int): Double(int)
         case .double(let double): double
+        case .bigInteger(let digits): Double(digits)
         default: nil
         }
     }
 
-    /// The integer, when this is an integer (or a double with an integral value that fits).
+    /// The integer, when this is an integer (or a double with an integral value) that fits in `Int`.
     public var intValue: Int? {
         switch self {
         case .int(let int): int
         case .double(let double): Int(exactly: double)
+        case .bigInteger(let digits): Int(digits)
         default: nil
         }
+    }
+
+    /// Whether this is a number without fraction or exponent: `.int` or `.bigInteger`.
+    public var isInteger: Bool {
+        switch self {
+        case .int, .bigInteger: true
+        default: false
+        }
+    }
+
+    /// An integer from its decimal text (`[-+]?[0-9]+`, leading zeros allowed): `.int` when it
+    /// fits, else `.bigInteger` with its digits in canonical form; `nil` for other text.
+    public init?(integerText text: some StringProtocol) {
+        var digits = Substring(text)
+        var negative = false
+        if let sign = digits.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        if let int = Int(text.hasPrefix("+") ? String(text.dropFirst()) : String(text)) {
+            self = .int(int)
+            return
+        }
+        let significant = digits.drop { $0 == "0" }
+        self = .bigInteger((negative ? "-" : "") + significant)
     }
 
     /// The Boolean, when this is `true` or `false`.
@@ -97,6 +132,7 @@ extension JSONValue {
         case (.bool(let left), .bool(let right)): left == right
         case (.int(let left), .int(let right)): left == right
         case (.double(let left), .double(let right)): left == right
+        case (.bigInteger(let left), .bigInteger(let right)): left.utf8.elementsEqual(right.utf8)
         case (.string(let left), .string(let right)): left.hasSameCodePoints(as: right)
         case (.array(let left), .array(let right)): left == right
         case (.object(let left), .object(let right)): left == right
@@ -114,6 +150,7 @@ extension JSONValue {
         case .string(let string): hasher.combine(4); hasher.combineCodePoints(of: string)
         case .array(let elements): hasher.combine(5); hasher.combine(elements)
         case .object(let object): hasher.combine(6); hasher.combine(object)
+        case .bigInteger(let digits): hasher.combine(7); hasher.combine(digits.utf8.count); for byte in digits.utf8 { hasher.combine(byte) }
         }
     }
 }

@@ -53,32 +53,8 @@ enum JSONPathComparison {
         }
     }
 
-    /// -1, 0 or 1 when both are numbers, compared exactly (an `Int` past 2^53 is not rounded to a
-    /// `Double` first); `nil` otherwise.
+    /// -1, 0 or 1 when both are numbers, compared exactly; `nil` otherwise.
     static func numericOrder(_ left: JSONValue, _ right: JSONValue) -> Int? {
-        switch (left, right) {
-        case (.int(let left), .int(let right)): return left < right ? -1 : left == right ? 0 : 1
-        case (.double(let left), .double(let right)): return order(left, right)
-        case (.int(let left), .double(let right)): return order(left, right)
-        case (.double(let left), .int(let right)): return order(right, left).map { -$0 }
-        default: return nil
-        }
-    }
-
-    private static func order(_ left: Double, _ right: Double) -> Int? {
-        if left < right { return -1 }
-        if left > right { return 1 }
-        return left == right ? 0 : nil
-    }
-
-    private static func order(_ integer: Int, _ double: Double) -> Int? {
-        guard !double.isNaN else { return nil }
-        // Doubles at or past 2^63 in size are past every Int.
-        if double >= 9_223_372_036_854_775_808.0 { return -1 }
-        if double < -9_223_372_036_854_775_808.0 { return 1 }
-        let whole = Int(double.rounded(.towardZero))
-        if integer != whole { return integer < whole ? -1 : 1 }
-        let fraction = double - double.rounded(.towardZero)
-        return fraction > 0 ? -1 : fraction < 0 ? 1 : 0
+        JSONValue.numericOrder(left, right)
     }
 }

@@ -260,7 +260,7 @@ struct JSONPathParser {
             isInteger = false
         }
         let text = JSONPathParser.string(characters[start..<position])
-        if isInteger, let integer = Int(text) { return .int(integer) }
+        if isInteger, let integer = JSONValue(integerText: text) { return integer }
         guard let double = Double(text) else { throw failure("\(text) is not a number", at: start) }
         return .double(double)
     }

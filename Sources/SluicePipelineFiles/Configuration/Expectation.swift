@@ -127,7 +127,7 @@ extension Expectation {
         switch value {
         case .null: "null"
         case .bool: "boolean"
-        case .int: "integer"
+        case .int, .bigInteger: "integer"
         case .double: "number"
         case .string: "string"
         case .array: "array"

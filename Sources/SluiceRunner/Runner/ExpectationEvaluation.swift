@@ -101,12 +101,12 @@ extension Expectation {
             guard let text = value.stringValue, let pattern = expected.stringValue, let regex = try? Regex(pattern) else { return false }
             return (try? regex.firstMatch(in: text)) != nil
         case .lt, .le, .gt, .ge:
-            guard let actual = value.doubleValue, let limit = expected.doubleValue else { return false }
+            guard let order = JSONValue.numericOrder(value, expected) else { return false }
             switch op {
-            case .lt: return actual < limit
-            case .le: return actual <= limit
-            case .gt: return actual > limit
-            default: return actual >= limit
+            case .lt: return order < 0
+            case .le: return order <= 0
+            case .gt: return order > 0
+            default: return order >= 0
             }
         case .type:
             guard let type = expected.isNull ? "null" : expected.stringValue else { return false }
@@ -125,10 +125,11 @@ extension Expectation {
         }
     }
 
-    /// JSON equality with numbers compared by value, so `1` equals `1.0`.
+    /// JSON equality with numbers compared by value, exactly, so `1` equals `1.0` and
+    /// `9007199254740993` does not equal `9007199254740992.0`.
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        if let order = JSONValue.numericOrder(a, b) { return order == 0 }
         switch (a, b) {
-        case (.int, .double), (.double, .int), (.double, .double): return a.doubleValue == b.doubleValue
         case (.array(let left), .array(let right)): return left.count == right.count && zip(left, right).allSatisfy(equal)
         case (.object(let left), .object(let right)):
             return left.count == right.count && left.allSatisfy { member in right[member.key].map { equal(member.value, $0) } ?? false }
