@@ -75,6 +75,41 @@ struct RedirectTests {
         #expect(other?["Cookie"] == nil)
     }
 
+    @Test("Authorization, Cookie and Host go to the first request's origin again after a hop to another, as curl sends them")
+    func credentialsBackToTheFirstOrigin() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let port = servers.httpbin.port!
+        func hop(to url: String) -> String {
+            "http://127.0.0.1:\(port)/redirect-to?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+        func away(to host: String) -> String {
+            "http://\(host):\(port)/redirect-to?url=" + "http://127.0.0.1:\(port)/headers".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        }
+        let start = hop(to: away(to: "localhost"))
+        let headers = ["Authorization: Bearer secret", "Cookie: session=1", "X-Other: kept"]
+        func seen(_ body: Data) throws -> [String: String] {
+            let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+            return (object?["headers"] as? [String: String] ?? [:]).filter { ["Authorization", "Cookie", "X-Other"].contains($0.key) }
+        }
+        var request = Request(url: URL(string: start)!)
+        for line in headers {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            request.headers.add(name: String(parts[0]), value: parts[1].trimmingCharacters(in: .whitespaces))
+        }
+        let sluice = try seen(try await manager.send(request).body)
+        let curl = try await CurlCLI.run(["-L"] + headers.flatMap { ["-H", $0] } + [start])
+        #expect(curl.status == 0)
+        #expect(sluice == (try seen(Data(curl.output.utf8))))
+        #expect(sluice == ["Authorization": "Bearer secret", "Cookie": "session=1", "X-Other": "kept"])
+        // Starting elsewhere, the final hop's origin is not the first one: nothing is sent there.
+        let elsewhere = away(to: "localhost")
+        let dropped = try seen(try await manager.send(Request(url: URL(string: elsewhere)!, headers: request.headers)).body)
+        let curlDropped = try await CurlCLI.run(["-L"] + headers.flatMap { ["-H", $0] } + [elsewhere])
+        #expect(dropped == (try seen(Data(curlDropped.output.utf8))))
+        #expect(dropped == ["X-Other": "kept"])
+    }
+
     @Test("https to http is refused by default; http to https is followed")
     func downgrade() async throws {
         let servers = try TestServers.load()

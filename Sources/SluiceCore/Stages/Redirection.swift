@@ -8,8 +8,10 @@ import Logging
 ///   against the request's URL (RFC 3986), and the fragment carries over when it has none.
 /// - 303 turns any method but `HEAD` into `GET` without body, and so do 301 and 302 for `POST`, as
 ///   browsers and curl do; 307 and 308 keep the method and the body.
-/// - When the origin (scheme, host or port) changes, `Authorization`, `Cookie`,
-///   `Proxy-Authorization` and `Host` are dropped. (curl before 7.83 compared only the host.)
+/// - `Authorization`, `Cookie`, `Proxy-Authorization` and `Host` go only to the origin (scheme,
+///   host and port) of the first request: dropped on a hop to another origin, and sent again on a
+///   hop back to the first one, as curl does (its `first_host`; curl before 7.83 compared only the
+///   host). The headers were written for that origin, so it gets them whichever way it is reached.
 /// - `https` to `http` is refused as `.insecureRedirect` unless `allowsInsecureRedirects`; a
 ///   scheme other than `http` and `https` is always refused.
 /// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
@@ -59,8 +61,23 @@ public struct Redirection: Stage {
         while true {
             let response = try await next(current, context)
             guard let following = try hop(from: current, to: response, along: &chain, context: context) else { return response }
-            current = following
+            current = Redirection.restoringCredentials(of: request, to: following)
         }
+    }
+
+    /// The headers only the first request's origin gets.
+    private static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "Host"]
+
+    /// `following`, with the first request's own origin-bound headers again when it goes back to
+    /// that request's origin (a hop to another origin dropped them).
+    private static func restoringCredentials(of first: Request, to following: Request) -> Request {
+        guard following.url.originText == first.url.originText else { return following }
+        var following = following
+        for name in originBoundHeaders {
+            following.headers.remove(name: name)
+            for value in first.headers.values(for: name) { following.headers.add(name: name, value: value) }
+        }
+        return following
     }
 
     /// The redirects a task has followed so far. Empty, and allocating nothing, until the first.
@@ -117,7 +134,7 @@ public struct Redirection: Stage {
             }
         }
         if request.url.originText != url.originText {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization", "Host"] {
+            for name in Redirection.originBoundHeaders {
                 following.headers.remove(name: name)
             }
         }
