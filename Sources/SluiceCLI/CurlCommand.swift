@@ -35,7 +35,9 @@ struct CurlCommand: AsyncParsableCommand {
                 let spec = prepared.spec
                 switch prepared.result {
                 case .success(let request):
-                    let command = CurlExport.command(for: request, parts: prepared.written?.parts ?? [], redirects: redirects, redactor: redactor)
+                    let command = CurlExport.command(
+                        for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects, redactor: redactor
+                    )
                     Terminal.write("# \(spec.displayName)\n\(command)\n")
                 case .failure(let error):
                     failed = true

@@ -76,7 +76,10 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
     var location = false
 
-    @Option(name: .customLong("max-redirs"), help: "With --location, the most redirects to follow.")
+    @Flag(name: .customLong("location-trusted"), help: "Follow redirects, and send -u's credentials, Authorization and Cookie to every host on the way, as curl's --location-trusted.")
+    var locationTrusted = false
+
+    @Option(name: .customLong("max-redirs"), help: "With --location or --location-trusted, the most redirects to follow.")
     var maxRedirects = 10
 
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
@@ -274,7 +277,7 @@ struct SendCommand: AsyncParsableCommand {
         let policy = try trust.trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
-        let hopLog = HopLog(keepsHeads: location && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil))
+        let hopLog = HopLog(keepsHeads: followsRedirects && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil))
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -303,11 +306,11 @@ struct SendCommand: AsyncParsableCommand {
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (bodyOptions.form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !(location && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !(followsRedirects && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
-                redirects: location ? Redirection(maximumHops: maxRedirects) : nil
+                redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted) : nil
             ),
             monitors: [ReachabilityNotes()]
         )
@@ -443,7 +446,7 @@ struct SendCommand: AsyncParsableCommand {
         default: break
         }
         if let response { figures.heads = hops.earlierResponses + [response] }
-        if let response, !location, (300..<400).contains(response.status), let location = response.headers["Location"] {
+        if let response, !followsRedirects, (300..<400).contains(response.status), let location = response.headers["Location"] {
             figures.redirectURL = URIReference(parsing: location).resolved(against: URIReference(parsing: request.url.absoluteString)).description
         }
         if let failure {
@@ -468,7 +471,22 @@ struct SendCommand: AsyncParsableCommand {
         } else {
             return nil
         }
+        guard !locationTrusted else { return HTTPAuthentication(provider: EveryOrigin(credential: credential)) }
         return HTTPAuthentication(credentials: [.init(host: space.host, port: space.port, credential: credential)])
+    }
+
+    /// Whether redirects are followed: `-L` or `--location-trusted`.
+    private var followsRedirects: Bool {
+        location || locationTrusted
+    }
+
+    /// One credential for every origin: `-u` under `--location-trusted`.
+    private struct EveryOrigin: HTTPCredentialProvider {
+        let credential: HTTPCredential
+
+        func credential(for space: ProtectionSpace) -> HTTPCredential? {
+            credential
+        }
     }
 
     /// The credential `-n` (`~/.netrc`, none when it does not exist) or `--netrc-file` (which

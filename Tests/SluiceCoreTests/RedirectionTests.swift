@@ -136,6 +136,44 @@ struct RedirectionTests {
         #expect(recorder.all.count == 1)
     }
 
+    @Test("a request's own rules replace the stage's for it alone: follow none, fewer hops, credentials to every origin")
+    func requestsOwnRules() async throws {
+        let (recorder, pipeline) = try chain([
+            "http://a.test/1": (302, "http://b.test/2"), "http://b.test/2": (302, "http://c.test/3"),
+        ])
+        let manager = SessionManager(pipeline: pipeline)
+        let headers: HTTPHeaders = ["Authorization": "Bearer t", "Cookie": "c=1", "Proxy-Authorization": "Basic x", "Host": "a.test"]
+        func send(_ rules: Redirection?) async throws -> Response {
+            var request = Request(url: URL(string: "http://a.test/1")!, headers: headers)
+            request.redirection = rules
+            return try await manager.send(request)
+        }
+        #expect(try await send(Redirection(follows: false)).status == 302)
+        #expect(recorder.all.count == 1)
+        #expect(await #expect(throws: SluiceError.self) { try await send(Redirection(maximumHops: 1)) }?.kind == .tooManyRedirects)
+        let before = recorder.all.count
+        #expect(try await send(Redirection(trustsOtherOrigins: true)).url?.absoluteString == "http://c.test/3")
+        let last = try #require(recorder.all.last)
+        #expect(recorder.all.count == before + 3)
+        #expect(last.headers["Authorization"] == "Bearer t" && last.headers["Cookie"] == "c=1")
+        #expect(last.headers["Proxy-Authorization"] == nil && last.headers["Host"] == nil, "a proxy's credentials and Host stay with the first origin")
+        #expect(recorder.all.allSatisfy { $0.redirection == nil }, "the stage consumes the rules")
+        #expect(try await send(nil).url?.absoluteString == "http://c.test/3")
+        #expect(recorder.all.last?.headers["Authorization"] == nil, "the stage's own rules for the next request")
+    }
+
+    @Test("a request's own rules that follow redirects are refused by a pipeline with no redirect stage; ones that follow none pass")
+    func requestsOwnRulesWithoutTheStage() async throws {
+        let (_, pipeline) = try chain(["http://a.test/1": (302, "/2")])
+        let manager = SessionManager(pipeline: try Pipeline(transport: pipeline.transport, redirects: nil))
+        var request = Request(url: URL(string: "http://a.test/1")!)
+        request.redirection = Redirection(maximumHops: 3)
+        let error = await #expect(throws: SluiceError.self) { try await manager.send(request) }
+        #expect(error?.kind == .invalidRequest && error?.message.contains("no Redirection stage") == true)
+        request.redirection = Redirection(follows: false)
+        #expect(try await manager.send(request).status == 302)
+    }
+
     @Test("redirects run below serialization whatever the order; two redirect stages are refused, naming both")
     func placementBelowSerialization() throws {
         #expect(try Pipeline(stages: [Redirection(), Serialization()], transport: echoTransport()).stageNames == ["serialization", "redirects"])

@@ -110,6 +110,42 @@ struct RedirectTests {
         #expect(dropped == ["X-Other": "kept"])
     }
 
+    @Test("a request's own redirects: in a pipeline file: sluice run, and the curl command sluice curl writes, send the same across hosts")
+    func requestsOwnRedirectsBesideCurl() async throws {
+        let servers = try TestServers.load()
+        let port = servers.httpbin.port!
+        let away = servers.httpbin("redirect-to?url=" + "http://localhost:\(port)/anything".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            stages:
+              - header-injection: { headers: { Authorization: Bearer t } }
+            requests:
+              - name: trusted
+                path: \(away.absoluteString)
+                redirects: { trusted: true }
+                expect: { body: { "$.headers.Authorization": Bearer t } }
+              - name: plain
+                path: \(away.absoluteString)
+                expect: { body: { "$.headers.Authorization": { exists: false } } }
+              - name: stop
+                path: \(away.absoluteString)
+                redirects: { follow: false }
+                expect: { status: 302 }
+            """, to: "redirects.yaml")
+        let run = try await SluiceProcess.launch(["run", file])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        for (name, authorization) in [("trusted", "Bearer t"), ("plain", nil)] {
+            let exported = try await SluiceProcess.launch(["curl", "--show-secrets", "--only", name, file])
+            let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
+            #expect(command.contains(name == "trusted" ? "--location-trusted" : "--location "), "\(command)")
+            let sent = try await SluiceProcess.launch(["-c", String(command) + " --silent"], executable: URL(fileURLWithPath: "/bin/sh"))
+            let echoed = try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any]
+            #expect((echoed?["headers"] as? [String: String])?["Authorization"] == authorization, "\(name): \(sent.output)")
+        }
+        let stop = try await SluiceProcess.launch(["curl", "--only", "stop", file])
+        #expect(!stop.output.contains("--location"))
+    }
+
     @Test("https to http is refused by default; http to https is followed")
     func downgrade() async throws {
         let servers = try TestServers.load()

@@ -52,6 +52,35 @@ struct SendCurlFlagsTests {
         }
     }
 
+    @Test("-L and --location-trusted across hosts: -u, -H Authorization and -H Cookie go where curl sends them")
+    func credentialsAcrossRedirects() async throws {
+        let servers = try TestServers.load()
+        let port = servers.httpbin.port!
+        let elsewhere = "http://localhost:\(port)/anything".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let away = servers.httpbin("redirect-to?url=\(elsewhere)").absoluteString
+        let back = "http://localhost:\(port)/redirect-to?url=" + servers.httpbin("anything").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let cases: [[String]] = [
+            ["-L", "-u", "ada:s3cret", away],
+            ["--location-trusted", "-u", "ada:s3cret", away],
+            ["-L", "-H", "Authorization: Bearer t", away],
+            ["--location-trusted", "-H", "Authorization: Bearer t", away],
+            ["--location-trusted", "--max-redirs", "0", away],
+            ["-L", "-H", "Authorization: Bearer t", "-H", "Cookie: c=1", back],
+        ]
+        for arguments in cases {
+            let reference = try await CurlCLI.run(arguments)
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            #expect(sent.status == reference.status, "\(arguments): \(sent.error)")
+            guard reference.status == 0 else { continue }
+            let (mine, theirs) = (try Self.seen(sent.output), try Self.seen(reference.output))
+            #expect(mine == theirs, "\(arguments)")
+            let cookie = { (output: String) in
+                ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]).flatMap { ($0["headers"] as? [String: String])?["Cookie"] }
+            }
+            #expect(cookie(sent.output) == cookie(reference.output), "\(arguments)")
+        }
+    }
+
     @Test("-w, -b, -c and -T: the same write-out, cookies and upload as curl's")
     func writeOutCookiesUpload() async throws {
         let servers = try TestServers.load()

@@ -146,6 +146,34 @@ struct PipelineRunnerTests {
         #expect(read.captured["big"] == .bigInteger("18446744073709551617"))
     }
 
+    @Test("a request's own redirects: replace the stage's for it alone, ${...} filled in when it is sent")
+    func requestsOwnRedirects() async throws {
+        let transport = InMemoryTransport { request in
+            switch request.url.path {
+            case "/1": return Response(status: 302, headers: ["Location": "http://b.test/2"], url: request.url)
+            case "/2": return Response(status: 302, headers: ["Location": "http://c.test/3"], url: request.url)
+            default:
+                let seen = request.headers["Authorization"] ?? "none"
+                return Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"auth":"\#(seen)"}"#.utf8), url: request.url)
+            }
+        }
+        let text = """
+            stages:
+              - header-injection: { headers: { Authorization: Bearer t } }
+              - response-decoding: { acceptable-status: [200-399] }
+            variables: { hops: 1 }
+            requests:
+              - { name: stop, path: http://a.test/1, redirects: { follow: false }, expect: { status: 302, headers: { Location: http://b.test/2 } } }
+              - { name: few, path: http://a.test/1, redirects: { max-hops: "${hops}" } }
+              - { name: trusted, path: http://a.test/1, redirects: { trusted: true }, expect: { body: { $.auth: Bearer t } } }
+              - { name: default, path: http://a.test/1, expect: { body: { $.auth: none } } }
+            """
+        let results = try await PipelineRunner(file: try PipelineFile.load(text: text, path: "p.yaml"), transport: transport).run()
+        #expect(results.map(\.name) == ["stop", "few", "trusted", "default"])
+        #expect(results.map(\.ok) == [true, false, true, true], "\(results.map(\.failures))")
+        #expect(results[1].error?.kind == SluiceError.Kind.tooManyRedirects.description)
+    }
+
     @Test("a capture that finds nothing fails its request, and the requests that need it are skipped")
     func missingCapture() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -12,6 +12,8 @@ import Logging
 ///   host and port) of the first request: dropped on a hop to another origin, and sent again on a
 ///   hop back to the first one, as curl does (its `first_host`; curl before 7.83 compared only the
 ///   host). The headers were written for that origin, so it gets them whichever way it is reached.
+///   With `trustsOtherOrigins` (curl's `--location-trusted`), `Authorization` and `Cookie` go to
+///   every hop.
 /// - `https` to `http` is refused as `.insecureRedirect` unless `allowsInsecureRedirects`; a
 ///   scheme other than `http` and `https` is always refused.
 /// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
@@ -23,7 +25,8 @@ import Logging
 /// (cookies, the cache, trust) see every hop.
 ///
 /// `follows: false` keeps the stage in the chain but hands every redirect response back as it
-/// is, so the pipeline adds no other.
+/// is, so the pipeline adds no other. A request may carry rules of its own
+/// (``Request/redirection``), which the stage follows instead of its own for that request.
 public struct Redirection: Stage {
     /// The most redirects followed for one request; 10 by default.
     public let maximumHops: Int
@@ -31,6 +34,9 @@ public struct Redirection: Stage {
     public let allowsInsecureRedirects: Bool
     /// Whether redirects are followed at all; `true` by default.
     public let follows: Bool
+    /// Whether `Authorization` and `Cookie` go to every hop, whatever its origin, as curl's
+    /// `--location-trusted` sends them; `false` by default.
+    public let trustsOtherOrigins: Bool
 
     /// `redirects`.
     public var name: String { "redirects" }
@@ -42,15 +48,28 @@ public struct Redirection: Stage {
     public var claims: [String] { ["following redirects"] }
 
     /// Creates the stage.
-    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true) {
+    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true, trustsOtherOrigins: Bool = false) {
         self.maximumHops = max(0, maximumHops)
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.follows = follows
+        self.trustsOtherOrigins = trustsOtherOrigins
     }
 
     /// Sends the request, then each redirect it leads to, and returns the first response that
-    /// is not a redirect.
+    /// is not a redirect; by the request's own rules (``Request/redirection``) when it has them.
     public func handle(
+        _ request: Request,
+        context: TaskContext,
+        next: (Request, TaskContext) async throws -> Response
+    ) async throws -> Response {
+        guard let own = request.redirection else { return try await follow(request, context: context, next: next) }
+        var request = request
+        request.redirection = nil
+        return try await own.follow(request, context: context, next: next)
+    }
+
+    /// Sends the request and follows its redirects by these rules.
+    private func follow(
         _ request: Request,
         context: TaskContext,
         next: (Request, TaskContext) async throws -> Response
@@ -61,7 +80,7 @@ public struct Redirection: Stage {
         while true {
             let response = try await next(current, context)
             guard let following = try hop(from: current, to: response, along: &chain, context: context) else { return response }
-            current = Redirection.restoringCredentials(of: request, to: following)
+            current = trustsOtherOrigins ? following : Redirection.restoringCredentials(of: request, to: following)
         }
     }
 
@@ -134,7 +153,7 @@ public struct Redirection: Stage {
             }
         }
         if request.url.originText != url.originText {
-            for name in Redirection.originBoundHeaders {
+            for name in Redirection.originBoundHeaders where !trustsOtherOrigins || name == "Proxy-Authorization" || name == "Host" {
                 following.headers.remove(name: name)
             }
         }

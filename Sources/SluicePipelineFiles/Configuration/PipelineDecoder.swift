@@ -262,6 +262,9 @@ package struct PipelineDecoder {
         if let connection = node["connection"] {
             request.connection = connectionOverrides(connection)
         }
+        if let redirects = node["redirects"] {
+            request.redirects = redirectRules(redirects)
+        }
         if let body = request.body, body.scalar == nil {
             fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
         }
@@ -594,6 +597,20 @@ package struct PipelineDecoder {
                 }
             }
         }
+        return problems.isEmpty ? node : nil
+    }
+
+    /// A request's `redirects:`: the `redirects` stage's options, checked here (but for values
+    /// with a `${...}`); the runner reads them when it sends.
+    private mutating func redirectRules(_ node: YAMLNode) -> YAMLNode? {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            fail(node.mark, "redirects must be a mapping of follow, max-hops, allow-insecure or trusted")
+            return nil
+        }
+        let templated = Set(node.references().references.map(\.mark))
+        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: RedirectOptions.descriptors, owner: "redirects")
+            .filter { !templated.contains($0.mark) }
+        for problem in problems { fail(problem.mark, problem.message) }
         return problems.isEmpty ? node : nil
     }
 

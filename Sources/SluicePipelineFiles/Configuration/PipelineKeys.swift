@@ -96,6 +96,10 @@ package enum PipelineKeys {
             "events", .object(events),
             summary: "Read a text/event-stream response as server-sent events until count have arrived or within has passed (reconnecting with Last-Event-ID between); expect and capture then see the events as a JSON array of {type, data, id, json?}."
         ),
+        OptionDescriptor(
+            "redirects", .object(RedirectOptions.descriptors),
+            summary: "The request's own redirect rules, in place of the redirects stage's: follow or not, max-hops, allow-insecure, trusted (credentials to every origin)."
+        ),
         OptionDescriptor("expect", .object(expect), summary: "What the response must satisfy."),
         OptionDescriptor("capture", .map(.oneOf(captureSources)), summary: "Values taken from the response for later requests, by variable name."),
         OptionDescriptor(

@@ -115,6 +115,9 @@ public struct RequestSpec: Sendable {
     /// `connection:`, the request's own connection overrides (`unix-socket`, `resolve`,
     /// `connect-to`), in place of a `connection` stage's.
     public var connection: YAMLNode?
+    /// `redirects:`, the request's own redirect rules (`follow`, `max-hops`, `allow-insecure`,
+    /// `trusted`), in place of the `redirects` stage's.
+    public var redirects: YAMLNode?
     /// `events:`, for a `text/event-stream` resource: how many server-sent events to read, and for
     /// how long at most; the expectations and captures then see the events as a JSON array.
     public var events: EventReading?
@@ -152,7 +155,7 @@ public struct RequestSpec: Sendable {
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] }
-        nodes += [parameters, body, bodyFile, output, connection].compactMap { $0 }
+        nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         nodes += expectations.compactMap(\.templatedValue)
         return nodes

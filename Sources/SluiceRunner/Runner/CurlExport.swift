@@ -18,7 +18,7 @@ public enum CurlExport {
     ///   - request: the request as it reached the transport.
     ///   - parts: the multipart parts the request was written with (serialization turns them
     ///     into the body), sent as `-F`.
-    ///   - redirects: the pipeline's redirect stage, when it follows redirects.
+    ///   - redirects: the redirect rules the request is sent with (its own, or the pipeline's stage).
     ///   - redactor: hides secrets; `Redactor/none` shows them.
     public static func command(for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, redactor: Redactor) -> String {
         var lines: [String] = []
@@ -72,7 +72,7 @@ public enum CurlExport {
             }
         }
         if let redirects, redirects.follows {
-            arguments += ["--location", "--max-redirs", "\(redirects.maximumHops)"]
+            arguments += [redirects.trustsOtherOrigins ? "--location-trusted" : "--location", "--max-redirs", "\(redirects.maximumHops)"]
         }
         if let total = request.timeouts.total {
             arguments += ["--max-time", seconds(total)]

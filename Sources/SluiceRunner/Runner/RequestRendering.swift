@@ -110,6 +110,15 @@ extension RequestSpec {
         if events != nil {
             request.destination = .stream()
         }
+        if let redirects {
+            // Values from ${...} are checked once filled in, as the loader checked the others.
+            let pairs = try rendered(redirects).pairs ?? []
+            if let problem = OptionDescriptor.problems(in: pairs, at: redirects.mark, options: RedirectOptions.descriptors, owner: "redirects").first {
+                throw SluiceError(kind: .invalidRequest, message: "redirects at line \(problem.mark.line): \(problem.message)")
+            }
+            let options = StageOptions(owner: "redirects", pairs: pairs, mark: redirects.mark, directory: directory, environment: [:])
+            request.redirection = RedirectOptions.redirection(from: options)
+        }
         if let connection {
             let options = StageOptions(
                 owner: "connection", pairs: try rendered(connection).pairs ?? [], mark: connection.mark, directory: directory, environment: [:]

@@ -1,0 +1,30 @@
+import SluiceCore
+import SluiceStageRegistry
+
+/// The options of the `redirects` stage and of a request's `redirects:`: whether and how far
+/// redirects are followed, and where credentials go (curl's `-L`, `--max-redirs`,
+/// `--location-trusted`; Hurl's `location`, `max-redirs`, `location-trusted`).
+package enum RedirectOptions {
+    /// The rules with no options.
+    private static let standard = Redirection()
+
+    package static let descriptors = [
+        OptionDescriptor("follow", .boolean, default: "\(standard.follows)", summary: "false hands redirect responses back as they are."),
+        OptionDescriptor("max-hops", .integerIn(0...Int.max), default: "\(standard.maximumHops)", summary: "The most redirects followed for one request."),
+        OptionDescriptor("allow-insecure", .boolean, default: "\(standard.allowsInsecureRedirects)", summary: "Follow a redirect from https to http."),
+        OptionDescriptor(
+            "trusted", .boolean, default: "\(standard.trustsOtherOrigins)",
+            summary: "Send Authorization and Cookie to every hop, whatever its origin, as curl's --location-trusted; otherwise only to the first request's origin."
+        ),
+    ]
+
+    /// The rules the options describe, each option not given as ``Redirection``'s default.
+    package static func redirection(from options: StageOptions) -> Redirection {
+        Redirection(
+            maximumHops: options.integer("max-hops") ?? standard.maximumHops,
+            allowsInsecureRedirects: options.bool("allow-insecure") ?? standard.allowsInsecureRedirects,
+            follows: options.bool("follow") ?? standard.follows,
+            trustsOtherOrigins: options.bool("trusted") ?? standard.trustsOtherOrigins
+        )
+    }
+}
