@@ -36,7 +36,8 @@ struct CurlCommand: AsyncParsableCommand {
                 switch prepared.result {
                 case .success(let request):
                     let command = CurlExport.command(
-                        for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects, redactor: redactor
+                        for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
+                        ownCookies: prepared.written?.ownCookies, redactor: redactor
                     )
                     Terminal.write("# \(spec.displayName)\n\(command)\n")
                 case .failure(let error):

@@ -545,11 +545,12 @@ struct SendCommand: AsyncParsableCommand {
         return value * factor
     }
 
-    /// The cookies stage `-b FILE` and `-c` ask for, its jar holding the file's cookies; `nil`
-    /// when neither is given, or `-b` gives cookies as text (sent as they are, in `makeRequest`).
+    /// The cookies stage: its jar holding `-b FILE`'s cookies when `-b FILE` or `-c` turn curl's
+    /// cookie engine on, or unused (`makeRequest` turns the jar off) when `-b` gives only cookies
+    /// as text, which it sends on every hop; `nil` without `-b` or `-c`.
     private func cookieStage() throws -> CookieHandling? {
         let file = cookie.flatMap { $0.contains("=") ? nil : $0 }
-        guard file != nil || cookieJar != nil else { return nil }
+        guard file != nil || cookieJar != nil || cookie != nil else { return nil }
         let jar = CookieJar()
         if let file {
             do {
@@ -606,7 +607,12 @@ struct SendCommand: AsyncParsableCommand {
         func addUnlessGiven(_ name: String, _ value: String) {
             if !request.headers.contains(name), !request.omitsHeader(name) { request.headers.add(name: name, value: value) }
         }
-        if let cookie, cookie.contains("=") { addUnlessGiven("Cookie", cookie) }
+        // As curl's CURLOPT_COOKIE: on every hop, whatever its host, unless -H sets Cookie; with no
+        // cookie file (-b FILE, -c), no cookie engine: the jar stays out.
+        if let cookie, cookie.contains("=") {
+            if !request.headers.contains("Cookie"), !request.omitsHeader("Cookie") { request.ownCookies = cookie }
+            request.usesCookieJar = cookieJar != nil
+        }
         // Not curl's 'curl/VERSION': a server sees what sent the request, as from sluice run.
         addUnlessGiven("User-Agent", userAgent ?? "sluice/\(SluiceVersion.current)")
         if let referer { addUnlessGiven("Referer", referer) }

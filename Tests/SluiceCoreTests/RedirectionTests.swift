@@ -174,6 +174,35 @@ struct RedirectionTests {
         #expect(try await manager.send(request).status == 302)
     }
 
+    @Test("a request's own cookies go on every hop after the jar's, whatever the origin; with the jar off, only they go and nothing is stored")
+    func ownCookies() async throws {
+        let recorder = RequestRecorder()
+        let transport = recorder.transport { request in
+            switch request.url.host {
+            case "a.test": Response(status: 302, headers: ["Location": "http://b.test/", "Set-Cookie": "jar=1"], url: request.url)
+            case "b.test": Response(status: 302, headers: ["Location": "http://a.test/again", "Set-Cookie": "b=1"], url: request.url)
+            default: Response(status: 200, url: request.url)
+            }
+        }
+        let jar = CookieJar()
+        let manager = SessionManager(pipeline: try Pipeline(stages: [CookieHandling(jar: jar)], transport: transport))
+        var request = Request(url: URL(string: "http://a.test/")!)
+        request.ownCookies = "own=1; two=2"
+        // a.test/ → b.test/ → a.test/again → b.test/ again: a loop, found at the fourth request.
+        let loop = await #expect(throws: SluiceError.self) { try await manager.send(request) }
+        #expect(loop?.kind == .redirectLoop)
+        #expect(recorder.all.map { $0.headers["Cookie"] } == ["own=1; two=2", "own=1; two=2", "jar=1; own=1; two=2"])
+        #expect(recorder.all.allSatisfy { $0.ownCookies == nil })
+        let stored = jar.cookieHeader(for: URL(string: "http://a.test/")!)
+        request.usesCookieJar = false
+        _ = try? await manager.send(request)
+        #expect(recorder.all.suffix(3).allSatisfy { $0.headers["Cookie"] == "own=1; two=2" })
+        #expect(jar.cookieHeader(for: URL(string: "http://a.test/")!) == stored)
+        let bare = SessionManager(pipeline: try Pipeline(transport: transport, redirects: nil))
+        let refused = await #expect(throws: SluiceError.self) { try await bare.send(request) }
+        #expect(refused?.kind == .invalidRequest && refused?.message.contains("no CookieHandling stage") == true)
+    }
+
     @Test("redirects run below serialization whatever the order; two redirect stages are refused, naming both")
     func placementBelowSerialization() throws {
         #expect(try Pipeline(stages: [Redirection(), Serialization()], transport: echoTransport()).stageNames == ["serialization", "redirects"])

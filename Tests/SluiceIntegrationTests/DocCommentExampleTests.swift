@@ -74,6 +74,28 @@ extension DocCommentExampleTests {
         #expect(values.first as? String == "a%5Bx%5D&b%5B%5D=1&b%5B%5D=2")
     }
 
+    @Test("Request.redirection and Request.ownCookies: a login's redirect handed back; cookies of the request's own sent")
+    func ownRedirectsAndCookies() async throws {
+        let transport = InMemoryTransport { request in
+            request.url.path == "/login"
+                ? Response(status: 302, headers: ["Location": "/home"], url: request.url)
+                : Response(status: 200, body: Data((request.headers["Cookie"] ?? "").utf8), url: request.url)
+        }
+        let manager = SessionManager(pipeline: try Pipeline(stages: [try URLResolution(baseURL: "http://api.example.test/"), CookieHandling()], transport: transport))
+        do {
+            var login = Request("login")
+            login.redirection = Redirection(follows: false)
+            let response = try await manager.send(login)
+            #expect(response.status == 302)
+        }
+        do {
+            var request = Request("session")
+            request.ownCookies = "theme=dark; lang=en"
+            let response = try await manager.send(request)
+            #expect(String(decoding: response.body, as: UTF8.self) == "theme=dark; lang=en")
+        }
+    }
+
     @Test("Request.responseDecoding: a JSON pipeline downloads a PNG, and a request's own statuses win")
     func ownResponseDecoding() async throws {
         let servers = try TestServers.load()

@@ -110,7 +110,7 @@ struct RedirectTests {
         #expect(dropped == ["X-Other": "kept"])
     }
 
-    @Test("a request's own redirects: in a pipeline file: sluice run, and the curl command sluice curl writes, send the same across hosts")
+    @Test("a request's own redirects: and cookies: in a pipeline file: sluice run, and the curl command sluice curl writes, send the same across hosts")
     func requestsOwnRedirectsBesideCurl() async throws {
         let servers = try TestServers.load()
         let port = servers.httpbin.port!
@@ -131,9 +131,19 @@ struct RedirectTests {
                 path: \(away.absoluteString)
                 redirects: { follow: false }
                 expect: { status: 302 }
+              - name: cookies
+                path: \(away.absoluteString)
+                cookies: { own: "1", theme: dark }
+                expect: { body: { "$.headers.Cookie": own=1; theme=dark } }
             """, to: "redirects.yaml")
         let run = try await SluiceProcess.launch(["run", file])
         #expect(run.status == 0, "\(run.output)\(run.error)")
+        let cookies = try await SluiceProcess.launch(["curl", "--only", "cookies", file])
+        let cookiesCommand = try #require(cookies.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
+        #expect(cookiesCommand.contains("-b 'own=1; theme=dark'") && !cookiesCommand.contains("Cookie:"), "\(cookiesCommand)")
+        let curlCookies = try await SluiceProcess.launch(["-c", String(cookiesCommand) + " --silent"], executable: URL(fileURLWithPath: "/bin/sh"))
+        let echoedCookies = try JSONSerialization.jsonObject(with: Data(curlCookies.output.utf8)) as? [String: Any]
+        #expect((echoedCookies?["headers"] as? [String: String])?["Cookie"] == "own=1; theme=dark", "curl sends them to the other host too")
         for (name, authorization) in [("trusted", "Bearer t"), ("plain", nil)] {
             let exported = try await SluiceProcess.launch(["curl", "--show-secrets", "--only", name, file])
             let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") })

@@ -52,7 +52,7 @@ struct SendCurlFlagsTests {
         }
     }
 
-    @Test("-L and --location-trusted across hosts: -u, -H Authorization and -H Cookie go where curl sends them")
+    @Test("-L and --location-trusted across hosts: -u, -H Authorization, -H Cookie and -b go where curl sends them")
     func credentialsAcrossRedirects() async throws {
         let servers = try TestServers.load()
         let port = servers.httpbin.port!
@@ -66,6 +66,8 @@ struct SendCurlFlagsTests {
             ["--location-trusted", "-H", "Authorization: Bearer t", away],
             ["--location-trusted", "--max-redirs", "0", away],
             ["-L", "-H", "Authorization: Bearer t", "-H", "Cookie: c=1", back],
+            ["-L", "-b", "c=1; d=2", back],
+            ["-L", "-b", "c=1", "-H", "Cookie: own=1", back],
         ]
         for arguments in cases {
             let reference = try await CurlCLI.run(arguments)

@@ -145,10 +145,10 @@ public struct Pipeline: Sendable {
     }
 
     /// Refuses a request that reaches the transport still carrying parameters, multipart parts,
-    /// path parameters, or redirect rules of its own that follow redirects: the stages that apply
-    /// them (``Serialization``, ``URLResolution``, ``Redirection``) consume them, so what is left
-    /// was never applied, and sending without it would drop what the caller gave (a POST going out
-    /// empty) in silence.
+    /// path parameters, cookies of its own, or redirect rules of its own that follow redirects:
+    /// the stages that apply them (``Serialization``, ``URLResolution``, ``CookieHandling``,
+    /// ``Redirection``) consume them, so what is left was never applied, and sending without it
+    /// would drop what the caller gave (a POST going out empty) in silence.
     /// - Throws: `.invalidRequest` naming the field and the stage that writes it.
     @inline(never)
     static func refuseUnwritten(_ request: Request) throws(SluiceError) {
@@ -167,6 +167,12 @@ public struct Pipeline: Sendable {
         if !request.pathParameters.isEmpty {
             let names = request.pathParameters.keys.sorted().joined(separator: ", ")
             throw refuse("path parameters (\(names))", "add a URLResolution stage, which fills {name} templates")
+        }
+        if request.ownCookies != nil {
+            throw SluiceError(
+                kind: .invalidRequest, stage: "pipeline", url: request.url,
+                message: "the request's own cookies would not be sent: the pipeline has no CookieHandling stage; add one"
+            )
         }
         if request.redirection?.follows == true {
             throw SluiceError(

@@ -6,7 +6,9 @@ import Foundation
 /// It sees every redirect hop, so each hop stores its own cookies and sends those of its own URL
 /// (a login that sets a session cookie on its way to the next page works): it is a hop stage,
 /// below ``Redirection`` wherever it is listed. A `Cookie`
-/// header the request already has comes first, the jar's cookies after it.
+/// header the request already has comes first, the jar's cookies after it, then the request's
+/// ``Request/ownCookies``, on every hop whatever its origin. A request with
+/// ``Request/usesCookieJar`` off neither gets the jar's cookies nor stores its responses'.
 ///
 /// ```swift
 /// let jar = CookieJar()
@@ -51,18 +53,23 @@ public struct CookieHandling: Stage {
 
     /// Sends the request with its cookies and stores those the response sets.
     public func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-        let request = withCookies(request)
+        let usesJar = request.usesCookieJar
+        let request = withCookies(request, fromJar: usesJar)
         let response = try await next(request, context)
-        store(response, for: request.url)
+        if usesJar { store(response, for: request.url) }
         return response
     }
 
-    /// `request` with the jar's cookies for its URL added to its `Cookie` field.
-    private func withCookies(_ request: Request) -> Request {
-        guard let header = jar.cookieHeader(for: request.url) else { return request }
+    /// `request` with the jar's cookies for its URL, then its own, added to its `Cookie` field.
+    private func withCookies(_ request: Request, fromJar usesJar: Bool) -> Request {
+        let own = request.ownCookies
+        let header = usesJar ? jar.cookieHeader(for: request.url) : nil
+        guard header != nil || own != nil else { return request }
         var request = request
+        request.ownCookies = nil
+        let added = [header, own].compactMap { $0 }.joined(separator: "; ")
         let existing = request.headers["Cookie"]
-        request.headers["Cookie"] = existing.map { $0 + "; " + header } ?? header
+        request.headers["Cookie"] = existing.map { $0 + "; " + added } ?? added
         return request
     }
 

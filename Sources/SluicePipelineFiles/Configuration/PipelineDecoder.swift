@@ -262,6 +262,7 @@ package struct PipelineDecoder {
         if let connection = node["connection"] {
             request.connection = connectionOverrides(connection)
         }
+        request.cookies = node["cookies"].flatMap { scalarMapping($0, "cookies") } ?? []
         if let redirects = node["redirects"] {
             request.redirects = redirectRules(redirects)
         }

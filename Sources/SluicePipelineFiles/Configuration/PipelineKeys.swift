@@ -76,6 +76,10 @@ package enum PipelineKeys {
         OptionDescriptor("path-parameters", .map(.string), summary: "Values for the path's {name} templates."),
         OptionDescriptor("parameters", .any, summary: "Any value, written by the serialization stage into the query or the body."),
         OptionDescriptor("headers", .map(.string), summary: "The request's own headers."),
+        OptionDescriptor(
+            "cookies", .map(.string),
+            summary: "Cookies of the request's own, sent on every redirect hop whatever its host, after the jar's: Hurl's [Cookies], curl's -b NAME=VALUE."
+        ),
         OptionDescriptor("body", .string, summary: "A raw body, instead of parameters."),
         OptionDescriptor("body-file", .string, summary: "A file sent as the raw body, relative to the pipeline file."),
         OptionDescriptor("parts", .list(.object(part)), summary: "Multipart parts, written by a serialization stage with format: multipart."),

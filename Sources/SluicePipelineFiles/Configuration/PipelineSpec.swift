@@ -100,6 +100,8 @@ public struct RequestSpec: Sendable {
     public var parameters: YAMLNode?
     /// `headers:` entries.
     public var headers: [YAMLNode.Pair]
+    /// `cookies:` entries: cookies of the request's own, sent on every hop.
+    public var cookies: [YAMLNode.Pair] = []
     /// A raw body.
     public var body: YAMLNode?
     /// A file sent as the raw body.
@@ -154,7 +156,7 @@ public struct RequestSpec: Sendable {
 
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
-        var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] }
+        var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         nodes += expectations.compactMap(\.templatedValue)

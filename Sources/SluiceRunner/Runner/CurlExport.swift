@@ -19,8 +19,23 @@ public enum CurlExport {
     ///   - parts: the multipart parts the request was written with (serialization turns them
     ///     into the body), sent as `-F`.
     ///   - redirects: the redirect rules the request is sent with (its own, or the pipeline's stage).
+    ///   - ownCookies: the request's own cookies (``SluiceCore/Request/ownCookies``), which the
+    ///     cookies stage put at the end of its `Cookie` field: written as `-b`, which curl sends on
+    ///     every hop as Sluice does.
     ///   - redactor: hides secrets; `Redactor/none` shows them.
-    public static func command(for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, redactor: Redactor) -> String {
+    public static func command(
+        for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, ownCookies: String? = nil, redactor: Redactor
+    ) -> String {
+        var request = request
+        // The field's bytes, compared as bytes: the stage wrote them, nothing normalized them.
+        if let ownCookies, let header = request.headers["Cookie"] {
+            let field = Array(header.utf8), own = Array(("; " + ownCookies).utf8)
+            if field.elementsEqual(own.dropFirst(2)) {
+                request.headers.remove(name: "Cookie")
+            } else if field.count > own.count, field.suffix(own.count).elementsEqual(own) {
+                request.headers["Cookie"] = String(decoding: field.dropLast(own.count), as: UTF8.self)
+            }
+        }
         var lines: [String] = []
         var arguments = ["curl"]
         var prefix = ""
@@ -37,6 +52,7 @@ public enum CurlExport {
         for field in request.headers where !(multipart && field.name.lowercased() == "content-type") {
             arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
         }
+        if let ownCookies { arguments += ["-b", quote(redactor.redact(ownCookies))] }
         if !request.headers.contains("User-Agent") { arguments += ["-H", quote("User-Agent:")] }
         if !request.headers.contains("Accept-Encoding") { arguments.append("--compressed") }
         if multipart {

@@ -75,6 +75,11 @@ extension RequestSpec {
         for pair in headers {
             request.headers.add(name: try text(pair.key), value: try text(pair.value))
         }
+        if !cookies.isEmpty {
+            var own: [String] = []
+            for pair in cookies { own.append(try text(pair.key) + "=" + (try text(pair.value))) }
+            request.ownCookies = own.joined(separator: "; ")
+        }
         if let body {
             if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
                 do {
