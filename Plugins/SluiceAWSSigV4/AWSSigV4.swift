@@ -31,7 +31,7 @@ public struct AWSSigV4: RequestStage {
     public var name: String { "aws-sigv4" }
 
     /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
-    public var placement: StagePlacement { .signing }
+    public static var placement: StagePlacement { .signing }
 
     /// The `Authorization` header, which carries the signature.
     public var claims: [String] { ["the Authorization header"] }

@@ -10,7 +10,6 @@ public enum AWSSigV4Module: StageModule {
             StageDescriptor(
                 name: "aws-sigv4",
                 summary: "Signs each request with AWS Signature Version 4, after serialization wherever it is listed.",
-                placement: .signing,
                 options: [
                     OptionDescriptor("access-key-id", .string, required: true, summary: "The access key id, AKIA…"),
                     OptionDescriptor("secret-access-key", .string, required: true, secret: true, summary: "The secret access key."),

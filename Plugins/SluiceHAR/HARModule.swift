@@ -9,7 +9,6 @@ public enum HARModule: StageModule {
             StageDescriptor(
                 name: "har-recorder",
                 summary: "Writes every exchange to a HAR 1.2 file (timings, headers, bodies; secrets hidden); runs last, wherever it is listed.",
-                placement: .exchangeObserver,
                 options: [
                     OptionDescriptor("path", .string, required: true, summary: "The HAR file to write, relative to the pipeline file; replaced at each run."),
                     OptionDescriptor(

@@ -30,7 +30,7 @@ public struct HARRecorder: Stage {
     public var name: String { "har-recorder" }
 
     /// `StagePlacement/exchangeObserver`: at the bottom, so it records each exchange (every hop, every attempt) as sent.
-    public var placement: StagePlacement { .exchangeObserver }
+    public static var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage and the file, with an empty log.
     /// - Throws: `.configuration` when the file cannot be created.

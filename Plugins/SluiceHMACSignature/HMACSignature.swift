@@ -72,7 +72,7 @@ public struct HMACSignature: RequestStage {
     public var name: String { "hmac-signature" }
 
     /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
-    public var placement: StagePlacement { .signing }
+    public static var placement: StagePlacement { .signing }
 
     /// The header that carries the signature.
     public var claims: [String] { ["the \(header) header"] }

@@ -10,7 +10,6 @@ public enum HMACSignatureModule: StageModule {
             StageDescriptor(
                 name: "hmac-signature",
                 summary: "Signs each request with HMAC-SHA256 over chosen parts (method, path, query, headers, body digest) in a header.",
-                placement: .signing,
                 options: [
                     OptionDescriptor("secret", .string, required: true, secret: true, summary: "The key."),
                     OptionDescriptor("secret-encoding", .choice(["text", "base64", "hex"]), default: "text", summary: "How the key is written: its UTF-8 text, or bytes in base64 or hex."),

@@ -38,7 +38,7 @@ public struct OAuth2ClientCredentials: Stage {
     public var name: String { OAuth2ClientCredentials.stageName }
 
     /// `StagePlacement/authorization`: a call stage, so the token goes on the call once and a redirect to another origin drops it.
-    public var placement: StagePlacement { .authorization }
+    public static var placement: StagePlacement { .authorization }
 
     /// The `Authorization` header.
     public var claims: [String] { ["the Authorization header"] }

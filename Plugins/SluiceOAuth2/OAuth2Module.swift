@@ -10,7 +10,6 @@ public enum OAuth2Module: StageModule {
             StageDescriptor(
                 name: OAuth2ClientCredentials.stageName,
                 summary: "Sends a Bearer token from an OAuth 2.0 client-credentials token endpoint, cached until shortly before expiry, refreshed once on 401.",
-                placement: .authorization,
                 options: [
                     OptionDescriptor("token-url", .string, required: true, summary: "The token endpoint, an absolute http(s) URL."),
                     OptionDescriptor("client-id", .string, required: true, summary: "The client id."),

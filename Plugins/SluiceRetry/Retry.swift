@@ -47,7 +47,7 @@ public struct Retry: Stage {
     public var name: String { "retry" }
 
     /// `StagePlacement/retry`: above redirects, so an attempt is the whole redirect chain, and below signing, so each attempt sends the same bytes.
-    public var placement: StagePlacement { .retry }
+    public static var placement: StagePlacement { .retry }
 
     /// Retries: two would multiply the attempts.
     public var claims: [String] { ["retries"] }

@@ -9,7 +9,6 @@ public enum RetryModule: StageModule {
             StageDescriptor(
                 name: "retry",
                 summary: "Sends a request again after a transient failure, with exponential backoff and full jitter, honouring Retry-After.",
-                placement: .retry,
                 options: [
                     OptionDescriptor("attempts", .integer, default: "\(Retry.defaultAttempts)", summary: "How many times a request is sent at most, the first time included."),
                     OptionDescriptor("base-delay", .duration, default: DurationText.string(Retry.defaultBaseDelay), summary: "The backoff's first ceiling; each retry doubles it, up to max-delay."),

@@ -292,7 +292,7 @@ extension DocumentationExampleTests {
     func chainHopStage() async throws {
         let servers = try TestServers.load()
         struct WireLog: Stage {
-            var placement: StagePlacement { .hop }
+            static var placement: StagePlacement { .hop }
             func handle(_ request: Request, context: TaskContext,
                         next: (Request, TaskContext) async throws -> Response) async throws -> Response {
                 try await next(request, context)
@@ -529,7 +529,7 @@ extension DocumentationExampleTests {
         var registry = StageRegistry.builtIn
         try registry.register(RetryModule.self)
         try registry.register(StageDescriptor(
-            name: "stamp", summary: "Adds an X-Stamp header.", placement: .headerInjection,
+            name: "stamp", summary: "Adds an X-Stamp header.",
             options: [OptionDescriptor("value", .string, required: true, summary: "The header's value.")]
         ) { options in
             HeaderInjection(headers: ["X-Stamp": options.string("value")!], userAgent: .none, acceptLanguage: .none)
