@@ -15,14 +15,16 @@ public enum HARModule: StageModule {
                         "redact-headers", .list(.string), default: "[" + HARRecorder.defaultRedactedHeaders.joined(separator: ", ") + "]",
                         summary: "Headers whose values are written as ***, besides Authorization and Proxy-Authorization."
                     ),
-                    OptionDescriptor("max-body-bytes", .integer, default: "1048576", summary: "Bodies larger than this are not written, only their size."),
+                    OptionDescriptor(
+                        "max-body-bytes", .integer, default: "\(HARRecorder.defaultMaxBodyBytes)", summary: "Bodies larger than this are not written, only their size."
+                    ),
                 ]
             ) { options in
                 do throws(SluiceError) {
                     return try HARRecorder(
                         path: options.path("path") ?? "",
                         redactedHeaders: options.strings("redact-headers") ?? HARRecorder.defaultRedactedHeaders,
-                        maxBodyBytes: options.integer("max-body-bytes") ?? 1 << 20
+                        maxBodyBytes: options.integer("max-body-bytes") ?? HARRecorder.defaultMaxBodyBytes
                     )
                 } catch {
                     throw StageOptions.Invalid(option: "path", message: error.message)
