@@ -18,6 +18,8 @@ enum BuiltInStages {
         static let serialization = Serialization()
         static let decoding = ResponseDecoding()
         static let redirects = Redirection()
+        /// The trust settings of a `trust-evaluation` with no options, those of `TrustPolicy()`.
+        static let trust = TrustSettings()
     }
 
     static let reachability = StageDescriptor(
@@ -140,35 +142,44 @@ enum BuiltInStages {
         name: "trust-evaluation",
         summary: "Checks the server's certificate chain after the TLS handshake, before any request byte: pinning, CA bundle, validation switches.",
         options: [
-            OptionDescriptor("pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: "none", summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."),
+            OptionDescriptor(
+                "pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: Standard.trust.pinning.rawValue,
+                summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."
+            ),
             OptionDescriptor("pins", .list(.string), summary: "sha256//BASE64 hashes, or PEM/DER certificate files relative to the pipeline file."),
             OptionDescriptor("ca-bundle", .string, summary: "A PEM file of trust anchors used instead of the system store."),
-            OptionDescriptor("allow-invalid-certificates", .boolean, default: "false", summary: "Accept certificates that do not validate (expired, unknown issuer)."),
-            OptionDescriptor("validates-domain-name", .boolean, default: "true", summary: "Check the certificate's name against the host."),
+            OptionDescriptor(
+                "allow-invalid-certificates", .boolean, default: "\(Standard.trust.allowsInvalidCertificates)",
+                summary: "Accept certificates that do not validate (expired, unknown issuer)."
+            ),
+            OptionDescriptor("validates-domain-name", .boolean, default: "\(Standard.trust.validatesDomainName)", summary: "Check the certificate's name against the host."),
             OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com, **.example.com allowed); others get the default."),
             OptionDescriptor("client-certificate", .string, summary: "Mutual TLS: a PEM certificate (intermediates may follow) or a PKCS#12 file, relative to the pipeline file."),
             OptionDescriptor("client-key", .string, summary: "The PEM key of client-certificate, when it is not in the certificate's file."),
             OptionDescriptor("client-key-password", .string, secret: true, summary: "The password of an encrypted key or of a PKCS#12 file."),
             OptionDescriptor("client-intermediates", .string, summary: "A PEM file of intermediate certificates sent after the client certificate."),
             OptionDescriptor("crl-file", .string, summary: "A PEM file of certificate revocation lists, as curl's --crlfile: a revoked certificate in the chain fails the handshake."),
-            OptionDescriptor("cert-status", .boolean, default: "false", summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."),
+            OptionDescriptor(
+                "cert-status", .boolean, default: "\(Standard.trust.requiresStapledOCSP)",
+                summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."
+            ),
         ]
     ) { options in
-        var settings = TrustSettings()
-        settings.pinning = options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none
+        var settings = Standard.trust
+        settings.pinning = options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? Standard.trust.pinning
         for text in options.strings("pins") ?? [] {
             settings.pins += try TrustPin.pins(from: text, relativeTo: options.directory)
         }
         settings.caBundle = options.path("ca-bundle")
-        settings.allowsInvalidCertificates = options.bool("allow-invalid-certificates") ?? false
-        settings.validatesDomainName = options.bool("validates-domain-name") ?? true
+        settings.allowsInvalidCertificates = options.bool("allow-invalid-certificates") ?? Standard.trust.allowsInvalidCertificates
+        settings.validatesDomainName = options.bool("validates-domain-name") ?? Standard.trust.validatesDomainName
         settings.hosts = options.strings("hosts")
         settings.clientCertificate = options.path("client-certificate")
         settings.clientKey = options.path("client-key")
         settings.clientKeyPassword = options.string("client-key-password")
         settings.clientIntermediates = options.path("client-intermediates")
         settings.crlFile = options.path("crl-file")
-        settings.requiresStapledOCSP = options.bool("cert-status") ?? false
+        settings.requiresStapledOCSP = options.bool("cert-status") ?? Standard.trust.requiresStapledOCSP
         do throws(TrustSettings.Invalid) {
             return TrustEvaluation(policy: try settings.policy { trustOptionNames[$0] })
         } catch {
