@@ -9,9 +9,9 @@ import SluiceStageRegistry
 /// build it with `scripts/build-stage-module`, and list the `.so` under a pipeline's `plugins:`.
 struct RequestID: RequestStage {
     /// The header's name.
-    let header: String
+    var header = "X-Request-ID"
     /// Text put before each id.
-    let prefix: String
+    var prefix = ""
 
     var name: String { "request-id" }
 

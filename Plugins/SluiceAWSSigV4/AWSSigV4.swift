@@ -26,12 +26,14 @@ public struct AWSSigV4: RequestStage {
     public var sendsContentHash: Bool
     /// Whether the body goes unsigned (`UNSIGNED-PAYLOAD`), as S3 allows over TLS.
     public var unsignedPayload: Bool
+    /// Whether the body goes unsigned by default: no, its hash is signed.
+    public static let defaultUnsignedPayload = false
     private let clock: @Sendable () -> Date
 
     public var name: String { "aws-sigv4" }
 
     /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
-    public var placement: StagePlacement { .signing }
+    public static var placement: StagePlacement { .signing }
 
     /// The `Authorization` header, which carries the signature.
     public var claims: [String] { ["the Authorization header"] }
@@ -47,7 +49,7 @@ public struct AWSSigV4: RequestStage {
         signer: SigV4Signer,
         sessionToken: String? = nil,
         sendsContentHash: Bool? = nil,
-        unsignedPayload: Bool = false,
+        unsignedPayload: Bool = AWSSigV4.defaultUnsignedPayload,
         timestamp: Date? = nil
     ) {
         self.signer = signer

@@ -10,7 +10,6 @@ public enum AWSSigV4Module: StageModule {
             StageDescriptor(
                 name: "aws-sigv4",
                 summary: "Signs each request with AWS Signature Version 4, after serialization wherever it is listed.",
-                placement: .signing,
                 options: [
                     OptionDescriptor("access-key-id", .string, required: true, summary: "The access key id, AKIA…"),
                     OptionDescriptor("secret-access-key", .string, required: true, secret: true, summary: "The secret access key."),
@@ -18,7 +17,9 @@ public enum AWSSigV4Module: StageModule {
                     OptionDescriptor("region", .string, required: true, summary: "The region, us-east-1."),
                     OptionDescriptor("service", .string, required: true, summary: "The service's signing name: s3, execute-api, sts."),
                     OptionDescriptor("content-sha256", .boolean, default: "true for s3", summary: "Send the body's hash in X-Amz-Content-SHA256."),
-                    OptionDescriptor("unsigned-payload", .boolean, default: "false", summary: "Sign UNSIGNED-PAYLOAD instead of the body's hash (S3 over https)."),
+                    OptionDescriptor(
+                        "unsigned-payload", .boolean, default: "\(AWSSigV4.defaultUnsignedPayload)", summary: "Sign UNSIGNED-PAYLOAD instead of the body's hash (S3 over https)."
+                    ),
                     OptionDescriptor("timestamp", .string, summary: "A fixed signing time, 20150830T123600Z, for reproducible signatures."),
                 ]
             ) { options in
@@ -39,7 +40,7 @@ public enum AWSSigV4Module: StageModule {
                     signer: signer,
                     sessionToken: options.string("session-token"),
                     sendsContentHash: options.bool("content-sha256"),
-                    unsignedPayload: options.bool("unsigned-payload") ?? false,
+                    unsignedPayload: options.bool("unsigned-payload") ?? AWSSigV4.defaultUnsignedPayload,
                     timestamp: timestamp
                 )
             }

@@ -20,6 +20,8 @@ import SluiceStageRegistry
 public struct HARRecorder: Stage {
     /// Headers whose values are always hidden.
     public static let defaultRedactedHeaders = ["Cookie", "Set-Cookie", "X-Api-Key", "X-Amz-Security-Token"]
+    /// The largest body written by default: 1 MiB.
+    public static let defaultMaxBodyBytes = 1 << 20
 
     /// Headers whose values are hidden.
     public var redactedHeaders: Set<String>
@@ -30,11 +32,11 @@ public struct HARRecorder: Stage {
     public var name: String { "har-recorder" }
 
     /// `StagePlacement/exchangeObserver`: at the bottom, so it records each exchange (every hop, every attempt) as sent.
-    public var placement: StagePlacement { .exchangeObserver }
+    public static var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage and the file, with an empty log.
     /// - Throws: `.configuration` when the file cannot be created.
-    public init(path: String, redactedHeaders: [String] = HARRecorder.defaultRedactedHeaders, maxBodyBytes: Int = 1 << 20) throws(SluiceError) {
+    public init(path: String, redactedHeaders: [String] = HARRecorder.defaultRedactedHeaders, maxBodyBytes: Int = HARRecorder.defaultMaxBodyBytes) throws(SluiceError) {
         file = try HARFile(path: path, started: Date())
         self.redactedHeaders = Set(redactedHeaders.map { $0.lowercased() })
         self.maxBodyBytes = maxBodyBytes

@@ -19,7 +19,7 @@ import SluiceStageRegistry
 /// the body sent.
 public struct HMACSignature: RequestStage {
     /// A part of the request that is signed.
-    public enum Component: Sendable, Hashable {
+    public enum Component: Sendable, Hashable, CustomStringConvertible {
         /// The method.
         case method
         /// The URL's percent-encoded path.
@@ -46,10 +46,22 @@ public struct HMACSignature: RequestStage {
                 self = .header(String(text.dropFirst(7)))
             }
         }
+
+        /// The component as ``init(_:)`` reads it: `method`, `body-digest`, `header:NAME`.
+        public var description: String {
+            switch self {
+            case .method: "method"
+            case .path: "path"
+            case .query: "query"
+            case .bodyDigest: "body-digest"
+            case .timestamp: "timestamp"
+            case .header(let name): "header:" + name
+            }
+        }
     }
 
     /// How the MAC is written.
-    public enum Encoding: String, Sendable {
+    public enum Encoding: String, Sendable, CaseIterable {
         /// Lowercase hexadecimal.
         case hex
         /// Base64 with padding.
@@ -72,13 +84,19 @@ public struct HMACSignature: RequestStage {
     public var name: String { "hmac-signature" }
 
     /// `StagePlacement/signing`: below serialization and authorization, so it signs the request as sent.
-    public var placement: StagePlacement { .signing }
+    public static var placement: StagePlacement { .signing }
 
     /// The header that carries the signature.
     public var claims: [String] { ["the \(header) header"] }
 
     /// The components signed by default: method, path, query and body digest.
     public static let defaultComponents: [Component] = [.method, .path, .query, .bodyDigest]
+    /// The header the signature goes in by default, `X-Signature`.
+    public static let defaultHeader = "X-Signature"
+    /// The text put before the MAC by default: none.
+    public static let defaultPrefix = ""
+    /// How the MAC is written by default: in hex.
+    public static let defaultEncoding = Encoding.hex
 
     /// Creates the stage.
     /// - Parameters:
@@ -92,9 +110,9 @@ public struct HMACSignature: RequestStage {
     public init(
         secret: Data,
         components: [Component] = HMACSignature.defaultComponents,
-        header: String = "X-Signature",
-        prefix: String = "",
-        encoding: Encoding = .hex,
+        header: String = HMACSignature.defaultHeader,
+        prefix: String = HMACSignature.defaultPrefix,
+        encoding: Encoding = HMACSignature.defaultEncoding,
         timestampHeader: String? = nil,
         timestamp: Int? = nil
     ) {

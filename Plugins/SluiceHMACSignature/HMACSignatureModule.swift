@@ -10,37 +10,39 @@ public enum HMACSignatureModule: StageModule {
             StageDescriptor(
                 name: "hmac-signature",
                 summary: "Signs each request with HMAC-SHA256 over chosen parts (method, path, query, headers, body digest) in a header.",
-                placement: .signing,
                 options: [
                     OptionDescriptor("secret", .string, required: true, secret: true, summary: "The key."),
-                    OptionDescriptor("secret-encoding", .choice(["text", "base64", "hex"]), default: "text", summary: "How the key is written: its UTF-8 text, or bytes in base64 or hex."),
-                    OptionDescriptor("header", .string, default: "X-Signature", summary: "The header the signature goes in."),
-                    OptionDescriptor("prefix", .string, default: "\"\"", summary: "Text put before the signature, such as sha256=."),
-                    OptionDescriptor("encoding", .choice(["hex", "base64"]), default: "hex", summary: "How the signature is written."),
                     OptionDescriptor(
-                        "components", .list(.string), default: "[method, path, query, body-digest]",
+                        "secret-encoding", .choice(SecretEncoding.allCases.map(\.rawValue)), default: SecretEncoding.standard.rawValue,
+                        summary: "How the key is written: its UTF-8 text, or bytes in base64 or hex."
+                    ),
+                    OptionDescriptor("header", .string, default: HMACSignature.defaultHeader, summary: "The header the signature goes in."),
+                    OptionDescriptor("prefix", .string, default: "\"\(HMACSignature.defaultPrefix)\"", summary: "Text put before the signature, such as sha256=."),
+                    OptionDescriptor(
+                        "encoding", .choice(HMACSignature.Encoding.allCases.map(\.rawValue)), default: HMACSignature.defaultEncoding.rawValue,
+                        summary: "How the signature is written."
+                    ),
+                    OptionDescriptor(
+                        "components", .list(.string), default: "[" + HMACSignature.defaultComponents.map(\.description).joined(separator: ", ") + "]",
                         summary: "What is signed, in order, joined by newlines: method, path, query, body-digest, timestamp, header:NAME."
                     ),
                     OptionDescriptor("timestamp-header", .string, summary: "A header that carries the Unix time in seconds, signed by the timestamp component."),
                     OptionDescriptor("timestamp", .integer, summary: "A fixed Unix time instead of the clock's, for reproducible signatures."),
                 ]
             ) { options in
-                let secretText = options.string("secret") ?? ""
-                let secret: Data?
-                switch options.string("secret-encoding") ?? "text" {
-                case "base64": secret = Data(base64Encoded: secretText)
-                case "hex": secret = hexBytes(secretText)
-                default: secret = Data(secretText.utf8)
-                }
-                guard let secret, !secret.isEmpty else {
+                let encoding = options.string("secret-encoding").flatMap(SecretEncoding.init(rawValue:)) ?? .standard
+                guard let secret = encoding.key(options.string("secret") ?? ""), !secret.isEmpty else {
                     throw StageOptions.Invalid(option: "secret", message: "secret must be a non-empty key in its secret-encoding")
                 }
-                var components: [HMACSignature.Component] = []
-                for text in options.strings("components") ?? ["method", "path", "query", "body-digest"] {
-                    guard let component = HMACSignature.Component(text) else {
-                        throw StageOptions.Invalid(option: "components", message: "unknown component '\(text)' (method, path, query, body-digest, timestamp, header:NAME)")
+                var components = HMACSignature.defaultComponents
+                if let texts = options.strings("components") {
+                    components = []
+                    for text in texts {
+                        guard let component = HMACSignature.Component(text) else {
+                            throw StageOptions.Invalid(option: "components", message: "unknown component '\(text)' (method, path, query, body-digest, timestamp, header:NAME)")
+                        }
+                        components.append(component)
                     }
-                    components.append(component)
                 }
                 let timestampHeader = options.string("timestamp-header")
                 if components.contains(.timestamp) && timestampHeader == nil {
@@ -49,14 +51,36 @@ public enum HMACSignatureModule: StageModule {
                 return HMACSignature(
                     secret: secret,
                     components: components,
-                    header: options.string("header") ?? "X-Signature",
-                    prefix: options.string("prefix") ?? "",
-                    encoding: HMACSignature.Encoding(rawValue: options.string("encoding") ?? "hex") ?? .hex,
+                    header: options.string("header") ?? HMACSignature.defaultHeader,
+                    prefix: options.string("prefix") ?? HMACSignature.defaultPrefix,
+                    encoding: options.string("encoding").flatMap(HMACSignature.Encoding.init(rawValue:)) ?? HMACSignature.defaultEncoding,
                     timestampHeader: timestampHeader,
                     timestamp: options.integer("timestamp")
                 )
             }
         ]
+    }
+
+    /// How a pipeline file writes the key.
+    private enum SecretEncoding: String, CaseIterable {
+        /// Its UTF-8 text.
+        case text
+        /// Its bytes in base64.
+        case base64
+        /// Its bytes in hex.
+        case hex
+
+        /// What a key left without `secret-encoding` is: text.
+        static let standard = SecretEncoding.text
+
+        /// The key's bytes, or `nil` when `written` is not in this encoding.
+        func key(_ written: String) -> Data? {
+            switch self {
+            case .text: Data(written.utf8)
+            case .base64: Data(base64Encoded: written)
+            case .hex: HMACSignatureModule.hexBytes(written)
+            }
+        }
     }
 
     /// The bytes of an even-length hex string.

@@ -15,7 +15,7 @@ import SluiceStageRegistry
 /// `Authorization: Bearer <token from TOKEN_URL>`.
 public struct OAuth2ClientCredentials: Stage {
     /// How the client authenticates to the token endpoint.
-    public enum ClientAuthentication: String, Sendable {
+    public enum ClientAuthentication: String, Sendable, CaseIterable {
         /// HTTP Basic with the client id and secret (RFC 6749, section 2.3.1), what servers must support.
         case basic
         /// `client_id` and `client_secret` in the form body.
@@ -28,17 +28,25 @@ public struct OAuth2ClientCredentials: Stage {
     public let clientID: String
     /// The scope asked for, if any.
     public let scope: String?
+    /// How the client authenticates to the token endpoint.
+    public let authentication: ClientAuthentication
+    /// How long before expiry a token is replaced (at most half its lifetime).
+    public let refreshBefore: Duration
     private let cache: TokenCache
     /// What the token requests go through, when not the pipeline's own transport.
     private let transport: (any Transport)?
 
     /// The stage's name in pipeline files.
     public static let stageName = "oauth2-client-credentials"
+    /// How the client authenticates by default: HTTP Basic, which servers must support.
+    public static let defaultAuthentication = ClientAuthentication.basic
+    /// How long before expiry a token is replaced by default: 30 seconds.
+    public static let defaultRefreshBefore = Duration.seconds(30)
 
     public var name: String { OAuth2ClientCredentials.stageName }
 
     /// `StagePlacement/authorization`: a call stage, so the token goes on the call once and a redirect to another origin drops it.
-    public var placement: StagePlacement { .authorization }
+    public static var placement: StagePlacement { .authorization }
 
     /// The `Authorization` header.
     public var claims: [String] { ["the Authorization header"] }
@@ -62,14 +70,16 @@ public struct OAuth2ClientCredentials: Stage {
         clientSecret: String,
         scope: String? = nil,
         parameters: [(String, String)] = [],
-        authentication: ClientAuthentication = .basic,
-        refreshBefore: Duration = .seconds(30),
+        authentication: ClientAuthentication = OAuth2ClientCredentials.defaultAuthentication,
+        refreshBefore: Duration = OAuth2ClientCredentials.defaultRefreshBefore,
         transport: (any Transport)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) throws(SluiceError) {
         self.tokenURL = tokenURL
         self.clientID = clientID
         self.scope = scope
+        self.authentication = authentication
+        self.refreshBefore = refreshBefore
         var fields: [(String, JSONValue)] = [("grant_type", .string("client_credentials"))]
         if let scope { fields.append(("scope", .string(scope))) }
         fields += parameters.map { ($0.0, .string($0.1)) }

@@ -10,15 +10,20 @@ public enum OAuth2Module: StageModule {
             StageDescriptor(
                 name: OAuth2ClientCredentials.stageName,
                 summary: "Sends a Bearer token from an OAuth 2.0 client-credentials token endpoint, cached until shortly before expiry, refreshed once on 401.",
-                placement: .authorization,
                 options: [
                     OptionDescriptor("token-url", .string, required: true, summary: "The token endpoint, an absolute http(s) URL."),
                     OptionDescriptor("client-id", .string, required: true, summary: "The client id."),
                     OptionDescriptor("client-secret", .string, required: true, secret: true, summary: "The client secret."),
                     OptionDescriptor("scope", .string, summary: "The scope to ask for, space-separated."),
                     OptionDescriptor("parameters", .map(.string), summary: "More form fields for the token request, such as audience."),
-                    OptionDescriptor("client-authentication", .choice(["basic", "body"]), default: "basic", summary: "Send the client's credentials by HTTP Basic or in the form body."),
-                    OptionDescriptor("refresh-before", .duration, default: "30s", summary: "How long before expiry a token is replaced (at most half its lifetime)."),
+                    OptionDescriptor(
+                        "client-authentication", .choice(OAuth2ClientCredentials.ClientAuthentication.allCases.map(\.rawValue)),
+                        default: OAuth2ClientCredentials.defaultAuthentication.rawValue, summary: "Send the client's credentials by HTTP Basic or in the form body."
+                    ),
+                    OptionDescriptor(
+                        "refresh-before", .duration, default: DurationText.string(OAuth2ClientCredentials.defaultRefreshBefore),
+                        summary: "How long before expiry a token is replaced (at most half its lifetime)."
+                    ),
                 ]
             ) { options in
                 let text = options.string("token-url") ?? ""
@@ -31,8 +36,9 @@ public enum OAuth2Module: StageModule {
                     clientSecret: options.string("client-secret") ?? "",
                     scope: options.string("scope"),
                     parameters: options.pairs("parameters") ?? [],
-                    authentication: OAuth2ClientCredentials.ClientAuthentication(rawValue: options.string("client-authentication") ?? "basic") ?? .basic,
-                    refreshBefore: options.duration("refresh-before") ?? .seconds(30)
+                    authentication: options.string("client-authentication").flatMap(OAuth2ClientCredentials.ClientAuthentication.init(rawValue:))
+                        ?? OAuth2ClientCredentials.defaultAuthentication,
+                    refreshBefore: options.duration("refresh-before") ?? OAuth2ClientCredentials.defaultRefreshBefore
                 )
             }
         ]

@@ -24,8 +24,11 @@ public struct Retry: Stage {
     public static let defaultMaxDelay = Duration.seconds(10)
     /// The statuses retried by default: 408, 429, 500, 502, 503, 504.
     public static let defaultStatuses = StatusCodeSet(codes: [408, 429, 500, 502, 503, 504])
-    /// The idempotent methods of RFC 9110: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
-    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+    /// The methods retried by default, RFC 9110's idempotent ones in its order: GET, HEAD, PUT,
+    /// DELETE, OPTIONS, TRACE.
+    public static let defaultMethods: [HTTPMethod] = [.get, .head, .put, .delete, .options, .trace]
+    /// The idempotent methods of RFC 9110, ``defaultMethods`` as a set.
+    public static let idempotentMethods: Set<HTTPMethod> = Set(defaultMethods)
     /// The error kinds retried: a connection refused or timed out, a connection lost, a timeout.
     public static let transientErrors: [SluiceError.Kind] = [.connect, .connectTimeout, .connectionLost, .timeout]
 
@@ -47,7 +50,7 @@ public struct Retry: Stage {
     public var name: String { "retry" }
 
     /// `StagePlacement/retry`: above redirects, so an attempt is the whole redirect chain, and below signing, so each attempt sends the same bytes.
-    public var placement: StagePlacement { .retry }
+    public static var placement: StagePlacement { .retry }
 
     /// Retries: two would multiply the attempts.
     public var claims: [String] { ["retries"] }

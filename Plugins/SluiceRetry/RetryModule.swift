@@ -9,13 +9,15 @@ public enum RetryModule: StageModule {
             StageDescriptor(
                 name: "retry",
                 summary: "Sends a request again after a transient failure, with exponential backoff and full jitter, honouring Retry-After.",
-                placement: .retry,
                 options: [
                     OptionDescriptor("attempts", .integer, default: "\(Retry.defaultAttempts)", summary: "How many times a request is sent at most, the first time included."),
                     OptionDescriptor("base-delay", .duration, default: DurationText.string(Retry.defaultBaseDelay), summary: "The backoff's first ceiling; each retry doubles it, up to max-delay."),
                     OptionDescriptor("max-delay", .duration, default: DurationText.string(Retry.defaultMaxDelay), summary: "The longest wait between attempts; a Retry-After asking for longer is not retried."),
                     OptionDescriptor("statuses", .list(.statusCode), default: "[\(Retry.defaultStatuses)]", summary: "Response statuses that are retried."),
-                    OptionDescriptor("methods", .list(.string), default: "[GET, HEAD, PUT, DELETE, OPTIONS, TRACE]", summary: "Methods that may be retried: the idempotent ones by default."),
+                    OptionDescriptor(
+                        "methods", .list(.string), default: "[" + Retry.defaultMethods.map(\.rawValue).joined(separator: ", ") + "]",
+                        summary: "Methods that may be retried: the idempotent ones by default."
+                    ),
                 ]
             ) { options in
                 let attempts = options.integer("attempts") ?? Retry.defaultAttempts

@@ -18,7 +18,7 @@ final class HopLog: Stage, Sendable {
     var name: String { "hop-log" }
 
     /// A hop stage: it sees every exchange.
-    var placement: StagePlacement { .hop }
+    static var placement: StagePlacement { .hop }
 
     /// How many exchanges were sent.
     var hops: Int { log.withLock { $0.hops } }

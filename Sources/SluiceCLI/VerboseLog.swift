@@ -19,7 +19,7 @@ struct VerboseLog: Stage {
     var name: String { "verbose" }
 
     /// The bottom of the chain, so it shows each exchange as sent.
-    var placement: StagePlacement { .exchangeObserver }
+    static var placement: StagePlacement { .exchangeObserver }
 
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         var request = request

@@ -12,6 +12,9 @@ import SluiceCore
 ///     Stamp(value: options.string("value")!)
 /// })
 /// ```
+///
+/// Where the stage runs is not given: it is the `Stage/placement` of the type the factory
+/// returns, here `Stamp`'s.
 public struct StageDescriptor: Sendable {
     /// Makes the stage from its checked options.
     /// - Throws: ``StageOptions/Invalid`` or a `SluiceError` of kind `.configuration`.
@@ -21,9 +24,9 @@ public struct StageDescriptor: Sendable {
     public var name: String
     /// One sentence saying what the stage does.
     public var summary: String
-    /// Where the stages it makes run (their `Stage/placement`), for `sluice stages` to show
-    /// before any is made; the loader refuses a stage made elsewhere.
-    public var placement: StagePlacement
+    /// Where the stages it makes run: the `Stage/placement` of their type, for `sluice stages` and
+    /// the loader to read before any is made.
+    public let placement: StagePlacement
     /// The options it takes.
     public var options: [OptionDescriptor]
     /// Whether the stage holds the state of one run (a cookie jar, an HSTS store): each run of a
@@ -31,18 +34,24 @@ public struct StageDescriptor: Sendable {
     /// the file is loaded, and shared by its runs.
     public var holdsRunState: Bool
     /// Makes the stage.
-    public var make: Factory
+    public let make: Factory
 
-    /// Creates a descriptor.
-    public init(
-        name: String, summary: String, placement: StagePlacement = .call, holdsRunState: Bool = false, options: [OptionDescriptor] = [],
-        make: @escaping Factory
+    /// Creates a descriptor of the stages `make` returns, which run at their type's placement.
+    /// - Parameters:
+    ///   - name: the stage's name in pipeline files.
+    ///   - summary: one sentence saying what the stage does.
+    ///   - holdsRunState: whether each run makes its own stage (see ``holdsRunState``).
+    ///   - options: the options it takes.
+    ///   - make: makes the stage from its checked options.
+    public init<S: Stage>(
+        name: String, summary: String, holdsRunState: Bool = false, options: [OptionDescriptor] = [],
+        make: @escaping @Sendable (StageOptions) throws -> S
     ) {
         self.name = name
         self.summary = summary
-        self.placement = placement
+        self.placement = S.placement
         self.options = options
         self.holdsRunState = holdsRunState
-        self.make = make
+        self.make = { options in try make(options) }
     }
 }

@@ -17,7 +17,7 @@ public struct ExchangeTracing: Stage {
     public var name: String { "exchange-tracing" }
 
     /// `StagePlacement.exchangeObserver`: at the bottom, a span per exchange.
-    public var placement: StagePlacement { .exchangeObserver }
+    public static var placement: StagePlacement { .exchangeObserver }
 
     /// Creates the stage.
     public init(tracer: any Tracer = InstrumentationSystem.tracer) {

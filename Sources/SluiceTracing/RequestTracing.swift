@@ -30,7 +30,7 @@ public struct RequestTracing: Stage {
     public var name: String { "tracing" }
 
     /// `StagePlacement.callObserver`: at the top, so its span covers every stage.
-    public var placement: StagePlacement { .callObserver }
+    public static var placement: StagePlacement { .callObserver }
 
     /// Creates the stage.
     public init(tracer: any Tracer = InstrumentationSystem.tracer) {

@@ -149,7 +149,7 @@ struct ChainTests {
         for failing in [nil, "A", "B", "C", "D", "E", "F", "transport"] {
             let stages = chain(failing: failing)
             let folded = try await outcome(stages, transportFails: failing == "transport")
-            let nested = try await outcome(stages.map { $0 is Tracer ? $0 : Nested(inner: $0) }, transportFails: failing == "transport")
+            let nested = try await outcome(stages.map { $0 is Tracer<AtCall> ? $0 : Nested(inner: $0) }, transportFails: failing == "transport")
             #expect(folded == nested, "failing: \(failing ?? "none")")
             #expect(folded.events.count == 14 || failing != nil)
         }

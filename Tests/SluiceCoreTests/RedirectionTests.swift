@@ -115,7 +115,7 @@ struct RedirectionTests {
         let (_, pipeline) = try chain(["http://a.test/1": (302, "/2"), "http://a.test/2": (302, "/3")])
         for listed in [true, false] {
             let log = Log()
-            let hop = Tracer(name: "hop", log: log, placement: .hop)
+            let hop = Tracer(name: "hop", log: log, at: AtHop.self)
             let call = Tracer(name: "call", log: log)
             let stages: [any Stage] = listed ? [hop, Redirection(), call] : [call, Redirection(), hop]
             let placed = try Pipeline(stages: stages, transport: pipeline.transport)

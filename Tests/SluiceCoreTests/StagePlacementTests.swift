@@ -4,11 +4,21 @@ import Testing
 
 /// The example of `StagePlacement`'s documentation and of the DocC article "The chain", as written.
 struct WireLog: Stage {
-    var placement: StagePlacement { .hop }
+    static var placement: StagePlacement { .hop }
     func handle(_ request: Request, context: TaskContext,
                 next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         try await next(request, context)
     }
+}
+
+/// A call stage's place above the custom ones, below URL resolution.
+private enum EarlyCall: TestPlacement {
+    static var placement: StagePlacement { StagePlacement(.call, rank: 150) }
+}
+
+/// A hop stage's place below the exchange observers.
+private enum LateHop: TestPlacement {
+    static var placement: StagePlacement { StagePlacement(.hop, rank: 950) }
 }
 
 /// A stage that claims something, for the refusals.
@@ -35,7 +45,7 @@ struct StagePlacementTests {
     func documentedExample() async throws {
         let recorder = RequestRecorder()
         let log = Log()
-        let pipeline = try Pipeline(stages: [WireLog(), Tracer(name: "hop", log: log, placement: .hop), Tracer(name: "call", log: log)], transport: redirecting(recorder))
+        let pipeline = try Pipeline(stages: [WireLog(), Tracer(name: "hop", log: log, at: AtHop.self), Tracer(name: "call", log: log)], transport: redirecting(recorder))
         #expect(pipeline.stageNames == ["call", "redirects", "WireLog", "hop"])
         #expect(pipeline.stages.map(\.placement) == [.call, .redirects, .hop, .hop])
         _ = try await SessionManager(pipeline: pipeline).send(Request(url: URL(string: "http://a.test/1")!))
@@ -48,8 +58,8 @@ struct StagePlacementTests {
         let log = Log()
         let first = Tracer(name: "first", log: log)
         let second = Tracer(name: "second", log: log)
-        let early = Tracer(name: "early", log: log, placement: StagePlacement(.call, rank: 150))
-        let late = Tracer(name: "late", log: log, placement: StagePlacement(.hop, rank: 950))
+        let early = Tracer(name: "early", log: log, at: EarlyCall.self)
+        let late = Tracer(name: "late", log: log, at: LateHop.self)
         let built: [any Stage] = [ResponseCaching(), second, late, CookieHandling(), first, early, ResponseDecoding(), try URLResolution(baseURL: URL(string: "http://a.test/")!)]
         #expect(try Pipeline(stages: built, transport: echoTransport()).stageNames == ["url-resolution", "early", "response-decoding", "second", "first", "redirects", "cookies", "cache", "late"])
         #expect(try Pipeline(stages: built.reversed(), transport: echoTransport()).stageNames == ["url-resolution", "early", "response-decoding", "first", "second", "redirects", "cookies", "cache", "late"])

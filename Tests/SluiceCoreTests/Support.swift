@@ -36,11 +36,34 @@ extension TaskEvent.Kind {
     }
 }
 
-/// Appends `name` to a shared log on the way out and `name'` on the way back.
-struct Tracer: Stage {
+/// A placement as a type, for a test stage that runs where a test says: a stage's placement
+/// belongs to its type.
+protocol TestPlacement {
+    static var placement: StagePlacement { get }
+}
+
+/// ``StagePlacement/call``.
+enum AtCall: TestPlacement {
+    static var placement: StagePlacement { .call }
+}
+
+/// ``StagePlacement/hop``.
+enum AtHop: TestPlacement {
+    static var placement: StagePlacement { .hop }
+}
+
+/// Appends `name` to a shared log on the way out and `name'` on the way back; runs at `At`'s
+/// placement.
+struct Tracer<At: TestPlacement>: Stage {
     let name: String
     let log: Log
-    var placement: StagePlacement = .call
+
+    static var placement: StagePlacement { At.placement }
+
+    init(name: String, log: Log, at _: At.Type) {
+        self.name = name
+        self.log = log
+    }
 
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         log.append(name)
@@ -50,6 +73,13 @@ struct Tracer: Stage {
         log.append(name + "'")
         response.headers.add(name: "X-Trace-Back", value: name)
         return response
+    }
+}
+
+extension Tracer where At == AtCall {
+    /// A call stage, as a custom stage is by default.
+    init(name: String, log: Log) {
+        self.init(name: name, log: log, at: AtCall.self)
     }
 }
 

@@ -292,7 +292,7 @@ extension DocumentationExampleTests {
     func chainHopStage() async throws {
         let servers = try TestServers.load()
         struct WireLog: Stage {
-            var placement: StagePlacement { .hop }
+            static var placement: StagePlacement { .hop }
             func handle(_ request: Request, context: TaskContext,
                         next: (Request, TaskContext) async throws -> Response) async throws -> Response {
                 try await next(request, context)
@@ -529,7 +529,7 @@ extension DocumentationExampleTests {
         var registry = StageRegistry.builtIn
         try registry.register(RetryModule.self)
         try registry.register(StageDescriptor(
-            name: "stamp", summary: "Adds an X-Stamp header.", placement: .headerInjection,
+            name: "stamp", summary: "Adds an X-Stamp header.",
             options: [OptionDescriptor("value", .string, required: true, summary: "The header's value.")]
         ) { options in
             HeaderInjection(headers: ["X-Stamp": options.string("value")!], userAgent: .none, acceptLanguage: .none)
@@ -605,8 +605,8 @@ extension DocumentationExampleTests {
     func stageModule() async throws {
         let base = try TestServers.load().httpbin.absoluteString
         struct RequestID: RequestStage {
-            let header: String
-            let prefix: String
+            var header = "X-Request-ID"
+            var prefix = ""
             var name: String { "request-id" }
 
             func prepare(_ request: Request, context: TaskContext) async throws -> Request {
@@ -620,16 +620,17 @@ extension DocumentationExampleTests {
 
         enum RequestIDModule: StageModule {
             static var stages: [StageDescriptor] {
-                [
+                let standard = RequestID()   // made with no options: what an option left out takes
+                return [
                     StageDescriptor(
                         name: "request-id",
-                        summary: "Gives every request an id of its own in a header (X-Request-ID by default).",
+                        summary: "Gives every request an id of its own in a header (\(standard.header) by default).",
                         options: [
-                            OptionDescriptor("header", .string, default: "X-Request-ID", summary: "The header's name."),
-                            OptionDescriptor("prefix", .string, default: "\"\"", summary: "Text put before each id."),
+                            OptionDescriptor("header", .string, default: standard.header, summary: "The header's name."),
+                            OptionDescriptor("prefix", .string, default: "\"\(standard.prefix)\"", summary: "Text put before each id."),
                         ]
                     ) { options in
-                        RequestID(header: options.string("header") ?? "X-Request-ID", prefix: options.string("prefix") ?? "")
+                        RequestID(header: options.string("header") ?? standard.header, prefix: options.string("prefix") ?? standard.prefix)
                     }
                 ]
             }

@@ -34,6 +34,23 @@ struct StageRegistryTests {
         }
     }
 
+    @Test("a descriptor's placement is its stage type's, known before any stage is made; a custom stage's is call")
+    func placementFromType() throws {
+        struct Custom: RequestStage {
+            func prepare(_ request: Request, context: TaskContext) async throws -> Request { request }
+        }
+        struct Observer: RequestStage {
+            static var placement: StagePlacement { .exchangeObserver }
+            func prepare(_ request: Request, context: TaskContext) async throws -> Request { request }
+        }
+        #expect(StageRegistryTests.descriptor.placement == .headerInjection)
+        #expect(StageDescriptor(name: "custom", summary: "Does nothing.") { _ in Custom() }.placement == .call)
+        let observer = StageDescriptor(name: "observer", summary: "Sees each exchange.") { _ in Observer() }
+        #expect(observer.placement == .exchangeObserver)
+        let options = StageOptions(owner: "observer", pairs: [], mark: .init(line: 1, column: 1), directory: URL(fileURLWithPath: "/"), environment: [:])
+        #expect(try observer.make(options).placement == .exchangeObserver)
+    }
+
     @Test("options read typed values, a lone value as a list of one, objects with their owner's path, relative paths from the file's folder")
     func typedOptions() throws {
         let options = StageOptions(

@@ -16,8 +16,8 @@ extension Pipeline {
         return stages + [redirects]
     }
 
-    /// The stages as they will run: sorted by ``Stage/placement`` (level, then rank), stages of
-    /// the same placement in the order given.
+    /// The stages as they will run: sorted by their types' ``Stage/placement-swift.type.property``
+    /// (level, then rank), stages of the same placement in the order given.
     static func arranged(_ stages: [any Stage]) -> [any Stage] {
         arrangement(of: stages).map { stages[$0] }
     }

@@ -59,8 +59,9 @@ public struct Pipeline: Sendable {
 
     /// Creates a pipeline from a list of stages.
     /// - Parameters:
-    ///   - stages: the stages, in any order: each is put in its place (``Stage/placement``), the
-    ///     stages of one placement kept in the order given.
+    ///   - stages: the stages, in any order: each is put in its place (its type's
+    ///     ``Stage/placement-swift.type.property``), the stages of one placement kept in the order
+    ///     given.
     ///   - transport: what moves the bytes (`SluiceCurl`'s initializers without this parameter use the
     ///     shared libcurl transport).
     ///   - timeouts: defaults for requests that set none; 10 s to connect, no total limit.

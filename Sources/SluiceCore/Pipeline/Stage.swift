@@ -20,15 +20,23 @@
 /// write one method. A stage is shared by every task of its pipeline: keep per-task state in
 /// ``TaskContext/storage``, never in the stage.
 ///
-/// Where a stage runs is its ``placement``: a call stage (the default) sees each task's request
-/// once and its final response; a hop stage sees every exchange (each redirect hop, each retry).
-/// The pipeline sorts stages by placement, whatever order they are listed in.
+/// Where a stage runs is its type's ``placement-swift.type.property``: a call stage (the default)
+/// sees each task's request once and its final response; a hop stage sees every exchange (each
+/// redirect hop, each retry). The pipeline sorts stages by placement, whatever order they are
+/// listed in. The placement belongs to the type, not to each stage, so a stage descriptor reads it
+/// without making a stage, and every stage of a type runs at the same place
+/// (`static var placement: StagePlacement { .hop }`; ``StagePlacement`` has an example).
+///
+/// A stage written for an earlier version of Sluice, which declared an instance
+/// `var placement`, now declares it `static`: the pipeline no longer reads an instance property
+/// left in its place, and runs the stage at ``StagePlacement/call``.
 public protocol Stage: Sendable {
     /// The name the stage reports in metrics, events and errors. Defaults to the type's name.
     var name: String { get }
 
-    /// The stage's level and rank in the chain; ``StagePlacement/call`` by default.
-    var placement: StagePlacement { get }
+    /// The level and rank in the chain of every stage of this type; ``StagePlacement/call`` by
+    /// default.
+    static var placement: StagePlacement { get }
 
     /// What this stage alone may do in a pipeline (`the Authorization header`, `the cache`): two
     /// stages that claim the same thing cannot work together, since the lower one would undo or
@@ -53,7 +61,11 @@ extension Stage {
 
     /// ``StagePlacement/call``: a custom stage sees each task's request once, fully built, and its
     /// final response.
-    public var placement: StagePlacement { .call }
+    public static var placement: StagePlacement { .call }
+
+    /// The placement of the stage's type, ``placement-swift.type.property``, read from a stage (an
+    /// `any Stage` included).
+    public var placement: StagePlacement { Self.placement }
 
     /// None.
     public var claims: [String] { [] }

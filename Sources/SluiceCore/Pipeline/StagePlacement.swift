@@ -18,7 +18,7 @@
 ///
 /// ```swift
 /// struct WireLog: Stage {
-///     var placement: StagePlacement { .hop }
+///     static var placement: StagePlacement { .hop }
 ///     func handle(_ request: Request, context: TaskContext,
 ///                 next: (Request, TaskContext) async throws -> Response) async throws -> Response {
 ///         try await next(request, context)

@@ -17,7 +17,7 @@ public struct ConnectionRouting: RequestStage, ChainValidating {
     public var name: String { "connection" }
 
     /// Beside the proxy stage, below redirects and the cache: each hop that is sent is routed.
-    public var placement: StagePlacement { .connectionRouting }
+    public static var placement: StagePlacement { .connectionRouting }
 
     /// Where connections go.
     public var claims: [String] { ["the connection overrides"] }

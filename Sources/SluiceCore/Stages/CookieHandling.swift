@@ -25,7 +25,7 @@ public struct CookieHandling: Stage {
     public var name: String { "cookies" }
 
     /// ``StagePlacement/cookies``: a hop stage, so each redirect hop stores and sends its own cookies.
-    public var placement: StagePlacement { .cookies }
+    public static var placement: StagePlacement { .cookies }
 
     /// The cookie jar: a pipeline keeps one.
     public var claims: [String] { ["the cookie jar"] }

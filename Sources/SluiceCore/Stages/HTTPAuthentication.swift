@@ -42,7 +42,7 @@ public struct HTTPAuthentication: Stage {
     public var name: String { "authentication" }
 
     /// ``StagePlacement/authentication``: a hop stage, between cookies and the cache.
-    public var placement: StagePlacement { .authentication }
+    public static var placement: StagePlacement { .authentication }
 
     /// The `Authorization` header, which it writes.
     public var claims: [String] { ["the Authorization header"] }

@@ -57,7 +57,7 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     public var name: String { "header-injection" }
 
     /// Its place in the chain (see ``StagePlacement``).
-    public var placement: StagePlacement { .headerInjection }
+    public static var placement: StagePlacement { .headerInjection }
 
     /// The `Authorization` header, when it sends one.
     public var claims: [String] { injectedHeaders["Authorization"] == nil ? [] : ["the Authorization header"] }

@@ -12,7 +12,7 @@ public struct ProxySelection: RequestStage {
     public var name: String { "proxy" }
 
     /// Its place in the chain (see ``StagePlacement``).
-    public var placement: StagePlacement { .proxy }
+    public static var placement: StagePlacement { .proxy }
 
     /// The proxy route.
     public var claims: [String] { ["the proxy route"] }

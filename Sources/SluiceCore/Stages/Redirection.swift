@@ -42,7 +42,7 @@ public struct Redirection: Stage {
     public var name: String { "redirects" }
 
     /// ``StagePlacement/redirects``: the last call stage; every hop it follows passes the hop stages.
-    public var placement: StagePlacement { .redirects }
+    public static var placement: StagePlacement { .redirects }
 
     /// Following redirects, even when it hands them back (`follows: false`).
     public var claims: [String] { ["following redirects"] }

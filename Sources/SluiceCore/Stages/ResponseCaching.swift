@@ -66,7 +66,7 @@ public struct ResponseCaching: Stage {
     public var name: String { "cache" }
 
     /// ``StagePlacement/cache``: a hop stage below cookies, so each hop is stored under its own URL and varies on the cookies sent.
-    public var placement: StagePlacement { .cache }
+    public static var placement: StagePlacement { .cache }
 
     /// The cache: two would store and answer the same exchanges.
     public var claims: [String] { ["the cache"] }

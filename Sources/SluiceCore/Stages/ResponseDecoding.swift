@@ -65,7 +65,7 @@ public struct ResponseDecoding: ResponseStage {
     public var name: String { "response-decoding" }
 
     /// ``StagePlacement/responseDecoding``: a call stage, so it judges and decodes the final response, after redirects, retries and the cache.
-    public var placement: StagePlacement { .responseDecoding }
+    public static var placement: StagePlacement { .responseDecoding }
 
     /// Response decoding.
     public var claims: [String] { ["response decoding"] }

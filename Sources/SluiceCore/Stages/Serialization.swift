@@ -49,7 +49,7 @@ public struct Serialization: RequestStage {
     public var name: String { "serialization" }
 
     /// Its place in the chain (see ``StagePlacement``).
-    public var placement: StagePlacement { .serialization }
+    public static var placement: StagePlacement { .serialization }
 
     /// Serialization of parameters.
     public var claims: [String] { ["serialization of parameters"] }

@@ -22,7 +22,7 @@ public struct StrictTransportSecurity: Stage {
     public var name: String { "hsts" }
 
     /// ``StagePlacement/hsts``: the top of the hop stages.
-    public var placement: StagePlacement { .hsts }
+    public static var placement: StagePlacement { .hsts }
 
     /// The HSTS store: a pipeline keeps one.
     public var claims: [String] { ["the HSTS store"] }

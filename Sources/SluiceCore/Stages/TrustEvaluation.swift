@@ -20,7 +20,7 @@ public struct TrustEvaluation: RequestStage, ChainValidating, ConfigurationRepor
     public var name: String { "trust-evaluation" }
 
     /// Its place in the chain (see ``StagePlacement``).
-    public var placement: StagePlacement { .trustEvaluation }
+    public static var placement: StagePlacement { .trustEvaluation }
 
     /// The trust policy.
     public var claims: [String] { ["the trust policy"] }

@@ -32,7 +32,7 @@ public struct URLResolution: RequestStage {
     public var name: String { "url-resolution" }
 
     /// Its place in the chain (see ``StagePlacement``).
-    public var placement: StagePlacement { .urlResolution }
+    public static var placement: StagePlacement { .urlResolution }
 
     /// URL resolution.
     public var claims: [String] { ["URL resolution"] }

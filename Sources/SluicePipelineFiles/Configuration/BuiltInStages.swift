@@ -18,12 +18,13 @@ enum BuiltInStages {
         static let serialization = Serialization()
         static let decoding = ResponseDecoding()
         static let redirects = Redirection()
+        /// The trust settings of a `trust-evaluation` with no options, those of `TrustPolicy()`.
+        static let trust = TrustSettings()
     }
 
     static let reachability = StageDescriptor(
         name: "reachability",
         summary: "Checks that a route leads to the host before sending: with none, fails at once (not reachable), or waits for one (URLSession's waitsForConnectivity).",
-        placement: .reachability,
         options: [
             OptionDescriptor(
                 "waits-for-connectivity", .boolean, default: "\(Standard.reachability.waitsForConnectivity)",
@@ -41,7 +42,6 @@ enum BuiltInStages {
     static let urlResolution = StageDescriptor(
         name: "url-resolution",
         summary: "Resolves each request's path against a base URL (RFC 3986) and fills its {name} templates.",
-        placement: .urlResolution,
         options: [
             OptionDescriptor("base-url", .string, required: true, summary: "An absolute http or https URL; a path not ending in '/' gets one."),
         ]
@@ -52,7 +52,6 @@ enum BuiltInStages {
     static let headerInjection = StageDescriptor(
         name: "header-injection",
         summary: "Adds headers to every request, never over a header the request sets itself.",
-        placement: .headerInjection,
         options: [
             OptionDescriptor("headers", .map(.string), summary: "Headers for every request."),
             OptionDescriptor("user-agent", .string, summary: "default (sluice/VERSION (OS; ARCH)), none, or any string."),
@@ -108,7 +107,6 @@ enum BuiltInStages {
     static let serialization = StageDescriptor(
         name: "serialization",
         summary: "Writes each request's parameters into the query or the body, or its parts into a multipart body.",
-        placement: .serialization,
         options: [
             OptionDescriptor("format", .choice(Serialization.Format.allCases.map(\.rawValue)), default: Standard.serialization.format.rawValue, summary: "How parameters are written."),
             OptionDescriptor(
@@ -143,37 +141,45 @@ enum BuiltInStages {
     static let trustEvaluation = StageDescriptor(
         name: "trust-evaluation",
         summary: "Checks the server's certificate chain after the TLS handshake, before any request byte: pinning, CA bundle, validation switches.",
-        placement: .trustEvaluation,
         options: [
-            OptionDescriptor("pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: "none", summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."),
+            OptionDescriptor(
+                "pinning", .choice(TrustPolicy.Pinning.allCases.map(\.rawValue)), default: Standard.trust.pinning.rawValue,
+                summary: "What is pinned: nothing, a public key (SPKI SHA-256), or a whole certificate."
+            ),
             OptionDescriptor("pins", .list(.string), summary: "sha256//BASE64 hashes, or PEM/DER certificate files relative to the pipeline file."),
             OptionDescriptor("ca-bundle", .string, summary: "A PEM file of trust anchors used instead of the system store."),
-            OptionDescriptor("allow-invalid-certificates", .boolean, default: "false", summary: "Accept certificates that do not validate (expired, unknown issuer)."),
-            OptionDescriptor("validates-domain-name", .boolean, default: "true", summary: "Check the certificate's name against the host."),
+            OptionDescriptor(
+                "allow-invalid-certificates", .boolean, default: "\(Standard.trust.allowsInvalidCertificates)",
+                summary: "Accept certificates that do not validate (expired, unknown issuer)."
+            ),
+            OptionDescriptor("validates-domain-name", .boolean, default: "\(Standard.trust.validatesDomainName)", summary: "Check the certificate's name against the host."),
             OptionDescriptor("hosts", .list(.string), summary: "The hosts the policy applies to (*.example.com, **.example.com allowed); others get the default."),
             OptionDescriptor("client-certificate", .string, summary: "Mutual TLS: a PEM certificate (intermediates may follow) or a PKCS#12 file, relative to the pipeline file."),
             OptionDescriptor("client-key", .string, summary: "The PEM key of client-certificate, when it is not in the certificate's file."),
             OptionDescriptor("client-key-password", .string, secret: true, summary: "The password of an encrypted key or of a PKCS#12 file."),
             OptionDescriptor("client-intermediates", .string, summary: "A PEM file of intermediate certificates sent after the client certificate."),
             OptionDescriptor("crl-file", .string, summary: "A PEM file of certificate revocation lists, as curl's --crlfile: a revoked certificate in the chain fails the handshake."),
-            OptionDescriptor("cert-status", .boolean, default: "false", summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."),
+            OptionDescriptor(
+                "cert-status", .boolean, default: "\(Standard.trust.requiresStapledOCSP)",
+                summary: "Require a good OCSP answer stapled by the server, as curl's --cert-status: a revoked, missing or bad one fails the handshake."
+            ),
         ]
     ) { options in
-        var settings = TrustSettings()
-        settings.pinning = options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? .none
+        var settings = Standard.trust
+        settings.pinning = options.string("pinning").flatMap(TrustPolicy.Pinning.init(rawValue:)) ?? Standard.trust.pinning
         for text in options.strings("pins") ?? [] {
             settings.pins += try TrustPin.pins(from: text, relativeTo: options.directory)
         }
         settings.caBundle = options.path("ca-bundle")
-        settings.allowsInvalidCertificates = options.bool("allow-invalid-certificates") ?? false
-        settings.validatesDomainName = options.bool("validates-domain-name") ?? true
+        settings.allowsInvalidCertificates = options.bool("allow-invalid-certificates") ?? Standard.trust.allowsInvalidCertificates
+        settings.validatesDomainName = options.bool("validates-domain-name") ?? Standard.trust.validatesDomainName
         settings.hosts = options.strings("hosts")
         settings.clientCertificate = options.path("client-certificate")
         settings.clientKey = options.path("client-key")
         settings.clientKeyPassword = options.string("client-key-password")
         settings.clientIntermediates = options.path("client-intermediates")
         settings.crlFile = options.path("crl-file")
-        settings.requiresStapledOCSP = options.bool("cert-status") ?? false
+        settings.requiresStapledOCSP = options.bool("cert-status") ?? Standard.trust.requiresStapledOCSP
         do throws(TrustSettings.Invalid) {
             return TrustEvaluation(policy: try settings.policy { trustOptionNames[$0] })
         } catch {
@@ -194,7 +200,6 @@ enum BuiltInStages {
     static let proxy = StageDescriptor(
         name: "proxy",
         summary: "Sends requests through a forward proxy (http, https, socks5, socks5h), or directly: either way the proxy environment variables are ignored.",
-        placement: .proxy,
         options: [
             OptionDescriptor("url", .string, required: true, summary: "The proxy, http://host:port (also https, socks5, socks5h), or none to go direct."),
             OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
@@ -224,7 +229,6 @@ enum BuiltInStages {
     static let authentication = StageDescriptor(
         name: "authentication",
         summary: "Answers HTTP authentication challenges with each host's credential, as curl's -u with --basic, --digest or --anyauth: Basic (sent at once when it is the only scheme) and Digest (MD5, SHA-256, SHA-512-256); never sent to another host, port or scheme, redirects included. NTLM and Negotiate are not offered.",
-        placement: .authentication,
         options: [
             OptionDescriptor(
                 "credentials", .list(.object([
@@ -267,7 +271,6 @@ enum BuiltInStages {
     static let connection = StageDescriptor(
         name: "connection",
         summary: "Sends every connection to a Unix domain socket, or a host name and port to another address, host or port (curl's --unix-socket, --resolve, --connect-to); the URL, Host, TLS name, certificate check and pins stay the request's.",
-        placement: .connectionRouting,
         options: ConnectionOptions.descriptors
     ) { options in
         guard !options.names.isEmpty else {
@@ -279,7 +282,6 @@ enum BuiltInStages {
     static let responseDecoding = StageDescriptor(
         name: "response-decoding",
         summary: "Checks each response's status and content type, then decodes its body.",
-        placement: .responseDecoding,
         options: [
             OptionDescriptor("format", .choice(ResponseDecoding.Format.allCases.map(\.rawValue)), default: Standard.decoding.format.rawValue, summary: "How the body is decoded; auto goes by Content-Type."),
             OptionDescriptor(
@@ -321,7 +323,6 @@ enum BuiltInStages {
     static let redirects = StageDescriptor(
         name: "redirects",
         summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
-        placement: .redirects,
         options: [
             OptionDescriptor("follow", .boolean, default: "\(Standard.redirects.follows)", summary: "false hands redirect responses back as they are."),
             OptionDescriptor("max-hops", .integer, default: "\(Standard.redirects.maximumHops)", summary: "The most redirects followed for one request."),
@@ -341,7 +342,6 @@ enum BuiltInStages {
     static let cookies = StageDescriptor(
         name: "cookies",
         summary: "Keeps cookies between requests (RFC 6265), every redirect hop included; sluice run adds it, with a new jar, to every pipeline that lists none.",
-        placement: .cookies,
         holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
@@ -359,7 +359,6 @@ enum BuiltInStages {
     static let hsts = StageDescriptor(
         name: "hsts",
         summary: "HTTP Strict Transport Security (RFC 6797), as curl's --hsts: http:// to a host known to want HTTPS goes over https://, and Strict-Transport-Security answers over HTTPS are learned; sluice run adds it, held in memory, to every pipeline that lists none.",
-        placement: .hsts,
         holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "An HSTS file in curl's format (--hsts), read before the first request if it exists and written after the run."),
@@ -379,7 +378,6 @@ enum BuiltInStages {
     static let cache = StageDescriptor(
         name: "cache",
         summary: "A private HTTP cache (RFC 9111): fresh responses answered without sending, stale ones validated (304), unsafe methods invalidate; in memory, or in a directory several runs share.",
-        placement: .cache,
         options: [
             OptionDescriptor("directory", .string, summary: "Keep responses in this directory (made with mode 0700), shared by runs and processes; in memory when absent."),
             OptionDescriptor("max-size", .string, summary: "The most bytes kept, least recently used evicted first: 16MiB in memory, 256MiB in a directory by default."),

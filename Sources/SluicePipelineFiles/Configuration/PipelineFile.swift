@@ -348,10 +348,6 @@ private struct Loader {
             let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
             do {
                 let stage = try descriptor.make(options)
-                guard stage.placement == descriptor.placement else {
-                    fail(entry.mark, "stage '\(entry.name)' runs at \(stage.placement), but its descriptor says \(descriptor.placement); give the descriptor placement: the stage's own")
-                    continue
-                }
                 if let reporting = stage as? any ConfigurationReporting {
                     secrets += reporting.derivedSecrets
                     warnings += reporting.configurationWarnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }

@@ -32,7 +32,7 @@ public struct ReachabilityCheck: RequestStage {
     public var name: String { "reachability" }
 
     /// `StagePlacement/reachability`: a hop stage, below the proxy, so every hop is checked, through its proxy.
-    public var placement: StagePlacement { .reachability }
+    public static var placement: StagePlacement { .reachability }
 
     /// The reachability check.
     public var claims: [String] { ["the reachability check"] }

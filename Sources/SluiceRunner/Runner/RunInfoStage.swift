@@ -11,7 +11,7 @@ struct RunInfoStage: RequestStage {
     var name: String { RunInfoStage.stageName }
 
     /// Above every other stage, the call observers included.
-    var placement: StagePlacement { StagePlacement(.call, rank: .min) }
+    static var placement: StagePlacement { StagePlacement(.call, rank: .min) }
 
     /// `runner`: the name of the runner's own stages (this one and the recorder at the bottom).
     static let stageName = "runner"

@@ -21,7 +21,7 @@ struct SentRequestRecorder: Stage {
 
     /// Below every other stage, the exchange observers included: what it keeps is what the
     /// transport is given.
-    var placement: StagePlacement { StagePlacement(.hop, rank: .max) }
+    static var placement: StagePlacement { StagePlacement(.hop, rank: .max) }
 
     func handle(
         _ request: Request,
