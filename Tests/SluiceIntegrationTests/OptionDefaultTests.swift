@@ -57,6 +57,7 @@ struct OptionDefaultTests {
             "redirects.follow": read(Redirection.self) { $0.follows },
             "redirects.max-hops": read(Redirection.self) { $0.maximumHops },
             "redirects.allow-insecure": read(Redirection.self) { $0.allowsInsecureRedirects },
+            "redirects.trusted": read(Redirection.self) { $0.trustsOtherOrigins },
             "retry.attempts": read(Retry.self) { $0.attempts },
             "retry.base-delay": read(Retry.self) { $0.baseDelay },
             "retry.max-delay": read(Retry.self) { $0.maxDelay },

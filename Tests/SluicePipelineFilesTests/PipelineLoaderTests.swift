@@ -98,7 +98,7 @@ struct PipelineLoaderTests {
         ("stages:\n  - url-resolution:\n      base-ur: http://h\n", "3:7: unknown option 'base-ur' for stage 'url-resolution'; did you mean 'base-url'?"),
         ("stages:\n  - url-resolution:\n      base-ur: http://h\n", "2:5: stage 'url-resolution' needs 'base-url'"),
         ("stages:\n  - serialization:\n      format: xml\n", "3:15: format must be one of form | json | plist | multipart, not 'xml'"),
-        ("stages:\n  - redirects:\n      max-hops: [1]\n", "3:17: max-hops must be an integer, not a list"),
+        ("stages:\n  - redirects:\n      max-hops: [1]\n", "3:17: max-hops must be an integer from 0 up, not a list"),
         ("stages:\n  - response-decoding:\n      removes-keys-with-null-values: yes\n", "3:38: removes-keys-with-null-values must be a boolean, not 'yes'"),
         ("stages:\n  - trust-evaluation:\n      pinning: public-key\n", "2:5: stage 'trust-evaluation': public-key pinning needs at least one pin"),
         (
@@ -112,7 +112,7 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/${env.SLUICE_UNSET}\n", "2:11: undefined variable ${env.SLUICE_UNSET}: the environment variable SLUICE_UNSET is not set"),
         ("requests:\n  - path: http://h/${bad\n", "2:11: '${' has no closing '}'"),
         ("requests:\n  - path: http://h/\n    headers: {'X-${nope}': v}\n", "3:15: undefined variable ${nope}"),
-        ("requests:\n  - path: http://h/\n    redirects: {max-hops: -1}\n", "3:27: max-hops must be"),
+        ("requests:\n  - path: http://h/\n    redirects: {max-hops: -1}\n", "3:27: max-hops must be an integer from 0 up, not '-1'"),
         ("requests:\n  - path: http://h/\n    redirects: {folow: false}\n", "3:17: unknown option 'folow' for redirects; did you mean 'follow'?"),
         ("requests:\n  - path: http://h/\n    redirects: false\n", "3:16: redirects must be a mapping"),
         ("requests:\n  - path: http://h/\n    expect:\n      body:\n        \"$[?length(@.a)]\": 1\n", "5:9: invalid JSONPath '$[?length(@.a)]': length() gives a value, which must be compared (as in length(...) > 0) (at character 4)"),

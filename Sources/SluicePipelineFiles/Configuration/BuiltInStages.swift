@@ -17,7 +17,6 @@ enum BuiltInStages {
         static let reachability = ReachabilityCheck()
         static let serialization = Serialization()
         static let decoding = ResponseDecoding()
-        static let redirects = Redirection()
         /// The trust settings of a `trust-evaluation` with no options, those of `TrustPolicy()`.
         static let trust = TrustSettings()
     }
@@ -323,20 +322,9 @@ enum BuiltInStages {
     static let redirects = StageDescriptor(
         name: "redirects",
         summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
-        options: [
-            OptionDescriptor("follow", .boolean, default: "\(Standard.redirects.follows)", summary: "false hands redirect responses back as they are."),
-            OptionDescriptor("max-hops", .integer, default: "\(Standard.redirects.maximumHops)", summary: "The most redirects followed for one request."),
-            OptionDescriptor("allow-insecure", .boolean, default: "\(Standard.redirects.allowsInsecureRedirects)", summary: "Follow a redirect from https to http."),
-        ]
+        options: RedirectOptions.descriptors
     ) { options in
-        if let hops = options.integer("max-hops"), hops < 0 {
-            throw StageOptions.Invalid(option: "max-hops", message: "max-hops must be 0 or more")
-        }
-        return Redirection(
-            maximumHops: options.integer("max-hops") ?? Standard.redirects.maximumHops,
-            allowsInsecureRedirects: options.bool("allow-insecure") ?? Standard.redirects.allowsInsecureRedirects,
-            follows: options.bool("follow") ?? Standard.redirects.follows
-        )
+        RedirectOptions.redirection(from: options)
     }
 
     static let cookies = StageDescriptor(
