@@ -80,7 +80,7 @@ public struct Redirection: Stage {
         while true {
             let response = try await next(current, context)
             guard let following = try hop(from: current, to: response, along: &chain, context: context) else { return response }
-            current = trustsOtherOrigins ? following : Redirection.restoringCredentials(of: request, to: following)
+            current = Redirection.restoringCredentials(of: request, to: following)
         }
     }
 
@@ -88,13 +88,17 @@ public struct Redirection: Stage {
     private static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "Host"]
 
     /// `following`, with the first request's own origin-bound headers again when it goes back to
-    /// that request's origin (a hop to another origin dropped them).
+    /// that request's origin (a hop to another origin dropped them). Fields it still has as they
+    /// were, byte for byte, stay where they are.
     private static func restoringCredentials(of first: Request, to following: Request) -> Request {
         guard following.url.originText == first.url.originText else { return following }
         var following = following
         for name in originBoundHeaders {
+            let values = first.headers.values(for: name)
+            let kept = following.headers.values(for: name)
+            guard kept.count != values.count || !zip(kept, values).allSatisfy({ $0.utf8.elementsEqual($1.utf8) }) else { continue }
             following.headers.remove(name: name)
-            for value in first.headers.values(for: name) { following.headers.add(name: name, value: value) }
+            for value in values { following.headers.add(name: name, value: value) }
         }
         return following
     }
