@@ -66,8 +66,9 @@ public struct CookieHandling: Stage {
         let header = usesJar ? jar.cookieHeader(for: request.url) : nil
         guard header != nil || own != nil else { return request }
         var request = request
-        request.ownCookies = nil
-        let added = [header, own].compactMap { $0 }.joined(separator: "; ")
+        if own != nil { request.ownCookies = nil }
+        var added = header ?? ""
+        if let own { added = added.isEmpty ? own : added + "; " + own }
         let existing = request.headers["Cookie"]
         request.headers["Cookie"] = existing.map { $0 + "; " + added } ?? added
         return request

@@ -62,45 +62,75 @@ public struct Redirection: Stage {
         context: TaskContext,
         next: (Request, TaskContext) async throws -> Response
     ) async throws -> Response {
-        guard let own = request.redirection else { return try await follow(request, context: context, next: next) }
-        var request = request
-        request.redirection = nil
-        return try await own.follow(request, context: context, next: next)
-    }
-
-    /// Sends the request and follows its redirects by these rules.
-    private func follow(
-        _ request: Request,
-        context: TaskContext,
-        next: (Request, TaskContext) async throws -> Response
-    ) async throws -> Response {
-        guard follows else { return try await next(request, context) }
-        var current = request
+        // Every task in flight holds this frame while its exchange runs: one frame for both sets
+        // of rules, and of the first request only what a hop back needs, once there is a hop.
+        let rules = Redirection.rules(self, for: request)
+        var current = Redirection.withoutOwnRules(request)
+        guard rules.follows else { return try await next(current, context) }
         var chain = Chain()
         while true {
             let response = try await next(current, context)
-            guard let following = try hop(from: current, to: response, along: &chain, context: context) else { return response }
-            current = Redirection.restoringCredentials(of: request, to: following)
+            guard let following = try rules.hop(from: current, to: response, along: &chain, context: context) else { return response }
+            current = Redirection.restoring(following, after: current, first: &chain.first)
         }
+    }
+
+    // Out of line, so that what they copy and build lives on the thread's stack, not in the
+    // task's frame.
+
+    /// The request's own rules, else `stage`.
+    @inline(never)
+    private static func rules(_ stage: Redirection, for request: Request) -> Redirection {
+        request.redirection ?? stage
+    }
+
+    /// The request without rules of its own, which the stage consumes.
+    @inline(never)
+    private static func withoutOwnRules(_ request: Request) -> Request {
+        guard request.redirection != nil else { return request }
+        var request = request
+        request.redirection = nil
+        return request
+    }
+
+    /// `following`, with the first request's origin-bound fields again on a hop back to its
+    /// origin; `first` is taken from `current` at the first redirect.
+    @inline(never)
+    private static func restoring(_ following: Request, after current: Request, first: inout FirstOrigin?) -> Request {
+        let origin = first ?? FirstOrigin(current)
+        first = origin
+        return origin.restoring(following)
     }
 
     /// The headers only the first request's origin gets.
     private static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "Host"]
 
-    /// `following`, with the first request's own origin-bound headers again when it goes back to
-    /// that request's origin (a hop to another origin dropped them). Fields it still has as they
-    /// were, byte for byte, stay where they are.
-    private static func restoringCredentials(of first: Request, to following: Request) -> Request {
-        guard following.url.originText == first.url.originText else { return following }
-        var following = following
-        for name in originBoundHeaders {
-            let values = first.headers.values(for: name)
-            let kept = following.headers.values(for: name)
-            guard kept.count != values.count || !zip(kept, values).allSatisfy({ $0.utf8.elementsEqual($1.utf8) }) else { continue }
-            following.headers.remove(name: name)
-            for value in values { following.headers.add(name: name, value: value) }
+    /// The first request's origin and the origin-bound fields it was written with, which a hop
+    /// back to that origin gets again (a hop to another origin dropped them).
+    private struct FirstOrigin {
+        let origin: String
+        let fields: [HTTPHeaders.Field]
+
+        init(_ request: Request) {
+            fields = request.headers.filter { field in Redirection.originBoundHeaders.contains { field.name.equalsIgnoringASCIICase($0) } }
+            // Without such fields there is nothing to restore, and no origin to compare.
+            origin = fields.isEmpty ? "" : request.url.originText
         }
-        return following
+
+        /// `following`, with the first request's origin-bound fields again when it goes back to
+        /// that origin. Fields it still has as they were, byte for byte, stay where they are.
+        func restoring(_ following: Request) -> Request {
+            guard !fields.isEmpty, following.url.originText == origin else { return following }
+            var following = following
+            for name in Redirection.originBoundHeaders {
+                let values = fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+                let kept = following.headers.values(for: name)
+                guard kept.count != values.count || !zip(kept, values).allSatisfy({ $0.utf8.elementsEqual($1.utf8) }) else { continue }
+                following.headers.remove(name: name)
+                for value in values { following.headers.add(name: name, value: value) }
+            }
+            return following
+        }
     }
 
     /// The redirects a task has followed so far. Empty, and allocating nothing, until the first.
@@ -108,6 +138,8 @@ public struct Redirection: Stage {
         /// Each request of the chain, by method and URL.
         var visited: Set<String> = []
         var hops = 0
+        /// What a hop back to the first request's origin needs, from the first redirect on.
+        var first: FirstOrigin?
     }
 
     /// The request that follows `response` to `request`, checked against the chain so far and
