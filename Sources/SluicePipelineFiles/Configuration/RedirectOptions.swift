@@ -18,7 +18,7 @@ package enum RedirectOptions {
         ),
     ]
 
-    /// The rules the options describe, each option not given as ``Redirection``'s default.
+    /// The rules the options describe, each option not given as `Redirection`'s default.
     package static func redirection(from options: StageOptions) -> Redirection {
         Redirection(
             maximumHops: options.integer("max-hops") ?? standard.maximumHops,

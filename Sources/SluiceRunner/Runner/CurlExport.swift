@@ -19,7 +19,7 @@ public enum CurlExport {
     ///   - parts: the multipart parts the request was written with (serialization turns them
     ///     into the body), sent as `-F`.
     ///   - redirects: the redirect rules the request is sent with (its own, or the pipeline's stage).
-    ///   - ownCookies: the request's own cookies (``SluiceCore/Request/ownCookies``), which the
+    ///   - ownCookies: the request's own cookies (`Request.ownCookies`), which the
     ///     cookies stage put at the end of its `Cookie` field: written as `-b`, which curl sends on
     ///     every hop as Sluice does.
     ///   - redactor: hides secrets; `Redactor/none` shows them.
