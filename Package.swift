@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SluiceReachability", targets: ["SluiceReachability"]),
         .library(name: "SluiceStageRegistry", targets: ["SluiceStageRegistry"]),
         .library(name: "SluiceJSONPath", targets: ["SluiceJSONPath"]),
+        .library(name: "SluiceMarkup", targets: ["SluiceMarkup"]),
         .library(name: "SluicePipelineFiles", targets: ["SluicePipelineFiles"]),
         .library(name: "SluiceRunner", targets: ["SluiceRunner"]),
         .library(name: "SluiceLoad", targets: ["SluiceLoad"]),
@@ -84,6 +85,11 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
         .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
@@ -113,6 +119,8 @@ let package = Package(
         .target(name: "SluiceStageRegistry", dependencies: ["SluiceCore"]),
         // JSONPath (RFC 9535) and I-Regexp (RFC 9485) over JSONValue: pure code, no I/O library.
         .target(name: "SluiceJSONPath", dependencies: ["SluiceCore"]),
+        // HTML and XML (libxml2, as Hurl): XPath 1.0 over bodies, HTML character references.
+        .target(name: "SluiceMarkup", dependencies: ["CLibXML2"]),
         // Pipeline files: YAML, variables, templates, conditions, expectations, CSV rows, and the
         // assembly of a file into pipelines.
         .target(
@@ -231,6 +239,7 @@ let package = Package(
         .testTarget(name: "SluiceReachabilityTests", dependencies: ["SluiceCore", "SluiceReachability", "CNetlink"]),
         .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
         .testTarget(name: "SluiceJSONPathTests", dependencies: ["SluiceCore", "SluiceJSONPath"]),
+        .testTarget(name: "SluiceMarkupTests", dependencies: ["SluiceMarkup"]),
         .testTarget(
             name: "SluicePipelineFilesTests",
             dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]
