@@ -133,7 +133,7 @@ let package = Package(
         // The runner: runs a pipeline file's requests, checks them, and writes its reports.
         .target(
             name: "SluiceRunner",
-            dependencies: ["SluiceCore", "SluiceJSONPath", "SluiceStageRegistry", "SluicePipelineFiles"]
+            dependencies: ["SluiceCore", "SluiceJSONPath", "SluiceMarkup", "SluiceStageRegistry", "SluicePipelineFiles", crypto]
         ),
         // Load runs: open and closed loops, shards, their results and merge (HdrHistogram, zlib).
         .target(

@@ -596,6 +596,19 @@ extension DocumentationExampleTests {
         #expect(results.map(\.ok) == [true], "\(results.map(\.failures)) \(results.map(\.error))")
         #expect(results.first?.captured["first-failed"] == 2, "a captured number stays a number")
     }
+
+    @Test("pipelines/README's checks example runs as written against the local httpbin")
+    func checksExample() async throws {
+        let base = try TestServers.load().httpbin.absoluteString
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("pipelines/README.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "## Checks: queries, filters, predicates"))
+        let start = try #require(readme.range(of: "```yaml\n", range: marker.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let file = try PipelineFile.load(text: String(readme[start.upperBound..<end.lowerBound]), path: "readme-checks.yaml", variables: ["base": base])
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
+        #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures)) \(results.map(\.error))")
+        #expect(results.first?.captured["heading"] == "Herman Melville - Moby-Dick")
+    }
 }
 
 // MARK: Stage modules (Plugins/README.md)

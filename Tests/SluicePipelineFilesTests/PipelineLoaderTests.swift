@@ -135,9 +135,9 @@ struct PipelineLoaderTests {
     func literalObjects() throws {
         let file = try load("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {id: 1, it: 2, q: swift}\n")
         #expect(file.spec.requests[0].expectations.count == 1)
-        if case .body(_, let op, let expected) = file.spec.requests[0].expectations[0].check {
-            #expect(op == .equals)
-            #expect(expected.pairs?.count == 3)
+        if case .query(.jsonPath, _, let predicate) = file.spec.requests[0].expectations[0].check {
+            #expect(predicate.op == .equals && !predicate.negated)
+            #expect(predicate.expected.pairs?.count == 3)
         } else {
             Issue.record("not a body expectation")
         }

@@ -8,22 +8,25 @@ public struct Expectation: Sendable {
     public enum Operator: String, Sendable, CaseIterable {
         /// The selected value equals the expected one (numbers by value: `1` equals `1.0`).
         case equals
-        /// The selected value does not equal the expected one.
-        case not
         /// A string holds the expected text; an array holds the expected element; an object has
-        /// the expected key.
+        /// the expected key; bytes hold the expected bytes.
         case contains
+        /// A string (or bytes) starts with the expected one.
+        case startsWith = "starts-with"
+        /// A string (or bytes) ends with the expected one.
+        case endsWith = "ends-with"
         /// A string matches the expected regular expression (anywhere in it).
         case matches
         /// `true`: the path selects something; `false`: it selects nothing.
         case exists
-        /// The selected number is less than the expected one.
+        /// The selected value is less than the expected one: numbers by value, strings by code
+        /// points, dates by time.
         case lt
-        /// The selected number is less than or equal to the expected one.
+        /// The selected value is less than or equal to the expected one.
         case le
-        /// The selected number is greater than the expected one.
+        /// The selected value is greater than the expected one.
         case gt
-        /// The selected number is greater than or equal to the expected one.
+        /// The selected value is greater than or equal to the expected one.
         case ge
         /// The selected value's JSON type: `string`, `number`, `integer`, `boolean`, `array`,
         /// `object` or `null`.
@@ -31,6 +34,59 @@ public struct Expectation: Sendable {
         /// An array's elements, an object's members, a string's characters, or the nodes a
         /// non-singular path selects, number the expected count.
         case count
+        /// The selected value is of a kind (``Expectation/ValueKind``): `integer`, `float`,
+        /// `iso-date`, `empty`, ...: Hurl's `isInteger`, `isFloat`, `isIsoDate`, `isEmpty`.
+        case `is`
+    }
+
+    /// What `is:` tells of a value.
+    public enum ValueKind: String, Sendable, CaseIterable {
+        /// An integer (of any size).
+        case integer
+        /// A number written with a fraction or an exponent.
+        case float
+        /// Any number.
+        case number
+        /// A string.
+        case string
+        /// `true` or `false`.
+        case boolean
+        /// A list, an object, bytes or a node-set.
+        case collection
+        /// A list.
+        case list
+        /// An object.
+        case object
+        /// A date (what `to-date` makes).
+        case date
+        /// A string that is an RFC 3339 date and time (`2026-11-27T04:14:14Z`).
+        case isoDate = "iso-date"
+        /// An empty string, list, object, node-set or byte string.
+        case empty
+        /// A string that is an IPv4 address.
+        case ipv4
+        /// A string that is an IPv6 address.
+        case ipv6
+        /// A string that is a UUID (`8-4-4-4-12` hex digits).
+        case uuid
+        /// `null`.
+        case null
+    }
+    /// A predicate: an operator, its expected value, and whether it is negated.
+    public struct Predicate: Sendable {
+        /// `not:` was written: the check holds when the operator does not.
+        public var negated: Bool
+        /// The operator.
+        public var op: Operator
+        /// The expected value as written (`${...}` filled in when judged).
+        public var expected: YAMLNode
+
+        /// A predicate.
+        public init(negated: Bool = false, op: Operator, expected: YAMLNode) {
+            self.negated = negated
+            self.op = op
+            self.expected = expected
+        }
     }
 
     /// What is checked.
@@ -39,13 +95,9 @@ public struct Expectation: Sendable {
         case status(StatusCodeSet)
         /// A header has the value; `/regex/` values are matched as regular expressions.
         case header(name: String, value: YAMLNode)
-        /// The value at a JSONPath satisfies an operator.
-        case body(path: JSONPath, operator: Operator, expected: YAMLNode)
-        /// A field of the certificate the server presented satisfies an operator.
-        case certificate(field: CertificateField, operator: Operator, expected: YAMLNode)
-        /// The value of the cookie of this name that the run's jar holds for the response's URL
-        /// after the exchange (`null` when it has none) satisfies an operator.
-        case cookie(name: String, operator: Operator, expected: YAMLNode)
+        /// What a query reads, through its filters, satisfies a predicate: every check of
+        /// `expect.checks`, `expect.body`, `expect.cookies` and `expect.certificate`.
+        case query(CheckQuery, filters: [CheckFilter], predicate: Predicate)
         /// The exchange took no longer than this.
         case maxDuration(Duration)
     }
@@ -57,11 +109,12 @@ public struct Expectation: Sendable {
     /// The check as written, for reports: `status`, `headers.Content-Type`, `body $.args.q equals`.
     public var label: String
 
-    /// The node whose scalars may hold `${...}`.
-    var templatedValue: YAMLNode? {
+    /// The nodes whose scalars may hold `${...}`.
+    var templatedNodes: [YAMLNode] {
         switch check {
-        case .header(_, let value), .body(_, _, let value), .certificate(_, _, let value), .cookie(_, _, let value): value
-        case .status, .maxDuration: nil
+        case .header(_, let value): [value]
+        case .query(let query, let filters, let predicate): query.templatedNodes + filters.flatMap(\.arguments) + [predicate.expected]
+        case .status, .maxDuration: []
         }
     }
 }
@@ -69,26 +122,27 @@ public struct Expectation: Sendable {
 /// One entry of a request's `capture:`: a value taken from the response for `${NAME}` in later
 /// requests.
 public struct Capture: Sendable {
-    /// Where the value comes from.
-    public enum Source: Sendable {
-        /// The value at a JSONPath of the decoded body (a string as it is, another value as JSON).
-        case jsonPath(JSONPath)
-        /// A response header's value.
-        case header(String)
-        /// The first match of a regular expression in the body text: its first group when it has one.
-        case regex(String)
-        /// A field of the certificate the server presented (a string as it is, another value as JSON).
-        case certificate(CertificateField)
-        /// The value of the cookie of this name that the run's jar holds for the response's URL.
-        case cookie(String)
-    }
-
     /// The variable's name.
     public var name: String
-    /// Where the value comes from.
-    public var source: Source
+    /// What is read of the exchange.
+    public var query: CheckQuery
+    /// The filters the value goes through.
+    public var filters: [CheckFilter]
     /// Where the capture is written.
     public var mark: YAMLNode.Mark
+
+    /// A capture.
+    public init(name: String, query: CheckQuery, filters: [CheckFilter] = [], mark: YAMLNode.Mark) {
+        self.name = name
+        self.query = query
+        self.filters = filters
+        self.mark = mark
+    }
+
+    /// The nodes whose scalars may hold `${...}`.
+    var templatedNodes: [YAMLNode] {
+        query.templatedNodes + filters.flatMap(\.arguments)
+    }
 }
 
 extension Expectation.Operator {
@@ -97,12 +151,13 @@ extension Expectation.Operator {
     /// or four letters (`nott`), two from a longer one (`equal`, `contain`). Two-letter operators
     /// (`lt`, `ge`) are too close to ordinary keys to guess at. A near miss is a load-time error,
     /// so a typo never turns into a comparison with a literal object.
-    static func nearest(to key: String) -> Self? {
+    static func nearest(to key: String) -> String? {
         let word = key.lowercased()
+        let names = allCases.map(\.rawValue) + ["not"]
         let parts = word.split(separator: "-").map(String.init)
-        if parts.count > 1, let part = parts.lazy.compactMap({ Self(rawValue: $0) }).first { return part }
-        return allCases.filter { $0.rawValue.count >= 3 }.first { candidate in
-            editDistance(word, candidate.rawValue) <= (candidate.rawValue.count >= 5 ? 2 : 1)
+        if parts.count > 1, let part = parts.first(where: names.contains) { return part }
+        return names.filter { $0.count >= 3 }.first { candidate in
+            editDistance(word, candidate) <= (candidate.count >= 5 ? 2 : 1)
         }
     }
 

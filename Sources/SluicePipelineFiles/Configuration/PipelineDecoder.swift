@@ -49,9 +49,6 @@ struct RequestGroup {
 /// shape (unknown keys, wrong types, bad JSONPath, bad durations, bad conditions) instead of
 /// stopping at the first.
 package struct PipelineDecoder {
-    /// The body expectation operators, as error messages list them.
-    private static let operatorNames = Expectation.Operator.allCases.map(\.rawValue).joined(separator: ", ")
-
     /// The file being decoded.
     let source: PipelineSource
     /// The problems found so far.
@@ -61,7 +58,7 @@ package struct PipelineDecoder {
         self.source = source
     }
 
-    private mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
+    mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
         problems.append((mark, message))
     }
 
@@ -366,154 +363,6 @@ package struct PipelineDecoder {
         return part
     }
 
-    // MARK: Expectations and captures
-
-    private mutating func expectations(_ node: YAMLNode) -> [Expectation] {
-        guard let pairs = node.pairs else {
-            fail(node.mark, "expect: is a mapping of status, headers, body and max-duration")
-            return []
-        }
-        checkKeys(pairs, allowed: PipelineKeys.expect, in: "expect")
-        var expectations: [Expectation] = []
-        if let status = node["status"] {
-            let texts = status.elements?.compactMap(\.scalar) ?? status.scalar.map { [$0] } ?? []
-            if !texts.isEmpty, let codes = StatusCodeSet(parsingEach: texts) {
-                expectations.append(Expectation(check: .status(codes), mark: status.mark, label: "status"))
-            } else {
-                fail(status.mark, "status is a code (200), a class (2xx), a range (200-299) or a list of them")
-            }
-        }
-        for pair in node["headers"].flatMap({ scalarMapping($0, "expect.headers") }) ?? [] {
-            let name = pair.key.scalar ?? ""
-            if let pattern = PipelineDecoder.regexLiteral(pair.value.scalar), !pattern.contains("${") { checkRegex(pattern, at: pair.value.mark) }
-            expectations.append(Expectation(check: .header(name: name, value: pair.value), mark: pair.key.mark, label: "headers.\(name)"))
-        }
-        if let body = node["body"] {
-            for pair in mapping(body, "expect.body") ?? [] {
-                expectations += bodyExpectations(pair)
-            }
-        }
-        if let certificate = node["certificate"] {
-            for pair in mapping(certificate, "expect.certificate") ?? [] {
-                expectations += certificateExpectations(pair)
-            }
-        }
-        if let cookies = node["cookies"] {
-            for pair in mapping(cookies, "expect.cookies") ?? [] {
-                guard let name = pair.key.scalar else { continue }
-                expectations += predicates(pair, subject: name).map { op, expected, mark in
-                    Expectation(check: .cookie(name: name, operator: op ?? .equals, expected: expected), mark: mark, label: "cookie \(name)" + (op.map { " " + $0.rawValue } ?? ""))
-                }
-            }
-        }
-        if let maxDuration = node["max-duration"], let duration = duration(maxDuration, "max-duration") {
-            expectations.append(Expectation(check: .maxDuration(duration), mark: maxDuration.mark, label: "max-duration"))
-        }
-        return expectations
-    }
-
-    private mutating func bodyExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
-        guard let text = pair.key.scalar, let path = jsonPath(text, at: pair.key.mark) else { return [] }
-        return predicates(pair, subject: text).map { op, expected, mark in
-            Expectation(check: .body(path: path, operator: op ?? .equals, expected: expected), mark: mark, label: "body \(text)" + (op.map { " " + $0.rawValue } ?? ""))
-        }
-    }
-
-    /// `expect.certificate`: `{FIELD: value}` or `{FIELD: {OP: value}}` for a field of the server's
-    /// certificate.
-    private mutating func certificateExpectations(_ pair: YAMLNode.Pair) -> [Expectation] {
-        guard let text = pair.key.scalar, let field = certificateField(text, at: pair.key.mark) else { return [] }
-        return predicates(pair, subject: text).map { op, expected, mark in
-            Expectation(check: .certificate(field: field, operator: op ?? .equals, expected: expected), mark: mark, label: "certificate \(text)" + (op.map { " " + $0.rawValue } ?? ""))
-        }
-    }
-
-    private mutating func certificateField(_ text: String, at mark: YAMLNode.Mark) -> CertificateField? {
-        if let field = CertificateField(rawValue: text) { return field }
-        let names = CertificateField.allCases.map(\.rawValue)
-        var message = "unknown certificate field '\(text)'"
-        if let near = OptionDescriptor.nearest(to: text, in: names) { message += "; did you mean '\(near)'?" }
-        fail(mark, message + " (fields: " + names.joined(separator: ", ") + ")")
-        return nil
-    }
-
-    /// The predicates under one key of `expect.body` or `expect.certificate`: a plain value is one
-    /// `equals` (its operator `nil`, so the label stays as written), a mapping of operators is one
-    /// predicate each; a near miss of an operator, or operators mixed with other keys, is an error.
-    private mutating func predicates(_ pair: YAMLNode.Pair, subject text: String) -> [(Expectation.Operator?, YAMLNode, YAMLNode.Mark)] {
-        let operators = pair.value.pairs?.compactMap { $0.key.scalar.flatMap(Expectation.Operator.init(rawValue:)) } ?? []
-        guard let predicates = pair.value.pairs, !operators.isEmpty else {
-            for key in pair.value.pairs ?? [] {
-                guard let name = key.key.scalar, let meant = Expectation.Operator.nearest(to: name) else { continue }
-                fail(key.key.mark, "'\(name)' is not an operator (did you mean '\(meant.rawValue)'?); operators are " + PipelineDecoder.operatorNames + ". To compare with an object, write {equals: {...}}")
-                return []
-            }
-            return [(nil, pair.value, pair.key.mark)]
-        }
-        guard operators.count == predicates.count else {
-            fail(pair.value.mark, "mix of operators and keys under \(text); write {OP: value} with OP one of " + PipelineDecoder.operatorNames + ", or {equals: {...}} to compare an object")
-            return []
-        }
-        return zip(predicates, operators).map { predicate, op in
-            check(op, predicate.value, for: text)
-            return (op, predicate.value, predicate.key.mark)
-        }
-    }
-
-    /// Checks what can be checked of an operator's expected value before it is rendered.
-    private mutating func check(_ op: Expectation.Operator, _ value: YAMLNode, for path: String) {
-        guard let text = value.scalar, !text.contains("${") else {
-            if [.matches, .exists, .lt, .le, .gt, .ge, .type, .count].contains(op) {
-                fail(value.mark, "\(op.rawValue) under \(path) takes a single value")
-            }
-            return
-        }
-        let json = YAMLNode.coreSchemaValue(text)
-        switch op {
-        case .matches:
-            checkRegex(text, at: value.mark)
-        case .exists:
-            if json.boolValue == nil { fail(value.mark, "exists takes true or false, not '\(text)'") }
-        case .lt, .le, .gt, .ge:
-            if json.doubleValue == nil { fail(value.mark, "\(op.rawValue) takes a number, not '\(text)'") }
-        case .count:
-            if json.intValue == nil || json.intValue! < 0 { fail(value.mark, "count takes a whole number, not '\(text)'") }
-        case .type:
-            if !["string", "number", "integer", "boolean", "array", "object", "null"].contains(text) {
-                fail(value.mark, "type takes string, number, integer, boolean, array, object or null, not '\(text)'")
-            }
-        case .equals, .not, .contains:
-            break
-        }
-    }
-
-    private mutating func captures(_ node: YAMLNode) -> [Capture] {
-        var captures: [Capture] = []
-        for pair in mapping(node, "capture") ?? [] {
-            guard let name = pair.key.scalar else { continue }
-            checkVariableName(name, at: pair.key.mark)
-            if let text = pair.value.scalar {
-                if let path = jsonPath(text, at: pair.value.mark) {
-                    captures.append(Capture(name: name, source: .jsonPath(path), mark: pair.key.mark))
-                }
-            } else if let header = pair.value["header"]?.scalar, pair.value.pairs?.count == 1 {
-                captures.append(Capture(name: name, source: .header(header), mark: pair.key.mark))
-            } else if let pattern = pair.value["regex"]?.scalar, pair.value.pairs?.count == 1 {
-                checkRegex(pattern, at: pair.value.mark)
-                captures.append(Capture(name: name, source: .regex(pattern), mark: pair.key.mark))
-            } else if let fieldNode = pair.value["certificate"], let text = fieldNode.scalar, pair.value.pairs?.count == 1 {
-                if let field = certificateField(text, at: fieldNode.mark) {
-                    captures.append(Capture(name: name, source: .certificate(field), mark: pair.key.mark))
-                }
-            } else if let cookie = pair.value["cookie"]?.scalar, pair.value.pairs?.count == 1 {
-                captures.append(Capture(name: name, source: .cookie(cookie), mark: pair.key.mark))
-            } else {
-                fail(pair.value.mark, "a capture is a JSONPath, {header: NAME}, {regex: PATTERN}, {certificate: FIELD} or {cookie: NAME}")
-            }
-        }
-        return captures
-    }
-
     /// The pattern of a `/regex/` header value, or `nil` for a plain value.
     package static func regexLiteral(_ text: String?) -> String? {
         guard let text, text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") else { return nil }
@@ -523,12 +372,12 @@ package struct PipelineDecoder {
     // MARK: Values
 
     /// Refuses a variable or capture name that is malformed or a template function's.
-    private mutating func checkVariableName(_ name: String, at mark: YAMLNode.Mark) {
+    mutating func checkVariableName(_ name: String, at mark: YAMLNode.Mark) {
         if let problem = TemplateString.problem(naming: name) { fail(mark, problem) }
     }
 
     /// Refuses keys that `allowed` does not describe, suggesting the nearest one.
-    private mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed descriptors: [OptionDescriptor], in owner: String) {
+    mutating func checkKeys(_ pairs: [YAMLNode.Pair], allowed descriptors: [OptionDescriptor], in owner: String) {
         let allowed = descriptors.map(\.name)
         for pair in pairs {
             guard let key = pair.key.scalar else {
@@ -542,7 +391,7 @@ package struct PipelineDecoder {
         }
     }
 
-    private mutating func scalar(_ node: YAMLNode, _ name: String) -> String? {
+    mutating func scalar(_ node: YAMLNode, _ name: String) -> String? {
         guard let text = node.scalar, !node.isNull else {
             fail(node.mark, "\(name) must be a string")
             return nil
@@ -550,7 +399,7 @@ package struct PipelineDecoder {
         return text
     }
 
-    private mutating func mapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+    mutating func mapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
         guard let pairs = node.pairs else {
             fail(node.mark, "\(name) must be a mapping")
             return nil
@@ -559,7 +408,7 @@ package struct PipelineDecoder {
     }
 
     /// A mapping of names to scalars.
-    private mutating func scalarMapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
+    mutating func scalarMapping(_ node: YAMLNode, _ name: String) -> [YAMLNode.Pair]? {
         guard let pairs = mapping(node, name) else { return nil }
         for pair in pairs where pair.key.scalar == nil || pair.value.scalar == nil {
             fail(pair.value.mark, "\(name) maps names to strings")
@@ -567,7 +416,7 @@ package struct PipelineDecoder {
         return pairs.filter { $0.key.scalar != nil && $0.value.scalar != nil }
     }
 
-    private mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
+    mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
         guard let text = node.scalar, let duration = DurationText.parse(text) else {
             fail(node.mark, "\(name) must be a duration such as 500ms, 30s or 2m")
             return nil
@@ -626,7 +475,7 @@ package struct PipelineDecoder {
         return count
     }
 
-    private mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {
+    mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {
         do {
             return try JSONPath(text)
         } catch {
@@ -635,7 +484,7 @@ package struct PipelineDecoder {
         }
     }
 
-    private mutating func checkRegex(_ pattern: String, at mark: YAMLNode.Mark) {
+    mutating func checkRegex(_ pattern: String, at mark: YAMLNode.Mark) {
         do {
             _ = try Regex(pattern)
         } catch {

@@ -461,11 +461,20 @@ private struct Loader {
             {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
             }
-            for node in request.templatedNodes {
-                _ = checkReferences(in: node, known: Set(scope.values.keys).union(captured.keys).union(rowNames), captures: capturedBy, context: "request '\(request.name)'")
-                if let text = node.scalar, let template = try? TemplateString(parsing: text) {
-                    secrets += scope.secrets(in: template)
+            let known = Set(scope.values.keys).union(captured.keys).union(rowNames)
+            let ownCaptures = Set(request.captures.map(\.name))
+            for (nodes, names) in [(request.sentNodes, known), (request.checkNodes, known.union(ownCaptures))] {
+                for node in nodes {
+                    _ = checkReferences(in: node, known: names, captures: capturedBy, context: "request '\(request.name)'")
+                    if let text = node.scalar, let template = try? TemplateString(parsing: text) {
+                        secrets += scope.secrets(in: template)
+                    }
                 }
+            }
+            for variable in request.queriedVariables where !known.union(ownCaptures).contains(variable.name) {
+                var message = "variable: \(variable.name) is not a variable, a capture or a for-each column"
+                if let near = OptionDescriptor.nearest(to: variable.name, in: Array(known.union(ownCaptures))) { message += "; did you mean \(near)?" }
+                fail(variable.mark, message)
             }
             for capture in request.captures { captured[capture.name] = request.name }
         }

@@ -144,15 +144,56 @@ package enum PipelineKeys {
             summary: "{FIELD: value} or {FIELD: {OP: value}} on the certificate the server presented."
         ),
         OptionDescriptor("cookies", .map(.any), summary: "{NAME: value} or {NAME: {OP: value}} on the cookies the run's jar holds for the response's URL; {exists: false} for none."),
+        OptionDescriptor(
+            "checks", .list(.object(checkEntry)),
+            summary: "Checks of any part of the exchange, as Hurl's asserts: each {QUERY: ARGUMENT, filters: [...], OP: value}."
+        ),
         OptionDescriptor("max-duration", .duration, summary: "The longest the exchange may take."),
     ]
 
-    /// What a capture reads: a JSONPath into the body, or one of the mappings.
-    static let captureSources: [OptionDescriptor.ValueType] = [
-        .string,
-        .object([OptionDescriptor("header", .string, required: true, summary: "A response header's value.")]),
-        .object([OptionDescriptor("regex", .string, required: true, summary: "The first group of a regular expression's first match in the body.")]),
-        .object([OptionDescriptor("certificate", .choice(CertificateField.allCases.map(\.rawValue)), required: true, summary: "A field of the certificate the server presented.")]),
-        .object([OptionDescriptor("cookie", .string, required: true, summary: "A cookie's value in the run's jar.")]),
-    ]
+    /// The queries of a check or a capture, one of which each names.
+    static let queries: [OptionDescriptor] =
+        CheckQuery.bareKeys.map { OptionDescriptor($0, .any, summary: "The \($0) (no argument): " + queryArgument($0)) }
+        + CheckQuery.argumentKeys.map { OptionDescriptor($0, .string, summary: queryArgument($0)) }
+
+    /// What a query reads, and its argument.
+    static func queryArgument(_ key: String) -> String {
+        switch key {
+        case "status": "the status code."
+        case "version": "the HTTP version, \"1.1\", \"2\"."
+        case "url": "the URL of the last exchange, after redirects."
+        case "ip": "the server's IP address."
+        case "duration": "the exchange's duration in milliseconds."
+        case "body": "the body as text in its charset."
+        case "bytes": "the body's bytes."
+        case "sha256": "the SHA-256 of the body's bytes."
+        case "md5": "the MD5 of the body's bytes."
+        case "redirects": "the redirects followed, a list of {status, location}."
+        case "header": "a response header by name: its value, a list when it came more than once."
+        case "set-cookie": "a cookie the response set: NAME, or NAME[ATTRIBUTE] (Value, Expires, Max-Age, Domain, Path, Secure, HttpOnly, SameSite)."
+        case "cookie": "a cookie's value in the run's jar for the response's URL, by name."
+        case "jsonpath": "a JSONPath into the body (${...} allowed)."
+        case "xpath": "an XPath 1.0 expression over the HTML or XML body."
+        case "regex": "a regular expression's first match in the body text, its first group when it has one."
+        case "variable": "a variable's or capture's value, by name."
+        default: "a field of the server's certificate: " + CertificateField.allCases.map(\.rawValue).joined(separator: ", ") + "."
+        }
+    }
+
+    /// `filters:` of a check or a capture.
+    static let filters = OptionDescriptor(
+        "filters", .list(.any),
+        summary: "Steps applied to the queried value, in order: a name (count, to-int) or {NAME: ARGUMENT} (nth: 0, replace: [OLD, NEW])."
+    )
+
+    /// The keys of an `expect.checks` entry: one query, its filters, and operators.
+    static let checkEntry: [OptionDescriptor] = queries + [filters]
+        + Expectation.Operator.allCases.map { OptionDescriptor($0.rawValue, .any, summary: "The \($0.rawValue) predicate.") }
+        + [OptionDescriptor("not", .any, summary: "{OP: value}: the predicate negated; a plain value: not equal to it.")]
+
+    /// The keys of a `capture:` entry written as a mapping: one query and its filters.
+    static let captureEntry: [OptionDescriptor] = queries + [filters]
+
+    /// What a capture reads: a JSONPath into the body, or a query and its filters.
+    static let captureSources: [OptionDescriptor.ValueType] = [.string, .object(captureEntry)]
 }

@@ -156,11 +156,30 @@ public struct RequestSpec: Sendable {
 
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
+        sentNodes + checkNodes
+    }
+
+    /// The nodes of what is sent whose scalars may hold `${...}`.
+    package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
-        nodes += expectations.compactMap(\.templatedValue)
         return nodes
+    }
+
+    /// The nodes of the checks and captures whose scalars may hold `${...}`: they may name the
+    /// request's own captures, which are taken before its checks are judged, as in Hurl.
+    package var checkNodes: [YAMLNode] {
+        expectations.flatMap(\.templatedNodes) + captures.flatMap(\.templatedNodes)
+    }
+
+    /// The names `variable:` queries read, with where each is written.
+    package var queriedVariables: [(name: String, mark: YAMLNode.Mark)] {
+        expectations.compactMap { expectation in
+            if case .query(.variable(let name), _, _) = expectation.check { (name, expectation.mark) } else { nil }
+        } + captures.compactMap { capture in
+            if case .variable(let name) = capture.query { (name, capture.mark) } else { nil }
+        }
     }
 }
 
@@ -184,8 +203,12 @@ public struct PollingRetry: Sendable, Hashable {
 }
 
 extension RequestSpec {
-    /// The `${NAME}` names (not `env.`) the request refers to.
+    /// The `${NAME}` names (not `env.`) the request refers to, and the variables it queries,
+    /// but not its own captures.
     public var variableNames: Set<String> {
-        Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
+        let own = Set(captures.map(\.name))
+        return Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
+            .union(queriedVariables.map(\.name))
+            .subtracting(own)
     }
 }

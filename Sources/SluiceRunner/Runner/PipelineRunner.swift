@@ -245,23 +245,10 @@ public struct PipelineRunner: Sendable {
         result.metrics = outcome.metrics
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
         result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
-        if let response = outcome.response, outcome.error == nil || outcome.judgesBesideError {
-            for capture in spec.captures {
-                let value: JSONValue?
-                do {
-                    value = try capture.value(from: response, body: outcome.body, cookies: outcome.cookies)
-                } catch {
-                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: error.description))
-                    continue
-                }
-                if let value {
-                    result.captured[capture.name] = value
-                    let text = VariableScope.text(of: value)
-                    if redactor.reveals(text) { result.capturedSecrets.append(text) }
-                } else {
-                    result.failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
-                }
-            }
+        for (name, value) in outcome.captured {
+            result.captured[name] = value
+            let text = VariableScope.text(of: value)
+            if redactor.reveals(text) { result.capturedSecrets.append(text) }
         }
         return result
     }
@@ -281,6 +268,10 @@ public struct PipelineRunner: Sendable {
         /// The cookies the run's jar holds for the response's URL after the exchange, when an
         /// expectation or a capture reads them.
         var cookies: [Cookie] = []
+        /// What the captures took, in the order they are written.
+        var captured: [(name: String, value: JSONValue)] = []
+        /// The redirects the request followed.
+        var redirects: [RedirectHop] = []
         /// What the stages reported (retries, token refreshes).
         var notes: [StageNote] = []
         /// The time in each stage and the wire metrics of each exchange.
@@ -338,6 +329,11 @@ public struct PipelineRunner: Sendable {
             outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
         }
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
+        outcome.redirects = handle.context.storage[SentRequestRecorder.RedirectsKey.self] ?? []
+        if let response = outcome.response, (300..<400).contains(response.status), !outcome.redirects.isEmpty {
+            // The last redirect was the answer, not followed.
+            outcome.redirects.removeLast()
+        }
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
         return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
@@ -359,18 +355,32 @@ public struct PipelineRunner: Sendable {
         return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
     }
 
-    /// The outcome with its expectations checked, when a response arrived and no stage failed.
+    /// The outcome with its captures taken and then its expectations checked (which may read
+    /// those captures, as in Hurl), when a response arrived and no stage failed.
     private static func checked(_ outcome: Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) -> Outcome {
         var outcome = outcome
-        if let response = outcome.response, outcome.error == nil || outcome.judgesBesideError {
-            outcome.body = spec.readsJSONBody ? response.jsonBody : nil
-            if spec.readsCookies, let jar {
-                outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
-            }
-            outcome.failures = spec.expectations.compactMap {
-                $0.evaluate(response: response, body: outcome.body, duration: outcome.duration, scope: scope, cookies: outcome.cookies)
+        guard let response = outcome.response, outcome.error == nil || outcome.judgesBesideError else { return outcome }
+        outcome.body = spec.readsJSONBody ? response.jsonBody : nil
+        if spec.readsCookies, let jar {
+            outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
+        }
+        let exchange = CheckedExchange(
+            response: response, body: outcome.body, duration: outcome.duration, cookies: outcome.cookies, redirects: outcome.redirects, scope: scope
+        )
+        var failures: [ExpectationFailure] = []
+        for capture in spec.captures {
+            do {
+                if let value = try capture.value(in: exchange) {
+                    outcome.captured.append((capture.name, value))
+                    exchange.scope.assign(capture.name, value)
+                } else {
+                    failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
+                }
+            } catch {
+                failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: error.message))
             }
         }
+        outcome.failures = spec.expectations.compactMap { $0.evaluate(in: exchange) } + failures
         return outcome
     }
 }

@@ -15,22 +15,24 @@ extension RequestSpec {
         expectations.contains { if case .status(let codes) = $0.check { codes.contains(status) } else { false } }
     }
 
-    /// Whether a body predicate or a JSONPath capture reads the response body as JSON.
+    /// The queries of the request's checks and captures.
+    private var queries: [CheckQuery] {
+        expectations.compactMap { if case .query(let query, _, _) = $0.check { query } else { nil } } + captures.map(\.query)
+    }
+
+    /// Whether a JSONPath check or capture reads the response body as JSON.
     var readsJSONBody: Bool {
-        expectations.contains { if case .body = $0.check { true } else { false } }
-            || captures.contains { if case .jsonPath = $0.source { true } else { false } }
+        queries.contains { if case .jsonPath = $0 { true } else { false } }
     }
 
-    /// Whether a cookie expectation or capture reads the run's jar after the exchange.
+    /// Whether a cookie check or capture reads the run's jar after the exchange.
     var readsCookies: Bool {
-        expectations.contains { if case .cookie = $0.check { true } else { false } }
-            || captures.contains { if case .cookie = $0.source { true } else { false } }
+        queries.contains { if case .cookie = $0 { true } else { false } }
     }
 
-    /// Whether a certificate expectation or capture reads the server's certificate.
+    /// Whether a certificate check or capture reads the server's certificate.
     var readsCertificate: Bool {
-        expectations.contains { if case .certificate = $0.check { true } else { false } }
-            || captures.contains { if case .certificate = $0.source { true } else { false } }
+        queries.contains { if case .certificate = $0 { true } else { false } }
     }
 
     /// The request with every `${...}` filled in from `scope`.

@@ -1,0 +1,62 @@
+import Foundation
+import SluiceCore
+import SluicePipelineFiles
+
+/// A value a query or a filter gives a check: JSON's values, and the three kinds JSON has no
+/// word for.
+enum CheckValue {
+    /// A JSON value: what a JSONPath selects, a status, a header, a string a filter made.
+    case json(JSONValue)
+    /// Bytes: the body's, a digest, what `base64-decode` made.
+    case bytes(Data)
+    /// A point in time, from `to-date`.
+    case date(Date)
+    /// An XPath node-set, as each node's string-value in document order.
+    case nodes([String])
+
+    /// The value as text, when it has one: a string, a number or Boolean as JSON writes it, the
+    /// one node of a node-set of one.
+    var text: String? {
+        switch self {
+        case .json(.string(let text)): text
+        case .json(let value) where value.isNumber || value.boolValue != nil: VariableScope.text(of: value)
+        case .nodes(let nodes) where nodes.count == 1: nodes[0]
+        default: nil
+        }
+    }
+
+    /// The value as JSON, for a capture's variable and for reports: bytes as lower-case hex, a date
+    /// as RFC 3339, a node-set as a list of strings.
+    var json: JSONValue {
+        switch self {
+        case .json(let value): value
+        case .bytes(let bytes): .string(bytes.map { String(format: "%02x", $0) }.joined())
+        case .date(let date): .string(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+        case .nodes(let nodes): .array(nodes.map(JSONValue.string))
+        }
+    }
+
+    /// The value as a report shows it: compact JSON, bytes as `hex,...;` as Hurl writes them,
+    /// cut after 200 characters.
+    var described: String {
+        switch self {
+        case .bytes(let bytes):
+            let hex = bytes.prefix(100).map { String(format: "%02x", $0) }.joined()
+            return "hex,\(hex)\(bytes.count > 100 ? "…" : "");"
+        case .nodes(let nodes):
+            return "a node-set of \(nodes.count)" + (nodes.isEmpty ? "" : ": " + Expectation.text(.array(nodes.map(JSONValue.string))))
+        default:
+            return Expectation.text(json)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is a number of any kind.
+    var isNumber: Bool {
+        switch self {
+        case .int, .bigInteger, .double: true
+        default: false
+        }
+    }
+}

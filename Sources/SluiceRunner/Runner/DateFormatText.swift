@@ -1,0 +1,67 @@
+import Foundation
+
+/// Dates read and written with `strftime` formats, as Hurl's `toDate` and `format` filters take
+/// them (`%Y-%m-%dT%H:%M:%S%z`, chrono's dialect): each field is translated to the Unicode date
+/// pattern Foundation's formatter reads and writes, in UTC with the POSIX locale. Fractional
+/// seconds (`%.f`, `%.3f`, `%.6f`, `%.9f`, `%3f`...) are read and written too.
+enum DateFormatText {
+    /// The date `text` holds in `format`, or `nil` when it does not match all of it or the format
+    /// has a field this reader does not know.
+    static func parse(_ text: String, format: String) -> Date? {
+        guard let formatter = formatter(for: format) else { return nil }
+        return formatter.date(from: text)
+    }
+
+    /// `date` written in `format`, in UTC; an unknown field is written as it stands.
+    static func format(_ date: Date, format: String) -> String {
+        formatter(for: format)?.string(from: date) ?? format
+    }
+
+    /// A formatter for the strftime format, or `nil` when it has a field with no translation.
+    private static func formatter(for format: String) -> DateFormatter? {
+        guard let pattern = pattern(for: format) else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = pattern
+        return formatter
+    }
+
+    /// strftime's fields and their Unicode date patterns (UTS #35).
+    private static let fields: [String: String] = [
+        "Y": "yyyy", "C": "", "y": "yy", "m": "MM", "b": "MMM", "h": "MMM", "B": "MMMM", "d": "dd", "e": "d",
+        "a": "EEE", "A": "EEEE", "j": "DDD", "H": "HH", "k": "H", "I": "hh", "l": "h", "M": "mm", "S": "ss",
+        "p": "a", "P": "a", "z": "xx", ":z": "xxx", "Z": "zzz", "F": "yyyy-MM-dd", "T": "HH:mm:ss",
+        "R": "HH:mm", "D": "MM/dd/yy", "s": "", "%": "'%'", "+": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx",
+        ".f": ".SSSSSS", ".3f": ".SSS", ".6f": ".SSSSSS", ".9f": ".SSSSSSSSS", "3f": "SSS", "6f": "SSSSSS", "9f": "SSSSSSSSS",
+        "f": "SSSSSSSSS", "n": "'\n'", "t": "'\t'",
+    ]
+
+    /// The Unicode date pattern of a strftime format; literal text is quoted.
+    private static func pattern(for format: String) -> String? {
+        var pattern = ""
+        var literal = ""
+        func flush() {
+            guard !literal.isEmpty else { return }
+            pattern += "'" + literal.replacingOccurrences(of: "'", with: "''") + "'"
+            literal = ""
+        }
+        var rest = Substring(format)
+        while let first = rest.first {
+            guard first == "%" else {
+                literal.append(first)
+                rest = rest.dropFirst()
+                continue
+            }
+            rest = rest.dropFirst()
+            guard let field = [":z", ".3f", ".6f", ".9f", ".f", "3f", "6f", "9f"].first(where: { rest.hasPrefix($0) }) ?? rest.first.map(String.init),
+                let translated = fields[field], !translated.isEmpty
+            else { return nil }
+            flush()
+            pattern += translated
+            rest = rest.dropFirst(field.count)
+        }
+        flush()
+        return pattern
+    }
+}
