@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --verbose --color tests_ok/captures/captures_verbose.hurl

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --compressed tests_ok/compressed/compressed.hurl

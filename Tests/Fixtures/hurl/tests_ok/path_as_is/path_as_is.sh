@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --path-as-is tests_ok/path_as_is/path_as_is.hurl

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl tests_ok/path_as_is/path_as_is_option.hurl

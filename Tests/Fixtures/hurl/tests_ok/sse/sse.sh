@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --verbose tests_ok/sse/sse.hurl

@@ -1,0 +1,6 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --verbose --output - tests_ok/stdout/stdout.hurl
+
+

@@ -1,0 +1,6 @@
+from app import app
+
+
+@app.route("/utf8")
+def utf8():
+    return "<data>café</data>"

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+
+hurl --verbosity brief tests_ok/verbosity/verbosity.hurl
