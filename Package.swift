@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SluiceStageRegistry", targets: ["SluiceStageRegistry"]),
         .library(name: "SluiceJSONPath", targets: ["SluiceJSONPath"]),
         .library(name: "SluiceMarkup", targets: ["SluiceMarkup"]),
+        .library(name: "SluiceHurlFiles", targets: ["SluiceHurlFiles"]),
         .library(name: "SluicePipelineFiles", targets: ["SluicePipelineFiles"]),
         .library(name: "SluiceRunner", targets: ["SluiceRunner"]),
         .library(name: "SluiceLoad", targets: ["SluiceLoad"]),
@@ -121,6 +122,8 @@ let package = Package(
         .target(name: "SluiceJSONPath", dependencies: ["SluiceCore"]),
         // HTML and XML (libxml2, as Hurl): XPath 1.0 over bodies, HTML character references.
         .target(name: "SluiceMarkup", dependencies: ["CLibXML2"]),
+        // Hurl files: their grammar read into a syntax tree, and that tree made a pipeline document.
+        .target(name: "SluiceHurlFiles", dependencies: ["SluiceCore", "SluiceStageRegistry", "SluicePipelineFiles"]),
         // Pipeline files: YAML, variables, templates, conditions, expectations, CSV rows, and the
         // assembly of a file into pipelines.
         .target(
@@ -240,6 +243,7 @@ let package = Package(
         .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
         .testTarget(name: "SluiceJSONPathTests", dependencies: ["SluiceCore", "SluiceJSONPath"]),
         .testTarget(name: "SluiceMarkupTests", dependencies: ["SluiceMarkup"]),
+        .testTarget(name: "SluiceHurlFilesTests", dependencies: ["SluiceHurlFiles"]),
         .testTarget(
             name: "SluicePipelineFilesTests",
             dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]

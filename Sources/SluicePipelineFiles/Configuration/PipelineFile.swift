@@ -94,6 +94,32 @@ public struct PipelineFile: Sendable {
         guard let root = try YAMLReader().singleDocument(from: text, path: path, secondDocument: PipelineFile.secondDocument) else {
             throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "the file is empty; a pipeline has stages: and requests:")])
         }
+        return try load(
+            root: root, path: path, directory: directory, variables: variables, typedVariables: typedVariables,
+            environment: environment, registry: registry
+        )
+    }
+
+    /// Checks a pipeline given as its document's node tree: what another format (a Hurl file)
+    /// becomes, its nodes marked where that file wrote them, so that every diagnostic points there.
+    /// - Parameters:
+    ///   - root: the document's root mapping.
+    ///   - path: the name diagnostics use; its stem is the pipeline's default name.
+    ///   - directory: the folder relative paths (pins, files) are resolved against.
+    ///   - variables: `--var` values, which win over the file's `variables:`: text.
+    ///   - typedVariables: values that keep their JSON type, with the same precedence.
+    ///   - environment: what `${env.NAME}` reads.
+    ///   - registry: the stages the file may name.
+    /// - Throws: ``PipelineFileError`` with every problem found.
+    public static func load(
+        root: YAMLNode,
+        path: String,
+        directory: URL? = nil,
+        variables: [String: String] = [:],
+        typedVariables: [String: JSONValue] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        registry: StageRegistry = .builtIn
+    ) throws(PipelineFileError) -> PipelineFile {
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let assembled = PipelineAssembly.assemble(root: root, source: PipelineSource(path: path, directory: directory), defaultName: stem)
         // With a file or data file missing, what is left would only add errors that follow from it.

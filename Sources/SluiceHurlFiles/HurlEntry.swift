@@ -1,0 +1,16 @@
+/// One entry of a Hurl file: a request, optionally followed by the response it expects.
+public struct HurlEntry: Sendable, Hashable {
+    /// Where the request's method is.
+    public var position: HurlSourcePosition
+    /// The request to send.
+    public var request: HurlRequest
+    /// The expected response (status, headers, captures, asserts, body), if written.
+    public var response: HurlResponse?
+
+    /// Creates an entry.
+    public init(position: HurlSourcePosition, request: HurlRequest, response: HurlResponse?) {
+        self.position = position
+        self.request = request
+        self.response = response
+    }
+}

@@ -1,0 +1,53 @@
+/// A triple-backtick string, written over several lines or on one line (three backticks, the
+/// text, three backticks).
+public struct HurlMultilineString: Sendable, Hashable {
+    /// The language tag written after the opening backticks.
+    public enum Language: String, Sendable, Hashable, CaseIterable {
+        /// `base64`.
+        case base64
+        /// `hex`.
+        case hex
+        /// `json`.
+        case json
+        /// `xml`.
+        case xml
+        /// `graphql`; a trailing `variables {...}` block is kept as part of the content.
+        case graphql
+        /// `raw`: the content is literal text, `{{` included.
+        case raw
+    }
+
+    /// An attribute written after the language tag, separated by commas.
+    public enum Attribute: String, Sendable, Hashable, CaseIterable {
+        /// `escape`: backslash escape sequences in the content are resolved.
+        case escape
+        /// `novariable`: `{{` in the content is literal text, not an expression.
+        case noVariable = "novariable"
+    }
+
+    /// Where the opening backticks are.
+    public var position: HurlSourcePosition
+    /// The language tag, if written.
+    public var language: Language?
+    /// The attributes, in the order written.
+    public var attributes: [Attribute]
+    /// Whether the string was written on a single line (three backticks, the text, three backticks).
+    public var isOneline: Bool
+    /// The content between the opening line and the closing backticks, including its final line feed.
+    public var content: HurlTemplate
+
+    /// Creates a triple-backtick string.
+    public init(
+        position: HurlSourcePosition,
+        language: Language?,
+        attributes: [Attribute],
+        isOneline: Bool,
+        content: HurlTemplate
+    ) {
+        self.position = position
+        self.language = language
+        self.attributes = attributes
+        self.isOneline = isOneline
+        self.content = content
+    }
+}
