@@ -20,12 +20,16 @@ public final class XPathDocument {
     private let document: xmlDocPtr
 
     /// Parses an HTML body, leniently (unclosed tags, missing `<html>`).
+    /// - Parameters:
+    ///   - body: the bytes.
+    ///   - encoding: their charset when it is known (`UTF-8` for text already decoded), which wins
+    ///     over a `<meta charset>` in the document; `nil` to go by the document.
     /// - Throws: ``XPathError`` when libxml2 makes no document of it (an empty body).
-    public convenience init(html body: Data) throws(XPathError) {
+    public convenience init(html body: Data, encoding: String? = nil) throws(XPathError) {
         let options = Int32(HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_RECOVER.rawValue)
         let parsed = XPathDocument.silenced {
             body.withUnsafeBytes { bytes in
-                htmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), nil, nil, options)
+                htmlReadMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), nil, encoding, options)
             }
         }
         guard let parsed else { throw XPathError("the body is not an HTML document") }

@@ -75,6 +75,7 @@ struct XPathDocumentTests {
     @Test("HTML character references: named ones from libxml2's table, numeric ones, and unknown ones left as written")
     func characterReferences() {
         #expect(HTMLCharacterReferences.unescape("caf&eacute; &amp; cr&#232;me &#x2014; &bogus; &#xD800; & alone") == "café & crème — &bogus; &#xD800; & alone")
+        #expect(HTMLCharacterReferences.unescape("&#65 foo &#x42bar") == "A foo \u{42BA}r", "a numeric reference ends at its last digit without a ';'")
         #expect(HTMLCharacterReferences.escape(#"<a href="x">Tom & 'Jerry'</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#x27;Jerry&#x27;&lt;/a&gt;")
     }
 }

@@ -50,7 +50,7 @@ public enum CheckQuery: Sendable {
     public enum CookieAttribute: String, Sendable, CaseIterable {
         /// The cookie's value (what the query gives without an attribute).
         case value = "Value"
-        /// `Expires`, as written.
+        /// `Expires`: a date (for `format`) when it is an HTTP date, else the text as written.
         case expires = "Expires"
         /// `Max-Age`, an integer.
         case maxAge = "Max-Age"

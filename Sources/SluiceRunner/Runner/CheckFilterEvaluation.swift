@@ -147,7 +147,8 @@ extension CheckFilter {
         case .xpath:
             let written = try text()
             do throws(XPathError) {
-                return CheckValue(try XPathDocument(html: Data(written.utf8)).evaluate(argument ?? ""))
+                // The text is decoded already: a <meta charset> in it no longer says how to read it.
+                return CheckValue(try XPathDocument(html: Data(written.utf8), encoding: "UTF-8").evaluate(argument ?? ""))
             } catch {
                 throw CheckFailure(error.message)
             }
@@ -173,8 +174,9 @@ extension CheckFilter {
         return nil
     }
 
-    /// RFC 3986's unreserved characters: what `url-encode` leaves as it is.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// What `url-encode` leaves as it is: RFC 3986's unreserved characters and `/`, as Hurl's
+    /// `urlEncode` does (its own suite: `https%3A//mozilla.org/%3Fx%3D...`).
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
     /// `text` with every occurrence of `old` (a `/regex/`, or text as it is) replaced; in a regex's
     /// replacement, `$1` or `${1}` stands for a group.

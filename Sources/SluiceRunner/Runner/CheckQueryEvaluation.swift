@@ -71,7 +71,7 @@ extension CheckQuery {
                 throw CheckFailure(error.description)
             }
             if path.isSingular || firstNodeOnly { return selected.first.map(CheckValue.json) }
-            return selected.isEmpty ? nil : .json(.array(selected))
+            return .json(.array(selected))
         case .xpath(let node):
             let expression = try exchange.render(node)
             let document = try exchange.markup()

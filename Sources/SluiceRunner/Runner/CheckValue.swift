@@ -59,4 +59,9 @@ extension JSONValue {
         default: false
         }
     }
+
+    /// Whether the value is an array.
+    var isArray: Bool {
+        if case .array = self { true } else { false }
+    }
 }

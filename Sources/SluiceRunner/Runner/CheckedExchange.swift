@@ -46,10 +46,11 @@ final class CheckedExchange {
     /// The body parsed as HTML when its type says HTML, else as XML.
     func markup() throws(CheckFailure) -> XPathDocument {
         if let document { return try document.get() }
-        let isHTML = response.headers["Content-Type"].flatMap { MediaType(parsing: $0) }.map { $0.subtype.lowercased().contains("html") } ?? false
+        let mediaType = response.headers["Content-Type"].flatMap { MediaType(parsing: $0) }
+        let isHTML = mediaType.map { $0.subtype.lowercased().contains("html") } ?? false
         let parsed = Result { () throws(CheckFailure) in
             do throws(XPathError) {
-                return isHTML ? try XPathDocument(html: response.body) : try XPathDocument(xml: response.body)
+                return isHTML ? try XPathDocument(html: response.body, encoding: mediaType?.charset) : try XPathDocument(xml: response.body)
             } catch {
                 throw CheckFailure(error.message)
             }

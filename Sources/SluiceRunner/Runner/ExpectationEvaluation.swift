@@ -44,6 +44,13 @@ extension Expectation {
                 if error.isEmptyBody, predicate.op == .exists, predicate.holds(of: nil, expected: expected) { return nil }
                 return failure(error.isEmptyBody ? "a body to read \(query.argumentText ?? "") in" : described, error.message)
             }
+            if filters.isEmpty, case .jsonPath(_, let path?) = query, !path.isSingular, case .json(.array(let nodes)) = value {
+                // The nodes of a path that may select several: none is nothing for `exists`; one
+                // is compared as itself where a list is not expected (Hurl's coercion), and still
+                // counted as one node.
+                if predicate.op == .exists, nodes.isEmpty { value = nil }
+                if nodes.count == 1, ![.count, .exists].contains(predicate.op), !expected.isArray { value = .json(nodes[0]) }
+            }
             if predicate.holds(of: value, expected: expected) { return nil }
             return failure(described, value?.described ?? query.absence)
         }

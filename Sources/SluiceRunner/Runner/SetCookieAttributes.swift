@@ -41,6 +41,10 @@ struct SetCookieAttributes {
         case .maxAge:
             guard let text = written.value else { return nil }
             return .json(JSONValue(integerText: text) ?? .string(text))
+        case .expires:
+            // A date, as Hurl gives it (for `format`), when it is the HTTP date it should be.
+            guard let text = written.value else { return nil }
+            return DateFormatText.parse(text, format: "%a, %d %b %Y %H:%M:%S GMT").map(CheckValue.date) ?? .json(.string(text))
         default:
             return written.value.map { .json(.string($0)) }
         }
