@@ -21,6 +21,8 @@ struct FileRun {
         var load: LoadPlan?
         var terminal: Terminal
         var showsProgress: Bool
+        /// `--connect-to`, `--resolve`, `--unix-socket`, `-4`, `-6`: where every connection goes.
+        var connection: ConnectionOverrides?
     }
 
     /// What running the file gave.
@@ -47,7 +49,8 @@ struct FileRun {
     func run() async throws -> Outcome {
         var outcome = Outcome()
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
-        let runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
+        var runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
+        if let connection = options.connection { runner.addedStages = [ConnectionRouting(connection)] }
         var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
         func write(_ string: String) {
             if live { Terminal.write(string) } else { outcome.output += string }

@@ -35,6 +35,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineArguments
 
+    @OptionGroup(title: "Connections (every request of every file)") var connection: SendConnectionOptions
+
     @Option(help: ArgumentHelp("Run only the requests whose name matches: a name, or a glob with *, ? and [...] (repeatable).", valueName: "NAME"))
     var only: [String] = []
 
@@ -157,7 +159,8 @@ struct RunCommand: AsyncParsableCommand {
         let options = FileRun.Options(
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
             json: format == .json, load: plan,
-            terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1
+            terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1,
+            connection: try connection.overrides(beside: nil)
         )
         let outcomes = try await runAll(files, options: options)
         if format == .json {

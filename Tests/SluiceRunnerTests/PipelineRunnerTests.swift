@@ -63,6 +63,34 @@ struct PipelineRunnerTests {
         #expect(results[1].sent?.headers["Content-Type"] == "application/json")
     }
 
+    @Test("a request's variables: are set before it is rendered, typed, for it and the requests after it; !!binary sends bytes")
+    func requestVariables() async throws {
+        let results = try await runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - name: first
+                method: POST
+                path: items/${id}
+                variables: { id: 7, label: "${id}-x" }
+                headers: { X-Label: "${label}" }
+                body: !!binary "AAEC/w=="
+                expect:
+                  checks:
+                    - { variable: id, is: integer }
+                    - { jsonpath: "$.headers['X-Label']", equals: 7-x }
+                    - { jsonpath: $.body, filters: [utf8-encode, count], equals: 6 }
+              - name: later
+                path: items/${id}
+                expect: { body: { $.url: { ends-with: /items/7 } } }
+            """).run()
+        #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures))")
+        #expect(results[0].sent?.url.absoluteString == "http://api.test/v1/items/7")
+        if case .data(let bytes)? = results[0].sent?.body { #expect(Array(bytes) == [0, 1, 2, 255]) } else { Issue.record("no bytes sent") }
+        #expect(throws: PipelineFileError.self) {
+            try PipelineFile.load(text: "requests:\n  - path: http://h/${later}\n  - path: http://h/\n    variables: { later: 1 }\n", path: "p.yaml")
+        }
+    }
+
     @Test("${...} in a header's name is filled in, from a variable or a capture")
     func templatedHeaderName() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -260,6 +260,10 @@ package struct PipelineDecoder {
             request.connection = connectionOverrides(connection)
         }
         request.cookies = node["cookies"].flatMap { scalarMapping($0, "cookies") } ?? []
+        request.variables = node["variables"].flatMap { mapping($0, "variables") } ?? []
+        for pair in request.variables {
+            checkVariableName(pair.key.scalar ?? "", at: pair.key.mark)
+        }
         if let redirects = node["redirects"] {
             request.redirects = redirectRules(redirects)
         }

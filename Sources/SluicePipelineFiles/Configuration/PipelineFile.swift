@@ -207,8 +207,8 @@ private struct Loader {
         current = spec.files.first ?? current
         var capturedBy: [String: String] = [:]
         for request in spec.requests {
-            for capture in request.captures where capturedBy[capture.name] == nil {
-                capturedBy[capture.name] = request.name
+            for name in request.captures.map(\.name) + request.variables.compactMap(\.key.scalar) where capturedBy[name] == nil {
+                capturedBy[name] = request.name
             }
         }
         resolveVariables(spec.variables, overrides: overrides, typedOverrides: typedOverrides, capturedBy: capturedBy)
@@ -487,6 +487,8 @@ private struct Loader {
             {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
             }
+            // A request's own `variables:` are set before it is rendered.
+            for pair in request.variables { captured[pair.key.scalar ?? ""] = request.name }
             let known = Set(scope.values.keys).union(captured.keys).union(rowNames)
             let ownCaptures = Set(request.captures.map(\.name))
             for (nodes, names) in [(request.sentNodes, known), (request.checkNodes, known.union(ownCaptures))] {

@@ -77,6 +77,10 @@ package enum PipelineKeys {
         OptionDescriptor("parameters", .any, summary: "Any value, written by the serialization stage into the query or the body."),
         OptionDescriptor("headers", .map(.string), summary: "The request's own headers."),
         OptionDescriptor(
+            "variables", .map(.any),
+            summary: "Variables set just before the request is rendered, for it and every request after it, as Hurl's [Options] variable: NAME=VALUE; values keep their YAML type."
+        ),
+        OptionDescriptor(
             "cookies", .map(.string),
             summary: "Cookies of the request's own, sent on every redirect hop whatever its host, after the jar's: Hurl's [Cookies], curl's -b NAME=VALUE."
         ),

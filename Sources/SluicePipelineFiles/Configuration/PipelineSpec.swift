@@ -102,6 +102,9 @@ public struct RequestSpec: Sendable {
     public var headers: [YAMLNode.Pair]
     /// `cookies:` entries: cookies of the request's own, sent on every hop.
     public var cookies: [YAMLNode.Pair] = []
+    /// `variables:` entries: set just before the request is rendered, for it and every later
+    /// request, as Hurl's `[Options] variable`.
+    public var variables: [YAMLNode.Pair] = []
     /// A raw body.
     public var body: YAMLNode?
     /// A file sent as the raw body.
@@ -162,6 +165,7 @@ public struct RequestSpec: Sendable {
     /// The nodes of what is sent whose scalars may hold `${...}`.
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
+        nodes += variables.map(\.value)
         nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes
@@ -206,7 +210,7 @@ extension RequestSpec {
     /// The `${NAME}` names (not `env.`) the request refers to, and the variables it queries,
     /// but not its own captures.
     public var variableNames: Set<String> {
-        let own = Set(captures.map(\.name))
+        let own = Set(captures.map(\.name) + variables.compactMap(\.key.scalar))
         return Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
             .union(queriedVariables.map(\.name))
             .subtracting(own)

@@ -31,6 +31,10 @@ public struct PipelineRunner: Sendable {
     public let transport: any Transport
     /// The run's stages and state: its cookie jar, its HSTS store.
     public let state: PipelineRun
+    /// Stages the command line adds to the file's, each put in its place as the file's are
+    /// (`sluice run --connect-to`'s `connection` stage); one that claims what a stage of the file
+    /// claims is refused, naming both.
+    public var addedStages: [any Stage] = []
 
     /// Creates a runner, making the run's stages.
     /// - Throws: `.configuration` when a stage can no longer be made (a file it reads has gone
@@ -84,7 +88,7 @@ public struct PipelineRunner: Sendable {
     /// file's stages, and `extra` (the runner's recorder at the bottom).
     package func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
         let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
-        return try file.makePipeline(of: state.stages, transport: transport, adding: [info] + extra)
+        return try file.makePipeline(of: state.stages, transport: transport, adding: [info] + addedStages + extra)
     }
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
@@ -168,7 +172,15 @@ public struct PipelineRunner: Sendable {
     /// as `retry` allows, until it passes) and checks it; `redactor` says which captured values
     /// hold a secret.
     private func send(_ spec: RequestSpec, manager: SessionManager, scope: VariableScope, missing: [String: String], redactor: Redactor) async -> RequestResult {
-        let scope = scope.adding(spec.row)
+        var scope = scope.adding(spec.row)
+        // The request's own `variables:`, in order, each seeing those before it; later requests
+        // see them as they see its captures.
+        var assigned: [(name: String, value: JSONValue)] = []
+        for pair in spec.variables {
+            guard let name = pair.key.scalar, let value = try? scope.jsonValue(of: pair.value) else { continue }
+            scope.assign(name, value)
+            assigned.append((name, value))
+        }
         var result = RequestResult(
             name: spec.displayName, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
             duration: .zero, error: nil, failures: [], captured: [:]
@@ -200,6 +212,7 @@ public struct PipelineRunner: Sendable {
                 do { try await Task.sleep(for: interval) } catch { break }
             }
             result = await attempt(spec, into: result, manager: manager, scope: scope, redactor: redactor)
+            for (name, value) in assigned where result.captured[name] == nil { result.captured[name] = value }
             if spec.retry != nil {
                 history.append(RequestResult.Attempt(number: number, status: result.status, duration: result.duration, error: result.error, failures: result.failures))
                 result.attempts = history

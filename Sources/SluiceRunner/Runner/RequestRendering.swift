@@ -83,7 +83,13 @@ extension RequestSpec {
             request.ownCookies = own.joined(separator: "; ")
         }
         if let body {
-            if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
+            if body.tag == "tag:yaml.org,2002:binary", let written = body.scalar {
+                // `!!binary`: bytes, as Base64 (YAML allows line breaks and spaces in it).
+                guard let bytes = Data(base64Encoded: String(written.unicodeScalars.filter { !" \n\r\t".unicodeScalars.contains($0) }.map(Character.init))) else {
+                    throw SluiceError(kind: .invalidRequest, message: "body at line \(body.mark.line): !!binary holds text that is not Base64")
+                }
+                request.body = .data(bytes)
+            } else if let written = body.scalar, MediaType(parsing: request.headers["Content-Type"] ?? "")?.isJSON == true {
                 do {
                     request.body = .data(Data(try scope.renderJSONBody(written).utf8))
                 } catch {
