@@ -190,7 +190,7 @@ let package = Package(
         .executableTarget(
             name: "SluiceCLI",
             dependencies: [
-                "Sluice", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad",
+                "Sluice", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "SluiceRunner", "SluiceLoad", "SluiceHurlFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + stageModules.map { .target(name: $0.name) },
             // The command's reference, beside its code.
@@ -243,7 +243,7 @@ let package = Package(
         .testTarget(name: "SluiceStageRegistryTests", dependencies: ["SluiceCore", "SluiceStageRegistry"]),
         .testTarget(name: "SluiceJSONPathTests", dependencies: ["SluiceCore", "SluiceJSONPath"]),
         .testTarget(name: "SluiceMarkupTests", dependencies: ["SluiceMarkup"]),
-        .testTarget(name: "SluiceHurlFilesTests", dependencies: ["SluiceHurlFiles"]),
+        .testTarget(name: "SluiceHurlFilesTests", dependencies: ["SluiceHurlFiles", "SluicePipelineFiles", "SluiceStageRegistry"]),
         .testTarget(
             name: "SluicePipelineFilesTests",
             dependencies: ["SluiceCore", "SluiceCurl", "SluiceReachability", "SluiceStageRegistry", "SluicePipelineFiles", "CYAML"]

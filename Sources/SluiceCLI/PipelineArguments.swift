@@ -4,6 +4,7 @@ import Sluice
 import SluiceReachability
 import SluiceStageRegistry
 import SluicePipelineFiles
+import SluiceHurlFiles
 import SluiceRunner
 import SluiceLoad
 
@@ -112,7 +113,11 @@ struct PipelineArguments: ParsableArguments {
         var diagnostics: [PipelineDiagnostic] = []
         for path in try paths() {
             do {
-                files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+                if path.hasSuffix(".hurl") {
+                    files.append(try HurlPipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+                } else {
+                    files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+                }
             } catch {
                 diagnostics += error.diagnostics
             }

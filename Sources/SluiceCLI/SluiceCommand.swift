@@ -17,7 +17,7 @@ struct SluiceCommand: AsyncParsableCommand {
             Exit status: 0 when every request passed, 1 when a request failed or an expectation was not met, 2 when a pipeline or the command line is invalid. sluice send exits with curl's statuses instead (sluice send --help).
             """,
         version: SluiceVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, StagesCommand.self, CurlCommand.self, SendCommand.self, ReachabilityCommand.self, ReportCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ConvertCommand.self, StagesCommand.self, CurlCommand.self, SendCommand.self, ReachabilityCommand.self, ReportCommand.self]
     )
 
     /// Runs the command, mapping errors to the exit statuses the pipeline format names:

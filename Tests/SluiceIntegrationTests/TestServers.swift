@@ -65,6 +65,9 @@ struct TestServers: Decodable {
     /// `/basic/secret.txt` behind mod_auth_basic (realm "sluice basic"), both for user `alice`,
     /// password `wonder land 7`.
     let apacheDigest: URL
+    /// Hurl's integration-test app (Tests/Fixtures/hurl/server), reached from the `.hurl` files'
+    /// `localhost:8000` by these `--connect-to` entries.
+    let hurlConnectTo: [String]
     /// nginx with a leaf of the revocation CA, stapling an OCSP answer that says good.
     let nginxRevocationGood: URL
     /// nginx with a revoked leaf of the revocation CA, stapling the answer that says revoked.

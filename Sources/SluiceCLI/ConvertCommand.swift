@@ -1,0 +1,23 @@
+import ArgumentParser
+import SluiceHurlFiles
+import SluicePipelineFiles
+
+/// `sluice convert`: a Hurl file as the equivalent pipeline file.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Prints the pipeline file a Hurl file is equivalent to.",
+        discussion: """
+            The YAML is what `sluice run FILE.hurl` runs: the same requests, checks and captures in the pipeline format's words (pipelines/README.md, "Hurl files"). A construct with no pipeline spelling is an error at its FILE:LINE:COLUMN; nothing is dropped.
+
+            Exit status: 0 when the file was converted, 2 otherwise.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The Hurl file.", valueName: "FILE.hurl"))
+    var file: String
+
+    func run() throws {
+        Terminal.write(try HurlPipelineFile.yamlText(path: file))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SluiceStageRegistry
+
+extension HurlConversion {
+    /// An `[Options]` line as the request keys it stands for; an option with no pipeline
+    /// spelling is refused, never dropped.
+    mutating func option(
+        _ option: HurlOption, headers: inout [(String, YAMLNode)], redirects: inout [(String, YAMLNode)],
+        connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)],
+        retry: inout (attempts: YAMLNode?, interval: YAMLNode?), rest: inout [(String, YAMLNode)]
+    ) {
+        let at = option.position
+        let name = option.name.rawValue
+        switch (option.name, option.value) {
+        case (.location, _):
+            redirects.append(("follow", optionScalar(option.value, at: at)))
+        case (.locationTrusted, _):
+            redirects.append(("follow", optionScalar(option.value, at: at)))
+            redirects.append(("trusted", optionScalar(option.value, at: at)))
+        case (.maxRedirections, .integer(let digits)):
+            guard !digits.hasPrefix("-") else { return refuse(at, "max-redirs -1 (no limit) has no pipeline spelling; give a number") }
+            redirects.append(("max-hops", HurlConversion.plain(digits, at: at)))
+        case (.variable, .variableDefinition(let definition)):
+            variables.append((definition.name, value(definition.value)))
+        case (.header, .text(let written)):
+            let line = template(written)
+            guard let colon = line.firstIndex(of: ":") else { return refuse(at, "header takes NAME: VALUE") }
+            let headerName = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !headers.contains(where: { $0.0.lowercased() == headerName.lowercased() }) else {
+                return refuse(at, "the header \(headerName) is written twice; a pipeline request sends a header once")
+            }
+            headers.append((headerName, HurlConversion.text(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), at: at)))
+        case (.user, .text(let written)):
+            guard let credentials = written.literalValue else { return refuse(at, "user with {{...}} has no pipeline spelling yet") }
+            guard !headers.contains(where: { $0.0.lowercased() == "authorization" }) else {
+                return refuse(at, "user and an Authorization header together: the request sends one")
+            }
+            headers.append(("Authorization", HurlConversion.text("Basic " + Data(credentials.utf8).base64EncodedString(), at: at)))
+        case (.delay, .duration(let duration)):
+            rest.append(("delay", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)))
+        case (.delay, .integer(let digits)):
+            rest.append(("delay", HurlConversion.text(digits + "ms", at: at)))
+        case (.retry, .integer(let digits)):
+            guard let count = Int(digits), count >= 0 else { return refuse(at, "retry -1 (without end) has no pipeline spelling; give a number") }
+            retry.attempts = HurlConversion.plain(String(count + 1), at: at)
+        case (.retryInterval, .duration(let duration)):
+            retry.interval = HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)
+        case (.retryInterval, .integer(let digits)):
+            retry.interval = HurlConversion.text(digits + "ms", at: at)
+        case (.skip, _):
+            rest.append(("skip", optionScalar(option.value, at: at)))
+        case (.output, .text(let written)):
+            rest.append(("output", templateNode(written)))
+        case (.connectTo, .text(let written)):
+            connection["connect-to", default: []].append(templateNode(written))
+        case (.resolve, .text(let written)):
+            connection["resolve", default: []].append(templateNode(written))
+        case (.unixSocket, .text(let written)):
+            connection["unix-socket"] = [templateNode(written)]
+        case (.ipv4, .boolean(true)):
+            connection["ip-version"] = [HurlConversion.text("4", at: at)]
+        case (.ipv6, .boolean(true)):
+            connection["ip-version"] = [HurlConversion.text("6", at: at)]
+        case (.compressed, .boolean(true)), (.verbose, _), (.veryVerbose, _):
+            // Sluice always asks for and decodes every content coding it knows; the verbosity
+            // options change only what Hurl prints.
+            break
+        default:
+            refuse(at, "the option \(name) has no pipeline spelling yet")
+        }
+    }
+
+    /// A Boolean or templated option value as a scalar.
+    private mutating func optionScalar(_ value: HurlOptionValue, at position: HurlSourcePosition) -> YAMLNode {
+        switch value {
+        case .boolean(let flag): return HurlConversion.plain(flag ? "true" : "false", at: position)
+        case .integer(let digits): return HurlConversion.plain(digits, at: position)
+        case .text(let written): return templateNode(written)
+        case .expression(let expression): return HurlConversion.text(self.expression(expression) ?? "", at: expression.position)
+        case .duration(let duration): return HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: position)
+        case .variableDefinition(let definition): return HurlConversion.text(definition.name, at: definition.position)
+        }
+    }
+}

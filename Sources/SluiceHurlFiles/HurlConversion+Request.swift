@@ -1,0 +1,176 @@
+import Foundation
+import SluiceStageRegistry
+
+extension HurlConversion {
+    /// One entry as a pipeline request: its request half, then its checks and captures.
+    mutating func request(_ entry: HurlEntry, number: Int) -> YAMLNode {
+        let request = entry.request
+        let at = request.position
+        var url = template(request.url)
+        var headers: [(String, YAMLNode)] = []
+        var keys: [(String, YAMLNode)] = [("name", HurlConversion.text("entry \(number)", at: at)), ("method", HurlConversion.text(request.method, at: at))]
+        var rest: [(String, YAMLNode)] = []
+        var redirects: [(String, YAMLNode)] = []
+        var connection: [String: [YAMLNode]] = [:]
+        var variables: [(String, YAMLNode)] = []
+        var retry: (attempts: YAMLNode?, interval: YAMLNode?) = (nil, nil)
+
+        for header in request.headers {
+            addHeader(template(header.key), templateNode(header.value), at: header.position, to: &headers)
+        }
+        for section in request.sections {
+            switch section.content {
+            case .query(let parameters):
+                let query = parameters.map { encodedQueryPart($0.key) + "=" + encodedQueryPart($0.value) }.joined(separator: "&")
+                if !query.isEmpty { url += (url.contains("?") ? "&" : "?") + query }
+            case .form(let parameters) where !parameters.isEmpty:
+                let form = parameters.map { encodedQueryPart($0.key) + "=" + encodedQueryPart($0.value) }.joined(separator: "&")
+                rest.append(("body", HurlConversion.text(form, at: section.position)))
+                addDefaultHeader("Content-Type", "application/x-www-form-urlencoded", at: section.position, to: &headers)
+            case .multipart(let parameters) where !parameters.isEmpty:
+                needsMultipart = true
+                rest.append(("parts", HurlConversion.list(parameters.map { part($0) }, at: section.position)))
+            case .cookies(let cookies) where !cookies.isEmpty:
+                rest.append(("cookies", HurlConversion.mapping(cookies.map { (template($0.key), templateNode($0.value)) }, at: section.position)))
+            case .basicAuth(let credentials):
+                guard let credential = credentials.first, credentials.count == 1 else {
+                    refuse(section.position, "[BasicAuth] takes one user: password line")
+                    continue
+                }
+                basicAuthorization(user: credential.key, password: credential.value, at: credential.position, to: &headers)
+            case .form, .multipart, .cookies:
+                // An empty section sends nothing, as in Hurl.
+                break
+            case .options(let options):
+                for option in options {
+                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, retry: &retry, rest: &rest)
+                }
+            }
+        }
+        if let body = request.body { self.body(body, headers: &headers, into: &rest) }
+
+        keys.append(("path", HurlConversion.text(url, at: request.url.position)))
+        if !variables.isEmpty { keys.append(("variables", HurlConversion.mapping(variables, at: at))) }
+        if !headers.isEmpty { keys.append(("headers", HurlConversion.mapping(headers, at: at))) }
+        keys += rest
+        if !redirects.isEmpty { keys.append(("redirects", HurlConversion.mapping(redirects, at: at))) }
+        if !connection.isEmpty {
+            keys.append(("connection", HurlConversion.mapping(connection.sorted { $0.key < $1.key }.map { ($0.key, $0.key == "unix-socket" || $0.key == "ip-version" ? $0.value[0] : HurlConversion.list($0.value, at: at)) }, at: at)))
+        }
+        if let attempts = retry.attempts {
+            var retryPairs = [("attempts", attempts)]
+            if let interval = retry.interval { retryPairs.append(("interval", interval)) }
+            keys.append(("retry", HurlConversion.mapping(retryPairs, at: at)))
+        } else if retry.interval != nil {
+            refuse(at, "retry-interval without retry: nothing is retried")
+        }
+        if let response = entry.response {
+            keys += self.response(response)
+        }
+        return HurlConversion.mapping(keys, at: at)
+    }
+
+    /// Adds a header, refusing a second one of the same name (a pipeline's headers are a mapping).
+    private mutating func addHeader(_ name: String, _ value: YAMLNode, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
+        if headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
+            refuse(position, "the header \(name) is written twice; a pipeline request sends a header once")
+            return
+        }
+        headers.append((name, value))
+    }
+
+    /// Adds a header the request does not set itself, as Hurl adds `Content-Type` for a body.
+    private func addDefaultHeader(_ name: String, _ value: String, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
+        guard !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) else { return }
+        headers.append((name, HurlConversion.text(value, at: position)))
+    }
+
+    /// A query or form field: literal text percent-encoded as a form encodes it, `{{name}}` as
+    /// `${urlencode(name)}`.
+    private mutating func encodedQueryPart(_ written: HurlTemplate) -> String {
+        var text = ""
+        for part in written.parts {
+            switch part {
+            case .literal(let literal):
+                text += (literal.value.addingPercentEncoding(withAllowedCharacters: HurlConversion.formUnreserved) ?? "").replacingOccurrences(of: "${", with: "$${")
+            case .expression(let expression):
+                guard expression.filters.isEmpty, case .variable(let name) = expression.source else {
+                    refuse(expression.position, "only a variable may stand in a query or form field, not a function or filters")
+                    continue
+                }
+                text += "${urlencode(\(name))}"
+            }
+        }
+        return text
+    }
+
+    /// What a form leaves as it is: letters, digits and `-._~` (RFC 3986's unreserved).
+    private static let formUnreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// An `Authorization: Basic` header of literal credentials.
+    private mutating func basicAuthorization(user: HurlTemplate, password: HurlTemplate, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
+        guard let user = user.literalValue, let password = password.literalValue else {
+            refuse(position, "credentials with {{...}} have no pipeline spelling yet; write them as they are, or an Authorization header")
+            return
+        }
+        addHeader("Authorization", HurlConversion.text("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), at: position), at: position, to: &headers)
+    }
+
+    /// A `[Multipart]` field or file as a part.
+    private mutating func part(_ parameter: HurlMultipartParameter) -> YAMLNode {
+        let at = parameter.position
+        switch parameter.value {
+        case .text(let value):
+            return HurlConversion.mapping([("name", templateNode(parameter.name)), ("value", templateNode(value))], at: at)
+        case .file(let filename, let contentType):
+            var pairs = [("name", templateNode(parameter.name)), ("file", templateNode(filename))]
+            if let contentType { pairs.append(("content-type", HurlConversion.text(contentType, at: at))) }
+            return HurlConversion.mapping(pairs, at: at)
+        }
+    }
+
+    /// A request body: JSON as its text with `Content-Type: application/json` unless the entry
+    /// sets one, text as it is, bytes as `!!binary`, a file as `body-file`.
+    private mutating func body(_ body: HurlBody, headers: inout [(String, YAMLNode)], into rest: inout [(String, YAMLNode)]) {
+        let at = body.position
+        switch body.kind {
+        case .json(let value):
+            rest.append(("body", HurlConversion.text(jsonText(value), at: at)))
+            addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
+        case .xml(let text):
+            rest.append(("body", HurlConversion.text(text.replacingOccurrences(of: "${", with: "$${"), at: at)))
+        case .onelineString(let written):
+            rest.append(("body", templateNode(written)))
+        case .multilineString(let multiline):
+            switch multiline.language {
+            case .base64: rest.append(("body", HurlConversion.binary(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)))
+            case .hex: rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(multiline.content.literalValue ?? "")).base64EncodedString(), at: at)))
+            case .graphql: refuse(at, "a GraphQL body has no pipeline spelling yet")
+            case .json:
+                rest.append(("body", templateNode(multiline.content)))
+                addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
+            case .xml, .raw, nil:
+                rest.append(("body", templateNode(multiline.content)))
+            }
+        case .base64(let text):
+            rest.append(("body", HurlConversion.binary(HurlConversion.compact(text), at: at)))
+        case .hex(let text):
+            rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(text)).base64EncodedString(), at: at)))
+        case .file(let path):
+            rest.append(("body-file", templateNode(path)))
+        }
+    }
+
+    /// A `!!binary` scalar: bytes as Base64.
+    static func binary(_ base64: String, at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.scalar(base64, quoted: false), mark: mark(position), tag: "tag:yaml.org,2002:binary")
+    }
+}
+
+extension Data {
+    /// The bytes of hex text; pairs that are not hex digits are skipped.
+    init(hex: String) {
+        let digits = Array(hex.utf8)
+        self.init(stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) })
+    }
+}

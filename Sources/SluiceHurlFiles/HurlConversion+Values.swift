@@ -1,0 +1,129 @@
+import Foundation
+import SluiceStageRegistry
+
+extension HurlConversion {
+    /// A template as pipeline text: literal text as it is (a `${` in it written `$${`), each
+    /// `{{name}}` as `${name}`, Hurl's functions as the pipeline's (`newUuid` as `${uuid}`).
+    mutating func template(_ template: HurlTemplate) -> String {
+        var text = ""
+        for part in template.parts {
+            switch part {
+            case .literal(let literal): text += literal.value.replacingOccurrences(of: "${", with: "$${")
+            case .expression(let expression): text += self.expression(expression) ?? ""
+            }
+        }
+        return text
+    }
+
+    /// A `{{...}}` expression as a pipeline template, or `nil` (refused) when it has none.
+    mutating func expression(_ expression: HurlTemplateExpression) -> String? {
+        guard expression.filters.isEmpty else {
+            refuse(expression.position, "filters inside {{...}} have no pipeline spelling yet; capture the value with its filters instead")
+            return nil
+        }
+        switch expression.source {
+        case .variable(let name):
+            return "${\(name)}"
+        case .function(.newUuid, _):
+            return "${uuid}"
+        case .function(.newDate, _):
+            return "${now}"
+        case .function(.getEnv, let arguments):
+            guard arguments.count == 1, case .string(let name) = arguments[0].kind, let literal = name.literalValue else {
+                refuse(expression.position, "getEnv takes the name of an environment variable, as a string")
+                return nil
+            }
+            return "${env.\(literal)}"
+        case .function(let function, _):
+            refuse(expression.position, "the function \(function.rawValue) has no pipeline spelling yet")
+            return nil
+        }
+    }
+
+    /// A template as a quoted scalar.
+    mutating func templateNode(_ template: HurlTemplate) -> YAMLNode {
+        HurlConversion.text(self.template(template), at: template.position)
+    }
+
+    /// An operand of a predicate: numbers, Booleans and null plain (typed), strings quoted,
+    /// `{{name}}` as `"${name}"` (the variable's typed value), bytes as `{hex: ...}` or
+    /// `{base64: ...}`.
+    mutating func value(_ value: HurlValue) -> YAMLNode {
+        let position = value.position
+        switch value.kind {
+        case .null: return HurlConversion.plain("null", at: position)
+        case .boolean(let flag): return HurlConversion.plain(flag ? "true" : "false", at: position)
+        case .integer(let digits), .float(let digits): return HurlConversion.plain(digits, at: position)
+        case .string(let written), .unquotedString(let written), .onelineString(let written): return templateNode(written)
+        case .multilineString(let multiline): return templateNode(multiline.content)
+        case .base64(let text): return HurlConversion.node(["base64": HurlConversion.text(HurlConversion.compact(text), at: position)], at: position)
+        case .hex(let text): return HurlConversion.node(["hex": HurlConversion.text(HurlConversion.compact(text), at: position)], at: position)
+        case .expression(let expression): return HurlConversion.text(self.expression(expression) ?? "", at: position)
+        case .regex(let regex): return HurlConversion.text(regex.pattern, at: position)
+        case .file(let name):
+            return fileBytes(name, at: position)
+        }
+    }
+
+    /// The bytes of a `file,NAME;` to compare with, read now from the Hurl file's folder and
+    /// written as `{base64: ...}`.
+    mutating func fileBytes(_ name: HurlTemplate, at position: HurlSourcePosition) -> YAMLNode {
+        guard let path = name.literalValue else {
+            refuse(position, "a file to compare with is named without {{...}}")
+            return HurlConversion.plain("null", at: position)
+        }
+        let url = URL(fileURLWithPath: path, relativeTo: directory)
+        guard let bytes = try? Data(contentsOf: url) else {
+            refuse(position, "cannot read the file \(path) to compare with")
+            return HurlConversion.plain("null", at: position)
+        }
+        return HurlConversion.node(["base64": HurlConversion.text(bytes.base64EncodedString(), at: position)], at: position)
+    }
+
+    /// Base64 or hex text without the spaces and line breaks Hurl allows in it.
+    static func compact(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+    }
+
+    /// A JSON body as text, each `{{name}}` written where it stands: a whole value as `${name}`
+    /// (the variable's JSON value, as Hurl inserts it), inside a string as its text.
+    mutating func jsonText(_ value: HurlJSONValue) -> String {
+        switch value.kind {
+        case .object(let members):
+            return "{" + members.map { jsonString($0.key) + ": " + jsonText($0.value) }.joined(separator: ", ") + "}"
+        case .array(let elements):
+            return "[" + elements.map { jsonText($0) }.joined(separator: ", ") + "]"
+        case .string(let written): return jsonString(written)
+        case .number(let digits): return digits
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .expression(let expression): return self.expression(expression) ?? "null"
+        }
+    }
+
+    /// A JSON string of a template: literal text escaped, expressions as `${name}` inside it.
+    private mutating func jsonString(_ written: HurlTemplate) -> String {
+        var text = "\""
+        for part in written.parts {
+            switch part {
+            case .literal(let literal):
+                var escaped = ""
+                for scalar in literal.value.unicodeScalars {
+                    switch scalar {
+                    case "\"": escaped += "\\\""
+                    case "\\": escaped += "\\\\"
+                    case "\n": escaped += "\\n"
+                    case "\r": escaped += "\\r"
+                    case "\t": escaped += "\\t"
+                    default:
+                        if scalar.value < 0x20 { escaped += String(format: "\\u%04x", scalar.value) } else { escaped.unicodeScalars.append(scalar) }
+                    }
+                }
+                text += escaped.replacingOccurrences(of: "${", with: "$${")
+            case .expression(let expression):
+                text += self.expression(expression) ?? ""
+            }
+        }
+        return text + "\""
+    }
+}

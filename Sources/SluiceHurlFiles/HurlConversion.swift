@@ -1,0 +1,77 @@
+import Foundation
+import SluiceStageRegistry
+
+/// A Hurl file made into the document a pipeline file would be: the same requests, checks and
+/// captures in the pipeline format's words, each node marked where the Hurl file wrote it, so
+/// that the loader's diagnostics point into the `.hurl` file. `sluice run FILE.hurl` loads the
+/// document; `sluice convert FILE.hurl` writes it out as YAML.
+///
+/// Hurl's defaults that differ from a pipeline file's are written out: redirects are not
+/// followed unless an entry asks (`location: true`), and each entry's request is named by its
+/// place in the file (`entry 1`), as Hurl's reports number them.
+public struct HurlConversion {
+    /// The problems found so far.
+    private(set) var problems: [HurlConversionError.Problem] = []
+    /// Whether an entry sends a multipart body, which needs the serialization stage.
+    var needsMultipart = false
+    /// The Hurl file's folder, which `file,NAME;` values to compare with are read from.
+    var directory: URL?
+
+    /// The pipeline document of a Hurl file.
+    /// - Throws: ``HurlConversionError`` naming every construct that has no pipeline spelling.
+    /// - Parameters:
+    ///   - file: the parsed file.
+    ///   - directory: its folder: a `file,NAME;` a response is compared with is read from there
+    ///     and written into the document as bytes.
+    public static func pipelineDocument(of file: HurlFile, directory: URL? = nil) throws(HurlConversionError) -> YAMLNode {
+        var conversion = HurlConversion()
+        conversion.directory = directory
+        let start = file.entries.first?.request.position ?? HurlSourcePosition(line: 1, column: 1)
+        let requests = file.entries.enumerated().map { index, entry in conversion.request(entry, number: index + 1) }
+        guard conversion.problems.isEmpty else { throw HurlConversionError(conversion.problems) }
+        var stages: [YAMLNode] = [
+            node(["redirects": node(["follow": plain("false", at: start)], at: start)], at: start)
+        ]
+        if conversion.needsMultipart {
+            stages.append(node(["serialization": node(["format": text("multipart", at: start)], at: start)], at: start))
+        }
+        return node(["stages": .init(.sequence(stages), mark: mark(start)), "requests": .init(.sequence(requests), mark: mark(start))], at: start)
+    }
+
+    /// Records a construct that has no pipeline spelling.
+    mutating func refuse(_ position: HurlSourcePosition, _ message: String) {
+        problems.append(HurlConversionError.Problem(position: position, message: message))
+    }
+
+    // MARK: Nodes
+
+    /// The mark of a Hurl position.
+    static func mark(_ position: HurlSourcePosition) -> YAMLNode.Mark {
+        YAMLNode.Mark(line: position.line, column: position.column)
+    }
+
+    /// A quoted scalar: text, never read as a number, a Boolean or null.
+    static func text(_ value: String, at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.scalar(value, quoted: true), mark: mark(position))
+    }
+
+    /// A plain scalar, read by YAML's core schema: `200`, `true`, `null`, or nothing.
+    static func plain(_ value: String, at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.scalar(value, quoted: false), mark: mark(position))
+    }
+
+    /// A mapping, its keys in the order given.
+    static func node(_ pairs: KeyValuePairs<String, YAMLNode>, at position: HurlSourcePosition) -> YAMLNode {
+        mapping(pairs.map { ($0.key, $0.value) }, at: position)
+    }
+
+    /// A mapping from an ordered list of pairs.
+    static func mapping(_ pairs: [(String, YAMLNode)], at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.mapping(pairs.map { YAMLNode.Pair(key: text($0.0, at: position), value: $0.1) }), mark: mark(position))
+    }
+
+    /// A sequence.
+    static func list(_ elements: [YAMLNode], at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.sequence(elements), mark: mark(position))
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import SluiceHurlFiles
+import SluicePipelineFiles
+import SluiceStageRegistry
+import Testing
+
+/// A Hurl file made a pipeline document: the YAML `sluice convert` prints, the same checks
+/// whether the document is loaded as a tree or read back from that text, and every construct
+/// with no pipeline spelling refused at its line and column.
+@Suite("Hurl files converted to pipeline files")
+struct HurlConversionTests {
+    static let sample = """
+        # A sample of most of Hurl's constructs
+        GET http://localhost:8000/hello?lang=en
+        User-Agent: sluice
+        [Query]
+        q: a b&c
+        [Options]
+        location: true
+        variable: limit=3
+        retry: 2
+        delay: 5ms
+        HTTP 200
+        Content-Type: text/html; charset=utf-8
+        [Captures]
+        greeting: body regex "(Hello)"
+        size: bytes count
+        [Asserts]
+        header "X-Missing" not exists
+        body not contains "error"
+        status != 500
+        variable "size" > {{limit}}
+        body matches /^Hello/
+        jsonpath "$.items[*].id" count >= 0
+        bytes count isInteger
+
+        POST http://localhost:8000/data
+        {"id": {{limit}}, "name": "n-{{greeting}}", "big": 18446744073709551617}
+        HTTP *
+        [Asserts]
+        duration < 1000
+        ```
+        Hello World!
+        ```
+        """
+
+    static let converted = #"""
+        # Converted from sample.hurl by sluice convert.
+        stages:
+          - redirects:
+              follow: false
+        requests:
+          - name: entry 1
+            method: GET
+            path: http://localhost:8000/hello?lang=en&q=a%20b%26c
+            variables:
+              limit: 3
+            headers:
+              User-Agent: sluice
+            delay: 5ms
+            redirects:
+              follow: true
+            retry:
+              attempts: 3
+            expect:
+              status: 200
+              headers:
+                Content-Type: text/html; charset=utf-8
+              checks:
+                - header: X-Missing
+                  not:
+                    exists: true
+                - body:
+                  not:
+                    contains: error
+                - status:
+                  not:
+                    equals: 500
+                - variable: size
+                  gt: ${limit}
+                - body:
+                  matches: ^Hello
+                - jsonpath: $.items[*].id
+                  filters:
+                    - count
+                  ge: 0
+                - bytes:
+                  filters:
+                    - count
+                  is: integer
+            capture:
+              greeting:
+                body:
+                filters:
+                  - regex: (Hello)
+              size:
+                bytes:
+                filters:
+                  - count
+          - name: entry 2
+            method: POST
+            path: http://localhost:8000/data
+            headers:
+              Content-Type: application/json
+            body: "{\"id\": ${limit}, \"name\": \"n-${greeting}\", \"big\": 18446744073709551617}"
+            expect:
+              checks:
+                - duration:
+                  lt: 1000
+                - body:
+                  equals: "Hello World!\n"
+        """#
+
+    private func document(_ text: String) throws -> YAMLNode {
+        try HurlConversion.pipelineDocument(of: try HurlFile.parse(text))
+    }
+
+    @Test("the YAML of a file of most constructs: sections, options, templates, captures, asserts, bodies")
+    func yamlText() throws {
+        let text = YAMLWriter().text(of: try document(Self.sample))
+        #expect(text == Self.converted.replacingOccurrences(of: "# Converted from sample.hurl by sluice convert.\n", with: "") + "\n", "\(text)")
+    }
+
+    @Test("the tree and its YAML text load to the same requests and checks, marked where the Hurl file wrote them")
+    func sameChecks() throws {
+        let tree = try PipelineFile.load(root: try document(Self.sample), path: "sample.hurl", environment: [:])
+        let text = try PipelineFile.load(text: Self.converted, path: "sample.yaml", environment: [:])
+        #expect(tree.spec.requests.map(\.name) == ["entry 1", "entry 2"])
+        #expect(tree.spec.requests.map { $0.expectations.map(\.label) } == text.spec.requests.map { $0.expectations.map(\.label) })
+        #expect(tree.spec.requests.map { $0.captures.map(\.name) } == [["greeting", "size"], []])
+        let notExists = try #require(tree.spec.requests[0].expectations.first { $0.label == "header X-Missing not exists" })
+        #expect(notExists.mark == YAMLNode.Mark(line: 17, column: 1), "the assert's own line in the .hurl file")
+    }
+
+    @Test("what has no pipeline spelling is refused, each at its line and column, nothing dropped")
+    func refusals() throws {
+        let text = """
+            GET http://localhost:8000/x
+            X-A: 1
+            x-a: 2
+            [Options]
+            insecure: true
+            HTTP 200
+            [Asserts]
+            rawbytes count == 1
+            body == {{name toInt}}
+            """
+        #expect(throws: HurlConversionError.self) { try document(text) }
+        do {
+            _ = try document(text)
+        } catch let error as HurlConversionError {
+            #expect(error.problems.map { "\($0.position)" } == ["3:1", "5:1", "8:1", "9:9"], "\(error)")
+            #expect(error.problems[0].message == "the header x-a is written twice; a pipeline request sends a header once")
+            #expect(error.problems[1].message == "the option insecure has no pipeline spelling yet")
+        }
+    }
+
+    @Test("Hurl's defaults are written out: redirects not followed, entries named by their place")
+    func defaults() throws {
+        let text = YAMLWriter().text(of: try document("GET http://localhost:8000/a\n\nGET http://localhost:8000/a\n"))
+        #expect(text.hasPrefix("stages:\n  - redirects:\n      follow: false\n"))
+        #expect(text.contains("  - name: entry 1\n") && text.contains("  - name: entry 2\n"), "the same URL twice is two requests")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `sluice run FILE.hurl` and `sluice convert`, against Hurl's own test app: a Hurl file runs as
+/// it is, its converted pipeline file runs the same, and what fails is reported at the `.hurl`
+/// file's line and column.
+@Suite("Hurl files run as they are, against Hurl's test app")
+struct HurlRunTests {
+    private static func connectTo() throws -> [String] {
+        try TestServers.load().hurlConnectTo.flatMap { ["--connect-to", $0] }
+    }
+
+    @Test("a Hurl file and its converted pipeline file pass and fail alike, failures at the .hurl's lines")
+    func runAndConvert() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            # Hurl's hello endpoint, checked the Hurl way
+            GET http://localhost:8000/hello
+            HTTP 200
+            Content-Type: text/html; charset=utf-8
+            [Captures]
+            greeting: body regex "(Hello)"
+            [Asserts]
+            variable "greeting" == "Hello"
+            body startsWith "Hello"
+            header "Content-Length" toInt == 12
+            body not contains "Bye"
+            `Hello World!`
+
+            GET http://localhost:8000/hello
+            HTTP 200
+            [Asserts]
+            body == "Bye"
+            status != 200
+            """, to: "hello.hurl")
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
+        #expect(run.status == 1, "\(run.output)\(run.error)")
+        #expect(run.output.contains("entry 1  GET http://localhost:8000/hello  200"), "\(run.output)")
+        #expect(run.output.contains("hello.hurl:17:1: failed: body equals\n        expected: \"Bye\"\n        actual:   \"Hello World!\""), "\(run.output)")
+        #expect(run.output.contains("hello.hurl:18:1: failed: status not equals"), "\(run.output)")
+        #expect(run.output.contains("2 requests: 1 passed, 1 failed"), "\(run.output)")
+
+        let convert = try await SluiceProcess.launch(["convert", hurl])
+        #expect(convert.status == 0, "\(convert.error)")
+        let yaml = try directory.write(convert.output, to: "hello.yaml")
+        let converted = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [yaml])
+        #expect(converted.status == 1)
+        #expect(converted.output.contains("2 requests: 1 passed, 1 failed"), "\(converted.output)")
+        #expect(converted.output.contains("failed: body equals\n        expected: \"Bye\""), "\(converted.output)")
+    }
+
+    @Test("a syntax error and a construct with no pipeline spelling are errors at FILE:LINE:COLUMN, exit 2")
+    func errors() async throws {
+        let directory = try TemporaryDirectory()
+        let syntax = try directory.write("GET http://localhost:8000/hello\nHTTP 200\n[Asserts]\nstatus equals 200\n", to: "syntax.hurl")
+        let unsupported = try directory.write("GET http://localhost:8000/hello\n[Options]\ninsecure: true\n", to: "unsupported.hurl")
+        let run = try await SluiceProcess.launch(["validate", syntax, unsupported])
+        #expect(run.status == 2)
+        #expect(run.error.contains("syntax.hurl:4:8: error: expected a predicate"), "\(run.error)")
+        #expect(run.error.contains("unsupported.hurl:3:1: error: the option insecure has no pipeline spelling yet"), "\(run.error)")
+        let convert = try await SluiceProcess.launch(["convert", unsupported])
+        #expect(convert.status == 2 && convert.output.isEmpty)
+    }
+
+    @Test("Hurl's defaults: a redirect is not followed unless the entry says location: true")
+    func redirects() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET http://localhost:8000/redirect-absolute
+            HTTP 302
+            Location: http://localhost:8000/redirected
+
+            GET http://localhost:8000/redirect-absolute
+            [Options]
+            location: true
+            HTTP 200
+            [Asserts]
+            url == "http://localhost:8000/redirected"
+            redirects count == 1
+            redirects nth 0 location == "http://localhost:8000/redirected"
+            """, to: "redirects.hurl")
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+    }
+}
