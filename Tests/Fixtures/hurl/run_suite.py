@@ -23,7 +23,8 @@ Cases run one at a time, in sorted order: some keep state in the server (retry j
 counter, delay timers). Python 3 standard library only. scripts/hurl-suite is the entry point.
 
   run_suite.py --servers .test-servers/servers.json [--sluice PATH] [--only CASE]... [--keep DIR]
-  run_suite.py --list
+  run_suite.py --list      every case not run (cli-output, needs:...), and why
+  run_suite.py --plan      each checks case's sluice run options, or why it cannot run
 """
 
 import argparse
@@ -438,6 +439,8 @@ def main():
     parser.add_argument("--only", action="append", default=[], metavar="CASE",
                         help="run only this case (tests_ok/topic/case, or its last part); repeatable")
     parser.add_argument("--list", action="store_true", help="print every case not run, and why")
+    parser.add_argument("--plan", action="store_true",
+                        help="print each checks case's sluice run arguments (or why it cannot run), run nothing")
     parser.add_argument("--keep", metavar="DIR", help="keep each case's converted YAML under DIR")
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS,
                         help=f"seconds a run may take (default {TIMEOUT_SECONDS})")
@@ -448,18 +451,37 @@ def main():
     if args.list:
         list_cases(rows)
         return 0
-    if not args.servers:
+    if args.servers:
+        servers = json.loads(Path(args.servers).read_text(encoding="utf-8"))
+    elif args.plan:
+        servers = {"hurlConnectTo": ["localhost:8000:127.0.0.1:PORT", "127.0.0.1:8000:127.0.0.1:PORT"],
+                   "hurlIPv6": "http://[::1]:PORT6", "hurlUnixSocket": "SOCKET"}
+    else:
         parser.error("--servers is needed to run cases")
-    args.sluice = os.path.abspath(args.sluice)
-    if not os.access(args.sluice, os.X_OK):
-        sys.exit(f"hurl suite: no sluice binary at {args.sluice}")
-    servers = json.loads(Path(args.servers).read_text(encoding="utf-8"))
+    if not servers.get("hurlConnectTo"):
+        sys.exit("hurl suite: servers.json has no hurlConnectTo: start the servers again (scripts/test-servers start)")
     ipv6 = servers.get("hurlIPv6")
     context = {
         "connect_to": [a for mapping in servers["hurlConnectTo"] for a in ("--connect-to", mapping)],
         "unix_socket": servers.get("hurlUnixSocket") or "",
         "ipv6_connect_to": "[::1]:8004:" + ipv6.split("//", 1)[1] if ipv6 else "",
     }
+    if args.plan:
+        for row in rows:
+            if row["category"] == "checks":
+                runs, problems = plan(row, context)
+                print(row["case"])
+                for line in problems or [
+                    "sluice run --no-color [--connect-to ...] "
+                    + " ".join(shlex.quote(a) for a in [*run["arguments"], *run["files"]])
+                    + "".join(f" [env {k}={v}]" for k, v in run["env"].items())
+                    for run in runs
+                ]:
+                    print("    " + line)
+        return 0
+    args.sluice = os.path.abspath(args.sluice)
+    if not os.access(args.sluice, os.X_OK):
+        sys.exit(f"hurl suite: no sluice binary at {args.sluice}")
     keep = Path(args.keep).resolve() if args.keep else None
     reasons, listed = load_expected()
 
