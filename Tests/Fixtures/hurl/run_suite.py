@@ -396,20 +396,47 @@ def describe(form_result):
     return ("pass" if form_result["ok"] else f"FAIL ({status})") + f" {seconds:.1f}s"
 
 
+def failed_lines(text, lines):
+    """The lines of sluice's output that say what failed: each request marked ✘ and the indented
+    lines under it; the first lines when none is marked (an error before any request)."""
+    body = text.rstrip("\n").splitlines()
+    picked, inside = [], False
+    for line in body:
+        if line.startswith("✘"):
+            inside = True
+        elif not line[:1].isspace():
+            inside = False
+        if inside:
+            picked.append(line)
+    picked = picked or body
+    return picked[:lines] + ([f"... ({len(picked) - lines} more lines)"] if len(picked) > lines else [])
+
+
 def excerpt(form_result, lines=12):
-    """The first lines of the last run's output (the one that decided)."""
+    """What the last run (the one that decided) printed about the failure."""
     if not form_result or not form_result.get("runs"):
         return []
     run = form_result["runs"][-1]
     shown = ["    $ " + " ".join(shlex.quote(a) for a in run["argv"])]
     for stream in ("stdout", "stderr"):
-        text = run[stream].rstrip("\n")
-        if text:
-            body = text.splitlines()
-            shown += [f"    {stream}: " + body[0]] + ["      " + l for l in body[1:lines]]
-            if len(body) > lines:
-                shown.append(f"      ... ({len(body) - lines} more lines)")
+        body = failed_lines(run[stream], lines)
+        if body:
+            shown += [f"    {stream}: " + body[0]] + ["      " + l for l in body[1:]]
     return shown
+
+
+def first_failure(form_result):
+    """One line saying why a form failed, for --results."""
+    if not form_result:
+        return None
+    if form_result["ok"]:
+        return None
+    run = form_result["runs"][-1] if form_result.get("runs") else None
+    for stream in ("stderr", "stdout"):
+        lines = failed_lines(run[stream], 3) if run else []
+        if lines:
+            return " ".join(l.strip() for l in lines)
+    return str(form_result["status"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,6 +469,8 @@ def main():
     parser.add_argument("--plan", action="store_true",
                         help="print each checks case's sluice run arguments (or why it cannot run), run nothing")
     parser.add_argument("--keep", metavar="DIR", help="keep each case's converted YAML under DIR")
+    parser.add_argument("--results", metavar="FILE",
+                        help="write each case's outcome as JSON (a draft for expected-failures.json)")
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS,
                         help=f"seconds a run may take (default {TIMEOUT_SECONDS})")
     args = parser.parse_args()
@@ -495,7 +524,7 @@ def main():
             sys.exit(f"hurl suite: no checks case named {', '.join(sorted(unknown))}")
 
     print(f"hurl suite: {len(selected)} checks cases through {args.sluice}, one at a time\n")
-    results, unexpected, fixed = {}, [], []
+    results, unexpected, fixed, outcomes = {}, [], [], {}
     passes = {"hurl": 0, "yaml": 0}
     not_run = 0
     for row in selected:
@@ -529,7 +558,15 @@ def main():
                     print(f"  {form} form:")
                     print("\n".join(excerpt(forms[form])))
         results[case] = failing
+        outcomes[case] = {
+            "failing": sorted(failing),
+            "form": "both" if len(failing) == 2 else (next(iter(failing)) if failing else None),
+            "reason": "; ".join(problems) if problems else " | ".join(
+                f"{form}: {first_failure(forms[form])}" for form in ("hurl", "yaml") if form in failing),
+        }
 
+    if args.results:
+        Path(args.results).write_text(json.dumps(outcomes, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     stale = [case for case in reasons if case not in {row["case"] for row in checks}]
     by_category = {}
     for row in rows:
