@@ -336,6 +336,17 @@ def execute(argv, env):
     }
 
 
+def untracked_files():
+    """Files under this folder that git neither tracks nor ignores (None without git): what a run
+    leaves outside build/, such as Hurl's `output: -` (standard output) taken as a file named `-`."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "-z", "."], cwd=HERE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return {name for name in listed.decode("utf-8", "replace").split("\0") if name}
+
+
 def fresh_build_folder():
     if BUILD.is_symlink() or BUILD.is_file():
         BUILD.unlink()
@@ -524,7 +535,7 @@ def main():
             sys.exit(f"hurl suite: no checks case named {', '.join(sorted(unknown))}")
 
     print(f"hurl suite: {len(selected)} checks cases through {args.sluice}, one at a time\n")
-    results, unexpected, fixed, outcomes = {}, [], [], {}
+    results, unexpected, fixed, outcomes, left = {}, [], [], {}, []
     passes = {"hurl": 0, "yaml": 0}
     not_run = 0
     for row in selected:
@@ -536,7 +547,15 @@ def main():
             line = "; ".join(problems)
             not_run += 1
         else:
-            forms = {form: run_form(row, form, runs, args, context, keep) for form in ("hurl", "yaml")}
+            forms = {}
+            for form in ("hurl", "yaml"):
+                before = untracked_files()
+                forms[form] = run_form(row, form, runs, args, context, keep)
+                after = untracked_files()
+                if before is not None and after is not None:
+                    for name in sorted(after - before):
+                        left.append((row["case"], form, name))
+                        (HERE / name).unlink(missing_ok=True)
             failing = {form for form, result in forms.items() if not result["ok"]}
             line = f"hurl: {describe(forms['hurl'])}  yaml: {describe(forms['yaml'])}"
         for form in ("hurl", "yaml"):
@@ -587,6 +606,8 @@ def main():
     for case, forms in fixed:
         print(f"  {case}: listed in expected-failures.json ({reasons[case].get('form', 'both')}), "
               f"but passes now as {' and '.join(forms)}: take it off the list")
+    for case, form, name in left:
+        print(f"  {case}: its {form} form left {name} in {HERE.name}/ (outside build/); removed")
     for case in stale:
         print(f"  {case}: listed in expected-failures.json, but not a checks case of cases.tsv")
     if unexpected:
