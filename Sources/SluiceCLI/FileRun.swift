@@ -23,6 +23,8 @@ struct FileRun {
         var showsProgress: Bool
         /// `--connect-to`, `--resolve`, `--unix-socket`, `-4`, `-6`: where every connection goes.
         var connection: ConnectionOverrides?
+        /// `--header`, `--user`, `--user-agent`: headers for every request.
+        var headers: HeaderInjection?
     }
 
     /// What running the file gave.
@@ -50,7 +52,11 @@ struct FileRun {
         var outcome = Outcome()
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
         var runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
-        if let connection = options.connection { runner.addedStages = [ConnectionRouting(connection)] }
+        if let connection = options.connection { runner.addedStages.append(ConnectionRouting(connection)) }
+        if let headers = options.headers {
+            runner.addedStages.append(headers)
+            runner.addedSecrets = headers.derivedSecrets
+        }
         var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
         func write(_ string: String) {
             if live { Terminal.write(string) } else { outcome.output += string }

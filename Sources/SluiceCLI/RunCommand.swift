@@ -37,6 +37,33 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Connections (every request of every file)") var connection: SendConnectionOptions
 
+    @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header for every request, NAME: VALUE, as Hurl's and curl's -H (repeatable); a request's own header of that name wins.", valueName: "NAME: VALUE"))
+    var header: [String] = []
+
+    @Option(name: [.customShort("u"), .long], help: ArgumentHelp("Basic credentials for every request, as Hurl's and curl's -u; redacted in every output.", valueName: "USER:PASSWORD"))
+    var user: String?
+
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent of every request, as Hurl's and curl's -A.", valueName: "TEXT"))
+    var userAgent: String?
+
+    /// The header-injection stage `--header`, `--user` and `--user-agent` ask for, or `nil`.
+    private func headerInjection() throws -> HeaderInjection? {
+        guard !header.isEmpty || user != nil || userAgent != nil else { return nil }
+        var headers = HTTPHeaders()
+        for line in header {
+            guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--header \(line): write NAME: VALUE")
+            }
+            headers.add(name: line[..<colon].trimmingCharacters(in: .whitespaces), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var authorization: HeaderInjection.Authorization?
+        if let user {
+            guard let colon = user.firstIndex(of: ":") else { throw ValidationError("--user \(user.prefix(while: { $0 != ":" })): write USER:PASSWORD") }
+            authorization = .basic(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
+        }
+        return HeaderInjection(headers: headers, userAgent: userAgent.map { .custom($0) } ?? .none, acceptLanguage: .none, authorization: authorization)
+    }
+
     @Option(help: ArgumentHelp("Run only the requests whose name matches: a name, or a glob with *, ? and [...] (repeatable).", valueName: "NAME"))
     var only: [String] = []
 
@@ -160,7 +187,7 @@ struct RunCommand: AsyncParsableCommand {
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
             json: format == .json, load: plan,
             terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1,
-            connection: try connection.overrides(beside: nil)
+            connection: try connection.overrides(beside: nil), headers: try headerInjection()
         )
         let outcomes = try await runAll(files, options: options)
         if format == .json {
@@ -169,7 +196,7 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.write((try JSONWriter(prettyPrinted: true).string(from: document)) + "\n")
         }
         let suites = outcomes.compactMap(\.suite)
-        let redactor = Redactor(secrets: files.flatMap(\.secrets) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
+        let redactor = Redactor(secrets: files.flatMap(\.secrets) + (options.headers?.derivedSecrets ?? []) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
         let loads = outcomes.compactMap(\.load)
         for (request, file) in reportFiles {
             if let load = loads.first {

@@ -244,7 +244,7 @@ package struct PipelineDecoder {
             name: name, source: source, mark: node.mark, method: method, path: path,
             pathParameters: node["path-parameters"].flatMap { scalarMapping($0, "path-parameters") } ?? [],
             parameters: node["parameters"],
-            headers: node["headers"].flatMap { scalarMapping($0, "headers") } ?? [],
+            headers: node["headers"].flatMap { headerFields($0) } ?? [],
             body: node["body"], bodyFile: node["body-file"], parts: [],
             timeout: node["timeout"].flatMap { duration($0, "timeout") },
             maxResponseSize: node["max-response-size"].flatMap { byteCount($0, "max-response-size") },
@@ -261,6 +261,12 @@ package struct PipelineDecoder {
         }
         request.cookies = node["cookies"].flatMap { scalarMapping($0, "cookies") } ?? []
         request.variables = node["variables"].flatMap { mapping($0, "variables") } ?? []
+        if let removed = node["remove-headers"] {
+            request.removedHeaders = removed.elements ?? [removed]
+            for name in request.removedHeaders where name.scalar == nil || name.isNull {
+                fail(name.mark, "remove-headers lists header names")
+            }
+        }
         for pair in request.variables {
             checkVariableName(pair.key.scalar ?? "", at: pair.key.mark)
         }
@@ -409,6 +415,22 @@ package struct PipelineDecoder {
             return nil
         }
         return pairs
+    }
+
+    /// A request's `headers:`, one pair a field: a name's list of values (`Fruit: [Apple, Banana]`)
+    /// is that many fields of the name, in order, as Hurl sends a header written twice.
+    mutating func headerFields(_ node: YAMLNode) -> [YAMLNode.Pair]? {
+        guard let pairs = mapping(node, "headers") else { return nil }
+        var fields: [YAMLNode.Pair] = []
+        for pair in pairs {
+            let values = pair.value.elements ?? [pair.value]
+            guard pair.key.scalar != nil, !values.isEmpty, values.allSatisfy({ $0.scalar != nil }) else {
+                fail(pair.value.mark, "headers maps names to strings, or to lists of strings for a header sent more than once")
+                continue
+            }
+            fields += values.map { YAMLNode.Pair(key: pair.key, value: $0) }
+        }
+        return fields
     }
 
     /// A mapping of names to scalars.

@@ -75,7 +75,11 @@ package enum PipelineKeys {
         OptionDescriptor("path", .string, required: true, summary: "A URL reference, resolved against url-resolution's base-url (RFC 3986)."),
         OptionDescriptor("path-parameters", .map(.string), summary: "Values for the path's {name} templates."),
         OptionDescriptor("parameters", .any, summary: "Any value, written by the serialization stage into the query or the body."),
-        OptionDescriptor("headers", .map(.string), summary: "The request's own headers."),
+        OptionDescriptor("headers", .map(.list(.string)), summary: "The request's own headers; a list of values sends the header once for each, in order."),
+        OptionDescriptor(
+            "remove-headers", .list(.string),
+            summary: "Header names not sent at all, the transport's own included (Accept, User-Agent, Accept-Encoding), unless the request or a stage sets them: Hurl's no-header, curl's -H 'Name:'."
+        ),
         OptionDescriptor(
             "variables", .map(.any),
             summary: "Variables set just before the request is rendered, for it and every request after it, as Hurl's [Options] variable: NAME=VALUE; values keep their YAML type."

@@ -102,6 +102,8 @@ public struct RequestSpec: Sendable {
     public var headers: [YAMLNode.Pair]
     /// `cookies:` entries: cookies of the request's own, sent on every hop.
     public var cookies: [YAMLNode.Pair] = []
+    /// `remove-headers:`: names of header fields not sent at all, the transport's own included.
+    public var removedHeaders: [YAMLNode] = []
     /// `variables:` entries: set just before the request is rendered, for it and every later
     /// request, as Hurl's `[Options] variable`.
     public var variables: [YAMLNode.Pair] = []
@@ -165,7 +167,7 @@ public struct RequestSpec: Sendable {
     /// The nodes of what is sent whose scalars may hold `${...}`.
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
-        nodes += variables.map(\.value)
+        nodes += variables.map(\.value) + removedHeaders
         nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes
@@ -177,10 +179,11 @@ public struct RequestSpec: Sendable {
         expectations.flatMap(\.templatedNodes) + captures.flatMap(\.templatedNodes)
     }
 
-    /// The names `variable:` queries read, with where each is written.
+    /// The names `variable:` queries read, with where each is written; a check of whether one
+    /// `exists` may name any.
     package var queriedVariables: [(name: String, mark: YAMLNode.Mark)] {
         expectations.compactMap { expectation in
-            if case .query(.variable(let name), _, _) = expectation.check { (name, expectation.mark) } else { nil }
+            if case .query(.variable(let name), _, let predicate) = expectation.check, predicate.op != .exists { (name, expectation.mark) } else { nil }
         } + captures.compactMap { capture in
             if case .variable(let name) = capture.query { (name, capture.mark) } else { nil }
         }

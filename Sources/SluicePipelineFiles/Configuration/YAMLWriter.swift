@@ -64,7 +64,11 @@ public struct YAMLWriter {
     private func scalar(_ node: YAMLNode, isKey: Bool = false) -> String {
         guard case .scalar(let text, let quoted) = node.content else { return "" }
         if node.tag == "tag:yaml.org,2002:binary" { return "!!binary " + doubleQuoted(text) }
-        if !quoted { return text.isEmpty || YAMLWriter.isPlainSafe(text) ? text : doubleQuoted(text) }
+        if !quoted {
+            // A number, a Boolean or null is written as it is (`-2.2` starts with a dash, and is a number).
+            let readsAsValue = YAMLNode.coreSchemaValue(text).stringValue == nil
+            return text.isEmpty || readsAsValue || YAMLWriter.isPlainSafe(text) ? text : doubleQuoted(text)
+        }
         let readsAsString = YAMLNode(.scalar(text, quoted: false), mark: node.mark).isNull == false
             && YAMLNode.coreSchemaValue(text).stringValue != nil
         return YAMLWriter.isPlainSafe(text) && (readsAsString || isKey) ? text : doubleQuoted(text)

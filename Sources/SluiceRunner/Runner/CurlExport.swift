@@ -53,8 +53,11 @@ public enum CurlExport {
             arguments += ["-H", quote("\(field.name): \(redactor.redact(header: field.name, value: field.value))")]
         }
         if let ownCookies { arguments += ["-b", quote(redactor.redact(ownCookies))] }
+        for name in request.omittedHeaders where !request.headers.contains(name) && name.lowercased() != "user-agent" && name.lowercased() != "accept-encoding" {
+            arguments += ["-H", quote("\(name):")]
+        }
         if !request.headers.contains("User-Agent") { arguments += ["-H", quote("User-Agent:")] }
-        if !request.headers.contains("Accept-Encoding") { arguments.append("--compressed") }
+        if !request.headers.contains("Accept-Encoding") && !request.omitsHeader("Accept-Encoding") { arguments.append("--compressed") }
         if multipart {
             for part in parts {
                 switch part.content {

@@ -35,6 +35,8 @@ public struct PipelineRunner: Sendable {
     /// (`sluice run --connect-to`'s `connection` stage); one that claims what a stage of the file
     /// claims is refused, naming both.
     public var addedStages: [any Stage] = []
+    /// Secrets the command line brought (`--user`'s credentials), redacted as the file's are.
+    public var addedSecrets: [String] = []
 
     /// Creates a runner, making the run's stages.
     /// - Throws: `.configuration` when a stage can no longer be made (a file it reads has gone
@@ -81,7 +83,7 @@ public struct PipelineRunner: Sendable {
     }
 
     /// A redactor for this file's secrets.
-    public var redactor: Redactor { Redactor(secrets: file.secrets) }
+    public var redactor: Redactor { Redactor(secrets: file.secrets + addedSecrets) }
 
     /// The file's pipeline as the runner sends through it: the run's ``RunInfo`` put in each
     /// task's storage at the top (its redactor read from `redactor` as each task starts), the

@@ -74,6 +74,9 @@ extension RequestSpec {
                 throw SluiceError(kind: .invalidRequest, message: "parameters at line \(error.mark.line): \(error.message)")
             }
         }
+        for name in removedHeaders {
+            request.omittedHeaders.append(try text(name))
+        }
         for pair in headers {
             request.headers.add(name: try text(pair.key), value: try text(pair.value))
         }
