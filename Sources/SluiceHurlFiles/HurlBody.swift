@@ -22,10 +22,13 @@ public struct HurlBody: Sendable, Hashable {
     public var position: HurlSourcePosition
     /// The body.
     public var kind: Kind
+    /// A JSON body's text exactly as written, whitespace included, which Hurl sends as it is.
+    public var source: String?
 
     /// Creates a body.
-    public init(position: HurlSourcePosition, kind: Kind) {
+    public init(position: HurlSourcePosition, kind: Kind, source: String? = nil) {
         self.position = position
         self.kind = kind
+        self.source = source
     }
 }

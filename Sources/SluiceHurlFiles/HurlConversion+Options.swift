@@ -6,7 +6,7 @@ extension HurlConversion {
     /// spelling is refused, never dropped.
     mutating func option(
         _ option: HurlOption, headers: inout [(String, YAMLNode)], redirects: inout [(String, YAMLNode)],
-        connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)],
+        connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)], removedHeaders: inout [YAMLNode],
         retry: inout (attempts: YAMLNode?, interval: YAMLNode?), rest: inout [(String, YAMLNode)]
     ) {
         let at = option.position
@@ -26,10 +26,7 @@ extension HurlConversion {
             let line = template(written)
             guard let colon = line.firstIndex(of: ":") else { return refuse(at, "header takes NAME: VALUE") }
             let headerName = line[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !headers.contains(where: { $0.0.lowercased() == headerName.lowercased() }) else {
-                return refuse(at, "the header \(headerName) is written twice; a pipeline request sends a header once")
-            }
-            headers.append((headerName, HurlConversion.text(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), at: at)))
+            addHeader(headerName, HurlConversion.text(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), at: at), at: at, to: &headers)
         case (.user, .text(let written)):
             guard let credentials = written.literalValue else { return refuse(at, "user with {{...}} has no pipeline spelling yet") }
             guard !headers.contains(where: { $0.0.lowercased() == "authorization" }) else {
@@ -47,6 +44,8 @@ extension HurlConversion {
             retry.interval = HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)
         case (.retryInterval, .integer(let digits)):
             retry.interval = HurlConversion.text(digits + "ms", at: at)
+        case (.noHeader, .text(let written)):
+            removedHeaders.append(templateNode(written))
         case (.skip, _):
             rest.append(("skip", optionScalar(option.value, at: at)))
         case (.output, .text(let written)):

@@ -13,6 +13,7 @@ extension HurlConversion {
         var redirects: [(String, YAMLNode)] = []
         var connection: [String: [YAMLNode]] = [:]
         var variables: [(String, YAMLNode)] = []
+        var removedHeaders: [YAMLNode] = []
         var retry: (attempts: YAMLNode?, interval: YAMLNode?) = (nil, nil)
 
         for header in request.headers {
@@ -43,7 +44,7 @@ extension HurlConversion {
                 break
             case .options(let options):
                 for option in options {
-                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, retry: &retry, rest: &rest)
+                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, retry: &retry, rest: &rest)
                 }
             }
         }
@@ -52,6 +53,7 @@ extension HurlConversion {
         keys.append(("path", HurlConversion.text(url, at: request.url.position)))
         if !variables.isEmpty { keys.append(("variables", HurlConversion.mapping(variables, at: at))) }
         if !headers.isEmpty { keys.append(("headers", HurlConversion.mapping(headers, at: at))) }
+        if !removedHeaders.isEmpty { keys.append(("remove-headers", HurlConversion.list(removedHeaders, at: at))) }
         keys += rest
         if !redirects.isEmpty { keys.append(("redirects", HurlConversion.mapping(redirects, at: at))) }
         if !connection.isEmpty {
@@ -70,13 +72,15 @@ extension HurlConversion {
         return HurlConversion.mapping(keys, at: at)
     }
 
-    /// Adds a header, refusing a second one of the same name (a pipeline's headers are a mapping).
-    private mutating func addHeader(_ name: String, _ value: YAMLNode, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
-        if headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
-            refuse(position, "the header \(name) is written twice; a pipeline request sends a header once")
+    /// Adds a header; one of a name already written (in any case) joins it as a list of values,
+    /// each sent, in order, as Hurl sends both.
+    mutating func addHeader(_ name: String, _ value: YAMLNode, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
+        guard let index = headers.firstIndex(where: { $0.0.lowercased() == name.lowercased() }) else {
+            headers.append((name, value))
             return
         }
-        headers.append((name, value))
+        let earlier = headers[index].1.elements ?? [headers[index].1]
+        headers[index].1 = HurlConversion.list(earlier + [value], at: position)
     }
 
     /// Adds a header the request does not set itself, as Hurl adds `Content-Type` for a body.
@@ -94,11 +98,14 @@ extension HurlConversion {
             case .literal(let literal):
                 text += (literal.value.addingPercentEncoding(withAllowedCharacters: HurlConversion.formUnreserved) ?? "").replacingOccurrences(of: "${", with: "$${")
             case .expression(let expression):
-                guard expression.filters.isEmpty, case .variable(let name) = expression.source else {
-                    refuse(expression.position, "only a variable may stand in a query or form field, not a function or filters")
-                    continue
+                if expression.filters.isEmpty, case .variable(let name) = expression.source {
+                    text += "${urlencode(\(name))}"
+                } else if expression.filters.isEmpty, case .function(let function, _) = expression.source, [.newUuid, .newDate].contains(function) {
+                    // What they make needs no encoding in a query: hex digits and dashes, an RFC 3339 time.
+                    text += self.expression(expression) ?? ""
+                } else {
+                    refuse(expression.position, "only a variable, newUuid or newDate may stand in a query or form field")
                 }
-                text += "${urlencode(\(name))}"
             }
         }
         return text
@@ -135,7 +142,7 @@ extension HurlConversion {
         let at = body.position
         switch body.kind {
         case .json(let value):
-            rest.append(("body", HurlConversion.text(jsonText(value), at: at)))
+            rest.append(("body", HurlConversion.text(body.source.map { jsonSource($0, of: value) } ?? jsonText(value), at: at)))
             addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
         case .xml(let text):
             rest.append(("body", HurlConversion.text(text.replacingOccurrences(of: "${", with: "$${"), at: at)))

@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 import SluiceStageRegistry
 
 extension HurlConversion {
@@ -85,6 +86,38 @@ extension HurlConversion {
         String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
     }
 
+    /// A JSON body's text as written, Hurl sending it byte for byte: each `{{...}}` in it, in
+    /// order, as the expression it holds (`${name}`), and a `${` of its own as `$${`.
+    mutating func jsonSource(_ source: String, of value: HurlJSONValue) -> String {
+        var expressions = jsonExpressions(value).makeIterator()
+        var text = ""
+        var rest = Substring(source)
+        while let open = rest.range(of: "{{") {
+            text += rest[..<open.lowerBound].replacingOccurrences(of: "${", with: "$${")
+            guard let close = rest[open.upperBound...].range(of: "}}"), let expression = expressions.next() else {
+                text += rest[open.lowerBound...]
+                return text
+            }
+            text += self.expression(expression) ?? ""
+            rest = rest[close.upperBound...]
+        }
+        return text + rest.replacingOccurrences(of: "${", with: "$${")
+    }
+
+    /// The `{{...}}` expressions of a JSON value, in the order they are written.
+    private func jsonExpressions(_ value: HurlJSONValue) -> [HurlTemplateExpression] {
+        func ofTemplate(_ template: HurlTemplate) -> [HurlTemplateExpression] {
+            template.parts.compactMap { if case .expression(let expression) = $0 { expression } else { nil } }
+        }
+        switch value.kind {
+        case .object(let members): return members.flatMap { ofTemplate($0.key) + jsonExpressions($0.value) }
+        case .array(let elements): return elements.flatMap(jsonExpressions)
+        case .string(let written): return ofTemplate(written)
+        case .expression(let expression): return [expression]
+        case .number, .boolean, .null: return []
+        }
+    }
+
     /// A JSON body as text, each `{{name}}` written where it stands: a whole value as `${name}`
     /// (the variable's JSON value, as Hurl inserts it), inside a string as its text.
     mutating func jsonText(_ value: HurlJSONValue) -> String {
@@ -107,18 +140,8 @@ extension HurlConversion {
         for part in written.parts {
             switch part {
             case .literal(let literal):
-                var escaped = ""
-                for scalar in literal.value.unicodeScalars {
-                    switch scalar {
-                    case "\"": escaped += "\\\""
-                    case "\\": escaped += "\\\\"
-                    case "\n": escaped += "\\n"
-                    case "\r": escaped += "\\r"
-                    case "\t": escaped += "\\t"
-                    default:
-                        if scalar.value < 0x20 { escaped += String(format: "\\u%04x", scalar.value) } else { escaped.unicodeScalars.append(scalar) }
-                    }
-                }
+                // JSON's own escaping, without the quotes around it.
+                let escaped = ((try? JSONWriter().string(from: .string(literal.value))) ?? "\"\"").dropFirst().dropLast()
                 text += escaped.replacingOccurrences(of: "${", with: "$${")
             case .expression(let expression):
                 text += self.expression(expression) ?? ""

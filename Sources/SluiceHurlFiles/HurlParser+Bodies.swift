@@ -19,6 +19,7 @@ extension HurlParser {
         }
         let position = scanner.position
         let kind: HurlBody.Kind
+        var source: String?
         if scanner.startsWith("```") {
             kind = .multilineString(try parseMultilineString())
         } else if scanner.peek() == "`" {
@@ -32,10 +33,12 @@ extension HurlParser {
         } else if scanner.consume("file,") {
             kind = .file(try parseFileReference())
         } else {
+            let start = scanner.checkpoint
             kind = .json(try parseJSONValue(depth: 0))
+            source = scanner.text(since: start)
         }
         try expectLineEnd(after: "the body")
-        return HurlBody(position: position, kind: kind)
+        return HurlBody(position: position, kind: kind, source: source)
     }
 
     /// Reads the Base64 text after `base64,` and the closing `;`.

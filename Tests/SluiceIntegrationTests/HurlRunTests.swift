@@ -62,6 +62,23 @@ struct HurlRunTests {
         #expect(convert.status == 2 && convert.output.isEmpty)
     }
 
+    @Test("no-header removes the transport's own Accept and User-Agent; a header written twice is sent twice")
+    func removedAndRepeatedHeaders() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET http://localhost:8000/no-header
+            [Options]
+            no-header: User-Agent
+            no-header: Accept
+            HTTP 200
+
+            GET http://localhost:8000/no-header
+            HTTP 500
+            """, to: "headers.hurl")
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+    }
+
     @Test("Hurl's defaults: a redirect is not followed unless the entry says location: true")
     func redirects() async throws {
         let directory = try TemporaryDirectory()

@@ -3,9 +3,9 @@ import Foundation
 /// RFC 6265 section 5.1.1: the forgiving algorithm that reads the dates of `Expires`, which real
 /// servers write in every format (`Wed, 09 Jun 2021 10:18:14 GMT`, `Wednesday, 09-Jun-21 …`,
 /// `Wed Jun  9 10:18:14 2021`).
-enum CookieDate {
+package enum CookieDate {
     /// The date, or `nil` when the text does not hold one the algorithm accepts.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var time: (Int, Int, Int)?
         var day: Int?
         var month: Int?

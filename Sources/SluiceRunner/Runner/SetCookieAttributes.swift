@@ -42,9 +42,9 @@ struct SetCookieAttributes {
             guard let text = written.value else { return nil }
             return .json(JSONValue(integerText: text) ?? .string(text))
         case .expires:
-            // A date, as Hurl gives it (for `format`), when it is the HTTP date it should be.
+            // A date, as Hurl gives it (for `format`), read by RFC 6265's forgiving algorithm.
             guard let text = written.value else { return nil }
-            return DateFormatText.parse(text, format: "%a, %d %b %Y %H:%M:%S GMT").map(CheckValue.date) ?? .json(.string(text))
+            return CookieDate.parse(text).map(CheckValue.date) ?? .json(.string(text))
         default:
             return written.value.map { .json(.string($0)) }
         }

@@ -55,8 +55,7 @@ SETTINGS = {"timeout": TIMEOUT_SECONDS}
 # {unix_socket} servers.json's hurlUnixSocket and {ipv6_connect_to} the mapping of the ipv6 case's
 # [::1]:8004 onto servers.json's hurlIPv6; or IGNORED (the option changes only Hurl's output), or
 # UNMAPPED (no spelling in `sluice run` yet: the case is reported `unmapped: --option`).
-# The third column says whether `sluice run --help` lists the spelling today (yes), or it is the
-# one agreed for the Hurl work (planned), to be checked when the main engineer says which exist.
+# The third column says whether `sluice run --help` lists the spelling (yes), or not yet.
 IGNORED = "ignored"
 SKIP = "skipped: "  # a case this host cannot serve: reported, neither passing nor failing
 UNMAPPED = None
@@ -66,40 +65,40 @@ FLAGS = {
     "--variable": (1, ["--var", "{value}"], "yes"),
     "--variables-file": (1, ["--vars-file", "{value}"], "yes"),
     # redirects
-    "--location": (0, ["--location"], "planned"),
-    "--location-trusted": (0, ["--location-trusted"], "planned"),
-    "--max-redirs": (1, ["--max-redirs", "{value}"], "planned"),
+    "--location": (0, UNMAPPED, "not yet"),
+    "--location-trusted": (0, UNMAPPED, "not yet"),
+    "--max-redirs": (1, UNMAPPED, "not yet"),
     # request
-    "--user": (1, ["--user", "{value}"], "planned"),
-    "--header": (1, ["--header", "{value}"], "planned"),
-    "--compressed": (0, ["--compressed"], "planned"),
-    "--user-agent": (1, ["--user-agent", "{value}"], "planned"),
-    "--path-as-is": (0, ["--path-as-is"], "planned"),
-    "--netrc-file": (1, ["--netrc-file", "{value}"], "planned"),
-    "--file-root": (1, ["--file-root", "{value}"], "planned"),
+    "--user": (1, ["--user", "{value}"], "yes"),
+    "--header": (1, ["--header", "{value}"], "yes"),
+    "--compressed": (0, UNMAPPED, "not yet"),
+    "--user-agent": (1, ["--user-agent", "{value}"], "yes"),
+    "--path-as-is": (0, UNMAPPED, "not yet"),
+    "--netrc-file": (1, UNMAPPED, "not yet"),
+    "--file-root": (1, UNMAPPED, "not yet"),
     # cookies
-    "--cookie": (1, ["--cookie", "{value}"], "planned"),
-    "--cookie-jar": (1, ["--cookie-jar", "{value}"], "planned"),
-    "--no-cookie-store": (0, ["--no-cookie-store"], "planned"),
+    "--cookie": (1, UNMAPPED, "not yet"),
+    "--cookie-jar": (1, UNMAPPED, "not yet"),
+    "--no-cookie-store": (0, UNMAPPED, "not yet"),
     # connection
-    "--insecure": (0, ["--insecure"], "planned"),
-    "--http1.0": (0, ["--http1.0"], "planned"),
-    "--http1.1": (0, ["--http1.1"], "planned"),
-    "--ipv6": (0, ["--ipv6", "--connect-to", "{ipv6_connect_to}"], "planned"),
-    "--unix-socket": (1, ["--unix-socket", "{unix_socket}"], "planned"),
-    "--proxy": (1, ["--proxy", "{value}"], "planned"),
-    "--no-proxy": (1, ["--no-proxy", "{value}"], "planned"),
+    "--insecure": (0, UNMAPPED, "not yet"),
+    "--http1.0": (0, UNMAPPED, "not yet"),
+    "--http1.1": (0, UNMAPPED, "not yet"),
+    "--ipv6": (0, ["--ipv6", "--connect-to", "{ipv6_connect_to}"], "yes"),
+    "--unix-socket": (1, ["--unix-socket", "{unix_socket}"], "yes"),
+    "--proxy": (1, UNMAPPED, "not yet"),
+    "--no-proxy": (1, UNMAPPED, "not yet"),
     # running
-    "--ignore-asserts": (0, ["--ignore-asserts"], "planned"),
-    "--delay": (1, ["--delay", "{ms}"], "planned"),
-    "--retry": (1, ["--retry", "{value}"], "planned"),
-    "--retry-interval": (1, ["--retry-interval", "{ms}"], "planned"),
+    "--ignore-asserts": (0, UNMAPPED, "not yet"),
+    "--delay": (1, UNMAPPED, "not yet"),
+    "--retry": (1, UNMAPPED, "not yet"),
+    "--retry-interval": (1, UNMAPPED, "not yet"),
     # Hurl repeats the whole sequence of files N times; `sluice run --repeat` today is load mode
     # (each request N times): the same spelling, not yet the same meaning.
-    "--repeat": (1, ["--repeat", "{value}"], "yes (load mode)"),
-    "--from-entry": (1, ["--from-entry", "{value}"], "planned"),
-    "--to-entry": (1, ["--to-entry", "{value}"], "planned"),
-    "--output": (1, ["--output", "{value}"], "planned"),
+    "--repeat": (1, UNMAPPED, "not yet"),
+    "--from-entry": (1, UNMAPPED, "not yet"),
+    "--to-entry": (1, UNMAPPED, "not yet"),
+    "--output": (1, UNMAPPED, "not yet"),
     # Hurl's --parallel runs the files at once, --jobs N at most N: `sluice run --jobs N`.
     "--parallel": (0, IGNORED, "-"),
     "--jobs": (1, ["--jobs", "{value}"], "yes"),
