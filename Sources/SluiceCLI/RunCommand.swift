@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Connections (every request of every file)") var connection: SendConnectionOptions
 
-    @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header for every request, NAME: VALUE, as Hurl's and curl's -H (repeatable); a request's own header of that name wins.", valueName: "NAME: VALUE"))
+    @Option(name: [.customShort("H"), .long], help: ArgumentHelp("A header for every request, NAME: VALUE, as Hurl's -H (repeatable); sent after a request's own header of that name, not in its place.", valueName: "NAME: VALUE"))
     var header: [String] = []
 
     @Option(name: [.customShort("u"), .long], help: ArgumentHelp("Basic credentials for every request, as Hurl's and curl's -u; redacted in every output.", valueName: "USER:PASSWORD"))
@@ -61,7 +61,11 @@ struct RunCommand: AsyncParsableCommand {
             guard let colon = user.firstIndex(of: ":") else { throw ValidationError("--user \(user.prefix(while: { $0 != ":" })): write USER:PASSWORD") }
             authorization = .basic(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
         }
-        return HeaderInjection(headers: headers, userAgent: userAgent.map { .custom($0) } ?? .none, acceptLanguage: .none, authorization: authorization)
+        // Hurl's --header goes beside a request's own header of the same name, not in its place.
+        return HeaderInjection(
+            headers: headers, userAgent: userAgent.map { .custom($0) } ?? .none, acceptLanguage: .none, authorization: authorization,
+            appendsToRequestHeaders: true
+        )
     }
 
     @Option(help: ArgumentHelp("Run only the requests whose name matches: a name, or a glob with *, ? and [...] (repeatable).", valueName: "NAME"))

@@ -56,6 +56,44 @@ struct CookieRunTests {
         #expect(rerun.status == 0, "\(rerun.output)\(rerun.error)")
     }
 
+    @Test("cookie-jar: off sends and stores nothing for one request; clear empties the jar for it and those after")
+    func jarPerRequest() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+            requests:
+              - name: set
+                path: cookies/set?a=1
+              - name: without the jar
+                path: cookies/set?b=2
+                cookie-jar: off
+                cookies: { own: yes }
+                expect:
+                  body: { $.cookies: { equals: { own: "yes" } } }
+              - name: jar kept
+                path: cookies
+                expect:
+                  body: { $.cookies: { equals: { a: "1" } } }
+              - name: cleared
+                path: cookies
+                cookie-jar: clear
+                expect:
+                  body: { $.cookies: { equals: {} } }
+              - name: still empty
+                path: cookies
+                expect:
+                  body: { $.cookies: { equals: {} } }
+            """, to: "jar.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("5 requests: 5 passed, 0 failed"), "\(run.output)")
+        let bad = try directory.write("requests:\n  - path: http://h/\n    cookie-jar: none\n", to: "bad.yaml")
+        let refused = try await SluiceProcess.launch(["validate", bad])
+        #expect(refused.status == 2 && refused.error.contains("bad.yaml:3:17: error: cookie-jar is clear"), "\(refused.error)")
+    }
+
     @Test("a failed cookie expectation says what the jar holds")
     func failingExpectation() async throws {
         let servers = try TestServers.load()

@@ -91,6 +91,33 @@ struct PipelineRunnerTests {
         }
     }
 
+    @Test("append-headers goes beside the injected header of that name; headers replaces it; remove-headers leaves one out")
+    func appendedAndRemovedHeaders() async throws {
+        let results = try await runner("""
+            stages:
+              - header-injection: { headers: { X-Team: core, X-Trace: on }, user-agent: none, accept-language: none }
+              - response-decoding
+            requests:
+              - name: appended
+                path: http://api.test/a
+                append-headers: { x-team: [edge, web] }
+                remove-headers: [X-Gone]
+                expect:
+                  body:
+                    "$.headers['X-Team']": core
+                    "$.headers['x-team']": web
+              - name: replaced
+                path: http://api.test/b
+                headers: { X-Team: edge }
+                expect:
+                  body: { "$.headers['X-Team']": edge, "$.headers['X-Trace']": "on" }
+            """).run()
+        #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures))")
+        #expect(results[0].sent?.headers.values(for: "X-Team") == ["edge", "web", "core"], "the request's first, then the stage's")
+        #expect(results[0].sent?.omittedHeaders == ["X-Gone"])
+        #expect(results[1].sent?.headers.values(for: "X-Team") == ["edge"])
+    }
+
     @Test("${...} in a header's name is filled in, from a variable or a capture")
     func templatedHeaderName() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -48,6 +48,12 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     /// Every header the stage adds, in order: `headers`, then `User-Agent`, `Accept-Language`
     /// and `Authorization` where they are on and `headers` does not already name them.
     public let injectedHeaders: HTTPHeaders
+    /// Whether each of the `headers` given is injected even where the request sets its name
+    /// (after the request's own); otherwise only names in the request's
+    /// ``Request/appendedHeaders`` are.
+    public let appendsToRequestHeaders: Bool
+    /// The lower-cased names injected beside the request's own when ``appendsToRequestHeaders``.
+    private let appendedNames: Set<String>
 
     /// The credentials of the `Authorization` header built from `authorization` (a Basic pair's
     /// base64, a Bearer token), which output redacts.
@@ -68,14 +74,20 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     ///   - userAgent: `.default` sends ``defaultUserAgent``.
     ///   - acceptLanguage: `.default` sends ``acceptLanguage(environment:)`` of `environment`.
     ///   - authorization: credentials, or `nil` for none.
+    ///   - appendsToRequestHeaders: inject each of `headers` even where the request sets its name,
+    ///     after the request's own, as Hurl's `--header` does; by default the request's own wins.
+    ///     `User-Agent`, `Accept-Language` and `Authorization` always yield to the request's.
     ///   - environment: where the locale is read from; the process's environment by default.
     public init(
         headers: HTTPHeaders = [:],
         userAgent: DefaultedValue = .default,
         acceptLanguage: DefaultedValue = .default,
         authorization: Authorization? = nil,
+        appendsToRequestHeaders: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        self.appendsToRequestHeaders = appendsToRequestHeaders
+        appendedNames = appendsToRequestHeaders ? Set(headers.map(\.name.asciiLowercased)) : []
         var injected = headers
         func add(_ name: String, _ value: String?) {
             if let value, !injected.contains(name) { injected.add(name: name, value: value) }
@@ -95,12 +107,13 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
         }
     }
 
-    /// Adds each injected header the request does not set.
+    /// Adds each injected header the request does not set, and those it appends to.
     public func prepare(_ request: Request, context: TaskContext) -> Request {
         var request = request
         let own = request.headers
         request.headers.reserveCapacity(own.fields.count + injectedHeaders.count)
-        for field in injectedHeaders where !own.contains(field.name) {
+        for field in injectedHeaders
+        where !own.contains(field.name) || request.appendsHeader(field.name) || appendedNames.contains(field.name.asciiLowercased) {
             request.headers.add(name: field.name, value: field.value)
         }
         return request

@@ -261,6 +261,16 @@ package struct PipelineDecoder {
         }
         request.cookies = node["cookies"].flatMap { scalarMapping($0, "cookies") } ?? []
         request.variables = node["variables"].flatMap { mapping($0, "variables") } ?? []
+        if let appended = node["append-headers"] {
+            request.appendedHeaders = headerFields(appended, "append-headers") ?? []
+        }
+        if let jar = node["cookie-jar"] {
+            if let use = jar.scalar.flatMap(CookieJarUse.init(rawValue:)) {
+                request.cookieJar = use
+            } else {
+                fail(jar.mark, "cookie-jar is clear (empty the run's jar before this request) or off (this request neither sends nor stores cookies)")
+            }
+        }
         if let removed = node["remove-headers"] {
             request.removedHeaders = removed.elements ?? [removed]
             for name in request.removedHeaders where name.scalar == nil || name.isNull {
@@ -419,13 +429,13 @@ package struct PipelineDecoder {
 
     /// A request's `headers:`, one pair a field: a name's list of values (`Fruit: [Apple, Banana]`)
     /// is that many fields of the name, in order, as Hurl sends a header written twice.
-    mutating func headerFields(_ node: YAMLNode) -> [YAMLNode.Pair]? {
-        guard let pairs = mapping(node, "headers") else { return nil }
+    mutating func headerFields(_ node: YAMLNode, _ name: String = "headers") -> [YAMLNode.Pair]? {
+        guard let pairs = mapping(node, name) else { return nil }
         var fields: [YAMLNode.Pair] = []
         for pair in pairs {
             let values = pair.value.elements ?? [pair.value]
             guard pair.key.scalar != nil, !values.isEmpty, values.allSatisfy({ $0.scalar != nil }) else {
-                fail(pair.value.mark, "headers maps names to strings, or to lists of strings for a header sent more than once")
+                fail(pair.value.mark, "\(name) maps names to strings, or to lists of strings for a header sent more than once")
                 continue
             }
             fields += values.map { YAMLNode.Pair(key: pair.key, value: $0) }

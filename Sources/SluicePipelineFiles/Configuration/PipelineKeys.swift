@@ -77,6 +77,14 @@ package enum PipelineKeys {
         OptionDescriptor("parameters", .any, summary: "Any value, written by the serialization stage into the query or the body."),
         OptionDescriptor("headers", .map(.list(.string)), summary: "The request's own headers; a list of values sends the header once for each, in order."),
         OptionDescriptor(
+            "append-headers", .map(.list(.string)),
+            summary: "Headers sent beside what a header-injection stage injects for the same names, not in place of it: both go, the request's first."
+        ),
+        OptionDescriptor(
+            "cookie-jar", .choice(CookieJarUse.allCases.map(\.rawValue)),
+            summary: "clear: empty the run's cookie jar just before this request; off: this request neither sends the jar's cookies nor stores its responses'."
+        ),
+        OptionDescriptor(
             "remove-headers", .list(.string),
             summary: "Header names not sent at all, the transport's own included (Accept, User-Agent, Accept-Encoding), unless the request or a stage sets them: Hurl's no-header, curl's -H 'Name:'."
         ),

@@ -104,6 +104,11 @@ public struct RequestSpec: Sendable {
     public var cookies: [YAMLNode.Pair] = []
     /// `remove-headers:`: names of header fields not sent at all, the transport's own included.
     public var removedHeaders: [YAMLNode] = []
+    /// `append-headers:` entries, one pair a field: sent beside a stage's injected value of
+    /// the same name, not in place of it.
+    public var appendedHeaders: [YAMLNode.Pair] = []
+    /// `cookie-jar:`: how the request uses the run's cookie jar, when not as every request does.
+    public var cookieJar: CookieJarUse?
     /// `variables:` entries: set just before the request is rendered, for it and every later
     /// request, as Hurl's `[Options] variable`.
     public var variables: [YAMLNode.Pair] = []
@@ -167,7 +172,7 @@ public struct RequestSpec: Sendable {
     /// The nodes of what is sent whose scalars may hold `${...}`.
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
-        nodes += variables.map(\.value) + removedHeaders
+        nodes += variables.map(\.value) + removedHeaders + appendedHeaders.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes

@@ -240,6 +240,7 @@ public struct PipelineRunner: Sendable {
         result.error = nil
         result.failures = []
         result.captured = [:]
+        if spec.cookieJar == .clear { state.cookies.jar.removeAll() }
         let request: Request
         do {
             request = try spec.makeRequest(scope: scope, directory: spec.source.directory)

@@ -74,8 +74,14 @@ extension RequestSpec {
                 throw SluiceError(kind: .invalidRequest, message: "parameters at line \(error.mark.line): \(error.message)")
             }
         }
+        if cookieJar == .off { request.usesCookieJar = false }
         for name in removedHeaders {
             request.omittedHeaders.append(try text(name))
+        }
+        for pair in appendedHeaders {
+            let name = try text(pair.key)
+            request.headers.add(name: name, value: try text(pair.value))
+            if !request.appendsHeader(name) { request.appendedHeaders.append(name) }
         }
         for pair in headers {
             request.headers.add(name: try text(pair.key), value: try text(pair.value))

@@ -616,7 +616,27 @@ def main():
         print(f"  {case}: listed in expected-failures.json, but not a checks case of cases.tsv")
     if unexpected:
         print(f"\n{len(unexpected)} cases fail without a reason in expected-failures.json: " + ", ".join(unexpected))
-    return 1 if unexpected or stale else 0
+    stale_figures = [] if args.only else documented_figure_problems(len(rows), len(checks), min(passes["hurl"], passes["yaml"]))
+    for problem in stale_figures:
+        print(f"  {problem}")
+    return 1 if unexpected or stale or stale_figures else 0
+
+
+def documented_figure_problems(vendored, checks, passing):
+    """Where README.md or pipelines/README.md state other figures than this run gave."""
+    root = HERE.parent.parent.parent
+    expected = {
+        "README.md": (r"of\s+its\s+(\d+)\s+cases\s+vendored,\s+(\d+)\s+check\s+asserts,\s+and\s+(\d+)\s+of\s+those\s+pass", (vendored, checks, passing)),
+        "pipelines/README.md": (r"of\s+the\s+(\d+)\s+cases\s+vendored,\s+(\d+)\s+check\s+asserts[^;]*?;\s+(\d+)\s+of\s+the\s+\d+\s+pass", (vendored, checks, passing)),
+    }
+    problems = []
+    for name, (pattern, figures) in expected.items():
+        match = re.search(pattern, (root / name).read_text(encoding="utf-8"))
+        if not match:
+            problems.append(f"{name} does not state the suite's figures any more (looked for: {pattern})")
+        elif tuple(int(group) for group in match.groups()) != figures:
+            problems.append(f"{name} says {match.groups()} (vendored, checks, passing both forms); this run gave {figures}: update it")
+    return problems
 
 
 if __name__ == "__main__":
