@@ -67,13 +67,20 @@ extension HurlConversion {
     }
 
     /// The bytes of a `file,NAME;` to compare with, read now from the Hurl file's folder and
-    /// written as `{base64: ...}`.
+    /// written as `{base64: ...}`. As Hurl's file root, the folder bounds what may be read: a
+    /// name that leads outside it (`../../etc/passwd`, an absolute path, a symbolic link out) is
+    /// refused, so a Hurl file cannot put another file's bytes into a report.
     mutating func fileBytes(_ name: HurlTemplate, at position: HurlSourcePosition) -> YAMLNode {
         guard let path = name.literalValue else {
             refuse(position, "a file to compare with is named without {{...}}")
             return HurlConversion.plain("null", at: position)
         }
-        let url = URL(fileURLWithPath: path, relativeTo: directory)
+        let root = (directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).resolvingSymlinksInPath().standardizedFileURL
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)).resolvingSymlinksInPath().standardizedFileURL
+        guard url.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
+            refuse(position, "the file \(path) is outside the Hurl file's folder, which bounds what a Hurl file may read")
+            return HurlConversion.plain("null", at: position)
+        }
         guard let bytes = try? Data(contentsOf: url) else {
             refuse(position, "cannot read the file \(path) to compare with")
             return HurlConversion.plain("null", at: position)

@@ -162,6 +162,27 @@ struct HurlConversionTests {
         #expect(file.spec.requests[0].removedHeaders.compactMap(\.scalar) == ["Accept"])
     }
 
+    @Test("a file to compare with is read from the Hurl file's folder only: ../, an absolute path and a link out are refused")
+    func fileRoot() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-hurl-root-\(getpid())")
+        let folder = base.appendingPathComponent("cases")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        try Data("secret".utf8).write(to: base.appendingPathComponent("outside.txt"))
+        try Data("Hello".utf8).write(to: folder.appendingPathComponent("inside.txt"))
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.txt"), withDestinationURL: base.appendingPathComponent("outside.txt"))
+        let inside = try HurlConversion.pipelineDocument(of: try HurlFile.parse("GET http://h/\nHTTP 200\nfile,inside.txt;\n"), directory: folder)
+        #expect(YAMLWriter().text(of: inside).contains("base64: SGVsbG8="))
+        for name in ["../outside.txt", base.appendingPathComponent("outside.txt").path, "link.txt"] {
+            do {
+                _ = try HurlConversion.pipelineDocument(of: try HurlFile.parse("GET http://h/\nHTTP 200\nfile,\(name);\n"), directory: folder)
+                Issue.record("\(name) was read")
+            } catch let error as HurlConversionError {
+                #expect(error.problems.first?.message.contains("is outside the Hurl file's folder") == true, "\(error)")
+            }
+        }
+    }
+
     @Test("Hurl's defaults are written out: redirects not followed, entries named by their place")
     func defaults() throws {
         let text = YAMLWriter().text(of: try document("GET http://localhost:8000/a\n\nGET http://localhost:8000/a\n"))

@@ -36,7 +36,7 @@ enum JSONPathComparison {
             return left.members.count == right.members.count
                 && left.members.allSatisfy { member in right[member.key].map { equal(member.value, $0) } ?? false }
         default:
-            guard let order = numericOrder(left, right) else { return false }
+            guard let order = JSONValue.numericOrder(left, right) else { return false }
             return order == 0
         }
     }
@@ -47,14 +47,9 @@ enum JSONPathComparison {
             // UTF-8 keeps code point order, so comparing the bytes orders by code point.
             return left.utf8.lexicographicallyPrecedes(right.utf8)
         case (let left?, let right?):
-            return numericOrder(left, right) == -1
+            return JSONValue.numericOrder(left, right) == -1
         default:
             return false
         }
-    }
-
-    /// -1, 0 or 1 when both are numbers, compared exactly; `nil` otherwise.
-    static func numericOrder(_ left: JSONValue, _ right: JSONValue) -> Int? {
-        JSONValue.numericOrder(left, right)
     }
 }
