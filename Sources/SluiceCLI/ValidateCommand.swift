@@ -28,7 +28,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         for file in try pipeline.load() {
-            Terminal.write("\(file.path): ok (\(file.stages.count) stages, \(file.spec.requests.count) requests)\n")
+            let stages = file.stages.count == 1 ? "1 stage" : "\(file.stages.count) stages"
+            let requests = file.spec.requests.count == 1 ? "1 request" : "\(file.spec.requests.count) requests"
+            Terminal.write("\(file.path): ok (\(stages), \(requests))\n")
             if verbose {
                 Terminal.write("  the chain, top to bottom (a request goes down it, its response comes back up):\n" + ChainLink.lines(file.chain, indent: "    "))
             }

@@ -60,6 +60,9 @@ struct HurlRunTests {
         #expect(run.error.contains("unsupported.hurl:3:1: error: the option insecure has no pipeline spelling yet"), "\(run.error)")
         let convert = try await SluiceProcess.launch(["convert", unsupported])
         #expect(convert.status == 2 && convert.output.isEmpty)
+        let valid = try directory.write("GET http://localhost:8000/hello\nHTTP 200\n", to: "valid.hurl")
+        let checked = try await SluiceProcess.launch(["validate", valid])
+        #expect(checked.output.hasSuffix("valid.hurl: ok (1 stage, 1 request)\n"), "\(checked.output)")
     }
 
     @Test("no-header removes the transport's own Accept and User-Agent; a header written twice is sent twice")
