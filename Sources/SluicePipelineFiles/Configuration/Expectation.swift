@@ -108,9 +108,30 @@ public struct Expectation: Sendable {
     public var mark: YAMLNode.Mark
     /// The check as written, for reports: `status`, `headers.Content-Type`, `body $.args.q equals`.
     public var label: String
+    /// Whether judging the check may read a variable (a `variable` query, or a `${...}` in it),
+    /// and so a capture of its own request: worked out when the check is read, as a run asks for
+    /// every exchange.
+    public let readsVariables: Bool
+
+    /// A check.
+    init(check: Check, mark: YAMLNode.Mark, label: String) {
+        self.check = check
+        self.mark = mark
+        self.label = label
+        if case .query(.variable, _, _) = check {
+            readsVariables = true
+        } else {
+            readsVariables = Expectation.templatedNodes(of: check).contains { !$0.references().references.isEmpty }
+        }
+    }
 
     /// The nodes whose scalars may hold `${...}`.
     var templatedNodes: [YAMLNode] {
+        Expectation.templatedNodes(of: check)
+    }
+
+    /// The nodes of a check whose scalars may hold `${...}`.
+    private static func templatedNodes(of check: Check) -> [YAMLNode] {
         switch check {
         case .header(_, let value): [value]
         case .query(let query, let filters, let predicate): query.templatedNodes + filters.flatMap(\.arguments) + [predicate.expected]

@@ -217,6 +217,10 @@ private struct Loader {
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
         arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
+        var spec = spec
+        for index in spec.requests.indices {
+            spec.requests[index].variableNames = spec.requests[index].referencedVariableNames
+        }
         return spec
     }
 

@@ -109,6 +109,10 @@ public struct RequestSpec: Sendable {
     public var appendedHeaders: [YAMLNode.Pair] = []
     /// `cookie-jar:`: how the request uses the run's cookie jar, when not as every request does.
     public var cookieJar: CookieJarUse?
+    /// The `${NAME}` names (not `env.`) the request refers to and the variables it queries, but
+    /// not its own captures or `variables:`: worked out once when the file is loaded, as every
+    /// send (and every request of a load run) asks.
+    public internal(set) var variableNames: Set<String> = []
     /// `variables:` entries: set just before the request is rendered, for it and every later
     /// request, as Hurl's `[Options] variable`.
     public var variables: [YAMLNode.Pair] = []
@@ -216,8 +220,8 @@ public struct PollingRetry: Sendable, Hashable {
 
 extension RequestSpec {
     /// The `${NAME}` names (not `env.`) the request refers to, and the variables it queries,
-    /// but not its own captures.
-    public var variableNames: Set<String> {
+    /// but not its own captures or `variables:`: what ``variableNames`` holds once loaded.
+    package var referencedVariableNames: Set<String> {
         let own = Set(captures.map(\.name) + variables.compactMap(\.key.scalar))
         return Set(templatedNodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
             .union(queriedVariables.map(\.name))

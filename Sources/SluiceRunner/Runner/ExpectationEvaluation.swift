@@ -31,7 +31,6 @@ extension Expectation {
             return met ? nil : failure(expected, values.joined(separator: ", "))
         case .query(let query, let filters, let predicate):
             guard let expected = try? exchange.scope.jsonValue(of: predicate.expected) else { return failure("a value", "a template that cannot be filled in") }
-            let described = Expectation.describe(predicate, expected)
             var value: CheckValue?
             do {
                 value = try query.value(in: exchange)
@@ -42,7 +41,7 @@ extension Expectation {
             } catch {
                 // A body with no value has nothing at any path: `exists: false` holds of it.
                 if error.isEmptyBody, predicate.op == .exists, predicate.holds(of: nil, expected: expected) { return nil }
-                return failure(error.isEmptyBody ? "a body to read \(query.argumentText ?? "") in" : described, error.message)
+                return failure(error.isEmptyBody ? "a body to read \(query.argumentText ?? "") in" : Expectation.describe(predicate, expected), error.message)
             }
             if filters.isEmpty, case .jsonPath(_, let path?) = query, !path.isSingular, case .json(.array(let nodes)) = value {
                 // The nodes of a path that may select several: none is nothing for `exists`; one
@@ -52,7 +51,7 @@ extension Expectation {
                 if nodes.count == 1, ![.count, .exists].contains(predicate.op), !expected.isArray { value = .json(nodes[0]) }
             }
             if predicate.holds(of: value, expected: expected) { return nil }
-            return failure(described, value?.described ?? query.absence)
+            return failure(Expectation.describe(predicate, expected), value?.described ?? query.absence)
         }
     }
 

@@ -384,11 +384,12 @@ public struct PipelineRunner: Sendable {
             response: response, body: outcome.body, duration: outcome.duration, cookies: outcome.cookies, redirects: outcome.redirects, scope: scope
         )
         var failures: [ExpectationFailure] = []
+        let checksReadCaptures = spec.checksMayReadVariables
         for capture in spec.captures {
             do {
                 if let value = try capture.value(in: exchange) {
                     outcome.captured.append((capture.name, value))
-                    exchange.scope.assign(capture.name, value)
+                    if checksReadCaptures { exchange.scope.assign(capture.name, value) }
                 } else {
                     failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
                 }

@@ -15,24 +15,32 @@ extension RequestSpec {
         expectations.contains { if case .status(let codes) = $0.check { codes.contains(status) } else { false } }
     }
 
-    /// The queries of the request's checks and captures.
-    private var queries: [CheckQuery] {
-        expectations.compactMap { if case .query(let query, _, _) = $0.check { query } else { nil } } + captures.map(\.query)
+    /// Whether a query of the request's checks or captures satisfies `test`; no list is built,
+    /// as every exchange asks.
+    private func hasQuery(_ test: (CheckQuery) -> Bool) -> Bool {
+        expectations.contains { if case .query(let query, _, _) = $0.check { test(query) } else { false } } || captures.contains { test($0.query) }
     }
 
     /// Whether a JSONPath check or capture reads the response body as JSON.
     var readsJSONBody: Bool {
-        queries.contains { if case .jsonPath = $0 { true } else { false } }
+        hasQuery { if case .jsonPath = $0 { true } else { false } }
     }
 
     /// Whether a cookie check or capture reads the run's jar after the exchange.
     var readsCookies: Bool {
-        queries.contains { if case .cookie = $0 { true } else { false } }
+        hasQuery { if case .cookie = $0 { true } else { false } }
     }
 
     /// Whether a certificate check or capture reads the server's certificate.
     var readsCertificate: Bool {
-        queries.contains { if case .certificate = $0 { true } else { false } }
+        hasQuery { if case .certificate = $0 { true } else { false } }
+    }
+
+    /// Whether a check may read a variable, and so a capture of the request's own. When none
+    /// may, the captures are not added to the checks' scope (which copies it), as every exchange
+    /// would pay for it.
+    var checksMayReadVariables: Bool {
+        expectations.contains(where: \.readsVariables)
     }
 
     /// The request with every `${...}` filled in from `scope`.
