@@ -13,7 +13,7 @@ public enum HurlPipelineFile {
     ///   - typedVariables: values that keep their JSON type.
     ///   - environment: what `${env.NAME}` reads.
     ///   - registry: the stages the document may name.
-    /// - Throws: ``PipelineFileError`` with every problem: a syntax error, each construct with no
+    /// - Throws: `PipelineFileError` with every problem: a syntax error, each construct with no
     ///   pipeline spelling, each problem the loader finds.
     public static func load(
         path: String,
@@ -30,7 +30,7 @@ public enum HurlPipelineFile {
     }
 
     /// The pipeline document a Hurl file becomes, as YAML text: what `sluice convert` prints.
-    /// - Throws: ``PipelineFileError`` for a syntax error or a construct with no pipeline spelling.
+    /// - Throws: `PipelineFileError` for a syntax error or a construct with no pipeline spelling.
     public static func yamlText(path: String) throws(PipelineFileError) -> String {
         "# Converted from \(URL(fileURLWithPath: path).lastPathComponent) by sluice convert.\n" + YAMLWriter().text(of: try document(path: path))
     }
