@@ -49,7 +49,8 @@ extension HurlConversion {
         case (.skip, _):
             rest.append(("skip", optionScalar(option.value, at: at)))
         case (.output, .text(let written)):
-            rest.append(("output", templateNode(written)))
+            // Hurl's `-` is standard output, a file named `-` to a pipeline.
+            rest.append(("output", written.literalValue == "-" ? HurlConversion.text("/dev/stdout", at: at) : templateNode(written)))
         case (.connectTo, .text(let written)):
             connection["connect-to", default: []].append(templateNode(written))
         case (.resolve, .text(let written)):
