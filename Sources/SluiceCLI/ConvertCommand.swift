@@ -17,7 +17,9 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The Hurl file.", valueName: "FILE.hurl"))
     var file: String
 
+    @OptionGroup(title: "Hurl's command line, written into the converted file") var hurl: HurlCommandLineOptions
+
     func run() throws {
-        Terminal.write(try HurlPipelineFile.yamlText(path: file))
+        Terminal.write(try HurlPipelineFile.yamlText(path: file, defaults: try hurl.defaults() ?? HurlDefaults()))
     }
 }

@@ -29,9 +29,14 @@ struct PipelineArguments: ParsableArguments {
     )
     var variableFiles: [String] = []
 
+    @OptionGroup(title: "Hurl files (every entry of each .hurl file, as Hurl's command line)") var hurl: HurlCommandLineOptions
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one pipeline file") }
         _ = try commandLineVariables()
+        if try hurl.defaults() != nil, let file = files.first(where: { !$0.hasSuffix(".hurl") }) {
+            throw ValidationError("\(file): --location, --max-redirs, --delay and --retry are Hurl's, for .hurl files; a pipeline file says them itself (the redirects stage, a request's delay: and retry:)")
+        }
     }
 
     /// `--var` values by name.
@@ -109,12 +114,15 @@ struct PipelineArguments: ParsableArguments {
     func load() throws -> [PipelineFile] {
         let values = try variableValues()
         let registry = try StageCatalog.registry()
+        let hurlDefaults = try hurl.defaults() ?? HurlDefaults()
         var files: [PipelineFile] = []
         var diagnostics: [PipelineDiagnostic] = []
         for path in try paths() {
             do {
                 if path.hasSuffix(".hurl") {
-                    files.append(try HurlPipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+                    files.append(
+                        try HurlPipelineFile.load(path: path, defaults: hurlDefaults, variables: values.text, typedVariables: values.typed, registry: registry)
+                    )
                 } else {
                     files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
                 }

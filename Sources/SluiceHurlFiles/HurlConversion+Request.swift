@@ -49,6 +49,15 @@ extension HurlConversion {
             }
         }
         if let body = request.body { self.body(body, headers: &headers, into: &rest) }
+        if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
+            rest.append(("delay", HurlConversion.text(delay, at: at)))
+        }
+        if retry.attempts == nil, let retries = defaults.retries {
+            retry.attempts = HurlConversion.plain(String(retries + 1), at: at)
+        }
+        if retry.attempts != nil, retry.interval == nil, let interval = defaults.retryInterval {
+            retry.interval = HurlConversion.text(interval, at: at)
+        }
 
         keys.append(("path", HurlConversion.text(url, at: request.url.position)))
         if !variables.isEmpty { keys.append(("variables", HurlConversion.mapping(variables, at: at))) }

@@ -16,6 +16,8 @@ public struct HurlConversion {
     var needsMultipart = false
     /// The Hurl file's folder, which `file,NAME;` values to compare with are read from.
     var directory: URL?
+    /// What the command line sets for every entry.
+    var defaults = HurlDefaults()
 
     /// The pipeline document of a Hurl file.
     /// - Throws: ``HurlConversionError`` naming every construct that has no pipeline spelling.
@@ -23,15 +25,18 @@ public struct HurlConversion {
     ///   - file: the parsed file.
     ///   - directory: its folder: a `file,NAME;` a response is compared with is read from there
     ///     and written into the document as bytes.
-    public static func pipelineDocument(of file: HurlFile, directory: URL? = nil) throws(HurlConversionError) -> YAMLNode {
+    ///   - defaults: what Hurl's command line sets for every entry.
+    public static func pipelineDocument(of file: HurlFile, directory: URL? = nil, defaults: HurlDefaults = HurlDefaults()) throws(HurlConversionError) -> YAMLNode {
         var conversion = HurlConversion()
         conversion.directory = directory
+        conversion.defaults = defaults
         let start = file.entries.first?.request.position ?? HurlSourcePosition(line: 1, column: 1)
         let requests = file.entries.enumerated().map { index, entry in conversion.request(entry, number: index + 1) }
         guard conversion.problems.isEmpty else { throw HurlConversionError(conversion.problems) }
-        var stages: [YAMLNode] = [
-            node(["redirects": node(["follow": plain("false", at: start)], at: start)], at: start)
-        ]
+        var redirects = [("follow", plain(defaults.followsRedirects || defaults.trustsOtherOrigins ? "true" : "false", at: start))]
+        if let hops = defaults.maximumRedirects { redirects.append(("max-hops", plain(String(hops), at: start))) }
+        if defaults.trustsOtherOrigins { redirects.append(("trusted", plain("true", at: start))) }
+        var stages: [YAMLNode] = [node(["redirects": mapping(redirects, at: start)], at: start)]
         if conversion.needsMultipart {
             stages.append(node(["serialization": node(["format": text("multipart", at: start)], at: start)], at: start))
         }

@@ -13,16 +13,18 @@ public enum HurlPipelineFile {
     ///   - typedVariables: values that keep their JSON type.
     ///   - environment: what `${env.NAME}` reads.
     ///   - registry: the stages the document may name.
+    ///   - defaults: what Hurl's command line sets for every entry.
     /// - Throws: `PipelineFileError` with every problem: a syntax error, each construct with no
     ///   pipeline spelling, each problem the loader finds.
     public static func load(
         path: String,
+        defaults: HurlDefaults = HurlDefaults(),
         variables: [String: String] = [:],
         typedVariables: [String: JSONValue] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
-        let root = try document(path: path)
+        let root = try document(path: path, defaults: defaults)
         return try PipelineFile.load(
             root: root, path: path, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
             variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
@@ -31,12 +33,12 @@ public enum HurlPipelineFile {
 
     /// The pipeline document a Hurl file becomes, as YAML text: what `sluice convert` prints.
     /// - Throws: `PipelineFileError` for a syntax error or a construct with no pipeline spelling.
-    public static func yamlText(path: String) throws(PipelineFileError) -> String {
-        "# Converted from \(URL(fileURLWithPath: path).lastPathComponent) by sluice convert.\n" + YAMLWriter().text(of: try document(path: path))
+    public static func yamlText(path: String, defaults: HurlDefaults = HurlDefaults()) throws(PipelineFileError) -> String {
+        "# Converted from \(URL(fileURLWithPath: path).lastPathComponent) by sluice convert.\n" + YAMLWriter().text(of: try document(path: path, defaults: defaults))
     }
 
     /// The pipeline document of the file at `path`.
-    private static func document(path: String) throws(PipelineFileError) -> YAMLNode {
+    private static func document(path: String, defaults: HurlDefaults) throws(PipelineFileError) -> YAMLNode {
         func failure(_ line: Int, _ column: Int, _ message: String) -> PipelineDiagnostic {
             PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: line, column: column), message: message)
         }
@@ -53,7 +55,7 @@ public enum HurlPipelineFile {
             throw PipelineFileError([failure(error.line, error.column, error.message)])
         }
         do {
-            return try HurlConversion.pipelineDocument(of: file, directory: URL(fileURLWithPath: path).deletingLastPathComponent())
+            return try HurlConversion.pipelineDocument(of: file, directory: URL(fileURLWithPath: path).deletingLastPathComponent(), defaults: defaults)
         } catch {
             throw PipelineFileError(error.problems.map { failure($0.position.line, $0.position.column, $0.message) })
         }

@@ -102,4 +102,30 @@ struct HurlRunTests {
         let run = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
         #expect(run.status == 0, "\(run.output)\(run.error)")
     }
+
+    @Test("Hurl's -L, --delay and --retry set every entry, an entry's own options win; beside a pipeline file they are refused")
+    func commandLineOptions() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET http://localhost:8000/redirect-absolute
+            HTTP 200
+            [Asserts]
+            url == "http://localhost:8000/redirected"
+
+            GET http://localhost:8000/redirect-absolute
+            [Options]
+            location: false
+            HTTP 302
+            """, to: "location.hurl")
+        let without = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
+        #expect(without.status == 1, "without -L the first entry gets the 302: \(without.output)")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "-L", "--delay", "5", "--retry", "2"] + Self.connectTo() + [hurl])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let convert = try await SluiceProcess.launch(["convert", "--location", "--delay", "5", "--retry", "2", "--retry-interval", "1s", hurl])
+        #expect(convert.output.contains("stages:\n  - redirects:\n      follow: true\n"), "\(convert.output)")
+        #expect(convert.output.contains("    delay: 5ms\n") && convert.output.contains("    retry:\n      attempts: 3\n      interval: 1s\n"), "\(convert.output)")
+        let yaml = try directory.write(convert.output, to: "location.yaml")
+        let refused = try await SluiceProcess.launch(["run", "-L", yaml])
+        #expect(refused.status == 2 && refused.error.contains("--location, --max-redirs, --delay and --retry are Hurl's"), "\(refused.error)")
+    }
 }

@@ -65,9 +65,9 @@ FLAGS = {
     "--variable": (1, ["--var", "{value}"], "yes"),
     "--variables-file": (1, ["--vars-file", "{value}"], "yes"),
     # redirects
-    "--location": (0, UNMAPPED, "not yet"),
-    "--location-trusted": (0, UNMAPPED, "not yet"),
-    "--max-redirs": (1, UNMAPPED, "not yet"),
+    "--location": (0, ["--location"], "yes"),
+    "--location-trusted": (0, ["--location-trusted"], "yes"),
+    "--max-redirs": (1, ["--max-redirs", "{value}"], "yes"),
     # request
     "--user": (1, ["--user", "{value}"], "yes"),
     "--header": (1, ["--header", "{value}"], "yes"),
@@ -90,9 +90,9 @@ FLAGS = {
     "--no-proxy": (1, UNMAPPED, "not yet"),
     # running
     "--ignore-asserts": (0, UNMAPPED, "not yet"),
-    "--delay": (1, UNMAPPED, "not yet"),
-    "--retry": (1, UNMAPPED, "not yet"),
-    "--retry-interval": (1, UNMAPPED, "not yet"),
+    "--delay": (1, ["--delay", "{ms}"], "yes"),
+    "--retry": (1, ["--retry", "{value}"], "yes"),
+    "--retry-interval": (1, ["--retry-interval", "{ms}"], "yes"),
     # Hurl repeats the whole sequence of files N times; `sluice run --repeat` today is load mode
     # (each request N times): the same spelling, not yet the same meaning.
     "--repeat": (1, UNMAPPED, "not yet"),
@@ -353,6 +353,26 @@ def fresh_build_folder():
     BUILD.mkdir()
 
 
+# `sluice run`'s options that set every entry of a .hurl file (Hurl's command line): in the yaml
+# form they go to `sluice convert`, which writes them into the converted file, and not to
+# `sluice run`, which refuses them beside a pipeline file. The number is how many values follow.
+CONVERT_OPTIONS = {"--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1}
+
+
+def split_convert_options(arguments):
+    """The arguments as (those for `sluice convert`, those for `sluice run`)."""
+    convert, run, index = [], [], 0
+    while index < len(arguments):
+        taken = CONVERT_OPTIONS.get(arguments[index])
+        if taken is None:
+            run.append(arguments[index])
+            index += 1
+        else:
+            convert += arguments[index:index + 1 + taken]
+            index += 1 + taken
+    return convert, run
+
+
 def run_form(row, form, runs, args, context, keep):
     """Runs the case's runs in one form: {"ok", "status", "runs", "seconds"}."""
     case = row["case"]
@@ -366,7 +386,8 @@ def run_form(row, form, runs, args, context, keep):
         if form == "yaml":
             for path in dict.fromkeys(f for run in runs for f in run["files"]):
                 target = str(Path(path).with_name(Path(path).stem + CONVERTED_SUFFIX))
-                result = execute([args.sluice, "convert", path], env)
+                options = next(split_convert_options(run["arguments"])[0] for run in runs if path in run["files"])
+                result = execute([args.sluice, "convert", *options, path], env)
                 done.append(result)
                 if result["status"] != 0:
                     return {"ok": False, "status": f"convert {path}: exit {result['status']}", "runs": done}
@@ -379,7 +400,8 @@ def run_form(row, form, runs, args, context, keep):
         status = 0
         for run in runs:
             files = [converted.get(f, f) for f in run["files"]]
-            argv = [args.sluice, "run", "--no-color", *context["connect_to"], *run["arguments"], *files]
+            arguments = split_convert_options(run["arguments"])[1] if form == "yaml" else run["arguments"]
+            argv = [args.sluice, "run", "--no-color", *context["connect_to"], *arguments, *files]
             result = execute(argv, dict(env, **run["env"]))
             done.append(result)
             limit = MAX_SECONDS.get(case)
