@@ -77,7 +77,7 @@ extension CheckFilter {
             if case .json(.string) = value { return value }
             return .json(.string(value.text ?? VariableScope.text(of: value.json)))
         case .toHex:
-            return .json(.string(try bytes().map { String(format: "%02x", $0) }.joined()))
+            return .json(.string(CheckValue.hex(try bytes())))
         case .toDate:
             let written = try text()
             guard let date = DateFormatText.parse(written, format: argument ?? "") else {

@@ -30,10 +30,16 @@ enum CheckValue {
     var json: JSONValue {
         switch self {
         case .json(let value): value
-        case .bytes(let bytes): .string(bytes.map { String(format: "%02x", $0) }.joined())
+        case .bytes(let bytes): .string(CheckValue.hex(bytes))
         case .date(let date): .string(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
         case .nodes(let nodes): .array(nodes.map(JSONValue.string))
         }
+    }
+
+    /// Bytes as lower-case hex text, two digits a byte: what `to-hex` makes, a captured byte
+    /// string's text, and a report's `hex,...;`.
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The value as a report shows it: compact JSON, bytes as `hex,...;` as Hurl writes them,
@@ -41,7 +47,7 @@ enum CheckValue {
     var described: String {
         switch self {
         case .bytes(let bytes):
-            let hex = bytes.prefix(100).map { String(format: "%02x", $0) }.joined()
+            let hex = CheckValue.hex(bytes.prefix(100))
             return "hex,\(hex)\(bytes.count > 100 ? "…" : "");"
         case .nodes(let nodes):
             return "a node-set of \(nodes.count)" + (nodes.isEmpty ? "" : ": " + Expectation.text(.array(nodes.map(JSONValue.string))))
