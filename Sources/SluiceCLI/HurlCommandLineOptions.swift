@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import SluiceHurlFiles
 import SluiceStageRegistry
@@ -25,6 +26,34 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Hurl files: the pause between two tries (a bare number is milliseconds).", valueName: "DURATION"))
     var retryInterval: String?
 
+    @Option(name: .customLong("no-header"), help: ArgumentHelp("Hurl files: no entry sends this header, the transport's own (Accept, User-Agent) included, unless the entry writes it (repeatable).", valueName: "NAME"))
+    var noHeader: [String] = []
+
+    @Flag(name: .customLong("no-cookie-store"), help: "Hurl files: no entry stores or sends the jar's cookies (an entry's [Cookies] are still sent).")
+    var noCookieStore = false
+
+    @Flag(name: .customLong("ignore-asserts"), help: "Hurl files: check nothing (implicit status and headers included); captures are still taken.")
+    var ignoreAsserts = false
+
+    @Option(name: .customLong("output"), help: ArgumentHelp("Hurl files: write the last entry's body to FILE (- for standard output), unless the entry names its own.", valueName: "FILE"))
+    var output: String?
+
+    @Option(name: .customLong("from-entry"), help: ArgumentHelp("Hurl files: run from entry N (from 1) on.", valueName: "N"))
+    var fromEntry: Int?
+
+    @Option(name: .customLong("to-entry"), help: ArgumentHelp("Hurl files: run up to entry N (from 1), included.", valueName: "N"))
+    var toEntry: Int?
+
+    /// The options given, as written on the command line (`--no-header`), in the order above.
+    var given: [String] {
+        [
+            ("--location", location), ("--location-trusted", locationTrusted), ("--max-redirs", maximumRedirects != nil),
+            ("--delay", delay != nil), ("--retry", retry != nil), ("--retry-interval", retryInterval != nil),
+            ("--no-header", !noHeader.isEmpty), ("--no-cookie-store", noCookieStore), ("--ignore-asserts", ignoreAsserts),
+            ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
+        ].filter(\.1).map(\.0)
+    }
+
     /// The options given, or `nil` for none.
     func defaults() throws -> HurlDefaults? {
         var defaults = HurlDefaults()
@@ -40,6 +69,23 @@ struct HurlCommandLineOptions: ParsableArguments {
             defaults.retries = retry
         }
         defaults.retryInterval = try retryInterval.map { try HurlCommandLineOptions.duration($0, "--retry-interval") }
+        for name in noHeader {
+            guard !name.isEmpty, !name.contains(where: { $0 == ":" || $0.isWhitespace }) else { throw ValidationError("--no-header '\(name)' is not a header name") }
+        }
+        defaults.removedHeaders = noHeader
+        defaults.usesCookieStore = !noCookieStore
+        defaults.ignoresAsserts = ignoreAsserts
+        if let output {
+            guard !output.isEmpty else { throw ValidationError("--output takes a file, or - for standard output") }
+            // Hurl's path is the working folder's; the converted file's own would be its folder's.
+            defaults.output = output == "-" ? output : URL(fileURLWithPath: output).path
+        }
+        if fromEntry != nil || toEntry != nil {
+            let first = fromEntry ?? 1, last = toEntry ?? Int.max
+            guard first >= 1, last >= 1 else { throw ValidationError("--from-entry and --to-entry take an entry's number, from 1") }
+            guard first <= last else { throw ValidationError("--from-entry \(first) is after --to-entry \(last)") }
+            defaults.entries = first...last
+        }
         return defaults == HurlDefaults() ? nil : defaults
     }
 

@@ -34,8 +34,9 @@ struct PipelineArguments: ParsableArguments {
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one pipeline file") }
         _ = try commandLineVariables()
-        if try hurl.defaults() != nil, let file = files.first(where: { !$0.hasSuffix(".hurl") }) {
-            throw ValidationError("\(file): --location, --max-redirs, --delay and --retry are Hurl's, for .hurl files; a pipeline file says them itself (the redirects stage, a request's delay: and retry:)")
+        _ = try hurl.defaults()
+        if let option = hurl.given.first, let file = files.first(where: { !$0.hasSuffix(".hurl") }) {
+            throw ValidationError("\(file): \(option) is Hurl's, for .hurl files; a pipeline file says it itself (the redirects stage, a request's delay:, retry:, remove-headers:, cookie-jar:, output:, --only to choose requests)")
         }
     }
 

@@ -3,7 +3,10 @@ import SluiceStageRegistry
 
 extension HurlConversion {
     /// One entry as a pipeline request: its request half, then its checks and captures.
-    mutating func request(_ entry: HurlEntry, number: Int) -> YAMLNode {
+    /// - Parameters:
+    ///   - number: its place in the file, from 1, which names it.
+    ///   - isLast: whether it is the last entry run, whose body `--output` writes.
+    mutating func request(_ entry: HurlEntry, number: Int, isLast: Bool) -> YAMLNode {
         let request = entry.request
         let at = request.position
         var url = template(request.url)
@@ -52,6 +55,15 @@ extension HurlConversion {
         if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
             rest.append(("delay", HurlConversion.text(delay, at: at)))
         }
+        for name in defaults.removedHeaders where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
+            removedHeaders.append(HurlConversion.text(name, at: at))
+        }
+        if !defaults.usesCookieStore {
+            rest.append(("cookie-jar", HurlConversion.text("off", at: at)))
+        }
+        if isLast, let output = defaults.output, !rest.contains(where: { $0.0 == "output" }) {
+            rest.append(("output", HurlConversion.text(output == "-" ? "/dev/stdout" : output, at: at)))
+        }
         if retry.attempts == nil, let retries = defaults.retries {
             retry.attempts = HurlConversion.plain(String(retries + 1), at: at)
         }
@@ -76,7 +88,8 @@ extension HurlConversion {
             refuse(at, "retry-interval without retry: nothing is retried")
         }
         if let response = entry.response {
-            keys += self.response(response)
+            // --ignore-asserts leaves the captures.
+            keys += self.response(response).filter { !defaults.ignoresAsserts || $0.0 != "expect" }
         }
         return HurlConversion.mapping(keys, at: at)
     }

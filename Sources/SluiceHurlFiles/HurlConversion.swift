@@ -31,7 +31,12 @@ public struct HurlConversion {
         conversion.directory = directory
         conversion.defaults = defaults
         let start = file.entries.first?.request.position ?? HurlSourcePosition(line: 1, column: 1)
-        let requests = file.entries.enumerated().map { index, entry in conversion.request(entry, number: index + 1) }
+        let numbered = Array(zip(1..., file.entries))
+        let chosen = defaults.entries.map { range in numbered.filter { range.contains($0.0) } } ?? numbered
+        if let range = defaults.entries, chosen.isEmpty {
+            conversion.refuse(start, "--from-entry \(range.lowerBound): the file has \(numbered.count) entries")
+        }
+        let requests = chosen.map { number, entry in conversion.request(entry, number: number, isLast: number == chosen.last?.0) }
         guard conversion.problems.isEmpty else { throw HurlConversionError(conversion.problems) }
         var redirects = [("follow", plain(defaults.followsRedirects || defaults.trustsOtherOrigins ? "true" : "false", at: start))]
         if let hops = defaults.maximumRedirects { redirects.append(("max-hops", plain(String(hops), at: start))) }

@@ -1,6 +1,6 @@
-/// What Hurl's command line sets for every entry of a file (`--location`, `--delay`, `--retry`),
-/// which a converted file writes out: the redirect stage's rules, and each entry's `delay` and
-/// `retry` unless its own `[Options]` give them.
+/// What Hurl's command line sets for every entry of a file (`--location`, `--delay`, `--retry`,
+/// `--no-header`, ...), which a converted file writes out: the redirect stage's rules, and each
+/// entry's keys (`delay`, `retry`, `remove-headers`, ...) unless its own `[Options]` give them.
 public struct HurlDefaults: Sendable, Equatable {
     /// `--location`: redirects are followed.
     public var followsRedirects = false
@@ -14,6 +14,18 @@ public struct HurlDefaults: Sendable, Equatable {
     public var retries: Int?
     /// `--retry-interval`: a duration as a pipeline writes it.
     public var retryInterval: String?
+
+    /// `--no-header NAME`: headers no entry sends, unless it writes that header itself.
+    public var removedHeaders: [String] = []
+    /// `--no-cookie-store`: no entry uses the cookie jar (its own `[Cookies]` are still sent).
+    public var usesCookieStore = true
+    /// `--ignore-asserts`: no entry checks its response; captures are still taken.
+    public var ignoresAsserts = false
+    /// `--output FILE`: where the last entry's body goes, unless it names its own output
+    /// (`-` is standard output).
+    public var output: String?
+    /// `--from-entry N` and `--to-entry N`: the entries run, from 1; the others are left out.
+    public var entries: ClosedRange<Int>?
 
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}

@@ -126,6 +126,47 @@ struct HurlRunTests {
         #expect(convert.output.contains("    delay: 5ms\n") && convert.output.contains("    retry:\n      attempts: 3\n      interval: 1s\n"), "\(convert.output)")
         let yaml = try directory.write(convert.output, to: "location.yaml")
         let refused = try await SluiceProcess.launch(["run", "-L", yaml])
-        #expect(refused.status == 2 && refused.error.contains("--location, --max-redirs, --delay and --retry are Hurl's"), "\(refused.error)")
+        #expect(refused.status == 2 && refused.error.contains("location.yaml: --location is Hurl's, for .hurl files"), "\(refused.error)")
+    }
+
+    @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output and --from/--to-entry, run and converted alike")
+    func moreCommandLineOptions() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET http://localhost:8000/no_cookie_store/set
+            HTTP 200
+
+            GET http://localhost:8000/no_cookie_store/check
+            HTTP 200
+
+            GET http://localhost:8000/no-header
+            HTTP 200
+            `Hello World!`
+
+            GET http://localhost:8000/hello
+            HTTP 404
+            [Captures]
+            greeting: body
+            [Asserts]
+            body == "Bye"
+            """, to: "options.hurl")
+        let options = ["--no-header", "User-Agent", "--no-header", "accept", "--no-cookie-store", "--ignore-asserts", "--from-entry", "2", "--output", "body.txt"]
+        let plain = try await SluiceProcess.launch(["run", "--no-color"] + Self.connectTo() + [hurl])
+        #expect(plain.status == 1, "without the options the server sees the headers and the cookie, and 404 fails: \(plain.output)")
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + options + Self.connectTo() + [hurl], directory: directory.url.path)
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("3 requests: 3 passed") && !run.output.contains("entry 1 "), "\(run.output)")
+        #expect(FileNodes.contents(directory.file("body.txt").path) == "Hello World!", "--output writes the last entry's body")
+
+        let convert = try await SluiceProcess.launch(["convert"] + options + ["--to-entry", "3", hurl], directory: directory.url.path)
+        #expect(convert.status == 0, "\(convert.error)")
+        #expect(convert.output.contains("    remove-headers:\n      - User-Agent\n      - accept\n    cookie-jar: off\n"), "\(convert.output)")
+        #expect(convert.output.contains("name: entry 3") && !convert.output.contains("entry 4") && !convert.output.contains("entry 1\n"), "\(convert.output)")
+        #expect(!convert.output.contains("expect:") && convert.output.contains("output: \(directory.file("body.txt").path)"), "\(convert.output)")
+
+        let backwards = try await SluiceProcess.launch(["run", "--from-entry", "3", "--to-entry", "2", hurl])
+        #expect(backwards.status == 2 && backwards.error.contains("--from-entry 3 is after --to-entry 2"), "\(backwards.error)")
+        let beyond = try await SluiceProcess.launch(["run", "--from-entry", "9", hurl])
+        #expect(beyond.status == 2 && beyond.error.contains("options.hurl:1:1: error: --from-entry 9: the file has 4 entries"), "\(beyond.error)")
     }
 }

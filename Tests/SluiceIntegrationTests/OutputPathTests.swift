@@ -382,6 +382,34 @@ struct OutputPathTests {
         if FileNodes.canMakeDevices { #expect(FileNode(directory.file("null").path)?.isCharacterDevice == true) }
     }
 
+    @Test("output: beside checks of the body: the checks are judged on the body (a failing one fails), which is still written to the FIFO and the hard-linked file")
+    func outputWithBodyChecks() async throws {
+        let directory = try TemporaryDirectory()
+        let fifo = try FileNodes.fifo(at: directory.file("pipe").path)
+        let (linked, inode) = try FileNodes.hardLinked(at: directory.file("linked.txt").path, otherName: directory.file("other-name.txt").path, "old\n", permissions: 0o600)
+        let path = try pipeline(in: directory, """
+            stages:
+              - url-resolution: { base-url: "\(servers.nginxHTTP.absoluteString)" }
+            requests:
+              - name: to-fifo
+                path: hello.txt
+                output: pipe
+                expect: { checks: [{ body: , equals: "\(hello.replacingOccurrences(of: "\n", with: "\\n"))" }, { sha256: , exists: true }] }
+              - name: to-linked
+                path: hello.txt
+                output: linked.txt
+                expect: { checks: [{ body: , contains: "not in it" }] }
+            """)
+        let reader = FIFOReader(fifo)
+        let result = try await offPool { try SluiceProcess.run(["run", "--no-color", path]) }
+        #expect(result.status == 1, "\(result.output)\(result.error)")
+        #expect(result.output.contains("✔ to-fifo"), "\(result.output)")
+        #expect(result.output.contains("pipeline.yaml:11:34: failed: body contains"), "\(result.output)")
+        #expect(await reader.text() == hello)
+        #expect(FileNode(linked)?.inode == inode)
+        #expect(FileNodes.contents(directory.file("other-name.txt").path) == hello)
+    }
+
     @Test("output: null is YAML's null, not a file named null: refused at load time, saying to quote it")
     func outputNull() throws {
         let failure = #expect(throws: PipelineFileError.self) {

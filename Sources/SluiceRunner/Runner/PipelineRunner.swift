@@ -305,6 +305,14 @@ public struct PipelineRunner: Sendable {
         if let reading = spec.events {
             return await exchangeEvents(reading, spec: spec, request: request, manager: manager, scope: scope, jar: jar)
         }
+        var request = request
+        // A body both checked and written to `output:` is kept to be checked, then written, as
+        // Hurl checks a body it writes (memory bounded by max-response-size then).
+        var output: URL?
+        if spec.readsBody, case .file(let url) = request.destination {
+            output = url
+            request.destination = .memory
+        }
         let start = ContinuousClock.now
         // Started here and run on this thread until the exchange: the clock covers the stages.
         let handle = manager.task(request, startsImmediately: true)
@@ -314,7 +322,16 @@ public struct PipelineRunner: Sendable {
         } catch {
             ended = .failure(error)
         }
-        return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
+        var outcome = outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
+        // Written only when no stage refused the response, as the streamed body is.
+        if let output, case .success(let response) = ended {
+            do {
+                try OutputFile.write(response.body, to: output.path, role: "the output")
+            } catch {
+                outcome.error = outcome.error ?? RequestResult.Failure(error)
+            }
+        }
+        return outcome
     }
 
     /// What a task that ended as `ended` gave, its expectations checked.

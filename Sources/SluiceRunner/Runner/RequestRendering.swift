@@ -26,6 +26,18 @@ extension RequestSpec {
         hasQuery { if case .jsonPath = $0 { true } else { false } }
     }
 
+    /// Whether a check or capture reads the response body (as text, bytes, a digest, JSON, markup
+    /// or by a regular expression): with `output:` too, the body is then kept in memory to be
+    /// checked, and written to the output after the exchange, as Hurl checks a body it writes.
+    var readsBody: Bool {
+        hasQuery {
+            switch $0 {
+            case .body, .bytes, .sha256, .md5, .jsonPath, .xpath, .regex: true
+            case .status, .version, .url, .ip, .duration, .redirects, .header, .setCookie, .cookie, .variable, .certificate: false
+            }
+        }
+    }
+
     /// Whether a cookie check or capture reads the run's jar after the exchange.
     var readsCookies: Bool {
         hasQuery { if case .cookie = $0 { true } else { false } }

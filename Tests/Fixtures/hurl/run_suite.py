@@ -79,7 +79,7 @@ FLAGS = {
     # cookies
     "--cookie": (1, UNMAPPED, "not yet"),
     "--cookie-jar": (1, UNMAPPED, "not yet"),
-    "--no-cookie-store": (0, UNMAPPED, "not yet"),
+    "--no-cookie-store": (0, ["--no-cookie-store"], "yes"),
     # connection
     "--insecure": (0, UNMAPPED, "not yet"),
     "--http1.0": (0, UNMAPPED, "not yet"),
@@ -89,16 +89,16 @@ FLAGS = {
     "--proxy": (1, UNMAPPED, "not yet"),
     "--no-proxy": (1, UNMAPPED, "not yet"),
     # running
-    "--ignore-asserts": (0, UNMAPPED, "not yet"),
+    "--ignore-asserts": (0, ["--ignore-asserts"], "yes"),
     "--delay": (1, ["--delay", "{ms}"], "yes"),
     "--retry": (1, ["--retry", "{value}"], "yes"),
     "--retry-interval": (1, ["--retry-interval", "{ms}"], "yes"),
     # Hurl repeats the whole sequence of files N times; `sluice run --repeat` today is load mode
     # (each request N times): the same spelling, not yet the same meaning.
     "--repeat": (1, UNMAPPED, "not yet"),
-    "--from-entry": (1, UNMAPPED, "not yet"),
-    "--to-entry": (1, UNMAPPED, "not yet"),
-    "--output": (1, UNMAPPED, "not yet"),
+    "--from-entry": (1, ["--from-entry", "{value}"], "yes"),
+    "--to-entry": (1, ["--to-entry", "{value}"], "yes"),
+    "--output": (1, ["--output", "{value}"], "yes"),
     # Hurl's --parallel runs the files at once, --jobs N at most N: `sluice run --jobs N`.
     "--parallel": (0, IGNORED, "-"),
     "--jobs": (1, ["--jobs", "{value}"], "yes"),
@@ -112,7 +112,7 @@ FLAGS = {
     # no spelling yet
     "--digest": (0, UNMAPPED, "-"),
     "--limit-rate": (1, UNMAPPED, "-"),
-    "--no-header": (1, UNMAPPED, "-"),
+    "--no-header": (1, ["--no-header", "{value}"], "yes"),
     "--no-jsonpath-coercion": (0, UNMAPPED, "-"),
     "--connect-to": (1, UNMAPPED, "-"),  # the needs:port-8000 cases: chained onto ours
     "--resolve": (1, UNMAPPED, "-"),
@@ -356,7 +356,10 @@ def fresh_build_folder():
 # `sluice run`'s options that set every entry of a .hurl file (Hurl's command line): in the yaml
 # form they go to `sluice convert`, which writes them into the converted file, and not to
 # `sluice run`, which refuses them beside a pipeline file. The number is how many values follow.
-CONVERT_OPTIONS = {"--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1}
+CONVERT_OPTIONS = {
+    "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
+    "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
+}
 
 
 def split_convert_options(arguments):
