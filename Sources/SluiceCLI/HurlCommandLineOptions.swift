@@ -44,6 +44,18 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("to-entry"), help: ArgumentHelp("Hurl files: run up to entry N (from 1), included.", valueName: "N"))
     var toEntry: Int?
 
+    @Flag(name: [.customShort("0"), .customLong("http1.0")], help: "Hurl files: send every entry with HTTP/1.0, as Hurl's and curl's --http1.0.")
+    var http10 = false
+
+    @Flag(name: .customLong("http1.1"), help: "Hurl files: send every entry with HTTP/1.1.")
+    var http11 = false
+
+    @Flag(name: .customLong("http2"), help: "Hurl files: ask for HTTP/2 in every entry (HTTP/1.1 where the server does not offer it).")
+    var http2 = false
+
+    @Option(name: .customLong("limit-rate"), help: ArgumentHelp("Hurl files: the most bytes a second each entry moves each way, as curl's --limit-rate: 100000, 200K, 1M (1024-based).", valueName: "RATE"))
+    var limitRate: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         [
@@ -51,6 +63,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--delay", delay != nil), ("--retry", retry != nil), ("--retry-interval", retryInterval != nil),
             ("--no-header", !noHeader.isEmpty), ("--no-cookie-store", noCookieStore), ("--ignore-asserts", ignoreAsserts),
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
+            ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
         ].filter(\.1).map(\.0)
     }
 
@@ -85,6 +98,13 @@ struct HurlCommandLineOptions: ParsableArguments {
             guard first >= 1, last >= 1 else { throw ValidationError("--from-entry and --to-entry take an entry's number, from 1") }
             guard first <= last else { throw ValidationError("--from-entry \(first) is after --to-entry \(last)") }
             defaults.entries = first...last
+        }
+        let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)
+        guard versions.count <= 1 else { throw ValidationError("give one of --http1.0, --http1.1 and --http2") }
+        defaults.httpVersion = versions.first?.1
+        if let limitRate {
+            guard let rate = SendCommand.rate(limitRate) else { throw ValidationError("--limit-rate '\(limitRate)' is not a rate such as 100000, 200K or 1M") }
+            defaults.limitRate = rate
         }
         return defaults == HurlDefaults() ? nil : defaults
     }

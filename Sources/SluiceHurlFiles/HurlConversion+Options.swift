@@ -61,6 +61,13 @@ extension HurlConversion {
             connection["ip-version"] = [HurlConversion.text("4", at: at)]
         case (.ipv6, .boolean(true)):
             connection["ip-version"] = [HurlConversion.text("6", at: at)]
+        case (.http1_0, .boolean(let on)), (.http1_1, .boolean(let on)), (.http2, .boolean(let on)):
+            // false asks for nothing: the transport's own choice, as Hurl's.
+            if on { rest.append(("http-version", HurlConversion.text(option.name == .http1_0 ? "1.0" : option.name == .http1_1 ? "1.1" : "2", at: at))) }
+        case (.http3, .boolean(true)):
+            refuse(at, "http3: this libcurl does not offer HTTP/3")
+        case (.limitRate, .integer(let digits)):
+            rest.append(("limit-rate", HurlConversion.plain(digits, at: at)))
         case (.compressed, .boolean(true)), (.verbose, _), (.veryVerbose, _):
             // Sluice always asks for and decodes every content coding it knows; the verbosity
             // options change only what Hurl prints.

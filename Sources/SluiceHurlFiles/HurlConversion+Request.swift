@@ -58,6 +58,12 @@ extension HurlConversion {
         for name in defaults.removedHeaders where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
             removedHeaders.append(HurlConversion.text(name, at: at))
         }
+        if let version = defaults.httpVersion, !rest.contains(where: { $0.0 == "http-version" }) {
+            rest.append(("http-version", HurlConversion.text(version, at: at)))
+        }
+        if let rate = defaults.limitRate, !rest.contains(where: { $0.0 == "limit-rate" }) {
+            rest.append(("limit-rate", HurlConversion.plain(String(rate), at: at)))
+        }
         if !defaults.usesCookieStore {
             rest.append(("cookie-jar", HurlConversion.text("off", at: at)))
         }

@@ -27,6 +27,11 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--from-entry N` and `--to-entry N`: the entries run, from 1; the others are left out.
     public var entries: ClosedRange<Int>?
 
+    /// `--http1.0`, `--http1.1`, `--http2`: each entry's `http-version` (`1.0`, `1.1`, `2`).
+    public var httpVersion: String?
+    /// `--limit-rate`: each entry's most bytes a second.
+    public var limitRate: Int64?
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

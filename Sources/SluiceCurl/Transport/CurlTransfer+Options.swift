@@ -66,7 +66,7 @@ extension CurlTransfer {
             try easy.set(debugCallback: curlTransferDebug)
             try easy.set(CURLOPT_DEBUGDATA, pointer: me)
         }
-        try easy.set(CURLOPT_HTTP_VERSION, configuration.httpVersion.curlValue)
+        try easy.set(CURLOPT_HTTP_VERSION, request.askedHTTPVersion.flatMap(\.curlValue) ?? configuration.httpVersion.curlValue)
         // A proxy's answer to CONNECT is not the response; its status is read apart
         // (CURLINFO_HTTP_CONNECTCODE), and a streamed response is handed back at its head's end.
         try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
@@ -272,5 +272,19 @@ extension Duration {
         let (seconds, attoseconds) = components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
         return self > .zero ? max(1, milliseconds) : 0
+    }
+}
+
+extension HTTPVersion {
+    /// libcurl's `CURLOPT_HTTP_VERSION` for a version a request asks for; `nil` for
+    /// ``HTTPVersion/unknown``, which leaves the transport's own choice.
+    var curlValue: Int? {
+        switch self {
+        case .http1_0: Int(CURL_HTTP_VERSION_1_0)
+        case .http1_1: Int(CURL_HTTP_VERSION_1_1)
+        case .http2: Int(CURL_HTTP_VERSION_2_0)
+        case .http3: Int(CURL_HTTP_VERSION_3)
+        case .unknown: nil
+        }
     }
 }

@@ -308,6 +308,12 @@ package struct PipelineDecoder {
             request.retry = pollingRetry(retry)
         }
         request.delay = node["delay"].flatMap { duration($0, "delay") }
+        if let version = node["http-version"] {
+            request.httpVersion = httpVersion(version)
+        }
+        if let rate = node["limit-rate"], let bytes = byteCount(rate, "limit-rate") {
+            request.limitRate = bytes == Int64.max ? nil : bytes
+        }
         var shared = RequestGroup()
         applyShared(node, to: &shared)
         request.conditions = shared.conditions
@@ -509,6 +515,18 @@ package struct PipelineDecoder {
             return nil
         }
         return count
+    }
+
+    /// An `http-version`: `1.0`, `1.1` or `2`.
+    private mutating func httpVersion(_ node: YAMLNode) -> HTTPVersion? {
+        switch node.scalar {
+        case "1.0": return .http1_0
+        case "1.1": return .http1_1
+        case "2": return .http2
+        default:
+            fail(node.mark, "http-version is 1.0, 1.1 or 2 (HTTP/3 is not offered by this libcurl)")
+            return nil
+        }
     }
 
     mutating func jsonPath(_ text: String, at mark: YAMLNode.Mark) -> JSONPath? {

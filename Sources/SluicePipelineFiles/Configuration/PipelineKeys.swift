@@ -101,6 +101,14 @@ package enum PipelineKeys {
         OptionDescriptor("parts", .list(.object(part)), summary: "Multipart parts, written by a serialization stage with format: multipart."),
         OptionDescriptor("timeout", .duration, summary: "The request's total timeout."),
         OptionDescriptor(
+            "http-version", .choice(["1.0", "1.1", "2"]),
+            summary: "The HTTP version the request is sent with: 1.0 and 1.1 as they are (curl's --http1.0, --http1.1, Hurl's http1.0, http1.1), 2 asked for with HTTP/1.1 where the server does not offer it (curl's --http2)."
+        ),
+        OptionDescriptor(
+            "limit-rate", .byteCount,
+            summary: "The most bytes a second the request moves each way (2000000, 512KiB, 1MB), averaged over the transfer: curl's and Hurl's --limit-rate. none for no limit."
+        ),
+        OptionDescriptor(
             "max-response-size", .byteCount, default: "the pipeline's",
             summary: "The most bytes of response body to take, after content decoding; past it the request fails with 'response too large'. none for no limit."
         ),

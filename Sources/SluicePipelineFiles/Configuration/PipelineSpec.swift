@@ -124,6 +124,10 @@ public struct RequestSpec: Sendable {
     public var parts: [Part]
     /// The total timeout.
     public var timeout: Duration?
+    /// `http-version:`, the HTTP version the request is sent with, in place of the transport's.
+    public var httpVersion: HTTPVersion?
+    /// `limit-rate:`, the most bytes a second the request moves each way.
+    public var limitRate: Int64?
     /// `max-response-size:`, the most bytes of response body to take.
     public var maxResponseSize: Int64?
     /// `output:`, a file the response body is streamed to instead of memory.

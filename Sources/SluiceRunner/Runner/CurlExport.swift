@@ -99,6 +99,16 @@ public enum CurlExport {
         if let connect = request.timeouts.connect {
             arguments += ["--connect-timeout", seconds(connect)]
         }
+        switch request.askedHTTPVersion {
+        case .http1_0?: arguments.append("--http1.0")
+        case .http1_1?: arguments.append("--http1.1")
+        case .http2?: arguments.append("--http2")
+        case .http3?: arguments.append("--http3")
+        case .unknown?, nil: break
+        }
+        if let rate = request.maxTransferRate {
+            arguments += ["--limit-rate", "\(rate)"]
+        }
         if let policy = request.trustPolicy {
             arguments += trustArguments(policy, lines: &lines)
         }

@@ -145,6 +145,8 @@ extension RequestSpec {
             request.timeouts.total = timeout
         }
         request.maxResponseSize = maxResponseSize
+        request.askedHTTPVersion = httpVersion
+        request.maxTransferRate = limitRate
         request.recordsPeerCertificates = readsCertificate
         if let output {
             request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))

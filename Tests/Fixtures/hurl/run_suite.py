@@ -82,8 +82,8 @@ FLAGS = {
     "--no-cookie-store": (0, ["--no-cookie-store"], "yes"),
     # connection
     "--insecure": (0, UNMAPPED, "not yet"),
-    "--http1.0": (0, UNMAPPED, "not yet"),
-    "--http1.1": (0, UNMAPPED, "not yet"),
+    "--http1.0": (0, ["--http1.0"], "yes"),
+    "--http1.1": (0, ["--http1.1"], "yes"),
     "--ipv6": (0, ["--ipv6", "--connect-to", "{ipv6_connect_to}"], "yes"),
     "--unix-socket": (1, ["--unix-socket", "{unix_socket}"], "yes"),
     "--proxy": (1, UNMAPPED, "not yet"),
@@ -111,7 +111,7 @@ FLAGS = {
     "--json": (0, IGNORED, "-"),
     # no spelling yet
     "--digest": (0, UNMAPPED, "-"),
-    "--limit-rate": (1, UNMAPPED, "-"),
+    "--limit-rate": (1, ["--limit-rate", "{value}"], "yes"),
     "--no-header": (1, ["--no-header", "{value}"], "yes"),
     "--no-jsonpath-coercion": (0, UNMAPPED, "-"),
     "--connect-to": (1, UNMAPPED, "-"),  # the needs:port-8000 cases: chained onto ours
@@ -359,6 +359,7 @@ def fresh_build_folder():
 CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
     "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
+    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1,
 }
 
 
