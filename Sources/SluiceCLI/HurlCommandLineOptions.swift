@@ -56,6 +56,12 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("limit-rate"), help: ArgumentHelp("Hurl files: the most bytes a second each entry moves each way, as curl's --limit-rate: 100000, 200K, 1M (1024-based).", valueName: "RATE"))
     var limitRate: String?
 
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Hurl files: read cookies from FILE (curl's format) before the first entry, as Hurl's --cookie.", valueName: "FILE"))
+    var cookie: String?
+
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Hurl files: write the cookies to FILE (curl's format) after the run, as Hurl's --cookie-jar.", valueName: "FILE"))
+    var cookieJar: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         [
@@ -63,7 +69,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--delay", delay != nil), ("--retry", retry != nil), ("--retry-interval", retryInterval != nil),
             ("--no-header", !noHeader.isEmpty), ("--no-cookie-store", noCookieStore), ("--ignore-asserts", ignoreAsserts),
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
-            ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
+            ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
         ].filter(\.1).map(\.0)
     }
 
@@ -99,6 +105,9 @@ struct HurlCommandLineOptions: ParsableArguments {
             guard first <= last else { throw ValidationError("--from-entry \(first) is after --to-entry \(last)") }
             defaults.entries = first...last
         }
+        // Hurl's paths are the working folder's; the converted file's own would be its folder's.
+        defaults.cookieInput = cookie.map { URL(fileURLWithPath: $0).path }
+        defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)
         guard versions.count <= 1 else { throw ValidationError("give one of --http1.0, --http1.1 and --http2") }
         defaults.httpVersion = versions.first?.1

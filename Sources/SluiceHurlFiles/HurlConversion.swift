@@ -42,6 +42,10 @@ public struct HurlConversion {
         if let hops = defaults.maximumRedirects { redirects.append(("max-hops", plain(String(hops), at: start))) }
         if defaults.trustsOtherOrigins { redirects.append(("trusted", plain("true", at: start))) }
         var stages: [YAMLNode] = [node(["redirects": mapping(redirects, at: start)], at: start)]
+        if defaults.cookieInput != nil || defaults.cookieOutput != nil {
+            let files = [("read", defaults.cookieInput), ("write", defaults.cookieOutput)].compactMap { key, path in path.map { (key, text($0, at: start)) } }
+            stages.append(node(["cookies": mapping(files, at: start)], at: start))
+        }
         if conversion.needsMultipart {
             stages.append(node(["serialization": node(["format": text("multipart", at: start)], at: start)], at: start))
         }

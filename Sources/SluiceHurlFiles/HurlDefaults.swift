@@ -32,6 +32,11 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--limit-rate`: each entry's most bytes a second.
     public var limitRate: Int64?
 
+    /// `--cookie FILE`: a cookie file (curl's format) read before the first entry.
+    public var cookieInput: String?
+    /// `--cookie-jar FILE`: where the cookies are written after the last entry.
+    public var cookieOutput: String?
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

@@ -56,6 +56,34 @@ struct CookieRunTests {
         #expect(rerun.status == 0, "\(rerun.output)\(rerun.error)")
     }
 
+    @Test("the cookies stage's read: is only read and write: only written, as curl's -b FILE -c FILE; file: beside either is refused naming both")
+    func readAndWriteFiles() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let input = "127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tfrom-file\n"
+        _ = try directory.write(input, to: "in.txt")
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+              - cookies: { read: in.txt, write: out.txt }
+            requests:
+              - path: cookies/set?theme=dark
+                redirects: { follow: false }
+              - path: cookies
+                expect:
+                  body: { "$.cookies": { equals: { session: from-file, theme: dark } } }
+            """, to: "cookies.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(FileNodes.contents(directory.file("in.txt").path) == input, "read: is never written")
+        let written = FileNodes.contents(directory.file("out.txt").path) ?? ""
+        #expect(written.contains("\tsession\tfrom-file") && written.contains("\ttheme\tdark"), "\(written)")
+
+        let both = try directory.write("stages:\n  - cookies: { file: a.txt, write: b.txt }\nrequests:\n  - path: http://a.test/\n", to: "both.yaml")
+        let refused = try await SluiceProcess.launch(["validate", both])
+        #expect(refused.status == 2 && refused.error.contains("give file: (read and written) or read: and write:, not file: and write: both"), "\(refused.error)")
+    }
+
     @Test("cookie-jar: off sends and stores nothing for one request; clear empties the jar for it and those after")
     func jarPerRequest() async throws {
         let servers = try TestServers.load()

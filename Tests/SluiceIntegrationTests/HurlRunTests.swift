@@ -129,7 +129,7 @@ struct HurlRunTests {
         #expect(refused.status == 2 && refused.error.contains("location.yaml: --location is Hurl's, for .hurl files"), "\(refused.error)")
     }
 
-    @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output and --from/--to-entry, run and converted alike")
+    @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output, --from/--to-entry and --cookie/--cookie-jar, run and converted alike")
     func moreCommandLineOptions() async throws {
         let directory = try TemporaryDirectory()
         let hurl = try directory.write("""
@@ -163,6 +163,9 @@ struct HurlRunTests {
         #expect(convert.output.contains("    remove-headers:\n      - User-Agent\n      - accept\n    cookie-jar: off\n"), "\(convert.output)")
         #expect(convert.output.contains("name: entry 3") && !convert.output.contains("entry 4") && !convert.output.contains("entry 1\n"), "\(convert.output)")
         #expect(!convert.output.contains("expect:") && convert.output.contains("output: \(directory.file("body.txt").path)"), "\(convert.output)")
+
+        let cookies = try await SluiceProcess.launch(["convert", "-b", "in.txt", "--cookie-jar", "/tmp/out.txt", hurl], directory: directory.url.path)
+        #expect(cookies.output.contains("  - cookies:\n      read: \(directory.file("in.txt").path)\n      write: /tmp/out.txt\n"), "\(cookies.output)")
 
         let backwards = try await SluiceProcess.launch(["run", "--from-entry", "3", "--to-entry", "2", hurl])
         #expect(backwards.status == 2 && backwards.error.contains("--from-entry 3 is after --to-entry 2"), "\(backwards.error)")

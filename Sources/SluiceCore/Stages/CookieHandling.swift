@@ -17,9 +17,11 @@ import Foundation
 public struct CookieHandling: Stage {
     /// The jar read and filled; several pipelines may share one.
     public let jar: CookieJar
-    /// A Netscape cookie file (curl's `-b`/`-c` format) to read before the first request and
-    /// write back with `save()`; `nil` for none.
-    public let file: URL?
+    /// The Netscape cookie file (curl's `-b` format) read into the jar when the stage was made;
+    /// `nil` for none.
+    public let readFile: URL?
+    /// The Netscape cookie file (curl's `-c` format) ``save()`` writes the jar to; `nil` for none.
+    public let savedFile: URL?
 
     /// `cookies`.
     public var name: String { "cookies" }
@@ -33,7 +35,8 @@ public struct CookieHandling: Stage {
     /// Creates the stage over a jar, a new one unless given, with no file.
     public init(jar: CookieJar = CookieJar()) {
         self.jar = jar
-        file = nil
+        readFile = nil
+        savedFile = nil
     }
 
     /// Creates the stage over a jar, a new one unless given, and a cookie file, whose cookies are
@@ -41,14 +44,23 @@ public struct CookieHandling: Stage {
     /// - Throws: ``NetscapeCookieFile/LineError`` for a line of the file that is not a cookie,
     ///   and ``InputFile/Unreadable`` when it cannot be read. A missing file is an empty one.
     public init(jar: CookieJar = CookieJar(), file: URL?) throws {
-        self.jar = jar
-        self.file = file
-        if let file { try NetscapeCookieFile.load(file, into: jar) }
+        try self.init(jar: jar, reading: file, saving: file)
     }
 
-    /// Writes the jar to ``file``, when there is one.
+    /// Creates the stage over a jar, a new one unless given, the cookies of one file read into it
+    /// now (curl's `-b FILE`, Hurl's `--cookie`) and ``save()`` writing it to another (curl's
+    /// `-c FILE`, Hurl's `--cookie-jar`); either may be `nil`, or both the same file.
+    /// - Throws: as ``init(jar:file:)``.
+    public init(jar: CookieJar = CookieJar(), reading readFile: URL?, saving savedFile: URL?) throws {
+        self.jar = jar
+        self.readFile = readFile
+        self.savedFile = savedFile
+        if let readFile { try NetscapeCookieFile.load(readFile, into: jar) }
+    }
+
+    /// Writes the jar to ``savedFile``, when there is one.
     public func save() throws {
-        if let file { try NetscapeCookieFile.save(jar, to: file) }
+        if let savedFile { try NetscapeCookieFile.save(jar, to: savedFile) }
     }
 
     /// Sends the request with its cookies and stores those the response sets.

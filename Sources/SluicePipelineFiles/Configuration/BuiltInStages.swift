@@ -333,14 +333,21 @@ enum BuiltInStages {
         holdsRunState: true,
         options: [
             OptionDescriptor("file", .string, summary: "A cookie file in curl's format (-b, -c), read before the first request if it exists and written after the run."),
+            OptionDescriptor("read", .string, summary: "A cookie file only read, before the first request (curl's -b FILE, Hurl's --cookie)."),
+            OptionDescriptor("write", .string, summary: "A cookie file only written, after the run (curl's -c FILE, Hurl's --cookie-jar)."),
         ]
     ) { options in
+        let file = options.path("file"), read = options.path("read"), write = options.path("write")
+        if file != nil, let other = read != nil ? "read" : write != nil ? "write" : nil {
+            throw StageOptions.Invalid(option: other, message: "give file: (read and written) or read: and write:, not file: and \(other): both")
+        }
+        let option = read != nil ? "read" : "file"
         do {
-            return try CookieHandling(file: options.path("file").map { URL(fileURLWithPath: $0) })
+            return try CookieHandling(reading: (file ?? read).map { URL(fileURLWithPath: $0) }, saving: (file ?? write).map { URL(fileURLWithPath: $0) })
         } catch let error as InputFile.Unreadable {
-            throw StageOptions.Invalid(option: "file", message: error.description)
+            throw StageOptions.Invalid(option: option, message: error.description)
         } catch {
-            throw StageOptions.Invalid(option: "file", message: "cannot read the cookie file: \(error)")
+            throw StageOptions.Invalid(option: option, message: "cannot read the cookie file: \(error)")
         }
     }
 

@@ -274,7 +274,7 @@ private struct Loader {
         let directory = sourced?.source.directory
         if let sourced { current = sourced.source }
         if let index = stages.firstIndex(where: { $0.placement == .cookies }) {
-            let readsFile = stageEntries[index].options.contains { $0.key.scalar == "file" }
+            let readsFile = stageEntries[index].options.contains { ["file", "read", "write"].contains($0.key.scalar ?? "") }
             if let file { fail(file.mark, "cookie-file: and the cookies stage both name the cookie file\(readsFile ? "" : " (the stage reads none)"); give it as the stage's file: option") }
             return
         }

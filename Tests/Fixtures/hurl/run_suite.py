@@ -77,8 +77,8 @@ FLAGS = {
     "--netrc-file": (1, UNMAPPED, "not yet"),
     "--file-root": (1, UNMAPPED, "not yet"),
     # cookies
-    "--cookie": (1, UNMAPPED, "not yet"),
-    "--cookie-jar": (1, UNMAPPED, "not yet"),
+    "--cookie": (1, ["--cookie", "{value}"], "yes"),
+    "--cookie-jar": (1, ["--cookie-jar", "{value}"], "yes"),
     "--no-cookie-store": (0, ["--no-cookie-store"], "yes"),
     # connection
     "--insecure": (0, UNMAPPED, "not yet"),
@@ -359,7 +359,7 @@ def fresh_build_folder():
 CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
     "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
-    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1,
+    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1,
 }
 
 
