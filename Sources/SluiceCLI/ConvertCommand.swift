@@ -19,7 +19,14 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "Hurl's command line, written into the converted file") var hurl: HurlCommandLineOptions
 
+    @Option(name: [.customShort("u"), .long], help: ArgumentHelp("With --digest: each entry's credential, written into the file.", valueName: "USER:PASSWORD"))
+    var user: String?
+
+    func validate() throws {
+        if user != nil, !hurl.digest { throw ValidationError("-u goes with --digest here: sluice run -u sends Basic to every request of any file, and a converted file does not hold it") }
+    }
+
     func run() throws {
-        Terminal.write(try HurlPipelineFile.yamlText(path: file, defaults: try hurl.defaults() ?? HurlDefaults()))
+        Terminal.write(try HurlPipelineFile.yamlText(path: file, defaults: try hurl.defaults(user: user) ?? HurlDefaults()))
     }
 }

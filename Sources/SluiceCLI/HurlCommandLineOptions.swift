@@ -62,6 +62,12 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Hurl files: write the cookies to FILE (curl's format) after the run, as Hurl's --cookie-jar.", valueName: "FILE"))
     var cookieJar: String?
 
+    @Flag(name: .customLong("digest"), help: "Hurl files: -u's credential answers Digest challenges only, as Hurl's --digest.")
+    var digest = false
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Hurl files: each entry's credential for its host from this .netrc file, as Hurl's --netrc-file.", valueName: "FILE"))
+    var netrcFile: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         [
@@ -69,11 +75,23 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--delay", delay != nil), ("--retry", retry != nil), ("--retry-interval", retryInterval != nil),
             ("--no-header", !noHeader.isEmpty), ("--no-cookie-store", noCookieStore), ("--ignore-asserts", ignoreAsserts),
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
-            ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
+            ("--cookie", cookie != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil), ("--cookie-jar", cookieJar != nil), ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
         ].filter(\.1).map(\.0)
     }
 
-    /// The options given, or `nil` for none.
+    /// The options given with `-u NAME:PASSWORD`, which `--digest` makes each entry's credential
+    /// (and needs), or `nil` for none.
+    func defaults(user: String?) throws -> HurlDefaults? {
+        guard var defaults = try defaults() else { return nil }
+        if digest {
+            guard let user else { throw ValidationError("--digest needs -u NAME:PASSWORD, the credential it answers with") }
+            guard user.contains(":") else { throw ValidationError("-u \(user.prefix(while: { $0 != ":" })): write NAME:PASSWORD") }
+            defaults.user = user
+        }
+        return defaults
+    }
+
+    /// The options given, `-u` aside, or `nil` for none.
     func defaults() throws -> HurlDefaults? {
         var defaults = HurlDefaults()
         defaults.followsRedirects = location
@@ -108,6 +126,8 @@ struct HurlCommandLineOptions: ParsableArguments {
         // Hurl's paths are the working folder's; the converted file's own would be its folder's.
         defaults.cookieInput = cookie.map { URL(fileURLWithPath: $0).path }
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
+        defaults.digest = digest
+        defaults.netrcFile = netrcFile.map { URL(fileURLWithPath: $0).path }
         let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)
         guard versions.count <= 1 else { throw ValidationError("give one of --http1.0, --http1.1 and --http2") }
         defaults.httpVersion = versions.first?.1

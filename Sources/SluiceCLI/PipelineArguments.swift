@@ -112,10 +112,11 @@ struct PipelineArguments: ParsableArguments {
     }
 
     /// Every file loaded, or every problem of every file reported at once.
-    func load() throws -> [PipelineFile] {
+    /// - Parameter user: `-u NAME:PASSWORD`, which Hurl's `--digest` makes each entry's credential.
+    func load(user: String? = nil) throws -> [PipelineFile] {
         let values = try variableValues()
         let registry = try StageCatalog.registry()
-        let hurlDefaults = try hurl.defaults() ?? HurlDefaults()
+        let hurlDefaults = try hurl.defaults(user: user) ?? HurlDefaults()
         var files: [PipelineFile] = []
         var diagnostics: [PipelineDiagnostic] = []
         for path in try paths() {

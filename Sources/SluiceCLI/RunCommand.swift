@@ -48,6 +48,8 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The header-injection stage `--header`, `--user` and `--user-agent` ask for, or `nil`.
     private func headerInjection() throws -> HeaderInjection? {
+        // With Hurl's --digest, -u is each entry's credential instead (HurlDefaults.user).
+        let user = pipeline.hurl.digest ? nil : user
         guard !header.isEmpty || user != nil || userAgent != nil else { return nil }
         var headers = HTTPHeaders()
         for line in header {
@@ -175,7 +177,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = try pipeline.load()
+        let files = try pipeline.load(user: user)
         let plan = try loadPlan()
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")

@@ -7,7 +7,7 @@ extension HurlConversion {
     mutating func option(
         _ option: HurlOption, headers: inout [(String, YAMLNode)], redirects: inout [(String, YAMLNode)],
         connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)], removedHeaders: inout [YAMLNode],
-        retry: inout (attempts: YAMLNode?, interval: YAMLNode?), rest: inout [(String, YAMLNode)]
+        retry: inout (attempts: YAMLNode?, interval: YAMLNode?), credential: inout HurlEntryCredential, rest: inout [(String, YAMLNode)]
     ) {
         let at = option.position
         let name = option.name.rawValue
@@ -28,11 +28,14 @@ extension HurlConversion {
             let headerName = line[..<colon].trimmingCharacters(in: .whitespaces)
             addHeader(headerName, HurlConversion.text(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), at: at), at: at, to: &headers)
         case (.user, .text(let written)):
-            guard let credentials = written.literalValue else { return refuse(at, "user with {{...}} has no pipeline spelling yet") }
-            guard !headers.contains(where: { $0.0.lowercased() == "authorization" }) else {
-                return refuse(at, "user and an Authorization header together: the request sends one")
-            }
-            headers.append(("Authorization", HurlConversion.text("Basic " + Data(credentials.utf8).base64EncodedString(), at: at)))
+            credential.user = written
+            credential.position = credential.position ?? at
+        case (.digest, .boolean(let on)):
+            credential.digest = on
+            credential.position = credential.position ?? at
+        case (.netrcFile, .text(let written)):
+            credential.netrcFile = written
+            credential.position = credential.position ?? at
         case (.delay, .duration(let duration)):
             rest.append(("delay", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)))
         case (.delay, .integer(let digits)):

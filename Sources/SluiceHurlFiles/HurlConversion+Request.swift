@@ -18,6 +18,7 @@ extension HurlConversion {
         var variables: [(String, YAMLNode)] = []
         var removedHeaders: [YAMLNode] = []
         var retry: (attempts: YAMLNode?, interval: YAMLNode?) = (nil, nil)
+        var credential = HurlEntryCredential()
 
         for header in request.headers {
             addHeader(template(header.key), templateNode(header.value), at: header.position, to: &headers)
@@ -47,11 +48,12 @@ extension HurlConversion {
                 break
             case .options(let options):
                 for option in options {
-                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, retry: &retry, rest: &rest)
+                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, retry: &retry, credential: &credential, rest: &rest)
                 }
             }
         }
         if let body = request.body { self.body(body, headers: &headers, into: &rest) }
+        if let node = self.credential(credential, headers: &headers, at: at) { rest.append(("credential", node)) }
         if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
             rest.append(("delay", HurlConversion.text(delay, at: at)))
         }

@@ -37,6 +37,14 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--cookie-jar FILE`: where the cookies are written after the last entry.
     public var cookieOutput: String?
 
+    /// `--digest`: credentials answer Digest challenges only.
+    public var digest = false
+    /// `-u NAME:PASSWORD` with `--digest`: each entry's credential (without `--digest`, `sluice
+    /// run -u` sends Basic to every request of any file).
+    public var user: String?
+    /// `--netrc-file FILE`: each entry's credential from that `.netrc` file.
+    public var netrcFile: String?
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

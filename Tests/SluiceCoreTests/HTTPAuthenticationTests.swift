@@ -203,6 +203,33 @@ struct HTTPAuthenticationTests {
         }
     }
 
+    @Test("a request's own credential wins over the provider's; it goes where Authorization goes: not to another origin, again on a hop back, everywhere when trusted")
+    func ownCredential() async throws {
+        let own = HTTPCredential(username: "own", password: "pw", schemes: .basic)
+        let ownField = "Basic " + Data("own:pw".utf8).base64EncodedString()
+        let cases: [(chain: [String], trusted: Bool, sent: [String?])] = [
+            (["http://a.test/protected"], false, [ownField, ownField]),
+            (["http://b.test/protected"], false, [ownField, nil]),
+            (["http://b.test/hop", "http://a.test/protected"], false, [ownField, nil, ownField]),
+            (["http://b.test/protected"], true, [ownField, ownField]),
+        ]
+        for (chain, trusted, sent) in cases {
+            let recorder = RequestRecorder()
+            let transport = recorder.transport { request in
+                let position = chain.firstIndex(of: request.url.absoluteString).map { $0 + 1 } ?? 0
+                return position < chain.count || request.url.path == "/start"
+                    ? Response(status: 302, headers: ["Location": chain[request.url.path == "/start" ? 0 : position]], url: request.url)
+                    : Response(status: 200, url: request.url)
+            }
+            let stages: [any Stage] = [Redirection(trustsOtherOrigins: trusted), HTTPAuthentication(credentials: [Self.alice])]
+            let manager = SessionManager(pipeline: try Pipeline(stages: stages, transport: transport))
+            var request = Request(url: URL(string: "http://a.test/start")!)
+            request.ownCredentials = own
+            _ = try await manager.send(request)
+            #expect(recorder.all.map { $0.headers["Authorization"] } == sent, "\(chain) trusted: \(trusted)")
+        }
+    }
+
     @Test("a streamed body cannot be sent again to answer a challenge: .authentication says so")
     func streamedBody() async throws {
         let stage = HTTPAuthentication(credentials: [Self.alice])

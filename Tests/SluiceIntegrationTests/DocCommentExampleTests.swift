@@ -782,4 +782,22 @@ extension DocCommentExampleTests {
         request.maxTransferRate = 512 * 1024
         #expect(request.maxTransferRate == 524_288)
     }
+    @Test("Request.askedHTTPVersion, Request.ownCredentials and NetrcCredentialProvider: a version asked for, a request's own credential, a .netrc file's by host")
+    func versionAndOwnCredentials() async throws {
+        do {
+            var request = Request("https://example.test/legacy")
+            request.askedHTTPVersion = .http1_0
+            #expect(request.askedHTTPVersion == .http1_0)
+        }
+        do {
+            var request = Request("https://example.test/private")
+            request.ownCredentials = HTTPCredential(username: "ada", password: "s3cret", schemes: .digest)
+            let own = try await request.ownCredentials?.credential(for: ProtectionSpace(scheme: "https", host: "any.test", port: 443))
+            #expect(own?.username == "ada")
+        }
+        let netrc = try NetrcFile(text: "machine api.example.test login ada password s3cret\n")
+        let provider = NetrcCredentialProvider(file: netrc, schemes: .basic)
+        #expect(provider.credential(for: ProtectionSpace(scheme: "https", host: "api.example.test", port: 443))?.username == "ada")
+        #expect(provider.credential(for: ProtectionSpace(scheme: "https", host: "other.test", port: 443)) == nil)
+    }
 }

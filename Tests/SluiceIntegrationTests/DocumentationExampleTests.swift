@@ -597,6 +597,22 @@ extension DocumentationExampleTests {
         #expect(results.first?.captured["first-failed"] == 2, "a captured number stays a number")
     }
 
+    @Test("pipelines/README's credential: example passes Apache's Digest, its host swapped for the local Apache's")
+    func credentialExample() async throws {
+        let secret = try TestServers.load().apacheDigest.appendingPathComponent("digest/secret.txt").absoluteString
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("pipelines/README.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "- **`credential:`** on a request"))
+        let start = try #require(readme.range(of: "```yaml\n", range: marker.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "  ```", range: start.upperBound..<readme.endIndex))
+        let text = String(readme[start.upperBound..<end.lowerBound]).split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: "\n")
+        let file = try PipelineFile.load(
+            text: text.replacingOccurrences(of: "https://api.example.test/report", with: secret), path: "readme-credential.yaml",
+            environment: ["API_PASSWORD": "wonder land 7"]
+        )
+        let results = try await PipelineRunner(file: file, transport: CurlTransport.shared).run()
+        #expect(results.map(\.status) == [200], "\(results.map(\.failures)) \(results.map(\.error))")
+    }
+
     @Test("pipelines/README's checks example runs as written against the local httpbin")
     func checksExample() async throws {
         let base = try TestServers.load().httpbin.absoluteString

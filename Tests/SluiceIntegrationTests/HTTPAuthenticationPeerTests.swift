@@ -195,4 +195,49 @@ struct HTTPAuthenticationPeerTests {
             #expect(loaded.status != 0 && (loaded.output + loaded.error).contains(problem), "\(yaml): \(loaded.output) \(loaded.error)")
         }
     }
+
+    @Test("a request's own credential: (literal, templated, from a .netrc file) passes Apache's Digest and Basic; the password never shows; a wrong shape is refused at its line")
+    func requestCredential() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("machine 127.0.0.1\nlogin alice\npassword \"wonder land 7\"\n", to: "netrc")
+        let file = try directory.write("""
+            stages:
+              - url-resolution:
+                  base-url: \(servers.apacheDigest.absoluteString)
+            requests:
+              - name: literal
+                path: /digest/secret.txt
+                credential: { username: alice, password: wonder land 7, schemes: digest }
+                expect: { status: 200 }
+              - name: templated
+                path: /digest/secret.txt
+                variables: { word: land }
+                credential: { username: alice, password: "wonder ${word} 7" }
+                expect: { status: 200 }
+              - name: netrc
+                path: /basic/secret.txt
+                credential: { netrc-file: netrc, schemes: basic }
+                expect: { status: 200 }
+              - name: none of its own
+                path: /digest/secret.txt
+                expect: { status: 401 }
+            """, to: "credential.yaml")
+        let result = try await SluiceProcess.launch(["run", "--no-color", "--verbose", file])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(!result.output.contains("wonder land 7") && !result.error.contains("wonder land 7"))
+        let validated = try await SluiceProcess.launch(["validate", "--verbose", file])
+        #expect(validated.output.contains("authentication") && validated.output.contains("a request gives its own credential:"), "\(validated.output)")
+
+        for (yaml, problem) in [
+            ("{ username: u }", "3:17: error: credential needs username and password (or netrc-file)"),
+            ("{ username: u, password: p, netrc-file: n }", "3:17: error: credential takes username and password, or netrc-file, not both"),
+            ("{ username: u, password: p, schemes: ntlm }", "ntlm"),
+            ("alice:pw", "3:17: error: credential must be a mapping"),
+        ] {
+            let bad = try directory.write("requests:\n  - path: http://a.test/\n    credential: \(yaml)\n", to: "bad.yaml")
+            let loaded = try await SluiceProcess.launch(["validate", bad])
+            #expect(loaded.status == 2 && loaded.error.contains(problem), "\(yaml): \(loaded.error)")
+        }
+    }
 }

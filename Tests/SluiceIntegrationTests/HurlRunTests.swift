@@ -172,4 +172,30 @@ struct HurlRunTests {
         let beyond = try await SluiceProcess.launch(["run", "--from-entry", "9", hurl])
         #expect(beyond.status == 2 && beyond.error.contains("options.hurl:1:1: error: --from-entry 9: the file has 4 entries"), "\(beyond.error)")
     }
+
+    @Test("Hurl's --digest -u and --netrc-file become each entry's credential:, a user: {{...}} too; --digest without -u is refused")
+    func credentials() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET http://localhost:8000/digest
+            HTTP 200
+
+            GET http://localhost:8000/basic-authentication-per-request
+            [Options]
+            variable: who=bob@email.com
+            user: {{who}}:secret
+            HTTP 200
+            """, to: "credentials.hurl")
+        let digest = try await SluiceProcess.launch(["run", "--no-color", "--digest", "-u", "username:password", "--to-entry", "1"] + Self.connectTo() + [hurl])
+        #expect(digest.status == 0, "\(digest.output)\(digest.error)")
+        let templated = try await SluiceProcess.launch(["run", "--no-color", "--from-entry", "2"] + Self.connectTo() + [hurl])
+        #expect(templated.status == 0, "Basic at once, the user from a variable: \(templated.output)\(templated.error)")
+        let convert = try await SluiceProcess.launch(["convert", "--digest", "-u", "username:password", hurl])
+        #expect(convert.output.contains("    credential:\n      username: username\n      password: password\n      schemes: digest\n"), "\(convert.output)")
+        #expect(convert.output.contains("    credential:\n      username: ${who}\n      password: secret\n      schemes: digest\n"), "\(convert.output)")
+        let netrc = try await SluiceProcess.launch(["convert", "--netrc-file", "my.netrc", hurl], directory: directory.url.path)
+        #expect(netrc.output.contains("    credential:\n      netrc-file: \(directory.file("my.netrc").path)\n      schemes: basic\n"), "\(netrc.output)")
+        let alone = try await SluiceProcess.launch(["run", "--digest", hurl])
+        #expect(alone.status == 2 && alone.error.contains("--digest needs -u NAME:PASSWORD"), "\(alone.error)")
+    }
 }

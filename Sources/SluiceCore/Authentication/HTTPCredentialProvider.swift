@@ -16,3 +16,10 @@ public protocol HTTPCredentialProvider: Sendable {
     /// The credential for `space`, or `nil` for none.
     func credential(for space: ProtectionSpace) async throws -> HTTPCredential?
 }
+
+extension HTTPCredential: HTTPCredentialProvider {
+    /// The credential itself, for any protection space: a request's own (``Request/ownCredentials``).
+    public func credential(for space: ProtectionSpace) -> HTTPCredential? {
+        self
+    }
+}

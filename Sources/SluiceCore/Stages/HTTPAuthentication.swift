@@ -21,6 +21,7 @@ import Foundation
 ///   Digest algorithm, Basic offered to a Digest-only credential) throws `.authentication`,
 ///   naming what the server offered. Without a credential for the origin, the `401` is the
 ///   response.
+/// - A request's ``Request/ownCredentials`` are asked in place of the provider.
 /// - Answering sends the body again: a streamed body, read once, cannot be, and throws
 ///   `.authentication` unless the answer went with the first request.
 ///
@@ -69,7 +70,7 @@ public struct HTTPAuthentication: Stage {
         }
         let known = memory.known(for: origin)
         let askedSpace = origin.with(realm: known?.realm)
-        let credential = try await provider.credential(for: askedSpace)
+        let credential = try await self.credential(for: askedSpace, request: request)
         var firstAnswer: Answer?
         if let credential {
             firstAnswer = answerAtOnce(credential: credential, origin: origin, known: known, request: request)
@@ -100,6 +101,11 @@ public struct HTTPAuthentication: Stage {
             memory.remember(.init(realm: choice.realm, answer: choice.answer.memory), for: origin)
         }
         return second
+    }
+
+    /// The request's own credential for `space`, else the provider's.
+    private func credential(for space: ProtectionSpace, request: Request) async throws -> HTTPCredential? {
+        try await (request.ownCredentials ?? provider).credential(for: space)
     }
 
     /// An answer: the field value sent, and what to remember of it.
@@ -147,7 +153,7 @@ public struct HTTPAuthentication: Stage {
         var credentials: [String?: HTTPCredential?] = [asked.space.realm: asked.credential]
         func credential(for realm: String?) async throws -> HTTPCredential? {
             if let known = credentials[realm] { return known }
-            let found = try await provider.credential(for: origin.with(realm: realm))
+            let found = try await self.credential(for: origin.with(realm: realm), request: request)
             credentials[realm] = .some(found)
             return found
         }

@@ -13,7 +13,7 @@ import Logging
 ///   hop back to the first one, as curl does (its `first_host`; curl before 7.83 compared only the
 ///   host). The headers were written for that origin, so it gets them whichever way it is reached.
 ///   With `trustsOtherOrigins` (curl's `--location-trusted`), `Authorization` and `Cookie` go to
-///   every hop.
+///   every hop. The request's ``Request/ownCredentials`` go where `Authorization` goes.
 /// - `https` to `http` is refused as `.insecureRedirect` unless `allowsInsecureRedirects`; a
 ///   scheme other than `http` and `https` is always refused.
 /// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
@@ -105,23 +105,26 @@ public struct Redirection: Stage {
     /// The headers only the first request's origin gets.
     private static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization", "Host"]
 
-    /// The first request's origin and the origin-bound fields it was written with, which a hop
-    /// back to that origin gets again (a hop to another origin dropped them).
+    /// The first request's origin and the origin-bound fields and credential it was written
+    /// with, which a hop back to that origin gets again (a hop to another origin dropped them).
     private struct FirstOrigin {
         let origin: String
         let fields: [HTTPHeaders.Field]
+        let credentials: (any HTTPCredentialProvider)?
 
         init(_ request: Request) {
             fields = request.headers.filter { field in Redirection.originBoundHeaders.contains { field.name.equalsIgnoringASCIICase($0) } }
+            credentials = request.ownCredentials
             // Without such fields there is nothing to restore, and no origin to compare.
-            origin = fields.isEmpty ? "" : request.url.originText
+            origin = fields.isEmpty && credentials == nil ? "" : request.url.originText
         }
 
         /// `following`, with the first request's origin-bound fields again when it goes back to
         /// that origin. Fields it still has as they were, byte for byte, stay where they are.
         func restoring(_ following: Request) -> Request {
-            guard !fields.isEmpty, following.url.originText == origin else { return following }
+            guard !fields.isEmpty || credentials != nil, following.url.originText == origin else { return following }
             var following = following
+            if let credentials, following.ownCredentials == nil { following.ownCredentials = credentials }
             for name in Redirection.originBoundHeaders {
                 let values = fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
                 let kept = following.headers.values(for: name)
@@ -192,6 +195,7 @@ public struct Redirection: Stage {
             for name in Redirection.originBoundHeaders where !trustsOtherOrigins || name == "Proxy-Authorization" || name == "Host" {
                 following.headers.remove(name: name)
             }
+            if !trustsOtherOrigins, following.ownCredentials != nil { following.ownCredentials = nil }
         }
         return following
     }

@@ -308,6 +308,9 @@ package struct PipelineDecoder {
             request.retry = pollingRetry(retry)
         }
         request.delay = node["delay"].flatMap { duration($0, "delay") }
+        if let credential = node["credential"] {
+            request.credential = credentialOptions(credential)
+        }
         if let version = node["http-version"] {
             request.httpVersion = httpVersion(version)
         }
@@ -515,6 +518,20 @@ package struct PipelineDecoder {
             return nil
         }
         return count
+    }
+
+    /// A request's `credential:`, checked as far as it can be before its `${...}` are filled in.
+    private mutating func credentialOptions(_ node: YAMLNode) -> YAMLNode? {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            fail(node.mark, "credential must be a mapping of username, password and schemes, or netrc-file and schemes")
+            return nil
+        }
+        let templated = Set(node.references().references.map(\.mark))
+        var problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: CredentialOptions.descriptors, owner: "credential")
+            .filter { !templated.contains($0.mark) }.map { ($0.mark, $0.message) }
+        if let problem = CredentialOptions.problem(in: pairs) { problems.append((node.mark, problem)) }
+        for (mark, message) in problems { fail(mark, message) }
+        return problems.isEmpty ? node : nil
     }
 
     /// An `http-version`: `1.0`, `1.1` or `2`.

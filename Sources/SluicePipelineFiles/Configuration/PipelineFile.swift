@@ -215,6 +215,7 @@ private struct Loader {
         loadPlugins(spec.plugins, capturedBy: capturedBy)
         makeStages(spec.stages, capturedBy: capturedBy)
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
+        addAuthentication(for: spec.requests)
         arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
         var spec = spec
@@ -293,6 +294,23 @@ private struct Loader {
         } catch {
             fail(file?.mark ?? YAMLNode.Mark(line: 1, column: 1), "cannot read the cookie file \(url?.path ?? ""): \(error)")
         }
+    }
+
+    /// Adds an `authentication` stage without credentials of its own when a request gives its own
+    /// `credential:` and the file lists none, and counts the passwords written out as secrets.
+    private mutating func addAuthentication(for requests: [RequestSpec]) {
+        let credentials = requests.compactMap(\.credential)
+        guard !credentials.isEmpty else { return }
+        for credential in credentials {
+            guard let password = credential["password"]?.scalar else { continue }
+            if password.contains("${"), let template = try? TemplateString(parsing: password) {
+                secrets += scope.secrets(in: template)
+            } else {
+                secrets.append(password)
+            }
+        }
+        guard !stages.contains(where: { $0.placement == .authentication }) else { return }
+        add(HTTPAuthentication(credentials: []), because: "a request gives its own credential:") { HTTPAuthentication(credentials: []) }
     }
 
     /// Adds a stage every run has unless the file lists one, made now and by `make` for each run.

@@ -101,6 +101,10 @@ package enum PipelineKeys {
         OptionDescriptor("parts", .list(.object(part)), summary: "Multipart parts, written by a serialization stage with format: multipart."),
         OptionDescriptor("timeout", .duration, summary: "The request's total timeout."),
         OptionDescriptor(
+            "credential", .object(CredentialOptions.descriptors),
+            summary: "The request's own credential, answered with by the authentication stage (added when the file lists none) for its origin only: {username, password, schemes} or {netrc-file, schemes}; curl's -u, Hurl's user, digest and netrc-file options."
+        ),
+        OptionDescriptor(
             "http-version", .choice(["1.0", "1.1", "2"]),
             summary: "The HTTP version the request is sent with: 1.0 and 1.1 as they are (curl's --http1.0, --http1.1, Hurl's http1.0, http1.1), 2 asked for with HTTP/1.1 where the server does not offer it (curl's --http2)."
         ),

@@ -124,6 +124,9 @@ public struct RequestSpec: Sendable {
     public var parts: [Part]
     /// The total timeout.
     public var timeout: Duration?
+    /// `credential:`, the request's own credential (`username`, `password`, `schemes`, or
+    /// `netrc-file`), rendered when the request is.
+    public var credential: YAMLNode?
     /// `http-version:`, the HTTP version the request is sent with, in place of the transport's.
     public var httpVersion: HTTPVersion?
     /// `limit-rate:`, the most bytes a second the request moves each way.
@@ -181,7 +184,7 @@ public struct RequestSpec: Sendable {
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
         nodes += variables.map(\.value) + removedHeaders + appendedHeaders.flatMap { [$0.key, $0.value] }
-        nodes += [parameters, body, bodyFile, output, connection, redirects].compactMap { $0 }
+        nodes += [parameters, body, bodyFile, output, connection, redirects, credential].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes
     }

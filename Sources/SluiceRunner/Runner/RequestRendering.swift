@@ -163,6 +163,10 @@ extension RequestSpec {
             let options = StageOptions(owner: "redirects", pairs: pairs, mark: redirects.mark, directory: directory, environment: [:])
             request.redirection = RedirectOptions.redirection(from: options)
         }
+        if let credential {
+            let options = StageOptions(owner: "credential", pairs: try rendered(credential).pairs ?? [], mark: credential.mark, directory: directory, environment: [:])
+            request.ownCredentials = try CredentialOptions.credentials(from: options)
+        }
         if let connection {
             let options = StageOptions(
                 owner: "connection", pairs: try rendered(connection).pairs ?? [], mark: connection.mark, directory: directory, environment: [:]

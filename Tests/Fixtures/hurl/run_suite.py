@@ -74,7 +74,7 @@ FLAGS = {
     "--compressed": (0, UNMAPPED, "not yet"),
     "--user-agent": (1, ["--user-agent", "{value}"], "yes"),
     "--path-as-is": (0, UNMAPPED, "not yet"),
-    "--netrc-file": (1, UNMAPPED, "not yet"),
+    "--netrc-file": (1, ["--netrc-file", "{value}"], "yes"),
     "--file-root": (1, UNMAPPED, "not yet"),
     # cookies
     "--cookie": (1, ["--cookie", "{value}"], "yes"),
@@ -110,7 +110,7 @@ FLAGS = {
     "--no-pretty": (0, IGNORED, "-"),
     "--json": (0, IGNORED, "-"),
     # no spelling yet
-    "--digest": (0, UNMAPPED, "-"),
+    "--digest": (0, ["--digest"], "yes"),
     "--limit-rate": (1, ["--limit-rate", "{value}"], "yes"),
     "--no-header": (1, ["--no-header", "{value}"], "yes"),
     "--no-jsonpath-coercion": (0, UNMAPPED, "-"),
@@ -359,15 +359,18 @@ def fresh_build_folder():
 CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
     "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
-    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1,
+    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1, "--digest": 0, "--netrc-file": 1,
 }
 
 
 def split_convert_options(arguments):
-    """The arguments as (those for `sluice convert`, those for `sluice run`)."""
+    """The arguments as (those for `sluice convert`, those for `sluice run`). With --digest, -u is
+    the entries' credential, written into the converted file, not `sluice run`'s Basic header."""
     convert, run, index = [], [], 0
     while index < len(arguments):
         taken = CONVERT_OPTIONS.get(arguments[index])
+        if taken is None and arguments[index] == "--user" and "--digest" in arguments:
+            taken = 1
         if taken is None:
             run.append(arguments[index])
             index += 1
