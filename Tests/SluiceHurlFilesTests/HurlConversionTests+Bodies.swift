@@ -6,7 +6,7 @@ import Testing
 
 /// Request bodies and the `Content-Type` Hurl gives them: GraphQL strings converted to the JSON
 /// Hurl sends, `{"query":"...","variables":{...}}`, which the runner renders by its rule for a JSON
-/// body.
+/// body; XML sent as `application/xml`.
 extension HurlConversionTests {
     /// The converted document of a Hurl file, as YAML text.
     private func bodyYAML(_ text: String) throws -> String {
@@ -103,5 +103,17 @@ extension HurlConversionTests {
         } catch let error as HurlConversionError {
             #expect(error.problems.map { "\($0.position)" } == ["5:9"], "\(error)")
         }
+    }
+
+    @Test("an XML body is sent with Content-Type: application/xml unless the entry sets one, as Hurl sends it")
+    func xmlContentType() throws {
+        for body in ["<a>1</a>", "```xml\n<a>1</a>\n```"] {
+            let yaml = try bodyYAML("POST http://h/x\n\(body)\n")
+            #expect(yaml.contains("    headers:\n      Content-Type: application/xml\n"), "\(yaml)")
+            let own = try bodyYAML("POST http://h/x\ncontent-type: text/xml\n\(body)\n")
+            #expect(own.contains("    headers:\n      content-type: text/xml\n    body:"), "\(own)")
+        }
+        let plain = try bodyYAML("POST http://h/x\n```\n<a>1</a>\n```\n")
+        #expect(!plain.contains("Content-Type"), "a string without language has no type: \(plain)")
     }
 }
