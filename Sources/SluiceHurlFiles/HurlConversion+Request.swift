@@ -167,7 +167,8 @@ extension HurlConversion {
     }
 
     /// A request body: JSON as its text with `Content-Type: application/json` unless the entry
-    /// sets one, text as it is, bytes as `!!binary`, a file as `body-file`.
+    /// sets one, XML with `application/xml`, GraphQL as the JSON Hurl sends for it, text as it
+    /// is, bytes as `!!binary`, a file as `body-file`.
     private mutating func body(_ body: HurlBody, headers: inout [(String, YAMLNode)], into rest: inout [(String, YAMLNode)]) {
         let at = body.position
         switch body.kind {
@@ -176,17 +177,21 @@ extension HurlConversion {
             addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
         case .xml(let text):
             rest.append(("body", HurlConversion.text(text.replacingOccurrences(of: "${", with: "$${"), at: at)))
+            addDefaultHeader("Content-Type", "application/xml", at: at, to: &headers)
         case .onelineString(let written):
             rest.append(("body", templateNode(written)))
         case .multilineString(let multiline):
             switch multiline.language {
             case .base64: rest.append(("body", HurlConversion.binary(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)))
             case .hex: rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(multiline.content.literalValue ?? "")).base64EncodedString(), at: at)))
-            case .graphql: refuse(at, "a GraphQL body has no pipeline spelling yet")
+            case .graphql: graphqlBody(multiline, at: at, headers: &headers, into: &rest)
             case .json:
                 rest.append(("body", templateNode(multiline.content)))
                 addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
-            case .xml, .raw, nil:
+            case .xml:
+                rest.append(("body", templateNode(multiline.content)))
+                addDefaultHeader("Content-Type", "application/xml", at: at, to: &headers)
+            case .raw, nil:
                 rest.append(("body", templateNode(multiline.content)))
             }
         case .base64(let text):

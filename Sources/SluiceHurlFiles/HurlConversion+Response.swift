@@ -205,6 +205,7 @@ extension HurlConversion {
             switch multiline.language {
             case .base64: return HurlConversion.mapping([("bytes", none), ("equals", HurlConversion.node(["base64": HurlConversion.text(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)], at: at))], at: at)
             case .hex: return HurlConversion.mapping([("bytes", none), ("equals", HurlConversion.node(["hex": HurlConversion.text(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)], at: at))], at: at)
+            case .graphql: return HurlConversion.mapping([("body", none), ("equals", graphqlComparand(multiline, at: at))], at: at)
             default: return HurlConversion.mapping([("body", none), ("equals", templateNode(multiline.content))], at: at)
             }
         case .base64(let text):

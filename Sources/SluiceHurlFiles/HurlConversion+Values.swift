@@ -48,7 +48,7 @@ extension HurlConversion {
 
     /// An operand of a predicate: numbers, Booleans and null plain (typed), strings quoted,
     /// `{{name}}` as `"${name}"` (the variable's typed value), bytes as `{hex: ...}` or
-    /// `{base64: ...}`.
+    /// `{base64: ...}`, a GraphQL string as the JSON Hurl sends for it.
     mutating func value(_ value: HurlValue) -> YAMLNode {
         let position = value.position
         switch value.kind {
@@ -56,7 +56,8 @@ extension HurlConversion {
         case .boolean(let flag): return HurlConversion.plain(flag ? "true" : "false", at: position)
         case .integer(let digits), .float(let digits): return HurlConversion.plain(digits, at: position)
         case .string(let written), .unquotedString(let written), .onelineString(let written): return templateNode(written)
-        case .multilineString(let multiline): return templateNode(multiline.content)
+        case .multilineString(let multiline):
+            return multiline.language == .graphql ? graphqlComparand(multiline, at: position) : templateNode(multiline.content)
         case .base64(let text): return HurlConversion.node(["base64": HurlConversion.text(HurlConversion.compact(text), at: position)], at: position)
         case .hex(let text): return HurlConversion.node(["hex": HurlConversion.text(HurlConversion.compact(text), at: position)], at: position)
         case .expression(let expression): return HurlConversion.text(self.expression(expression) ?? "", at: position)
@@ -112,7 +113,7 @@ extension HurlConversion {
     }
 
     /// The `{{...}}` expressions of a JSON value, in the order they are written.
-    private func jsonExpressions(_ value: HurlJSONValue) -> [HurlTemplateExpression] {
+    func jsonExpressions(_ value: HurlJSONValue) -> [HurlTemplateExpression] {
         func ofTemplate(_ template: HurlTemplate) -> [HurlTemplateExpression] {
             template.parts.compactMap { if case .expression(let expression) = $0 { expression } else { nil } }
         }

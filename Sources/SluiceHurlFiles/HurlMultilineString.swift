@@ -11,7 +11,8 @@ public struct HurlMultilineString: Sendable, Hashable {
         case json
         /// `xml`.
         case xml
-        /// `graphql`; a trailing `variables {...}` block is kept as part of the content.
+        /// `graphql`: the content is the query; a trailing `variables {...}` block is read apart,
+        /// into ``HurlMultilineString/graphqlVariables``.
         case graphql
         /// `raw`: the content is literal text, `{{` included.
         case raw
@@ -33,8 +34,12 @@ public struct HurlMultilineString: Sendable, Hashable {
     public var attributes: [Attribute]
     /// Whether the string was written on a single line (three backticks, the text, three backticks).
     public var isOneline: Bool
-    /// The content between the opening line and the closing backticks, including its final line feed.
+    /// The content between the opening line and the closing backticks, including its final line feed;
+    /// for `graphql`, the query, up to the line feed before its `variables` block.
     public var content: HurlTemplate
+    /// A `graphql` string's `variables {...}` block: the JSON object after `variables`, on a line
+    /// of its own after the query, which ends the string. `nil` when there is none.
+    public var graphqlVariables: HurlJSONValue?
 
     /// Creates a triple-backtick string.
     public init(
@@ -42,12 +47,14 @@ public struct HurlMultilineString: Sendable, Hashable {
         language: Language?,
         attributes: [Attribute],
         isOneline: Bool,
-        content: HurlTemplate
+        content: HurlTemplate,
+        graphqlVariables: HurlJSONValue? = nil
     ) {
         self.position = position
         self.language = language
         self.attributes = attributes
         self.isOneline = isOneline
         self.content = content
+        self.graphqlVariables = graphqlVariables
     }
 }

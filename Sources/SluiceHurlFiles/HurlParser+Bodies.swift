@@ -76,11 +76,12 @@ extension HurlParser {
         let position = scanner.position
         _ = scanner.consume("```")
         if isClosingBackticksOnThisLine {
-            let content = try parseMultilineContent(
+            let (content, _) = try parseMultilineContent(
                 openedAt: position,
                 isOneline: true,
                 allowsExpressions: true,
-                resolvesEscapes: false
+                resolvesEscapes: false,
+                readsGraphQLVariables: false
             )
             return HurlMultilineString(
                 position: position,
@@ -114,18 +115,20 @@ extension HurlParser {
             throw expected("the end of the line after the opening ``` of a multiline string")
         }
         scanner.advance()
-        let content = try parseMultilineContent(
+        let (content, graphqlVariables) = try parseMultilineContent(
             openedAt: position,
             isOneline: false,
             allowsExpressions: !attributes.contains(.noVariable) && language != .raw,
-            resolvesEscapes: attributes.contains(.escape)
+            resolvesEscapes: attributes.contains(.escape),
+            readsGraphQLVariables: language == .graphql
         )
         return HurlMultilineString(
             position: position,
             language: language,
             attributes: attributes,
             isOneline: false,
-            content: content
+            content: content,
+            graphqlVariables: graphqlVariables
         )
     }
 
@@ -141,12 +144,17 @@ extension HurlParser {
         return false
     }
 
+    /// Reads a triple-backtick string's content up to and including the closing backticks. For a
+    /// `graphql` string (`readsGraphQLVariables`), a line that starts with `variables`, as in
+    /// Hurl, begins the variables block: a JSON object, then only whitespace up to the closing
+    /// backticks.
     private mutating func parseMultilineContent(
         openedAt position: HurlSourcePosition,
         isOneline: Bool,
         allowsExpressions: Bool,
-        resolvesEscapes: Bool
-    ) throws(HurlSyntaxError) -> HurlTemplate {
+        resolvesEscapes: Bool,
+        readsGraphQLVariables: Bool
+    ) throws(HurlSyntaxError) -> (HurlTemplate, HurlJSONValue?) {
         var builder = HurlTemplateBuilder(position: scanner.position)
         while !scanner.consume("```") {
             guard let next = scanner.peek(), !(isOneline && next.isHurlNewline) else {
@@ -164,8 +172,26 @@ extension HurlParser {
             } else {
                 builder.appendScalar(next, at: scanner.position)
                 scanner.advance()
+                if readsGraphQLVariables, next.isHurlNewline, scanner.startsWith("variables") {
+                    return (builder.build(), try parseGraphQLVariables(openedAt: position))
+                }
             }
         }
-        return builder.build()
+        return (builder.build(), nil)
+    }
+
+    /// Reads a GraphQL string's `variables {...}` block and the backticks that close the string.
+    private mutating func parseGraphQLVariables(openedAt position: HurlSourcePosition) throws(HurlSyntaxError) -> HurlJSONValue {
+        _ = scanner.consume("variables")
+        skipSpaces()
+        guard scanner.peek() == "{", !scanner.startsWith("{{") else {
+            throw expected("a JSON object after `variables` in the GraphQL string started at \(position)")
+        }
+        let variables = try parseJSONValue(depth: 0)
+        _ = scanner.consume { $0.isHurlSpace || $0.isHurlNewline || $0 == "\r" }
+        guard scanner.consume("```") else {
+            throw expected("``` to close the GraphQL string started at \(position) after its variables")
+        }
+        return variables
     }
 }

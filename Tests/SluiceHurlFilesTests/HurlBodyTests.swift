@@ -108,6 +108,55 @@ struct HurlBodyTests {
         #expect(try requestBody("file,data\\ 1.bin;").kind == .file(HurlTemplate(position: .at(2, 6), parts: [.literal(HurlTemplateLiteral(position: .at(2, 6), value: "data 1.bin", source: "data\\ 1.bin"))])))
     }
 
+    @Test func graphqlVariables() throws {
+        let body = try requestBody("```graphql\nquery Person($id: ID!) {\n  person(id: $id) { name }\n}\n\nvariables {\n  \"id\": \"{{id}}\",\n  \"n\": 1\n}\n```")
+        guard case .multilineString(let graphql) = body.kind else {
+            Issue.record("expected a multiline string")
+            return
+        }
+        #expect(graphql.language == .graphql)
+        #expect(graphql.content.literalValue == "query Person($id: ID!) {\n  person(id: $id) { name }\n}\n\n", "the query alone")
+        let variables = try #require(graphql.graphqlVariables)
+        #expect(variables.position == .at(7, 11))
+        guard case .object(let members) = variables.kind else {
+            Issue.record("expected a JSON object")
+            return
+        }
+        #expect(members.map { $0.key.literalValue } == ["id", "n"])
+        #expect(members.map(\.value.kind).last == .number("1"))
+
+        guard case .multilineString(let plain) = try requestBody("```graphql\n{ a }\n```").kind else {
+            Issue.record("expected a multiline string")
+            return
+        }
+        #expect(plain.content.literalValue == "{ a }\n" && plain.graphqlVariables == nil)
+        guard case .multilineString(let firstLine) = try requestBody("```graphql\nvariables {\"a\": 1}\n```").kind else {
+            Issue.record("expected a multiline string")
+            return
+        }
+        #expect(firstLine.graphqlVariables == nil, "the first line is the query's, as in Hurl")
+        guard case .multilineString(let json) = try requestBody("```json\n{}\nvariables {\"a\": 1}\n```").kind else {
+            Issue.record("expected a multiline string")
+            return
+        }
+        #expect(json.content.literalValue == "{}\nvariables {\"a\": 1}\n" && json.graphqlVariables == nil, "only a graphql string has variables")
+    }
+
+    @Test func graphqlVariablesErrors() {
+        HurlTestSupport.expectError(
+            "POST http://h\n```graphql\n{ a }\nvariables [1]\n```\n",
+            line: 4,
+            column: 11,
+            message: "expected a JSON object after `variables` in the GraphQL string started at 2:1, found `[1]`"
+        )
+        HurlTestSupport.expectError(
+            "POST http://h\n```graphql\n{ a }\nvariables {\"a\": 1}\n{ b }\n```\n",
+            line: 5,
+            column: 1,
+            message: "expected ``` to close the GraphQL string started at 2:1 after its variables, found `{`"
+        )
+    }
+
     @Test func bodyErrors() {
         HurlTestSupport.expectError(
             "POST http://localhost\n{\"a\": 1,}\n",

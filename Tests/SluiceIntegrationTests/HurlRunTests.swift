@@ -65,6 +65,54 @@ struct HurlRunTests {
         #expect(checked.output.hasSuffix("valid.hurl: ok (1 stage, 1 request)\n"), "\(checked.output)")
     }
 
+    @Test("a GraphQL body is sent as Hurl sends it, run as .hurl and converted: valid JSON whatever its variables hold")
+    func graphql() async throws {
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write(#"""
+            POST {{httpbin}}/anything
+            ```graphql
+            {
+              hero(name: "{{name}}") {
+                name
+              }
+            }
+            ```
+            HTTP 200
+            [Asserts]
+            jsonpath "$.headers['Content-Type']" == "application/json"
+            jsonpath "$.json.query" == "{\n  hero(name: \"say \"hi\"\nbye\") {\n    name\n  }\n}"
+            jsonpath "$.json.variables" not exists
+
+            POST {{httpbin}}/anything
+            Content-Type: application/vnd.api+json
+            ```graphql
+            query Hero($id: ID!) {
+              hero(id: $id) { name }
+            }
+
+            variables {
+              "id": "{{name}}",
+              "n": {{n}}
+            }
+            ```
+            HTTP 200
+            [Asserts]
+            jsonpath "$.headers['Content-Type']" == "application/vnd.api+json"
+            jsonpath "$.json.variables.id" == "say \"hi\"\nbye"
+            jsonpath "$.json.variables.n" == 3
+            jsonpath "$.data" == "{\"query\":\"query Hero($id: ID!) {\\n  hero(id: $id) { name }\\n}\",\"variables\":{\"id\":\"say \\\"hi\\\"\\nbye\",\"n\":3}}"
+            """#, to: "graphql.hurl")
+        let variables = ["--var", "httpbin=\(try TestServers.load().httpbin.absoluteString)", "--var", "name=say \"hi\"\nbye", "--var", "n=3"]
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + variables + [hurl])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+
+        let convert = try await SluiceProcess.launch(["convert", hurl])
+        #expect(convert.status == 0, "\(convert.error)")
+        let yaml = try directory.write(convert.output, to: "graphql.yaml")
+        let converted = try await SluiceProcess.launch(["run", "--no-color"] + variables + [yaml])
+        #expect(converted.status == 0, "\(converted.output)\(converted.error)")
+    }
+
     @Test("no-header removes the transport's own Accept and User-Agent; a header written twice is sent twice")
     func removedAndRepeatedHeaders() async throws {
         let directory = try TemporaryDirectory()
