@@ -1,4 +1,6 @@
 import Foundation
+import SluiceCore
+import SluicePipelineFiles
 import SluiceStageRegistry
 
 extension HurlConversion {
@@ -21,7 +23,23 @@ extension HurlConversion {
             guard !digits.hasPrefix("-") else { return refuse(at, "max-redirs -1 (no limit) has no pipeline spelling; give a number") }
             redirects.append(("max-hops", HurlConversion.plain(digits, at: at)))
         case (.variable, .variableDefinition(let definition)):
-            variables.append((definition.name, value(definition.value)))
+            HurlConversion.assign(definition.name, value(definition.value), to: &variables)
+        case (.variablesFile, .text(let written)):
+            guard let path = written.literalValue else { return refuse(at, "variables-file with {{...}}: the file is read when converting") }
+            // Hurl reads it from the working folder; its values are written into the entry.
+            do {
+                let values = try VariablesFile.load(path: URL(fileURLWithPath: path).path)
+                for (name, text) in values.text.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    HurlConversion.assign(name, HurlConversion.plain(text, at: at), to: &variables)
+                }
+                // A dotenv file's quoted values, strings.
+                for (name, typed) in values.typed.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    guard case .string(let text) = typed else { continue }
+                    HurlConversion.assign(name, HurlConversion.text(text, at: at), to: &variables)
+                }
+            } catch {
+                refuse(at, "variables-file \(path): \(error.diagnostics.map(\.message).joined(separator: "; "))")
+            }
         case (.header, .text(let written)):
             let line = template(written)
             guard let colon = line.firstIndex(of: ":") else { return refuse(at, "header takes NAME: VALUE") }
@@ -71,6 +89,9 @@ extension HurlConversion {
             refuse(at, "http3: this libcurl does not offer HTTP/3")
         case (.limitRate, .integer(let digits)):
             rest.append(("limit-rate", HurlConversion.plain(digits, at: at)))
+        case (.insecure, .boolean(false)):
+            // Certificates are checked: the pipeline's own default.
+            break
         case (.compressed, .boolean(true)), (.verbose, _), (.veryVerbose, _):
             // Sluice always asks for and decodes every content coding it knows; the verbosity
             // options change only what Hurl prints.
@@ -78,6 +99,13 @@ extension HurlConversion {
         default:
             refuse(at, "the option \(name) has no pipeline spelling yet")
         }
+    }
+
+    /// Sets a variable of the entry: one set again moves to the end with its new value (a mapping
+    /// holds a name once; the later assignment is the one the entry and those after it see).
+    static func assign(_ name: String, _ value: YAMLNode, to variables: inout [(String, YAMLNode)]) {
+        variables.removeAll { $0.0.utf8.elementsEqual(name.utf8) }
+        variables.append((name, value))
     }
 
     /// A Boolean or templated option value as a scalar.

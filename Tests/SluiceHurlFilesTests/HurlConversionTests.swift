@@ -163,6 +163,44 @@ struct HurlConversionTests {
         #expect(file.spec.requests[0].removedHeaders.compactMap(\.scalar) == ["Accept"])
     }
 
+    @Test("Hurl's JSONPath dialect is written as RFC 9535: .[ is [, a dotted name the shorthand does not take is ['name']; the rest as written", arguments: [
+        ("$.profile-id", "$['profile-id']"),
+        ("$.[0].name", "$[0].name"),
+        ("$.[?(@.id == 1)].name", "$[?(@.id == 1)].name"),
+        ("$.fruit.[?(@.US == 100)]", "$.fruit[?(@.US == 100)]"),
+        ("$..profile-id", "$..['profile-id']"),
+        ("$..[0]", "$..[0]"),
+        ("$..name", "$..name"),
+        ("$.store.book[*].author", "$.store.book[*].author"),
+        ("$['a.b-c'].d", "$['a.b-c'].d"),
+        ("$.it's", "$['it\\'s']"),
+        ("$.*", "$.*"),
+        ("$.a1._b.é", "$.a1._b.é"),
+        ("$.1a", "$['1a']"),
+        ("$[?(@.price < 10.5)].title", "$[?(@.price < 10.5)].title"),
+    ])
+    func jsonPathDialect(hurl: String, rfc: String) throws {
+        #expect(HurlConversion.rfc9535(hurl) == rfc)
+        // Loaded, so checked by the pipeline format's RFC 9535 parser.
+        _ = try PipelineFile.load(text: "requests:\n  - path: http://h/\n    expect: {checks: [{jsonpath: \"\(rfc.replacingOccurrences(of: "\\", with: "\\\\"))\", exists: true}]}\n", path: "j.yaml", environment: [:])
+    }
+
+    @Test("a variable set twice, or again by a variables file, is one key holding the last value; the file's quoted values stay strings")
+    func variablesSetAgain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-hurl-vars-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let env = folder.appendingPathComponent("v.env")
+        try "country=Spain\ncount=2\nid=\"007\"\n".write(to: env, atomically: true, encoding: .utf8)
+        let text = "GET http://localhost:8000/x\n[Options]\nvariable: country=France\nvariables-file: \(env.path)\nvariable: country=Italy\n"
+        let yaml = YAMLWriter().text(of: try document(text))
+        #expect(yaml.contains("    variables:\n      count: 2\n      id: \"007\"\n      country: Italy\n"), "\(yaml)")
+        let file = try PipelineFile.load(text: yaml, path: "x.yaml", environment: [:])
+        #expect(file.spec.requests[0].variables.compactMap(\.key.scalar) == ["count", "id", "country"])
+        let missing = "GET http://localhost:8000/x\n[Options]\nvariables-file: \(folder.path)/none.env\n"
+        #expect(throws: HurlConversionError.self) { try document(missing) }
+    }
+
     @Test("a file to compare with is read from the Hurl file's folder only: ../, an absolute path and a link out are refused")
     func fileRoot() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-hurl-root-\(getpid())")

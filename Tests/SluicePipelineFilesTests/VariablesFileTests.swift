@@ -15,8 +15,9 @@ struct VariablesFileTests {
     func dotenvAgainstPythonDotenv() throws {
         let path = VariablesFileTests.fixtures.appendingPathComponent("team.env").path
         let loaded = try VariablesFile.load(path: path)
-        #expect(loaded.typed.isEmpty, "a dotenv file's values are text")
-        let values = loaded.text
+        // Quoted values are strings, bare ones text typed where used; python-dotenv reads all as text.
+        let values = loaded.text.merging(loaded.typed.compactMapValues { if case .string(let text) = $0 { text } else { nil } }) { first, _ in first }
+        #expect(loaded.typed.values.allSatisfy { if case .string = $0 { true } else { false } })
         let root = VariablesFileTests.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let python = Process()
         python.executableURL = root.appendingPathComponent(".venv/bin/python")
@@ -56,6 +57,13 @@ struct VariablesFileTests {
             try VariablesFile.dotenv("OK=1\nno equals here\nBAD NAME=1\nQ='open\n", path: ".env")
         }
         #expect(error?.diagnostics.map(\.mark.line) == [2, 3, 4])
-        #expect(try VariablesFile.dotenv("HOME_COPY=$HOME\n", path: ".env") == ["HOME_COPY": "$HOME"])
+        #expect(try VariablesFile.dotenv("HOME_COPY=$HOME\n", path: ".env").text == ["HOME_COPY": "$HOME"])
+    }
+
+    @Test("a quoted dotenv value is a string, a bare one text typed where used (Hurl's my-id=\"123\" against age=30); a later line wins")
+    func quotedIsString() throws {
+        let values = try VariablesFile.dotenv("age=30\nmy-id=\"123\"\nzip='007'\nn=\"1\"\nn=2\n", path: ".env")
+        #expect(values.text == ["age": "30", "n": "2"])
+        #expect(values.typed == ["my-id": "123", "zip": "007"])
     }
 }

@@ -85,6 +85,7 @@ struct PipelineRunnerTests {
             """).run()
         #expect(results.map(\.ok) == [true, true], "\(results.map(\.failures))")
         #expect(results[0].sent?.url.absoluteString == "http://api.test/v1/items/7")
+        #expect(results[1].skipReason == nil && results[1].sent?.url.absoluteString == "http://api.test/v1/items/7", "a later request sees them: \(results[1].skipReason ?? "")")
         if case .data(let bytes)? = results[0].sent?.body { #expect(Array(bytes) == [0, 1, 2, 255]) } else { Issue.record("no bytes sent") }
         #expect(throws: PipelineFileError.self) {
             try PipelineFile.load(text: "requests:\n  - path: http://h/${later}\n  - path: http://h/\n    variables: { later: 1 }\n", path: "p.yaml")

@@ -24,7 +24,7 @@ public enum VariablesFile {
             throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \(error.reason)")])
         }
         let isYAML = [".yaml", ".yml", ".json"].contains { path.lowercased().hasSuffix($0) }
-        return isYAML ? ([:], try yaml(text, path: path)) : (try dotenv(text, path: path), [:])
+        return isYAML ? ([:], try yaml(text, path: path)) : try dotenv(text, path: path)
     }
 
     /// Reads the variables of a YAML mapping, each with the type YAML gives it (the core schema: a
@@ -63,9 +63,13 @@ public enum VariablesFile {
     /// - Parameters:
     ///   - text: the file's text.
     ///   - path: the name diagnostics use.
+    /// - Returns: the bare values as text, typed where they are used as `--var` values are
+    ///   (`age=30` is the number 30), and the quoted ones as strings (`id="007"` stays `"007"`, as
+    ///   YAML's and Hurl's quotes say).
     /// - Throws: ``PipelineFileError`` with the line of each problem.
-    public static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> [String: String] {
+    public static func dotenv(_ text: String, path: String) throws(PipelineFileError) -> (text: [String: String], typed: [String: JSONValue]) {
         var values: [String: String] = [:]
+        var quoted: [String: JSONValue] = [:]
         var problems: [PipelineDiagnostic] = []
         // CR LF is one `Character`, and a line break like any other.
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -83,13 +87,16 @@ public enum VariablesFile {
                 continue
             }
             do {
-                values[name] = try value(line[line.index(after: equals)...])
+                let (value, isQuoted) = try value(line[line.index(after: equals)...])
+                // A later line wins, whichever way either is written.
+                values[name] = isQuoted ? nil : value
+                quoted[name] = isQuoted ? .string(value) : nil
             } catch {
                 problems.append(PipelineDiagnostic(file: path, mark: mark, message: error.message))
             }
         }
         guard problems.isEmpty else { throw PipelineFileError(problems) }
-        return values
+        return (values, quoted)
     }
 
     private struct Problem: Error {
@@ -99,11 +106,11 @@ public enum VariablesFile {
     /// The value after `=`: quoted or bare. Read by code points, not characters: a combining mark
     /// after an escape's letter (`\t` then U+07FD) would otherwise hide the letter (found by
     /// fuzzing).
-    private static func value(_ text: Substring) throws(Problem) -> String {
+    private static func value(_ text: Substring) throws(Problem) -> (String, quoted: Bool) {
         let text = text.drop { $0 == " " || $0 == "\t" }
         guard let quote = text.unicodeScalars.first, quote == "'" || quote == "\"" else {
             let bare = text.range(of: " #").map { text[..<$0.lowerBound] } ?? text
-            return bare.trimmingCharacters(in: .whitespaces)
+            return (bare.trimmingCharacters(in: .whitespaces), false)
         }
         let scalars = Array(text.unicodeScalars.dropFirst())
         var output = String.UnicodeScalarView()
@@ -115,7 +122,7 @@ public enum VariablesFile {
                 rest.append(contentsOf: scalars[(index + 1)...])
                 let trailing = String(rest).trimmingCharacters(in: .whitespaces)
                 guard trailing.isEmpty || trailing.hasPrefix("#") else { throw Problem(message: "text after the closing \(quote)") }
-                return String(output)
+                return (String(output), true)
             }
             if quote == "\"", scalar == "\\", index + 1 < scalars.count {
                 index += 1

@@ -130,6 +130,12 @@ public struct PipelineRunner: Sendable {
                         missing[capture.name] = spec.name
                     }
                 }
+                // A request's variables: hold for the requests after it too, as Hurl's do.
+                for name in spec.variables.compactMap(\.key.scalar) {
+                    guard let value = result.captured[name] else { continue }
+                    scope.assign(name, value)
+                    missing[name] = nil
+                }
                 results.append(result)
                 onResult(result)
                 if failFast && !result.ok { stopped = true }

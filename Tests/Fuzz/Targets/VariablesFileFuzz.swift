@@ -13,7 +13,7 @@ enum VariablesFileFuzz {
         let text = String(decoding: input, as: UTF8.self)
         let values: [String: String]
         do {
-            values = try VariablesFile.dotenv(text, path: "fuzz.env")
+            values = all(try VariablesFile.dotenv(text, path: "fuzz.env"))
         } catch {
             let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
             require(error.diagnostics.allSatisfy { $0.mark.line >= 1 && $0.mark.line <= lines }, "a problem outside the text's \(lines) lines")
@@ -37,10 +37,15 @@ enum VariablesFileFuzz {
         }
         let again: [String: String]
         do {
-            again = try VariablesFile.dotenv(written, path: "again.env")
+            again = all(try VariablesFile.dotenv(written, path: "again.env"))
         } catch {
             preconditionFailure("the values of '\(text)', written back, do not read: \(error)")
         }
         require(again.count == values.count && values.allSatisfy { again[$0.key]?.utf8.elementsEqual($0.value.utf8) == true }, "'\(text)' does not survive writing back: \(values.debugDescription) became \(again.debugDescription)")
+    }
+
+    /// The text and the quoted values of a dotenv file, as text.
+    private static func all(_ values: (text: [String: String], typed: [String: JSONValue])) -> [String: String] {
+        values.text.merging(values.typed.compactMapValues { if case .string(let text) = $0 { text } else { nil } }) { first, _ in first }
     }
 }
