@@ -68,15 +68,21 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Hurl files: each entry's credential for its host from this .netrc file, as Hurl's --netrc-file.", valueName: "FILE"))
     var netrcFile: String?
 
+    @Flag(name: .customLong("path-as-is"), help: "Hurl files: send every entry's path with its /../ and /./ segments, as Hurl's --path-as-is.")
+    var pathAsIs = false
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
-        [
+        let options: [(String, Bool)] = [
             ("--location", location), ("--location-trusted", locationTrusted), ("--max-redirs", maximumRedirects != nil),
             ("--delay", delay != nil), ("--retry", retry != nil), ("--retry-interval", retryInterval != nil),
             ("--no-header", !noHeader.isEmpty), ("--no-cookie-store", noCookieStore), ("--ignore-asserts", ignoreAsserts),
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
-            ("--cookie", cookie != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil), ("--cookie-jar", cookieJar != nil), ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
-        ].filter(\.1).map(\.0)
+            ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
+            ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
+            ("--path-as-is", pathAsIs),
+        ]
+        return options.filter(\.1).map(\.0)
     }
 
     /// The options given with `-u NAME:PASSWORD`, which `--digest` makes each entry's credential
@@ -127,6 +133,7 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.cookieInput = cookie.map { URL(fileURLWithPath: $0).path }
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         defaults.digest = digest
+        defaults.sendsPathAsIs = pathAsIs
         defaults.netrcFile = netrcFile.map { URL(fileURLWithPath: $0).path }
         let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)
         guard versions.count <= 1 else { throw ValidationError("give one of --http1.0, --http1.1 and --http2") }

@@ -89,6 +89,8 @@ extension HurlConversion {
             refuse(at, "http3: this libcurl does not offer HTTP/3")
         case (.limitRate, .integer(let digits)):
             rest.append(("limit-rate", HurlConversion.plain(digits, at: at)))
+        case (.pathAsIs, .boolean(let on)):
+            if on { rest.append(("path-as-is", HurlConversion.plain("true", at: at))) }
         case (.insecure, .boolean(false)):
             // Certificates are checked: the pipeline's own default.
             break

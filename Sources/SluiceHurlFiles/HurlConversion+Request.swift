@@ -63,6 +63,9 @@ extension HurlConversion {
         if let version = defaults.httpVersion, !rest.contains(where: { $0.0 == "http-version" }) {
             rest.append(("http-version", HurlConversion.text(version, at: at)))
         }
+        if defaults.sendsPathAsIs, !rest.contains(where: { $0.0 == "path-as-is" }) {
+            rest.append(("path-as-is", HurlConversion.plain("true", at: at)))
+        }
         if let rate = defaults.limitRate, !rest.contains(where: { $0.0 == "limit-rate" }) {
             rest.append(("limit-rate", HurlConversion.plain(String(rate), at: at)))
         }

@@ -45,6 +45,9 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--netrc-file FILE`: each entry's credential from that `.netrc` file.
     public var netrcFile: String?
 
+    /// `--path-as-is`: each entry's path goes out with its dot segments.
+    public var sendsPathAsIs = false
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

@@ -795,6 +795,11 @@ extension DocCommentExampleTests {
             let own = try await request.ownCredentials?.credential(for: ProtectionSpace(scheme: "https", host: "any.test", port: 443))
             #expect(own?.username == "ada")
         }
+        do {
+            var request = Request("http://example.test/static/../etc/passwd")
+            request.sendsPathAsIs = true
+            #expect(request.sendsPathAsIs)
+        }
         let netrc = try NetrcFile(text: "machine api.example.test login ada password s3cret\n")
         let provider = NetrcCredentialProvider(file: netrc, schemes: .basic)
         #expect(provider.credential(for: ProtectionSpace(scheme: "https", host: "api.example.test", port: 443))?.username == "ada")

@@ -57,4 +57,33 @@ struct URLsAsWrittenTests {
         // cannot hold them) and writes the escape it adds for 'é' in lowercase.
         #expect(Self.target(of: reference.output) == "/raw/caf%C3%A9/%c3%a9?a=x%3Dy&b={z}&c=%2F", "\(reference.output)")
     }
+
+    @Test("path-as-is keeps /../ and /./ in an absolute path and a resolved one, as curl --path-as-is sends them; without it they go, as curl removes them")
+    func pathAsIs() async throws {
+        let servers = try TestServers.load()
+        let origin = servers.scenario.absoluteString
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(origin)/raw/base/" }
+            requests:
+              - { name: absolute, path: "\(origin)/raw/a/../b/./c", path-as-is: true }
+              - { name: relative, path: "x/../y", path-as-is: true }
+              - { name: removed, path: "\(origin)/raw/a/../b/./c" }
+            """, to: "as-is.yaml")
+        let run = try await SluiceProcess.launch(["run", "--format", "json", file])
+        #expect(run.status == 0, "\(run.error)")
+        let dryRun = try await SluiceProcess.launch(["run", "--dry-run", file])
+        #expect(dryRun.output.contains("GET \(origin)/raw/a/../b/./c\n") && dryRun.output.contains("GET \(origin)/raw/base/x/../y\n"), "\(dryRun.output)")
+        #expect(dryRun.output.contains("GET \(origin)/raw/b/c\n"), "\(dryRun.output)")
+        let curlAsIs = try await CurlCLI.run(["--path-as-is", origin + "/raw/a/../b/./c"])
+        let curlRemoved = try await CurlCLI.run([origin + "/raw/a/../b/./c"])
+        #expect(Self.target(of: curlAsIs.output) == "/raw/a/../b/./c" && Self.target(of: curlRemoved.output) == "/raw/b/c")
+        let sent = try await SluiceProcess.launch(["curl", file])
+        #expect(sent.output.contains("--path-as-is"), "\(sent.output)")
+        for (name, expected) in [("absolute", "/raw/a/../b/./c"), ("relative", "/raw/base/x/../y"), ("removed", "/raw/b/c")] {
+            let one = try await SluiceProcess.launch(["run", "--verbose", "--only", name, file])
+            #expect((one.output + one.error).contains("> GET \(origin)\(expected)\n"), "\(name): \(one.output)\(one.error)")
+        }
+    }
 }

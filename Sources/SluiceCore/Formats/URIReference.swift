@@ -53,17 +53,19 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This reference resolved against `base` (RFC 3986 section 5.2.2), which should be absolute.
-    public func resolved(against base: URIReference) -> URIReference {
+    /// With `keepingDotSegments` (curl's `--path-as-is`) the `.` and `..` segments stay.
+    public func resolved(against base: URIReference, keepingDotSegments: Bool = false) -> URIReference {
+        let clean = { (path: String) in keepingDotSegments ? path : URIReference.cleaned(path, keepingDotSegments) }
         var target = URIReference(path: "")
         if let scheme {
             target.scheme = scheme
             target.authority = authority
-            target.path = URIReference.removingDotSegments(path)
+            target.path = URIReference.cleaned(path, keepingDotSegments)
             target.query = query
         } else {
             if let authority {
                 target.authority = authority
-                target.path = URIReference.removingDotSegments(path)
+                target.path = URIReference.cleaned(path, keepingDotSegments)
                 target.query = query
             } else {
                 if path.isEmpty {
@@ -71,9 +73,9 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
                     target.query = query ?? base.query
                 } else {
                     if path.utf8.first == URIReference.slash {
-                        target.path = URIReference.removingDotSegments(path)
+                        target.path = URIReference.cleaned(path, keepingDotSegments)
                     } else {
-                        target.path = URIReference.removingDotSegments(merged(with: base))
+                        target.path = URIReference.cleaned(merged(with: base), keepingDotSegments)
                     }
                     target.query = query
                 }
@@ -83,6 +85,11 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
         }
         target.fragment = fragment
         return target
+    }
+
+    /// `path` without its dot segments, unless they are kept.
+    private static func cleaned(_ path: String, _ keepingDotSegments: Bool) -> String {
+        keepingDotSegments ? path : removingDotSegments(path)
     }
 
     /// RFC 3986 section 5.2.3: this relative path appended to the base path's directory.

@@ -25,13 +25,19 @@ public enum URLText {
     /// URLText.url("http://example.com/?a=x%3Dy&b={z}")?.absoluteString   // http://example.com/?a=x%3Dy&b=%7Bz%7D
     /// ```
     public static func url(_ text: String) -> URL? {
-        guard let escaped = escaped(text) else { return nil }
+        url(text, keepingDotSegments: false)
+    }
+
+    /// ``url(_:)``, the `.` and `..` segments of an absolute URL kept when `keepingDotSegments`
+    /// (curl's `--path-as-is`, ``Request/sendsPathAsIs``).
+    public static func url(_ text: String, keepingDotSegments: Bool) -> URL? {
+        guard let escaped = escaped(text, keepingDotSegments: keepingDotSegments) else { return nil }
         return URL(string: escaped)
     }
 
     /// `text` with only what must be escaped escaped, component by component; `nil` when its
     /// authority holds a host or port no standard allows.
-    public static func escaped(_ text: String) -> String? {
+    public static func escaped(_ text: String, keepingDotSegments: Bool = false) -> String? {
         var reference = URIReference(parsing: text)
         // RFC 3986 section 4.2: a colon in the first segment of a relative path reads as a scheme,
         // so such a path is no reference (`{id}:run`, `://a`; `./{id}:run` is one). Foundation
@@ -45,7 +51,7 @@ public enum URLText {
             reference.authority = checked
         }
         reference.path = escape(reference.path, keeping: isPathByte)
-        if reference.scheme != nil {
+        if reference.scheme != nil, !keepingDotSegments {
             // What libcurl sends, and so what the URL says: '.' and '..' segments removed
             // (RFC 3986 section 5.2.4), as curl removes them. A relative reference loses them when
             // it is resolved.

@@ -71,7 +71,14 @@ public struct URLResolution: RequestStage {
     public func prepare(_ request: Request, context: TaskContext) throws -> Request {
         var request = request
         // The empty reference is the base itself (RFC 3986 section 5.2.2).
-        request.url = request.isEmptyReference ? baseURL : try resolve(request.url, pathParameters: request.pathParameters)
+        if request.isEmptyReference {
+            request.url = baseURL
+        } else if request.sendsPathAsIs {
+            let reference = request.url
+            request.url = try resolve(reference.baseURL == nil ? reference.relativeString : reference.absoluteString, pathParameters: request.pathParameters, reference: reference, keepingDotSegments: true)
+        } else {
+            request.url = try resolve(request.url, pathParameters: request.pathParameters)
+        }
         request.pathParameters = [:]
         return request
     }
@@ -92,11 +99,11 @@ public struct URLResolution: RequestStage {
         return url
     }
 
-    private func resolve(_ text: String, pathParameters: [String: String], reference: URL) throws(SluiceError) -> URL {
+    private func resolve(_ text: String, pathParameters: [String: String], reference: URL, keepingDotSegments: Bool = false) throws(SluiceError) -> URL {
         var parsed = URIReference(parsing: text)
         parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
-        let resolved = parsed.resolved(against: base).description
-        guard let url = URLText.url(resolved) else {
+        let resolved = parsed.resolved(against: base, keepingDotSegments: keepingDotSegments).description
+        guard let url = URLText.url(resolved, keepingDotSegments: keepingDotSegments) else {
             throw SluiceError(kind: .invalidRequest, stage: name, url: reference, message: "\(text) resolves to \(resolved), which is not a valid URL")
         }
         return url

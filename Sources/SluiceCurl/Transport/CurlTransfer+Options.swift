@@ -99,6 +99,9 @@ extension CurlTransfer {
         if let total = request.timeouts.total {
             try easy.set(CURLOPT_TIMEOUT_MS, total.wholeMilliseconds)
         }
+        if request.sendsPathAsIs {
+            try easy.set(CURLOPT_PATH_AS_IS, 1)
+        }
         if let rate = request.maxTransferRate, rate > 0 {
             try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
             try easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)

@@ -311,6 +311,12 @@ package struct PipelineDecoder {
         if let credential = node["credential"] {
             request.credential = credentialOptions(credential)
         }
+        if let asIs = node["path-as-is"] {
+            switch asIs.scalar.map(YAMLNode.coreSchemaValue) {
+            case .bool(let value)?: request.sendsPathAsIs = value
+            default: fail(asIs.mark, "path-as-is is true or false")
+            }
+        }
         if let version = node["http-version"] {
             request.httpVersion = httpVersion(version)
         }

@@ -105,6 +105,10 @@ package enum PipelineKeys {
             summary: "The request's own credential, answered with by the authentication stage (added when the file lists none) for its origin only: {username, password, schemes} or {netrc-file, schemes}; curl's -u, Hurl's user, digest and netrc-file options."
         ),
         OptionDescriptor(
+            "path-as-is", .boolean, default: "false",
+            summary: "Send the path as written, its /../ and /./ segments included (curl's and Hurl's --path-as-is); otherwise they are removed first, as curl does."
+        ),
+        OptionDescriptor(
             "http-version", .choice(["1.0", "1.1", "2"]),
             summary: "The HTTP version the request is sent with: 1.0 and 1.1 as they are (curl's --http1.0, --http1.1, Hurl's http1.0, http1.1), 2 asked for with HTTP/1.1 where the server does not offer it (curl's --http2)."
         ),

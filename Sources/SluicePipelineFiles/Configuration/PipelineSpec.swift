@@ -127,6 +127,8 @@ public struct RequestSpec: Sendable {
     /// `credential:`, the request's own credential (`username`, `password`, `schemes`, or
     /// `netrc-file`), rendered when the request is.
     public var credential: YAMLNode?
+    /// `path-as-is: true`: the path goes out with its dot segments.
+    public var sendsPathAsIs = false
     /// `http-version:`, the HTTP version the request is sent with, in place of the transport's.
     public var httpVersion: HTTPVersion?
     /// `limit-rate:`, the most bytes a second the request moves each way.

@@ -106,6 +106,9 @@ public enum CurlExport {
         case .http3?: arguments.append("--http3")
         case .unknown?, nil: break
         }
+        if request.sendsPathAsIs {
+            arguments.append("--path-as-is")
+        }
         if let rate = request.maxTransferRate {
             arguments += ["--limit-rate", "\(rate)"]
         }

@@ -79,7 +79,7 @@ extension RequestSpec {
         if path.isEmpty {
             request = Request(method: method, path)
         } else {
-            guard let url = URLText.url(path) else {
+            guard let url = URLText.url(path, keepingDotSegments: sendsPathAsIs) else {
                 throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
             }
             request = Request(method: method, url: url)
@@ -146,6 +146,7 @@ extension RequestSpec {
         }
         request.maxResponseSize = maxResponseSize
         request.askedHTTPVersion = httpVersion
+        request.sendsPathAsIs = sendsPathAsIs
         request.maxTransferRate = limitRate
         request.recordsPeerCertificates = readsCertificate
         if let output {
