@@ -71,6 +71,9 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Flag(name: .customLong("path-as-is"), help: "Hurl files: send every entry's path with its /../ and /./ segments, as Hurl's --path-as-is.")
     var pathAsIs = false
 
+    @Option(name: .customLong("file-root"), help: ArgumentHelp("Hurl files: read and write the files a .hurl names (output, file bodies) from DIR instead of its own folder, as Hurl's --file-root.", valueName: "DIR"))
+    var fileRoot: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         let options: [(String, Bool)] = [
@@ -80,7 +83,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
             ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
-            ("--path-as-is", pathAsIs),
+            ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
         ]
         return options.filter(\.1).map(\.0)
     }
@@ -134,6 +137,7 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         defaults.digest = digest
         defaults.sendsPathAsIs = pathAsIs
+        defaults.fileRoot = fileRoot.map { URL(fileURLWithPath: $0).path }
         defaults.netrcFile = netrcFile.map { URL(fileURLWithPath: $0).path }
         let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)
         guard versions.count <= 1 else { throw ValidationError("give one of --http1.0, --http1.1 and --http2") }

@@ -71,7 +71,7 @@ extension HurlConversion {
             rest.append(("skip", optionScalar(option.value, at: at)))
         case (.output, .text(let written)):
             // Hurl's `-` is standard output, a file named `-` to a pipeline.
-            rest.append(("output", written.literalValue == "-" ? HurlConversion.text("/dev/stdout", at: at) : templateNode(written)))
+            rest.append(("output", written.literalValue == "-" ? HurlConversion.text("/dev/stdout", at: at) : pathNode(written)))
         case (.connectTo, .text(let written)):
             connection["connect-to", default: []].append(templateNode(written))
         case (.resolve, .text(let written)):

@@ -163,7 +163,7 @@ extension HurlConversion {
         case .text(let value):
             return HurlConversion.mapping([("name", templateNode(parameter.name)), ("value", templateNode(value))], at: at)
         case .file(let filename, let contentType):
-            var pairs = [("name", templateNode(parameter.name)), ("file", templateNode(filename))]
+            var pairs = [("name", templateNode(parameter.name)), ("file", pathNode(filename))]
             if let contentType { pairs.append(("content-type", HurlConversion.text(contentType, at: at))) }
             return HurlConversion.mapping(pairs, at: at)
         }
@@ -202,7 +202,7 @@ extension HurlConversion {
         case .hex(let text):
             rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(text)).base64EncodedString(), at: at)))
         case .file(let path):
-            rest.append(("body-file", templateNode(path)))
+            rest.append(("body-file", pathNode(path)))
         }
     }
 

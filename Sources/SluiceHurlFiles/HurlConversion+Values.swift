@@ -46,6 +46,14 @@ extension HurlConversion {
         HurlConversion.text(self.template(template), at: template.position)
     }
 
+    /// A file's path: as written (the converted file sits beside the Hurl file, and reads it from
+    /// its own folder), or under `--file-root` when one is given.
+    mutating func pathNode(_ template: HurlTemplate) -> YAMLNode {
+        let path = self.template(template)
+        guard let root = defaults.fileRoot, !path.hasPrefix("/") else { return HurlConversion.text(path, at: template.position) }
+        return HurlConversion.text(URL(fileURLWithPath: root, isDirectory: true).appendingPathComponent(path).path, at: template.position)
+    }
+
     /// An operand of a predicate: numbers, Booleans and null plain (typed), strings quoted,
     /// `{{name}}` as `"${name}"` (the variable's typed value), bytes as `{hex: ...}` or
     /// `{base64: ...}`, a GraphQL string as the JSON Hurl sends for it.

@@ -28,7 +28,7 @@ public struct HurlConversion {
     ///   - defaults: what Hurl's command line sets for every entry.
     public static func pipelineDocument(of file: HurlFile, directory: URL? = nil, defaults: HurlDefaults = HurlDefaults()) throws(HurlConversionError) -> YAMLNode {
         var conversion = HurlConversion()
-        conversion.directory = directory
+        conversion.directory = defaults.fileRoot.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? directory
         conversion.defaults = defaults
         let start = file.entries.first?.request.position ?? HurlSourcePosition(line: 1, column: 1)
         let numbered = Array(zip(1..., file.entries))

@@ -48,6 +48,10 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--path-as-is`: each entry's path goes out with its dot segments.
     public var sendsPathAsIs = false
 
+    /// `--file-root DIR` (absolute): the folder the file's relative paths (`output`, `file,`
+    /// bodies, parts and values to compare with) are read and written from, in place of its own.
+    public var fileRoot: String?
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

@@ -177,7 +177,7 @@ struct HurlRunTests {
         #expect(refused.status == 2 && refused.error.contains("location.yaml: --location is Hurl's, for .hurl files"), "\(refused.error)")
     }
 
-    @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output, --from/--to-entry and --cookie/--cookie-jar, run and converted alike")
+    @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output, --from/--to-entry, --cookie/--cookie-jar and --file-root, run and converted alike")
     func moreCommandLineOptions() async throws {
         let directory = try TemporaryDirectory()
         let hurl = try directory.write("""
@@ -214,6 +214,11 @@ struct HurlRunTests {
 
         let cookies = try await SluiceProcess.launch(["convert", "-b", "in.txt", "--cookie-jar", "/tmp/out.txt", hurl], directory: directory.url.path)
         #expect(cookies.output.contains("  - cookies:\n      read: \(directory.file("in.txt").path)\n      write: /tmp/out.txt\n"), "\(cookies.output)")
+
+        let rooted = try directory.write("POST http://localhost:8000/x\n[Options]\noutput: out.bin\nfile,in.bin;\n", to: "rooted.hurl")
+        let fileRoot = try await SluiceProcess.launch(["convert", "--file-root", "root", rooted], directory: directory.url.path)
+        #expect(fileRoot.output.contains("    body-file: \(directory.file("root/in.bin").path)\n"), "\(fileRoot.output)")
+        #expect(fileRoot.output.contains("    output: \(directory.file("root/out.bin").path)\n"), "\(fileRoot.output)")
 
         let backwards = try await SluiceProcess.launch(["run", "--from-entry", "3", "--to-entry", "2", hurl])
         #expect(backwards.status == 2 && backwards.error.contains("--from-entry 3 is after --to-entry 2"), "\(backwards.error)")
