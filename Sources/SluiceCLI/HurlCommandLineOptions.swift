@@ -74,6 +74,12 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("file-root"), help: ArgumentHelp("Hurl files: read and write the files a .hurl names (output, file bodies) from DIR instead of its own folder, as Hurl's --file-root.", valueName: "DIR"))
     var fileRoot: String?
 
+    @Option(name: [.customShort("x"), .customLong("proxy")], help: ArgumentHelp("Hurl files: send every entry through this proxy ([PROTOCOL://]HOST[:PORT]), unless it names its own, as Hurl's --proxy.", valueName: "URL"))
+    var proxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hurl files: hosts (comma-separated) an entry's proxy is not used for, as Hurl's --no-proxy; without it, the no_proxy environment variable, as libcurl reads it.", valueName: "HOSTS"))
+    var noProxy: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         let options: [(String, Bool)] = [
@@ -84,6 +90,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
             ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
+            ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil),
         ]
         return options.filter(\.1).map(\.0)
     }
@@ -137,6 +144,11 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         defaults.digest = digest
         defaults.sendsPathAsIs = pathAsIs
+        defaults.proxy = proxy
+        let environment = ProcessInfo.processInfo.environment
+        // libcurl reads no_proxy (and NO_PROXY) whatever set the proxy; --no-proxy wins over it.
+        let hosts = noProxy ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        defaults.noProxy = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         defaults.fileRoot = fileRoot.map { URL(fileURLWithPath: $0).path }
         defaults.netrcFile = netrcFile.map { URL(fileURLWithPath: $0).path }
         let versions = [(http10, "1.0"), (http11, "1.1"), (http2, "2")].filter(\.0)

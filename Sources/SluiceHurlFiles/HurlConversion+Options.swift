@@ -89,6 +89,8 @@ extension HurlConversion {
             refuse(at, "http3: this libcurl does not offer HTTP/3")
         case (.limitRate, .integer(let digits)):
             rest.append(("limit-rate", HurlConversion.plain(digits, at: at)))
+        case (.proxy, .text(let written)):
+            rest.append(("proxy", proxyNode(templateNode(written), at: at)))
         case (.pathAsIs, .boolean(let on)):
             if on { rest.append(("path-as-is", HurlConversion.plain("true", at: at))) }
         case (.insecure, .boolean(false)):
@@ -101,6 +103,16 @@ extension HurlConversion {
         default:
             refuse(at, "the option \(name) has no pipeline spelling yet")
         }
+    }
+
+    /// A request's `proxy:` for a proxy URL, with the hosts `--no-proxy` (or `no_proxy`) sends
+    /// direct.
+    func proxyNode(_ url: YAMLNode, at position: HurlSourcePosition) -> YAMLNode {
+        var pairs = [("url", url)]
+        if !defaults.noProxy.isEmpty {
+            pairs.append(("no-proxy", HurlConversion.list(defaults.noProxy.map { HurlConversion.text($0, at: position) }, at: position)))
+        }
+        return HurlConversion.mapping(pairs, at: position)
     }
 
     /// Sets a variable of the entry: one set again moves to the end with its new value (a mapping

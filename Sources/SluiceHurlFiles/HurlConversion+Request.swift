@@ -63,6 +63,9 @@ extension HurlConversion {
         if let version = defaults.httpVersion, !rest.contains(where: { $0.0 == "http-version" }) {
             rest.append(("http-version", HurlConversion.text(version, at: at)))
         }
+        if let proxy = defaults.proxy, !rest.contains(where: { $0.0 == "proxy" }) {
+            rest.append(("proxy", proxyNode(HurlConversion.text(proxy, at: at), at: at)))
+        }
         if defaults.sendsPathAsIs, !rest.contains(where: { $0.0 == "path-as-is" }) {
             rest.append(("path-as-is", HurlConversion.plain("true", at: at)))
         }

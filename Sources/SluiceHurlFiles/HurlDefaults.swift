@@ -52,6 +52,12 @@ public struct HurlDefaults: Sendable, Equatable {
     /// bodies, parts and values to compare with) are read and written from, in place of its own.
     public var fileRoot: String?
 
+    /// `--proxy URL`: each entry's proxy, unless it names its own.
+    public var proxy: String?
+    /// `--no-proxy HOSTS` (else the `no_proxy` environment variable, as libcurl reads it): the
+    /// hosts an entry's proxy is not used for.
+    public var noProxy: [String] = []
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

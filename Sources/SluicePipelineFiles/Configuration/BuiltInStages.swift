@@ -199,31 +199,10 @@ enum BuiltInStages {
     static let proxy = StageDescriptor(
         name: "proxy",
         summary: "Sends requests through a forward proxy (http, https, socks5, socks5h), or directly: either way the proxy environment variables are ignored.",
-        options: [
-            OptionDescriptor("url", .string, required: true, summary: "The proxy, http://host:port (also https, socks5, socks5h), or none to go direct."),
-            OptionDescriptor("username", .string, summary: "The proxy's user name for Basic authentication."),
-            OptionDescriptor("password", .string, secret: true, summary: "The proxy's password."),
-            OptionDescriptor("no-proxy", .list(.string), summary: "Hosts that go direct: names (subdomains included), IP addresses, or *."),
-            OptionDescriptor("ca-bundle", .string, summary: "For an https:// proxy: a PEM file of trust anchors for the proxy's own certificate."),
-        ]
+        options: ProxyOptions.descriptors
     ) { options in
-        let text = options.string("url")!
-        var settings = ProxySettings(url: text.hasSameCodePoints(as: "none") ? nil : text)
-        settings.username = options.string("username")
-        settings.password = options.string("password")
-        settings.bypass = options.strings("no-proxy") ?? []
-        settings.caBundle = options.path("ca-bundle")
-        do throws(ProxySettings.Invalid) {
-            return ProxySelection(route: try settings.route { proxyOptionNames[$0] ?? "" })
-        } catch {
-            throw StageOptions.Invalid(option: error.field == .url ? "url" : proxyOptionNames[error.field], message: error.message)
-        }
+        ProxySelection(route: try ProxyOptions.route(from: options))
     }
-
-    /// The `proxy` option of each proxy setting; for the URL, how the stage writes no proxy.
-    private static let proxyOptionNames: [ProxySettings.Field: String] = [
-        .url: "url: none", .username: "username", .password: "password", .bypass: "no-proxy", .caBundle: "ca-bundle",
-    ]
 
     static let authentication = StageDescriptor(
         name: "authentication",

@@ -311,6 +311,9 @@ package struct PipelineDecoder {
         if let credential = node["credential"] {
             request.credential = credentialOptions(credential)
         }
+        if let proxy = node["proxy"] {
+            request.proxy = proxyOptions(proxy)
+        }
         if let asIs = node["path-as-is"] {
             switch asIs.scalar.map(YAMLNode.coreSchemaValue) {
             case .bool(let value)?: request.sendsPathAsIs = value
@@ -537,6 +540,19 @@ package struct PipelineDecoder {
             .filter { !templated.contains($0.mark) }.map { ($0.mark, $0.message) }
         if let problem = CredentialOptions.problem(in: pairs) { problems.append((node.mark, problem)) }
         for (mark, message) in problems { fail(mark, message) }
+        return problems.isEmpty ? node : nil
+    }
+
+    /// A request's `proxy:`, checked as far as it can be before its `${...}` are filled in.
+    private mutating func proxyOptions(_ node: YAMLNode) -> YAMLNode? {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            fail(node.mark, "proxy must be a mapping with url (and username, password, no-proxy, ca-bundle)")
+            return nil
+        }
+        let templated = Set(node.references().references.map(\.mark))
+        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: ProxyOptions.descriptors, owner: "proxy")
+            .filter { !templated.contains($0.mark) }
+        for problem in problems { fail(problem.mark, problem.message) }
         return problems.isEmpty ? node : nil
     }
 

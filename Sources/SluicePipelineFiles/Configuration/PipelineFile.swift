@@ -216,6 +216,7 @@ private struct Loader {
         makeStages(spec.stages, capturedBy: capturedBy)
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
         addAuthentication(for: spec.requests)
+        collectPasswords(of: spec.requests)
         arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
         var spec = spec
@@ -297,20 +298,22 @@ private struct Loader {
     }
 
     /// Adds an `authentication` stage without credentials of its own when a request gives its own
-    /// `credential:` and the file lists none, and counts the passwords written out as secrets.
+    /// `credential:` and the file lists none.
     private mutating func addAuthentication(for requests: [RequestSpec]) {
-        let credentials = requests.compactMap(\.credential)
-        guard !credentials.isEmpty else { return }
-        for credential in credentials {
-            guard let password = credential["password"]?.scalar else { continue }
+        guard requests.contains(where: { $0.credential != nil }), !stages.contains(where: { $0.placement == .authentication }) else { return }
+        add(HTTPAuthentication(credentials: []), because: "a request gives its own credential:") { HTTPAuthentication(credentials: []) }
+    }
+
+    /// Counts the passwords of requests' own `credential:` and `proxy:` as secrets: as written,
+    /// or the secrets their `${...}` read.
+    private mutating func collectPasswords(of requests: [RequestSpec]) {
+        for password in requests.flatMap({ [$0.credential, $0.proxy] }).compactMap({ $0?["password"]?.scalar }) {
             if password.contains("${"), let template = try? TemplateString(parsing: password) {
                 secrets += scope.secrets(in: template)
             } else {
                 secrets.append(password)
             }
         }
-        guard !stages.contains(where: { $0.placement == .authentication }) else { return }
-        add(HTTPAuthentication(credentials: []), because: "a request gives its own credential:") { HTTPAuthentication(credentials: []) }
     }
 
     /// Adds a stage every run has unless the file lists one, made now and by `make` for each run.

@@ -105,6 +105,10 @@ package enum PipelineKeys {
             summary: "The request's own credential, answered with by the authentication stage (added when the file lists none) for its origin only: {username, password, schemes} or {netrc-file, schemes}; curl's -u, Hurl's user, digest and netrc-file options."
         ),
         OptionDescriptor(
+            "proxy", .object(ProxyOptions.descriptors),
+            summary: "The request's own proxy, in place of the proxy stage's: {url, username, password, no-proxy, ca-bundle}, url: none to go direct; Hurl's proxy option."
+        ),
+        OptionDescriptor(
             "path-as-is", .boolean, default: "false",
             summary: "Send the path as written, its /../ and /./ segments included (curl's and Hurl's --path-as-is); otherwise they are removed first, as curl does."
         ),

@@ -127,6 +127,8 @@ public struct RequestSpec: Sendable {
     /// `credential:`, the request's own credential (`username`, `password`, `schemes`, or
     /// `netrc-file`), rendered when the request is.
     public var credential: YAMLNode?
+    /// `proxy:`, the request's own proxy (or `url: none`, direct), in place of the proxy stage's.
+    public var proxy: YAMLNode?
     /// `path-as-is: true`: the path goes out with its dot segments.
     public var sendsPathAsIs = false
     /// `http-version:`, the HTTP version the request is sent with, in place of the transport's.
@@ -186,7 +188,7 @@ public struct RequestSpec: Sendable {
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
         nodes += variables.map(\.value) + removedHeaders + appendedHeaders.flatMap { [$0.key, $0.value] }
-        nodes += [parameters, body, bodyFile, output, connection, redirects, credential].compactMap { $0 }
+        nodes += [parameters, body, bodyFile, output, connection, redirects, credential, proxy].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes
     }

@@ -164,6 +164,14 @@ extension RequestSpec {
             let options = StageOptions(owner: "redirects", pairs: pairs, mark: redirects.mark, directory: directory, environment: [:])
             request.redirection = RedirectOptions.redirection(from: options)
         }
+        if let proxy {
+            let options = StageOptions(owner: "proxy", pairs: try rendered(proxy).pairs ?? [], mark: proxy.mark, directory: directory, environment: [:])
+            do {
+                request.proxyRoute = try ProxyOptions.route(from: options)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "proxy at line \(proxy.mark.line): \(error.message)")
+            }
+        }
         if let credential {
             let options = StageOptions(owner: "credential", pairs: try rendered(credential).pairs ?? [], mark: credential.mark, directory: directory, environment: [:])
             request.ownCredentials = try CredentialOptions.credentials(from: options)

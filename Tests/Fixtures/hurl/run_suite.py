@@ -86,16 +86,16 @@ FLAGS = {
     "--http1.1": (0, ["--http1.1"], "yes"),
     "--ipv6": (0, ["--ipv6", "--connect-to", "{ipv6_connect_to}"], "yes"),
     "--unix-socket": (1, ["--unix-socket", "{unix_socket}"], "yes"),
-    "--proxy": (1, UNMAPPED, "not yet"),
-    "--no-proxy": (1, UNMAPPED, "not yet"),
+    "--proxy": (1, ["--proxy", "{value}"], "yes"),
+    "--no-proxy": (1, ["--no-proxy", "{value}"], "yes"),
     # running
     "--ignore-asserts": (0, ["--ignore-asserts"], "yes"),
     "--delay": (1, ["--delay", "{ms}"], "yes"),
     "--retry": (1, ["--retry", "{value}"], "yes"),
     "--retry-interval": (1, ["--retry-interval", "{ms}"], "yes"),
-    # Hurl repeats the whole sequence of files N times; `sluice run --repeat` today is load mode
-    # (each request N times): the same spelling, not yet the same meaning.
-    "--repeat": (1, UNMAPPED, "not yet"),
+    # Hurl repeats the whole sequence of files N times: the files listed N times (`sluice run
+    # --repeat` is load mode, each request N times), done in plan() below.
+    "--repeat": (1, IGNORED, "yes"),
     "--from-entry": (1, ["--from-entry", "{value}"], "yes"),
     "--to-entry": (1, ["--to-entry", "{value}"], "yes"),
     "--output": (1, ["--output", "{value}"], "yes"),
@@ -130,7 +130,8 @@ SHORT = {
 # (whose hurl/config lines are more options, read before the command line's). "pass" would hand
 # the variable on to sluice's environment; UNMAPPED reports the case `unmapped: env NAME`.
 ENV = {
-    "no_proxy": UNMAPPED,
+    # Hurl's libcurl reads it beside --proxy; so does `sluice run FILE.hurl` (and convert).
+    "no_proxy": "pass",
 }
 
 # Cases whose outcome depends on time or on what ran before, beyond their exit status.
@@ -297,7 +298,8 @@ def plan(row, context):
             if not (HERE / path).is_file():
                 problems.append(f"missing: {path}")
         problems += [f"unmapped: {u}" for u in env_unmapped + unmapped]
-        runs.append({"files": files, "arguments": arguments, "env": passed})
+        repeat = next((int(value) for name, value in options if name == "--repeat" and value and value.isdigit()), 1)
+        runs.append({"files": files * repeat, "arguments": arguments, "env": passed})
     return runs, sorted(set(problems), key=problems.index)
 
 
@@ -359,7 +361,7 @@ def fresh_build_folder():
 CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
     "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
-    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1, "--digest": 0, "--netrc-file": 1, "--path-as-is": 0, "--file-root": 1,
+    "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1, "--digest": 0, "--netrc-file": 1, "--path-as-is": 0, "--file-root": 1, "--proxy": 1, "--no-proxy": 1,
 }
 
 
@@ -390,22 +392,23 @@ def run_form(row, form, runs, args, context, keep):
     expected = EXIT_STATUS.get(int(row["exit"] or 0), int(row["exit"] or 0))
     done, converted = [], {}
     try:
-        if form == "yaml":
-            for path in dict.fromkeys(f for run in runs for f in run["files"]):
-                target = str(Path(path).with_name(Path(path).stem + CONVERTED_SUFFIX))
-                options = next(split_convert_options(run["arguments"])[0] for run in runs if path in run["files"])
-                result = execute([args.sluice, "convert", *options, path], env)
-                done.append(result)
-                if result["status"] != 0:
-                    return {"ok": False, "status": f"convert {path}: exit {result['status']}", "runs": done}
-                (HERE / target).write_text(result["stdout"], encoding="utf-8")
-                converted[path] = target
-                if keep:
-                    copy = keep / case / Path(target).name
-                    copy.parent.mkdir(parents=True, exist_ok=True)
-                    copy.write_text(result["stdout"], encoding="utf-8")
         status = 0
         for run in runs:
+            if form == "yaml":
+                # Each run's files converted with that run's options and environment (no_proxy).
+                options = split_convert_options(run["arguments"])[0]
+                for path in dict.fromkeys(run["files"]):
+                    target = str(Path(path).with_name(Path(path).stem + CONVERTED_SUFFIX))
+                    result = execute([args.sluice, "convert", *options, path], dict(env, **run["env"]))
+                    done.append(result)
+                    if result["status"] != 0:
+                        return {"ok": False, "status": f"convert {path}: exit {result['status']}", "runs": done}
+                    (HERE / target).write_text(result["stdout"], encoding="utf-8")
+                    converted[path] = target
+                    if keep:
+                        copy = keep / case / Path(target).name
+                        copy.parent.mkdir(parents=True, exist_ok=True)
+                        copy.write_text(result["stdout"], encoding="utf-8")
             files = [converted.get(f, f) for f in run["files"]]
             arguments = split_convert_options(run["arguments"])[1] if form == "yaml" else run["arguments"]
             argv = [args.sluice, "run", "--no-color", *context["connect_to"], *arguments, *files]
