@@ -162,4 +162,34 @@ struct ProxyTests {
         let curl = try await SluiceProcess.launch(["curl", authenticated], environment: ["PROXY_PASSWORD": "proxy-s3cret"])
         #expect(curl.output.contains("--proxy \(servers.proxyWithAuth.absoluteString) --proxy-user 'user:***'"), "\(curl.output)")
     }
+
+    @Test("a request's own proxy: goes through tinyproxy in place of the proxy stage's, url: none goes direct, its no-proxy bypasses; its password never shows")
+    func requestProxy() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            stages:
+              - proxy: { url: "http://127.0.0.1:9" }
+              - response-decoding: { format: data, acceptable-content-types: any }
+            requests:
+              - name: through
+                path: "\(servers.httpbin.absoluteString)/get"
+                proxy: { url: "\(servers.proxyWithAuth.absoluteString)", username: user, password: proxy-s3cret }
+                expect: { headers: { Via: "/sluice-test-proxy/" } }
+              - name: direct
+                path: "\(servers.httpbin.absoluteString)/get"
+                proxy: { url: none }
+                expect: { checks: [{ header: Via, exists: false }] }
+              - name: bypassed
+                path: "\(servers.httpbin.absoluteString)/get"
+                proxy: { url: "\(servers.proxy.absoluteString)", no-proxy: [127.0.0.1] }
+                expect: { checks: [{ header: Via, exists: false }] }
+            """, to: "proxy.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--verbose", file])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(!(run.output + run.error).contains("proxy-s3cret"))
+        let bad = try directory.write("requests:\n  - path: http://a.test/\n    proxy: { url: \"ftp://p.test\" }\n", to: "bad.yaml")
+        let refused = try await SluiceProcess.launch(["validate", bad])
+        #expect(refused.status == 2 && refused.error.contains("bad.yaml:3:"), "\(refused.output)\(refused.error)")
+    }
 }

@@ -553,7 +553,18 @@ package struct PipelineDecoder {
         let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: ProxyOptions.descriptors, owner: "proxy")
             .filter { !templated.contains($0.mark) }
         for problem in problems { fail(problem.mark, problem.message) }
-        return problems.isEmpty ? node : nil
+        guard problems.isEmpty else { return nil }
+        if templated.isEmpty {
+            // Without ${...} the route is known now: a bad URL is refused at load time.
+            let options = StageOptions(owner: "proxy", pairs: pairs, mark: node.mark, directory: nil, environment: [:])
+            do {
+                _ = try ProxyOptions.route(from: options)
+            } catch {
+                fail(error.option.map { options.mark(of: $0) } ?? node.mark, error.message)
+                return nil
+            }
+        }
+        return node
     }
 
     /// An `http-version`: `1.0`, `1.1` or `2`.
