@@ -80,6 +80,9 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hurl files: hosts (comma-separated) an entry's proxy is not used for, as Hurl's --no-proxy; without it, the no_proxy environment variable, as libcurl reads it.", valueName: "HOSTS"))
     var noProxy: String?
 
+    @Flag(name: .customLong("compressed"), help: "Hurl files: ask for a compressed body and decode it, as Hurl's --compressed: what every request of Sluice's does already (Accept-Encoding: gzip, deflate, br, zstd).")
+    var compressed = false
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         let options: [(String, Bool)] = [

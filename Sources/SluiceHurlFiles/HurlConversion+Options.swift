@@ -93,6 +93,10 @@ extension HurlConversion {
             rest.append(("proxy", proxyNode(templateNode(written), at: at)))
         case (.pathAsIs, .boolean(let on)):
             if on { rest.append(("path-as-is", HurlConversion.plain("true", at: at))) }
+        case (.compressed, .boolean(false)):
+            // No Accept-Encoding asked; a body the server codes all the same is still decoded,
+            // as Hurl decodes it for its asserts.
+            removedHeaders.append(HurlConversion.text("Accept-Encoding", at: at))
         case (.insecure, .boolean(false)):
             // Certificates are checked: the pipeline's own default.
             break

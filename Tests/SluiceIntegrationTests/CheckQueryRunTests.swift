@@ -123,6 +123,39 @@ struct CheckQueryRunTests {
         #expect(run.output.contains("6 requests: 6 passed, 0 failed"), "\(run.output)")
     }
 
+    @Test("rawbytes: httpbin's /gzip as it came (gzip's magic, the Content-Length's count) beside the decoded bytes; a plain body is its bytes; with output: too")
+    func rawBytes() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+            requests:
+              - name: gzip
+                path: gzip
+                output: body.json
+                expect:
+                  checks:
+                    - { rawbytes: , starts-with: { hex: 1f8b } }
+                    - { rawbytes: , filters: [count], equals: "${length}" }
+                    - { bytes: , starts-with: { hex: 7b } }
+                    - { jsonpath: $.gzipped, equals: true }
+                capture:
+                  length: { header: Content-Length, filters: [to-int] }
+              - name: plain
+                path: bytes/3?seed=1
+                expect:
+                  checks:
+                    - { rawbytes: , filters: [count], equals: 3 }
+                    - { rawbytes: , equals: { hex: "${hex}" } }
+                capture:
+                  hex: { bytes: , filters: [] }
+            """, to: "raw.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(FileNodes.contents(directory.file("body.json").path)?.contains("\"gzipped\": true") == true, "the decoded body is written")
+    }
+
     @Test("a failing check says what it expected and what it found, negation and filters included")
     func failuresSayWhat() async throws {
         let servers = try TestServers.load()

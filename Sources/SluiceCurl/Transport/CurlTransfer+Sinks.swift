@@ -59,7 +59,7 @@ extension CurlTransfer {
             if bodyChannel != nil {
                 if let caller = state.streamHeadEnded() { deliverStreamedHead(to: caller, codings: codings) }
             } else {
-                decoder = ContentDecoder(codings)
+                decoder = ContentDecoder(codings, keepingReceived: request.keepsRawBody)
             }
         case nil:
             break

@@ -259,14 +259,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             upload: lastProgress.upload,
             download: TransferProgress(completed: received, expected: lastProgress.download.expected ?? received)
         ))
-        return .success(Response(
+        var response = Response(
             status: easy.long(CURLINFO_RESPONSE_CODE),
             headers: state.head.headers,
             body: body,
             url: request.url,
             httpVersion: metrics.httpVersion,
             metrics: metrics
-        ))
+        )
+        if request.keepsRawBody { response.rawBody = decoder?.received ?? body }
+        return .success(response)
     }
 
     /// The error libcurl's `code` ends the exchange with: what the shell reads of libcurl, decided

@@ -19,6 +19,8 @@ public enum CheckQuery: Sendable {
     case body
     /// The body's bytes.
     case bytes
+    /// The body's bytes as they came over the wire, before its content codings were undone.
+    case rawBytes
     /// The SHA-256 digest of the body's bytes.
     case sha256
     /// The MD5 digest of the body's bytes.
@@ -78,6 +80,7 @@ public enum CheckQuery: Sendable {
         case .bytes: "bytes"
         case .sha256: "sha256"
         case .md5: "md5"
+        case .rawBytes: "rawbytes"
         case .redirects: "redirects"
         case .header: "header"
         case .setCookie: "set-cookie"
@@ -91,14 +94,14 @@ public enum CheckQuery: Sendable {
     }
 
     /// The keys of the queries that take no argument.
-    public static let bareKeys = ["status", "version", "url", "ip", "duration", "body", "bytes", "sha256", "md5", "redirects"]
+    public static let bareKeys = ["status", "version", "url", "ip", "duration", "body", "bytes", "rawbytes", "sha256", "md5", "redirects"]
     /// The keys of the queries that take one.
     public static let argumentKeys = ["header", "set-cookie", "cookie", "jsonpath", "xpath", "regex", "variable", "certificate"]
 
     /// The query's argument as written, for labels: `$.id`, `Content-Type`, `session[Max-Age]`.
     public var argumentText: String? {
         switch self {
-        case .status, .version, .url, .ip, .duration, .body, .bytes, .sha256, .md5, .redirects: nil
+        case .status, .version, .url, .ip, .duration, .body, .bytes, .rawBytes, .sha256, .md5, .redirects: nil
         case .header(let node), .cookie(let node), .jsonPath(let node, _), .xpath(let node), .regex(let node): node.scalar
         case .setCookie(let name, let attribute): (name.scalar ?? "") + (attribute.map { "[\($0.rawValue)]" } ?? "")
         case .variable(let name): name

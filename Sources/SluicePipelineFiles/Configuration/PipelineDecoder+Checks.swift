@@ -125,6 +125,7 @@ extension PipelineDecoder {
             case "duration": return .duration
             case "body": return .body
             case "bytes": return .bytes
+            case "rawbytes": return .rawBytes
             case "sha256": return .sha256
             case "md5": return .md5
             default: return .redirects

@@ -202,6 +202,7 @@ package enum PipelineKeys {
         case "duration": "the exchange's duration in milliseconds."
         case "body": "the body as text in its charset."
         case "bytes": "the body's bytes."
+        case "rawbytes": "the body's bytes as received, before its content coding (gzip, br, zstd, deflate) is undone."
         case "sha256": "the SHA-256 of the body's bytes."
         case "md5": "the MD5 of the body's bytes."
         case "redirects": "the redirects followed, a list of {status, location}."

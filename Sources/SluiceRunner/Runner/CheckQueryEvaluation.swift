@@ -29,6 +29,13 @@ extension CheckQuery {
             return .json(.string(try exchange.bodyText()))
         case .bytes:
             return .bytes(response.body)
+        case .rawBytes:
+            // Kept by the transport when asked; a body with no content coding is what came.
+            if let raw = response.rawBody { return .bytes(raw) }
+            guard !response.headers.contains("Content-Encoding") else {
+                throw CheckFailure("the body as received was not kept (a response from the cache, or a transport that keeps none)")
+            }
+            return .bytes(response.body)
         case .sha256:
             return .bytes(Data(SHA256.hash(data: response.body)))
         case .md5:

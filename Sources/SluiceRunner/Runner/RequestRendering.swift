@@ -32,10 +32,15 @@ extension RequestSpec {
     var readsBody: Bool {
         hasQuery {
             switch $0 {
-            case .body, .bytes, .sha256, .md5, .jsonPath, .xpath, .regex: true
+            case .body, .bytes, .rawBytes, .sha256, .md5, .jsonPath, .xpath, .regex: true
             case .status, .version, .url, .ip, .duration, .redirects, .header, .setCookie, .cookie, .variable, .certificate: false
             }
         }
+    }
+
+    /// Whether a check or capture reads the body as it came over the wire.
+    var readsRawBody: Bool {
+        hasQuery { if case .rawBytes = $0 { true } else { false } }
     }
 
     /// Whether a cookie check or capture reads the run's jar after the exchange.
@@ -149,6 +154,7 @@ extension RequestSpec {
         request.sendsPathAsIs = sendsPathAsIs
         request.maxTransferRate = limitRate
         request.recordsPeerCertificates = readsCertificate
+        request.keepsRawBody = readsRawBody
         if let output {
             request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
         }

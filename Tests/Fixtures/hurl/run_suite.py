@@ -71,7 +71,7 @@ FLAGS = {
     # request
     "--user": (1, ["--user", "{value}"], "yes"),
     "--header": (1, ["--header", "{value}"], "yes"),
-    "--compressed": (0, UNMAPPED, "not yet"),
+    "--compressed": (0, ["--compressed"], "yes"),
     "--user-agent": (1, ["--user-agent", "{value}"], "yes"),
     "--path-as-is": (0, ["--path-as-is"], "yes"),
     "--netrc-file": (1, ["--netrc-file", "{value}"], "yes"),

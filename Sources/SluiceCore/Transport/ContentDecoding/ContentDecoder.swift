@@ -26,12 +26,17 @@ package final class ContentDecoder {
     /// costs one copy of the bytes it holds, never a fresh zeroed buffer per call.
     private var scratch: UnsafeMutableRawBufferPointer
 
+    /// The body as received, before any coding is undone, when the decoder was asked to keep it.
+    package private(set) var received: Data?
+
     /// The most bytes a layer hands the next one at a time.
     private static let pieceSize = 64 << 10
 
-    /// A decoder for `codings` (in the order applied), `nil` when there is nothing to undo.
-    package init?(_ codings: [ContentCoding]) {
+    /// A decoder for `codings` (in the order applied), `nil` when there is nothing to undo; with
+    /// `keepingReceived`, the bytes appended are kept too, as ``received``.
+    package init?(_ codings: [ContentCoding], keepingReceived: Bool = false) {
         guard !codings.isEmpty else { return nil }
+        received = keepingReceived ? Data() : nil
         layers = codings.reversed().map { coding in
             switch coding {
             case .gzip, .deflate: Layer(coding: coding, decompressor: InflateDecompressor(coding))
@@ -56,6 +61,7 @@ package final class ContentDecoder {
     /// Takes the next bytes of the body as received.
     package func append(_ bytes: UnsafeRawBufferPointer) {
         layers[0].input.append(contentsOf: bytes)
+        received?.append(contentsOf: bytes)
     }
 
     /// The next decoded piece, at most `maxCount` bytes; `nil` when the bytes appended so far give
