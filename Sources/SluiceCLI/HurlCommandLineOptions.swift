@@ -26,7 +26,7 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("retry-interval"), help: ArgumentHelp("Hurl files: the pause between two tries (a bare number is milliseconds).", valueName: "DURATION"))
     var retryInterval: String?
 
-    @Option(name: .customLong("no-header"), help: ArgumentHelp("Hurl files: no entry sends this header, the transport's own (Accept, User-Agent) included, unless the entry writes it (repeatable).", valueName: "NAME"))
+    @Option(name: .customLong("no-header"), help: ArgumentHelp("Hurl files: no entry sends this header, whoever sets it (the entry, -H, the transport's Accept and User-Agent), as Hurl's --no-header (repeatable).", valueName: "NAME"))
     var noHeader: [String] = []
 
     @Flag(name: .customLong("no-cookie-store"), help: "Hurl files: no entry stores or sends the jar's cookies (an entry's [Cookies] are still sent).")
@@ -80,7 +80,7 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hurl files: hosts (comma-separated) an entry's proxy is not used for, as Hurl's --no-proxy; without it, the no_proxy environment variable, as libcurl reads it.", valueName: "HOSTS"))
     var noProxy: String?
 
-    @Flag(name: .customLong("compressed"), help: "Hurl files: ask for a compressed body and decode it, as Hurl's --compressed: what every request of Sluice's does already (Accept-Encoding: gzip, deflate, br, zstd).")
+    @Flag(name: .customLong("compressed"), help: "Hurl files: every entry asks for a compressed body (Accept-Encoding: gzip, deflate, br, zstd), as Hurl's --compressed; without it only an entry with compressed: true does, as in Hurl. A coded body is decoded either way.")
     var compressed = false
 
     /// The options given, as written on the command line (`--no-header`), in the order above.
@@ -93,7 +93,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
             ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
-            ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil),
+            ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil), ("--compressed", compressed),
         ]
         return options.filter(\.1).map(\.0)
     }
@@ -147,6 +147,7 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         defaults.digest = digest
         defaults.sendsPathAsIs = pathAsIs
+        defaults.compressed = compressed
         defaults.proxy = proxy
         let environment = ProcessInfo.processInfo.environment
         // libcurl reads no_proxy (and NO_PROXY) whatever set the proxy; --no-proxy wins over it.

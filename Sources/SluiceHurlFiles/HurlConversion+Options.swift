@@ -93,16 +93,14 @@ extension HurlConversion {
             rest.append(("proxy", proxyNode(templateNode(written), at: at)))
         case (.pathAsIs, .boolean(let on)):
             if on { rest.append(("path-as-is", HurlConversion.plain("true", at: at))) }
-        case (.compressed, .boolean(false)):
-            // No Accept-Encoding asked; a body the server codes all the same is still decoded,
-            // as Hurl decodes it for its asserts.
-            removedHeaders.append(HurlConversion.text("Accept-Encoding", at: at))
+        case (.compressed, .boolean(_)):
+            // Read by request(_:number:isLast:): without `true` no Accept-Encoding goes out.
+            break
         case (.insecure, .boolean(false)):
             // Certificates are checked: the pipeline's own default.
             break
-        case (.compressed, .boolean(true)), (.verbose, _), (.veryVerbose, _):
-            // Sluice always asks for and decodes every content coding it knows; the verbosity
-            // options change only what Hurl prints.
+        case (.verbose, _), (.veryVerbose, _):
+            // They change only what Hurl prints.
             break
         default:
             refuse(at, "the option \(name) has no pipeline spelling yet")

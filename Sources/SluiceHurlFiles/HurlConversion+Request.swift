@@ -57,8 +57,20 @@ extension HurlConversion {
         if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
             rest.append(("delay", HurlConversion.text(delay, at: at)))
         }
-        for name in defaults.removedHeaders where !headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
-            removedHeaders.append(HurlConversion.text(name, at: at))
+        removedHeaders += defaults.removedHeaders.map { HurlConversion.text($0, at: at) }
+        // Hurl's no-header takes out a header of that name whoever wrote it: the entry, its
+        // `header` option, the command line's --header or the transport.
+        let removed = Set(removedHeaders.compactMap { $0.scalar?.lowercased() })
+        headers.removeAll { removed.contains($0.0.lowercased()) }
+        // Hurl asks for a compressed body only with --compressed or `compressed: true`; a body
+        // the server codes all the same is decoded either way.
+        let asksCompressed = defaults.compressed || request.sections.contains { section in
+            guard case .options(let options) = section.content else { return false }
+            return options.contains { $0.name == .compressed && $0.value == .boolean(true) }
+        }
+        let namesAcceptEncoding = { (node: YAMLNode) in node.scalar?.lowercased() == "accept-encoding" }
+        if !asksCompressed, !headers.contains(where: { $0.0.lowercased() == "accept-encoding" }), !removedHeaders.contains(where: namesAcceptEncoding) {
+            removedHeaders.append(HurlConversion.text("Accept-Encoding", at: at))
         }
         if let version = defaults.httpVersion, !rest.contains(where: { $0.0 == "http-version" }) {
             rest.append(("http-version", HurlConversion.text(version, at: at)))

@@ -15,7 +15,7 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--retry-interval`: a duration as a pipeline writes it.
     public var retryInterval: String?
 
-    /// `--no-header NAME`: headers no entry sends, unless it writes that header itself.
+    /// `--no-header NAME`: headers no entry sends, whoever writes them.
     public var removedHeaders: [String] = []
     /// `--no-cookie-store`: no entry uses the cookie jar (its own `[Cookies]` are still sent).
     public var usesCookieStore = true
@@ -57,6 +57,10 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--no-proxy HOSTS` (else the `no_proxy` environment variable, as libcurl reads it): the
     /// hosts an entry's proxy is not used for.
     public var noProxy: [String] = []
+
+    /// `--compressed`: every entry asks for a compressed body (`Accept-Encoding`), as Sluice's
+    /// requests do; without it an entry asks only with `compressed: true`, as Hurl's.
+    public var compressed = false
 
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}

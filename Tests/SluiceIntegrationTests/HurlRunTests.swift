@@ -208,7 +208,7 @@ struct HurlRunTests {
 
         let convert = try await SluiceProcess.launch(["convert"] + options + ["--to-entry", "3", hurl], directory: directory.url.path)
         #expect(convert.status == 0, "\(convert.error)")
-        #expect(convert.output.contains("    remove-headers:\n      - User-Agent\n      - accept\n    cookie-jar: off\n"), "\(convert.output)")
+        #expect(convert.output.contains("    remove-headers:\n      - User-Agent\n      - accept\n      - Accept-Encoding\n    cookie-jar: off\n"), "\(convert.output)")
         #expect(convert.output.contains("name: entry 3") && !convert.output.contains("entry 4") && !convert.output.contains("entry 1\n"), "\(convert.output)")
         #expect(!convert.output.contains("expect:") && convert.output.contains("output: \(directory.file("body.txt").path)"), "\(convert.output)")
 
