@@ -105,6 +105,8 @@ struct CheckQueryRunTests {
                     - { jsonpath: $.args.when, is: iso-date }
                     - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }, { format: "%d/%m/%Y %H:%M" }], equals: 27/11/2026 10:00 }
                     - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], is: date }
+                    - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], equals: "2026-11-27T10:00:00.000Z" }
+                    - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], le: "2026-11-27T11:00:00.5+01:00" }
                     - { jsonpath: $.args.list, filters: [{ split: "," }, count], equals: 3 }
                     - { jsonpath: $.args.list, filters: [{ split: "," }, last], equals: c }
                     - { jsonpath: $.args.list, filters: [{ replace: [",", ";"] }], equals: "a;b;c" }

@@ -38,7 +38,8 @@ extension Expectation.Predicate {
         case (.bytes(let bytes), .count):
             return expected.intValue == bytes.count
         case (.date(let date), .equals), (.date(let date), .lt), (.date(let date), .le), (.date(let date), .gt), (.date(let date), .ge):
-            guard let other = expected.stringValue.flatMap({ try? Date($0, strategy: .iso8601) }) else { return false }
+            // RFC 3339, fractional seconds and offsets included: what a captured date is written as.
+            guard let other = expected.stringValue.flatMap(RFC3339Timestamp.date) else { return false }
             return ordered(op, date < other ? -1 : date > other ? 1 : 0)
         case (_, .is):
             return expected.stringValue.flatMap(Expectation.ValueKind.init(rawValue:)).map { value.isKind($0) } ?? false
