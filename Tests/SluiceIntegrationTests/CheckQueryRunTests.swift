@@ -89,7 +89,7 @@ struct CheckQueryRunTests {
                     - { "set-cookie": "lang[SameSite]", equals: Lax }
                     - { set-cookie: other, exists: false }
               - name: numbers and text
-                path: anything?n=42&f=2.5&when=2026-11-27T10:00:00Z&list=a,b,c&q=caf%C3%A9%20%26%20cr%C3%A8me
+                path: anything?n=42&f=2.5&when=2026-11-27T10:00:00Z&ms=2022-10-31T09:00:00.594Z&list=a,b,c&q=caf%C3%A9%20%26%20cr%C3%A8me
                 capture:
                   n: { jsonpath: $.args.n, filters: [to-int] }
                   echoed: { jsonpath: $.url }
@@ -106,7 +106,8 @@ struct CheckQueryRunTests {
                     - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }, { format: "%d/%m/%Y %H:%M" }], equals: 27/11/2026 10:00 }
                     - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], is: date }
                     - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], equals: "2026-11-27T10:00:00.000Z" }
-                    - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], le: "2026-11-27T11:00:00.5+01:00" }
+                    - { jsonpath: $.args.ms, filters: [{ to-date: "%+" }], equals: "2022-10-31T09:00:00.594Z" }
+                    - { jsonpath: $.args.when, filters: [{ to-date: "%Y-%m-%dT%H:%M:%SZ" }], lt: "2026-11-27T11:00:00.5+01:00" }
                     - { jsonpath: $.args.list, filters: [{ split: "," }, count], equals: 3 }
                     - { jsonpath: $.args.list, filters: [{ split: "," }, last], equals: c }
                     - { jsonpath: $.args.list, filters: [{ replace: [",", ";"] }], equals: "a;b;c" }
