@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 import SluiceStageRegistry
 
 extension HurlConversion {
@@ -201,7 +202,7 @@ extension HurlConversion {
         case .multilineString(let multiline):
             switch multiline.language {
             case .base64: rest.append(("body", HurlConversion.binary(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)))
-            case .hex: rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(multiline.content.literalValue ?? "")).base64EncodedString(), at: at)))
+            case .hex: rest.append(("body", hexBody(HurlConversion.compact(multiline.content.literalValue ?? ""), at: at)))
             case .graphql: graphqlBody(multiline, at: at, headers: &headers, into: &rest)
             case .json:
                 rest.append(("body", templateNode(multiline.content)))
@@ -215,7 +216,7 @@ extension HurlConversion {
         case .base64(let text):
             rest.append(("body", HurlConversion.binary(HurlConversion.compact(text), at: at)))
         case .hex(let text):
-            rest.append(("body", HurlConversion.binary(Data(hex: HurlConversion.compact(text)).base64EncodedString(), at: at)))
+            rest.append(("body", hexBody(HurlConversion.compact(text), at: at)))
         case .file(let path):
             rest.append(("body-file", pathNode(path)))
         }
@@ -227,10 +228,14 @@ extension HurlConversion {
     }
 }
 
-extension Data {
-    /// The bytes of hex text; pairs that are not hex digits are skipped.
-    init(hex: String) {
-        let digits = Array(hex.utf8)
-        self.init(stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) })
+extension HurlConversion {
+    /// A hex body as `!!binary`; text that is not hex digits (the parser lets none through) is
+    /// refused rather than sent short.
+    private mutating func hexBody(_ digits: String, at position: HurlSourcePosition) -> YAMLNode {
+        guard let bytes = HexText.bytes(digits) else {
+            refuse(position, "hex,...; takes hex digits, two a byte")
+            return HurlConversion.binary("", at: position)
+        }
+        return HurlConversion.binary(bytes.base64EncodedString(), at: position)
     }
 }

@@ -102,7 +102,7 @@ extension Expectation.Predicate {
         switch expected {
         case .string(let text): return Data(text.utf8)
         case .object(let object) where object.count == 1:
-            if let hex = object["hex"]?.stringValue { return CheckValue.bytes(hex: hex) }
+            if let hex = object["hex"]?.stringValue { return HexText.bytes(hex) }
             if let base64 = object["base64"]?.stringValue { return Data(base64Encoded: base64) }
             return nil
         default: return nil
@@ -141,18 +141,6 @@ extension CheckValue {
     private static func isAddress(_ text: String, family: Int32) -> Bool {
         var storage = in6_addr()
         return inet_pton(family, text, &storage) == 1
-    }
-
-    /// The bytes hex text stands for (upper or lower case, no separators), or `nil`.
-    static func bytes(hex: String) -> Data? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 
     /// Whether `text` is a UUID: 8-4-4-4-12 hex digits.

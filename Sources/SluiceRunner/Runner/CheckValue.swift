@@ -39,7 +39,7 @@ enum CheckValue {
     /// Bytes as lower-case hex text, two digits a byte: what `to-hex` makes, a captured byte
     /// string's text, and a report's `hex,...;`.
     static func hex(_ bytes: some Collection<UInt8>) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(bytes)
     }
 
     /// The value as a report shows it: compact JSON, bytes as `hex,...;` as Hurl writes them,
