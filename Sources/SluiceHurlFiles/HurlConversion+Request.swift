@@ -43,7 +43,9 @@ extension HurlConversion {
                     refuse(section.position, "[BasicAuth] takes one user: password line")
                     continue
                 }
-                basicAuthorization(user: credential.key, password: credential.value, at: credential.position, to: &headers)
+                if let node = basicAuthorization(user: credential.key, password: credential.value, at: credential.position, to: &headers) {
+                    rest.append(("credential", node))
+                }
             case .form, .multipart, .cookies:
                 // An empty section sends nothing, as in Hurl.
                 break
@@ -163,13 +165,15 @@ extension HurlConversion {
     /// What a form leaves as it is: letters, digits and `-._~` (RFC 3986's unreserved).
     private static let formUnreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// An `Authorization: Basic` header of literal credentials.
-    private mutating func basicAuthorization(user: HurlTemplate, password: HurlTemplate, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) {
+    /// An `Authorization: Basic` header of literal credentials; credentials with `{{...}}` are
+    /// the request's `credential:` instead (Basic, sent at once), returned.
+    private mutating func basicAuthorization(user: HurlTemplate, password: HurlTemplate, at position: HurlSourcePosition, to headers: inout [(String, YAMLNode)]) -> YAMLNode? {
         guard let user = user.literalValue, let password = password.literalValue else {
-            refuse(position, "credentials with {{...}} have no pipeline spelling yet; write them as they are, or an Authorization header")
-            return
+            let schemes = HurlConversion.text("basic", at: position)
+            return HurlConversion.mapping([("username", templateNode(user)), ("password", templateNode(password)), ("schemes", schemes)], at: position)
         }
         addHeader("Authorization", HurlConversion.text("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), at: position), at: position, to: &headers)
+        return nil
     }
 
     /// A `[Multipart]` field or file as a part.

@@ -189,6 +189,15 @@ struct HurlConversionTests {
         _ = try PipelineFile.load(text: "requests:\n  - path: http://h/\n    expect: {checks: [{jsonpath: \"\(rfc.replacingOccurrences(of: "\\", with: "\\\\"))\", exists: true}]}\n", path: "j.yaml", environment: [:])
     }
 
+    @Test("[BasicAuth] and user: with {{...}} are the request's credential:, Basic at once; literal ones an Authorization header")
+    func templatedCredentials() throws {
+        let yaml = YAMLWriter().text(of: try document("GET http://h/a\n[BasicAuth]\n{{u}}: s3cret\n\nGET http://h/b\n[Options]\nuser: bob:{{p}}\n\nGET http://h/c\n[BasicAuth]\nbob: pw\n"))
+        #expect(yaml.contains("    credential:\n      username: ${u}\n      password: s3cret\n      schemes: basic\n"), "\(yaml)")
+        #expect(yaml.contains("    credential:\n      username: bob\n      password: ${p}\n      schemes: basic\n"), "\(yaml)")
+        #expect(yaml.contains("      Authorization: Basic Ym9iOnB3\n"), "\(yaml)")
+        _ = try PipelineFile.load(text: yaml, path: "c.yaml", variables: ["u": "x", "p": "y"], environment: [:])
+    }
+
     @Test("a variable set twice, or again by a variables file, is one key holding the last value; the file's quoted values stay strings")
     func variablesSetAgain() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-hurl-vars-\(getpid())")

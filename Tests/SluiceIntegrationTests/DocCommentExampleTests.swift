@@ -782,7 +782,7 @@ extension DocCommentExampleTests {
         request.maxTransferRate = 512 * 1024
         #expect(request.maxTransferRate == 524_288)
     }
-    @Test("Request.askedHTTPVersion, Request.ownCredentials and NetrcCredentialProvider: a version asked for, a request's own credential, a .netrc file's by host")
+    @Test("Request.askedHTTPVersion, ownCredentials, keepsRawBody, sendsPathAsIs and NetrcCredentialProvider, as their doc comments write them")
     func versionAndOwnCredentials() async throws {
         do {
             var request = Request("https://example.test/legacy")
@@ -794,6 +794,11 @@ extension DocCommentExampleTests {
             request.ownCredentials = HTTPCredential(username: "ada", password: "s3cret", schemes: .digest)
             let own = try await request.ownCredentials?.credential(for: ProtectionSpace(scheme: "https", host: "any.test", port: 443))
             #expect(own?.username == "ada")
+        }
+        do {
+            var request = Request("https://example.test/archive.json")
+            request.keepsRawBody = true
+            #expect(request.keepsRawBody)
         }
         do {
             var request = Request("http://example.test/static/../etc/passwd")
