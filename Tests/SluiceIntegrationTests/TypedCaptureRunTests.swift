@@ -93,6 +93,31 @@ struct TypedCaptureRunTests {
         #expect(results.map(\.ok) == [true, true, true], "\(results.map(\.failures))")
     }
 
+    @Test("a captured date and captured bytes stay a date and bytes for a later variable: check (Hurl's captures), and are their RFC 3339 and hex text in a path")
+    func datesAndBytes() async throws {
+        let results = try await run("""
+              - name: take
+                path: "anything?when=2078-01-13T22:23:01.594Z"
+                capture:
+                  when: { jsonpath: $.args.when, filters: [{ to-date: "%+" }] }
+                  whole: { jsonpath: $.args.when, filters: [{ to-date: "%+" }, { format: "%Y-%m-%dT%H:%M:%S%.fZ" }] }
+                  digest: { sha256: }
+              - name: use
+                path: "anything/${when}/${digest}"
+                expect:
+                  checks:
+                    - { variable: when, is: date }
+                    - { variable: when, filters: [{ format: "%d/%m/%Y %H:%M:%S%.f" }], equals: "13/01/2078 22:23:01.594" }
+                    - { variable: when, gt: "2078-01-13T22:23:01.5Z" }
+                    - { variable: whole, equals: "2078-01-13T22:23:01.594Z" }
+                    - { variable: digest, filters: [count], equals: 32 }
+                    - { variable: digest, equals: { hex: "${digest}" } }
+                    - { jsonpath: $.url, contains: "/2078-01-13T22:23:01.594Z/" }
+            """)
+        #expect(results[2].ok, "\(results[2].failures)")
+        #expect(results[1].capturedKinds == ["when": .date, "digest": .bytes], "\(results[1].capturedKinds)")
+    }
+
     @Test("in a path, a query, a header and a condition a typed capture is its text; ${text(NAME)} compares with text a server echoed")
     func asText() async throws {
         let results = try await run("""

@@ -12,6 +12,6 @@ extension Expectation {
 
 extension Capture {
     func value(from response: Response, body: JSONValue?, cookies: [Cookie] = []) throws(CheckFailure) -> JSONValue? {
-        try value(in: CheckedExchange(response: response, body: body, duration: .zero, cookies: cookies, redirects: [], scope: VariableScope()))
+        try value(in: CheckedExchange(response: response, body: body, duration: .zero, cookies: cookies, redirects: [], scope: VariableScope()))?.json
     }
 }

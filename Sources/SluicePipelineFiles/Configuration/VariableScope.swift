@@ -24,6 +24,18 @@ public struct VariableScope: Sendable {
     /// YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
     /// its `--variable` values.
     public private(set) var typedValues: [String: JSONValue] = [:]
+    /// The kind JSON has no word for of a captured value that is one: a date (its text RFC 3339)
+    /// or bytes (its text lower-case hex). A `variable:` check reads such a variable back as what
+    /// it was, as Hurl keeps a captured date a date.
+    public private(set) var kinds: [String: Kind] = [:]
+
+    /// A kind of value JSON has no word for, kept beside its text.
+    public enum Kind: Sendable, Hashable {
+        /// A point in time; the text is RFC 3339.
+        case date
+        /// Bytes; the text is lower-case hex.
+        case bytes
+    }
     /// The environment, for `${env.NAME}`.
     public var environment: [String: String]
     /// The names whose values are secrets.
@@ -48,6 +60,7 @@ public struct VariableScope: Sendable {
             } else {
                 scope.typedValues.removeValue(forKey: pair.name)
             }
+            scope.kinds.removeValue(forKey: pair.name)
         }
         return scope
     }
@@ -55,9 +68,11 @@ public struct VariableScope: Sendable {
     /// Sets a variable to a JSON value (a capture): its text is a string as it is, any other
     /// value as compact JSON; a template that is exactly `${NAME}` stands for the value itself,
     /// so a captured string `"2"` stays a string and a captured `2` a number.
-    public mutating func assign(_ name: String, _ value: JSONValue) {
+    /// - Parameter kind: what the value stands for when JSON has no word for it (a date, bytes).
+    public mutating func assign(_ name: String, _ value: JSONValue, kind: Kind? = nil) {
         values[name] = VariableScope.text(of: value)
         typedValues[name] = value
+        if kind != nil || !kinds.isEmpty { kinds[name] = kind }
     }
 
     /// The text `${NAME}` renders for a value: a string as it is, anything else as compact JSON.

@@ -91,6 +91,12 @@ extension CheckQuery {
             let pattern = try exchange.render(node)
             return try CheckValue.firstMatch(of: pattern, in: exchange.bodyText()).map { .json(.string($0)) }
         case .variable(let name):
+            // A captured date or byte string is read back as what it was.
+            switch (exchange.scope.kinds[name], exchange.scope.values[name]) {
+            case (.date?, let text?): if let date = RFC3339Timestamp.date(text) { return .date(date) }
+            case (.bytes?, let text?): if let bytes = HexText.bytes(text) { return .bytes(bytes) }
+            default: break
+            }
             if let typed = exchange.scope.typedValues[name] { return .json(typed) }
             return exchange.scope.values[name].map { .json(YAMLNode.coreSchemaValue($0)) }
         case .certificate(let field):

@@ -31,8 +31,22 @@ enum CheckValue {
         switch self {
         case .json(let value): value
         case .bytes(let bytes): .string(CheckValue.hex(bytes))
-        case .date(let date): .string(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
+        case .date(let date): .string(DateFormatText.format(date, format: CheckValue.rfc3339))
         case .nodes(let nodes): .array(nodes.map(JSONValue.string))
+        }
+    }
+
+    /// RFC 3339 in UTC with the fewest fraction digits that hold the date (none, 3 or 6), as
+    /// chrono writes it: how a captured date is written.
+    static let rfc3339 = "%Y-%m-%dT%H:%M:%S%.fZ"
+
+    /// The kind a captured variable keeps beside its JSON text: `date` and `bytes`, which JSON
+    /// has no word for.
+    var kind: VariableScope.Kind? {
+        switch self {
+        case .date: .date
+        case .bytes: .bytes
+        case .json, .nodes: nil
         }
     }
 

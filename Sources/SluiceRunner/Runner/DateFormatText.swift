@@ -12,9 +12,26 @@ enum DateFormatText {
         return formatter.date(from: text)
     }
 
-    /// `date` written in `format`, in UTC; an unknown field is written as it stands.
+    /// `date` written in `format`, in UTC; an unknown field is written as it stands. `%.f` is
+    /// written as chrono writes it: nothing for a whole second, else a dot and 3, 6 or 9 digits,
+    /// the fewest that hold the fraction (`...:01Z`, `...:01.594Z`).
     static func format(_ date: Date, format: String) -> String {
-        formatter(for: format)?.string(from: date) ?? format
+        // The formatter cuts fractions off; half a microsecond on makes it round to the
+        // microsecond a `Date` holds (a stored .594 may be .59399998).
+        let date = date.addingTimeInterval(0.000_000_5)
+        let pieces = format.components(separatedBy: "%.f")
+        guard pieces.count > 1 else { return formatter(for: format)?.string(from: date) ?? format }
+        let fraction = chronoFraction(of: date)
+        return pieces.map { $0.isEmpty ? "" : (formatter(for: $0)?.string(from: date) ?? $0) }.joined(separator: fraction)
+    }
+
+    /// chrono's `%.f`: the fraction of the second, to the microsecond a `Date` holds.
+    private static func chronoFraction(of date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let microseconds = Int((seconds - seconds.rounded(.down)) * 1_000_000) % 1_000_000
+        guard microseconds > 0 else { return "" }
+        let digits = String(format: "%06d", microseconds)
+        return "." + (microseconds % 1000 == 0 ? String(digits.prefix(3)) : digits)
     }
 
     /// A formatter for the strftime format, or `nil` when it has a field with no translation.

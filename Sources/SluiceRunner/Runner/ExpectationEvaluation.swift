@@ -103,16 +103,16 @@ extension Expectation {
 
 extension Capture {
     /// The captured value, or `nil` when the exchange does not have it: what the query reads,
-    /// through the filters, as JSON (bytes as hex, a date as RFC 3339). A JSONPath that may
-    /// select several nodes captures the first.
+    /// through the filters, as JSON (bytes as hex, a date as RFC 3339, with their kind beside).
+    /// A JSONPath that may select several nodes captures the first.
     /// - Throws: ``CheckFailure`` when the query or a filter cannot be applied.
-    func value(in exchange: CheckedExchange) throws(CheckFailure) -> JSONValue? {
+    func value(in exchange: CheckedExchange) throws(CheckFailure) -> (json: JSONValue, kind: VariableScope.Kind?)? {
         var value = try query.value(in: exchange, firstNodeOnly: true)
         for filter in filters {
             guard let current = value else { return nil }
             value = try filter.apply(to: current, in: exchange)
         }
-        return value?.json
+        return value.map { ($0.json, $0.kind) }
     }
 }
 

@@ -124,7 +124,7 @@ public struct PipelineRunner: Sendable {
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
                     if let value = result.captured[capture.name] {
-                        scope.assign(capture.name, value)
+                        scope.assign(capture.name, value, kind: result.capturedKinds[capture.name])
                         missing[capture.name] = nil
                     } else {
                         missing[capture.name] = spec.name
@@ -246,6 +246,7 @@ public struct PipelineRunner: Sendable {
         result.error = nil
         result.failures = []
         result.captured = [:]
+        result.capturedKinds = [:]
         if spec.cookieJar == .clear { state.cookies.jar.removeAll() }
         let request: Request
         do {
@@ -267,8 +268,9 @@ public struct PipelineRunner: Sendable {
         result.metrics = outcome.metrics
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
         result.capturedSecrets += jar.credentials.filter { credential in !redactor.secrets.contains { $0.hasSameCodePoints(as: credential) } }
-        for (name, value) in outcome.captured {
+        for (name, value, kind) in outcome.captured {
             result.captured[name] = value
+            result.capturedKinds[name] = kind
             let text = VariableScope.text(of: value)
             if redactor.reveals(text) { result.capturedSecrets.append(text) }
         }
@@ -290,8 +292,9 @@ public struct PipelineRunner: Sendable {
         /// The cookies the run's jar holds for the response's URL after the exchange, when an
         /// expectation or a capture reads them.
         var cookies: [Cookie] = []
-        /// What the captures took, in the order they are written.
-        var captured: [(name: String, value: JSONValue)] = []
+        /// What the captures took, in the order they are written, with the kind of a date or
+        /// bytes.
+        var captured: [(name: String, value: JSONValue, kind: VariableScope.Kind?)] = []
         /// The redirects the request followed.
         var redirects: [RedirectHop] = []
         /// What the stages reported (retries, token refreshes).
@@ -410,9 +413,9 @@ public struct PipelineRunner: Sendable {
         let checksReadCaptures = spec.checksMayReadVariables
         for capture in spec.captures {
             do {
-                if let value = try capture.value(in: exchange) {
-                    outcome.captured.append((capture.name, value))
-                    if checksReadCaptures { exchange.scope.assign(capture.name, value) }
+                if let (value, kind) = try capture.value(in: exchange) {
+                    outcome.captured.append((capture.name, value, kind))
+                    if checksReadCaptures { exchange.scope.assign(capture.name, value, kind: kind) }
                 } else {
                     failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
                 }

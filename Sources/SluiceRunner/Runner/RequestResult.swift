@@ -74,6 +74,9 @@ public struct RequestResult: Sendable {
     /// The values captured for later requests, with their JSON types: what a JSONPath selected
     /// as it is (a number stays a number), a header, a regex group or a cookie as a string.
     public var captured: [String: JSONValue]
+    /// The kind of each captured value JSON has no word for: a date (its text RFC 3339) or bytes
+    /// (lower-case hex), which a later `variable:` check reads back as what it was.
+    public var capturedKinds: [String: VariableScope.Kind] = [:]
     /// The captured values that hold a secret (a server that echoes a key, say): secrets in their
     /// own right from here on, since a later request may send them transformed.
     public var capturedSecrets: [String] = []
