@@ -507,15 +507,22 @@ package struct PipelineDecoder {
     /// A request's `redirects:`: the `redirects` stage's options, checked here (but for values
     /// with a `${...}`); the runner reads them when it sends.
     private mutating func redirectRules(_ node: YAMLNode) -> YAMLNode? {
+        optionsMapping(node, "redirects", RedirectOptions.descriptors, shape: "of follow, max-hops, allow-insecure or trusted") == nil ? nil : node
+    }
+
+    /// A request key that takes options (`redirects:`, `credential:`, `proxy:`): a mapping of
+    /// them, checked here but for values with a `${...}`; `nil` once what is wrong is reported.
+    private mutating func optionsMapping(
+        _ node: YAMLNode, _ key: String, _ descriptors: [OptionDescriptor], shape: String
+    ) -> (pairs: [YAMLNode.Pair], templated: Set<YAMLNode.Mark>)? {
         guard let pairs = node.pairs, !pairs.isEmpty else {
-            fail(node.mark, "redirects must be a mapping of follow, max-hops, allow-insecure or trusted")
+            fail(node.mark, "\(key) must be a mapping \(shape)")
             return nil
         }
         let templated = Set(node.references().references.map(\.mark))
-        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: RedirectOptions.descriptors, owner: "redirects")
-            .filter { !templated.contains($0.mark) }
+        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: descriptors, owner: key).filter { !templated.contains($0.mark) }
         for problem in problems { fail(problem.mark, problem.message) }
-        return problems.isEmpty ? node : nil
+        return problems.isEmpty ? (pairs, templated) : nil
     }
 
     /// A `max-response-size`: a size, or `none` for no limit at all (`Int64.max`), which also
@@ -531,29 +538,19 @@ package struct PipelineDecoder {
 
     /// A request's `credential:`, checked as far as it can be before its `${...}` are filled in.
     private mutating func credentialOptions(_ node: YAMLNode) -> YAMLNode? {
-        guard let pairs = node.pairs, !pairs.isEmpty else {
-            fail(node.mark, "credential must be a mapping of username, password and schemes, or netrc-file and schemes")
+        let shape = "of username, password and schemes, or netrc-file and schemes"
+        guard let (pairs, _) = optionsMapping(node, "credential", CredentialOptions.descriptors, shape: shape) else { return nil }
+        if let problem = CredentialOptions.problem(in: pairs) {
+            fail(node.mark, problem)
             return nil
         }
-        let templated = Set(node.references().references.map(\.mark))
-        var problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: CredentialOptions.descriptors, owner: "credential")
-            .filter { !templated.contains($0.mark) }.map { ($0.mark, $0.message) }
-        if let problem = CredentialOptions.problem(in: pairs) { problems.append((node.mark, problem)) }
-        for (mark, message) in problems { fail(mark, message) }
-        return problems.isEmpty ? node : nil
+        return node
     }
 
     /// A request's `proxy:`, checked as far as it can be before its `${...}` are filled in.
     private mutating func proxyOptions(_ node: YAMLNode) -> YAMLNode? {
-        guard let pairs = node.pairs, !pairs.isEmpty else {
-            fail(node.mark, "proxy must be a mapping with url (and username, password, no-proxy, ca-bundle)")
-            return nil
-        }
-        let templated = Set(node.references().references.map(\.mark))
-        let problems = OptionDescriptor.problems(in: pairs, at: node.mark, options: ProxyOptions.descriptors, owner: "proxy")
-            .filter { !templated.contains($0.mark) }
-        for problem in problems { fail(problem.mark, problem.message) }
-        guard problems.isEmpty else { return nil }
+        let shape = "with url (and username, password, no-proxy, ca-bundle)"
+        guard let (pairs, templated) = optionsMapping(node, "proxy", ProxyOptions.descriptors, shape: shape) else { return nil }
         if templated.isEmpty {
             // Without ${...} the route is known now: a bad URL is refused at load time.
             let options = StageOptions(owner: "proxy", pairs: pairs, mark: node.mark, directory: nil, environment: [:])
