@@ -53,7 +53,7 @@ extension HurlConversion {
         }
         text += "\""
         if let variables = multiline.graphqlVariables {
-            text += #","variables":"# + compactJSON(variables)
+            text += #","variables":"# + jsonText(variables)
         }
         return text + "}"
     }
@@ -79,34 +79,5 @@ extension HurlConversion {
             parts[parts.count - 1] = .literal(literal)
         }
         return parts
-    }
-
-    /// A JSON value as compact JSON text (no whitespace between tokens), as Hurl writes a
-    /// GraphQL variables block: numbers and strings as written (escapes kept), a `{{...}}` as
-    /// `${...}` where it stands.
-    private mutating func compactJSON(_ value: HurlJSONValue) -> String {
-        switch value.kind {
-        case .object(let members):
-            return "{" + members.map { compactJSONString($0.key) + ":" + compactJSON($0.value) }.joined(separator: ",") + "}"
-        case .array(let elements):
-            return "[" + elements.map { compactJSON($0) }.joined(separator: ",") + "]"
-        case .string(let written): return compactJSONString(written)
-        case .number(let digits): return digits
-        case .boolean(let flag): return flag ? "true" : "false"
-        case .null: return "null"
-        case .expression(let expression): return self.expression(expression) ?? "null"
-        }
-    }
-
-    /// A JSON string as written between its quotes, each `{{...}}` as `${...}` inside it.
-    private mutating func compactJSONString(_ written: HurlTemplate) -> String {
-        var text = "\""
-        for part in written.parts {
-            switch part {
-            case .literal(let literal): text += literal.source.replacingOccurrences(of: "${", with: "$${")
-            case .expression(let expression): text += self.expression(expression) ?? ""
-            }
-        }
-        return text + "\""
     }
 }

@@ -134,14 +134,16 @@ extension HurlConversion {
         }
     }
 
-    /// A JSON body as text, each `{{name}}` written where it stands: a whole value as `${name}`
-    /// (the variable's JSON value, as Hurl inserts it), inside a string as its text.
+    /// JSON as compact text, as it was written: numbers and strings as written (escapes kept),
+    /// each `{{...}}` as `${...}` where it stands (a whole value is the variable's JSON value, as
+    /// Hurl inserts it; inside a string its text). A GraphQL variables block, and a JSON body
+    /// whose text the parser did not keep.
     mutating func jsonText(_ value: HurlJSONValue) -> String {
         switch value.kind {
         case .object(let members):
-            return "{" + members.map { jsonString($0.key) + ": " + jsonText($0.value) }.joined(separator: ", ") + "}"
+            return "{" + members.map { jsonString($0.key) + ":" + jsonText($0.value) }.joined(separator: ",") + "}"
         case .array(let elements):
-            return "[" + elements.map { jsonText($0) }.joined(separator: ", ") + "]"
+            return "[" + elements.map { jsonText($0) }.joined(separator: ",") + "]"
         case .string(let written): return jsonString(written)
         case .number(let digits): return digits
         case .boolean(let flag): return flag ? "true" : "false"
@@ -150,17 +152,13 @@ extension HurlConversion {
         }
     }
 
-    /// A JSON string of a template: literal text escaped, expressions as `${name}` inside it.
+    /// A JSON string as written between its quotes, each `{{...}}` as `${...}` inside it.
     private mutating func jsonString(_ written: HurlTemplate) -> String {
         var text = "\""
         for part in written.parts {
             switch part {
-            case .literal(let literal):
-                // JSON's own escaping, without the quotes around it.
-                let escaped = ((try? JSONWriter().string(from: .string(literal.value))) ?? "\"\"").dropFirst().dropLast()
-                text += escaped.replacingOccurrences(of: "${", with: "$${")
-            case .expression(let expression):
-                text += self.expression(expression) ?? ""
+            case .literal(let literal): text += literal.source.replacingOccurrences(of: "${", with: "$${")
+            case .expression(let expression): text += self.expression(expression) ?? ""
             }
         }
         return text + "\""
