@@ -68,7 +68,10 @@ public struct VariableScope: Sendable {
     /// Sets a variable to a JSON value (a capture): its text is a string as it is, any other
     /// value as compact JSON; a template that is exactly `${NAME}` stands for the value itself,
     /// so a captured string `"2"` stays a string and a captured `2` a number.
-    /// - Parameter kind: what the value stands for when JSON has no word for it (a date, bytes).
+    /// - Parameters:
+    ///   - name: the variable.
+    ///   - value: its value.
+    ///   - kind: what the value stands for when JSON has no word for it (a date, bytes).
     public mutating func assign(_ name: String, _ value: JSONValue, kind: Kind? = nil) {
         values[name] = VariableScope.text(of: value)
         typedValues[name] = value
