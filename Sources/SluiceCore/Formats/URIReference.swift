@@ -55,7 +55,6 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
     /// This reference resolved against `base` (RFC 3986 section 5.2.2), which should be absolute.
     /// With `keepingDotSegments` (curl's `--path-as-is`) the `.` and `..` segments stay.
     public func resolved(against base: URIReference, keepingDotSegments: Bool = false) -> URIReference {
-        let clean = { (path: String) in keepingDotSegments ? path : URIReference.cleaned(path, keepingDotSegments) }
         var target = URIReference(path: "")
         if let scheme {
             target.scheme = scheme
