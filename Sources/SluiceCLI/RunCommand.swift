@@ -52,11 +52,16 @@ struct RunCommand: AsyncParsableCommand {
         let user = pipeline.hurl.digest ? nil : user
         guard !header.isEmpty || user != nil || userAgent != nil else { return nil }
         var headers = HTTPHeaders()
+        // Hurl's --no-header takes out a header whoever sets it, -H included (it is refused
+        // beside a pipeline file, so every file here is a .hurl).
+        let removed = Set(pipeline.hurl.noHeader.map(\.asciiLowercased))
         for line in header {
             guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ValidationError("--header \(line): write NAME: VALUE")
             }
-            headers.add(name: line[..<colon].trimmingCharacters(in: .whitespaces), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !removed.contains(name.asciiLowercased) else { continue }
+            headers.add(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         var authorization: HeaderInjection.Authorization?
         if let user {

@@ -196,7 +196,7 @@ struct HTTPAuthenticationPeerTests {
         }
     }
 
-    @Test("a request's own credential: (literal, templated, from a .netrc file) passes Apache's Digest and Basic; the password never shows; a wrong shape is refused at its line")
+    @Test("a request's own credential: (literal, templated, from a .netrc file) passes Apache's Digest and Basic; the password never shows; a wrong shape, or one beside an Authorization header, is refused at its line")
     func requestCredential() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -239,5 +239,8 @@ struct HTTPAuthenticationPeerTests {
             let loaded = try await SluiceProcess.launch(["validate", bad])
             #expect(loaded.status == 2 && loaded.error.contains(problem), "\(yaml): \(loaded.error)")
         }
+        let both = try directory.write("requests:\n  - path: http://a.test/\n    headers: { authorization: Bearer t }\n    credential: { username: u, password: p }\n", to: "both.yaml")
+        let refused = try await SluiceProcess.launch(["validate", both])
+        #expect(refused.status == 2 && refused.error.contains("both.yaml:3:16: error: an Authorization header and credential: together"), "\(refused.error)")
     }
 }

@@ -203,6 +203,10 @@ struct HurlRunTests {
         #expect(plain.status == 1, "without the options the server sees the headers and the cookie, and 404 fails: \(plain.output)")
         let run = try await SluiceProcess.launch(["run", "--no-color"] + options + Self.connectTo() + [hurl], directory: directory.url.path)
         #expect(run.status == 0, "\(run.output)\(run.error)")
+        // -H is taken out by --no-header too, as Hurl takes it out: httpbin echoes what came.
+        let echo = try directory.write("GET \(try TestServers.load().httpbin.absoluteString)/headers\nHTTP 200\n", to: "echo.hurl")
+        let dropped = try await SluiceProcess.launch(["run", "--no-color", "-H", "X-Gone: 1", "-H", "X-Kept: 1", "--no-header", "x-gone", "--output", "-", echo])
+        #expect(dropped.output.contains("X-Kept") && !dropped.output.contains("X-Gone"), "\(dropped.output)")
         #expect(run.output.contains("3 requests: 3 passed") && !run.output.contains("entry 1 "), "\(run.output)")
         #expect(FileNodes.contents(directory.file("body.txt").path) == "Hello World!", "--output writes the last entry's body")
 

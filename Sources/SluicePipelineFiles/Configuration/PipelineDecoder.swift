@@ -310,6 +310,10 @@ package struct PipelineDecoder {
         request.delay = node["delay"].flatMap { duration($0, "delay") }
         if let credential = node["credential"] {
             request.credential = credentialOptions(credential)
+            // The authentication stage sends a request that has its own Authorization as it is.
+            if let header = (request.headers + request.appendedHeaders).first(where: { $0.key.scalar?.asciiLowercased.hasSameCodePoints(as: "authorization") == true }) {
+                fail(header.key.mark, "an Authorization header and credential: together: the header would go and the credential never; give one")
+            }
         }
         if let proxy = node["proxy"] {
             request.proxy = proxyOptions(proxy)

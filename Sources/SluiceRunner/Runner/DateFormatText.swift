@@ -13,8 +13,9 @@ enum DateFormatText {
     }
 
     /// `date` written in `format`, in UTC; an unknown field is written as it stands. `%.f` is
-    /// written as chrono writes it: nothing for a whole second, else a dot and 3, 6 or 9 digits,
-    /// the fewest that hold the fraction (`...:01Z`, `...:01.594Z`).
+    /// written as chrono writes it: nothing for a whole second, else a dot and 3 or 6 digits,
+    /// the fewest that hold the fraction to the microsecond a `Date` keeps (`...:01Z`,
+    /// `...:01.594Z`).
     static func format(_ date: Date, format: String) -> String {
         // The formatter cuts fractions off; half a microsecond on makes it round to the
         // microsecond a `Date` holds (a stored .594 may be .59399998).
