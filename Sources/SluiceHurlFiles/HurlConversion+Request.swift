@@ -56,7 +56,13 @@ extension HurlConversion {
             }
         }
         if let body = request.body { self.body(body, headers: &headers, into: &rest) }
-        if let node = self.credential(credential, headers: &headers, at: at) { rest.append(("credential", node)) }
+        if let node = self.credential(credential, headers: &headers, at: at) {
+            guard !rest.contains(where: { $0.0 == "credential" }) else {
+                refuse(HurlSourcePosition(line: node.mark.line, column: node.mark.column), "[BasicAuth] and the user option together: the entry sends one credential")
+                return HurlConversion.mapping(keys, at: at)
+            }
+            rest.append(("credential", node))
+        }
         if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
             rest.append(("delay", HurlConversion.text(delay, at: at)))
         }

@@ -196,6 +196,9 @@ struct HurlConversionTests {
         #expect(yaml.contains("    credential:\n      username: bob\n      password: ${p}\n      schemes: basic\n"), "\(yaml)")
         #expect(yaml.contains("      Authorization: Basic Ym9iOnB3\n"), "\(yaml)")
         _ = try PipelineFile.load(text: yaml, path: "c.yaml", variables: ["u": "x", "p": "y"], environment: [:])
+        #expect(throws: HurlConversionError.self, "two credentials for one entry") {
+            try document("GET http://h/a\n[Options]\nuser: {{u}}:x\n[BasicAuth]\n{{u}}: pw\n")
+        }
     }
 
     @Test("a variable set twice, or again by a variables file, is one key holding the last value; the file's quoted values stay strings")
