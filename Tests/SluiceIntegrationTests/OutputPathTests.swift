@@ -376,6 +376,9 @@ struct OutputPathTests {
         let result = try await offPool { try SluiceProcess.run(["run", "--no-color", path]) }
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(await reader.text() == hello)
+        // The size shown is what was written, not the FIFO's or the device's own size.
+        let sizes = result.output.split(separator: "\n").filter { $0.hasPrefix("✔ to-") }.map { $0.split(separator: " ").suffix(2).joined(separator: " ") }
+        #expect(sizes.allSatisfy { $0 == "\(hello.utf8.count) B" } && !sizes.isEmpty, "\(result.output)")
         #expect(FileNode(linked)?.inode == inode)
         #expect(FileNode(linked)?.permissions == 0o600)
         #expect(FileNodes.contents(directory.file("other-name.txt").path) == hello)

@@ -81,8 +81,14 @@ final class FileDownload: @unchecked Sendable {
     /// the response as a download's, its metrics those of the whole exchange.
     private func writeToOutput(_ response: Response) async throws(SluiceError) -> Response {
         var response = response
+        var written = Int64(response.body.count)
         if let stream = response.bodyStream {
-            try await output.write(contentsOf: stream)
+            written = 0
+            var pieces = stream.makeAsyncIterator()
+            while let piece = try await pieces.next() {
+                try output.write(piece)
+                written += Int64(piece.count)
+            }
             response.metrics = stream.finalMetrics ?? response.metrics
         } else {
             try output.write(response.body)
@@ -91,6 +97,7 @@ final class FileDownload: @unchecked Sendable {
         response.bodyStream = nil
         response.body = Data()
         response.bodyFile = destination
+        response.bodyFileByteCount = written
         return response
     }
 

@@ -112,6 +112,8 @@ public struct RequestResult: Sendable {
     public var size: Int {
         guard let response else { return 0 }
         guard let file = response.bodyFile else { return response.body.count }
+        // A device or FIFO: what was written to it, not its own size.
+        if let written = response.bodyFileByteCount { return Int(written) }
         return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     }
     /// What a `cache` stage did for the response, when one handled it.
