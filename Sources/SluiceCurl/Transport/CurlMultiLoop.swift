@@ -64,6 +64,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
 
     /// What the I/O thread posted to itself, taken before the inbox's next commands. I/O thread only.
     private var ownCommands: [Command] = []
+    /// The commands a turn has run, held while they leave ``ownCommands`` and released after:
+    /// releasing one may run code (a task resumed) that posts to ``ownCommands``, which must not
+    /// happen while `removeFirst` is mutating it. Its capacity is kept. I/O thread only.
+    private var ranCommands: [Command] = []
     /// Set once the thread has seen `.stop`. I/O thread only.
     private var stopping = false
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
@@ -134,6 +138,14 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: The I/O thread
 
+    /// Removes the first `count` commands, which have run, releasing them only once
+    /// ``ownCommands`` is no longer being changed.
+    private func retireOwnCommands(_ count: Int) {
+        ranCommands.append(contentsOf: ownCommands[..<count])
+        ownCommands.removeFirst(count)
+        ranCommands.removeAll(keepingCapacity: true)
+    }
+
     private func run() {
         ioThread.store(pthread_self(), ordering: .relaxed)
         var running: Int32 = 0
@@ -149,14 +161,14 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
                 let command = ownCommands[taken]
                 taken += 1
                 if case .stop(let stopped) = command {
-                    ownCommands.removeFirst(taken)
+                    retireOwnCommands(taken)
                     shutDown()
                     stopped?.resume()
                     return
                 }
                 apply(command)
             }
-            ownCommands.removeFirst(taken)
+            retireOwnCommands(taken)
             curl_multi_perform(multi, &running)
             finishDoneTransfers()
             if ownCommands.isEmpty {
