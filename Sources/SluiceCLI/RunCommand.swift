@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: [.customShort("u"), .long], help: ArgumentHelp("Basic credentials for every request, as Hurl's and curl's -u; redacted in every output.", valueName: "USER:PASSWORD"))
     var user: String?
 
-    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent of every request, as Hurl's and curl's -A.", valueName: "TEXT"))
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent of every request, as Hurl's and curl's -A (an empty TEXT sends none).", valueName: "TEXT"))
     var userAgent: String?
 
     /// The header-injection stage `--header`, `--user` and `--user-agent` ask for, or `nil`.

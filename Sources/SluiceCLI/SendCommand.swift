@@ -40,7 +40,7 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers, as curl's -I.")
     var head = false
 
-    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent header, unless -H gives one.", valueName: "NAME"))
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent header, unless -H gives one (an empty NAME sends none).", valueName: "NAME"))
     var userAgent: String?
 
     @Option(name: [.customShort("e"), .customLong("referer")], help: ArgumentHelp("The Referer header, unless -H gives one.", valueName: "URL"))
@@ -613,8 +613,13 @@ struct SendCommand: AsyncParsableCommand {
             if !request.headers.contains("Cookie"), !request.omitsHeader("Cookie") { request.ownCookies = cookie }
             request.usesCookieJar = cookieJar != nil
         }
-        // Not curl's 'curl/VERSION': a server sees what sent the request, as from sluice run.
-        addUnlessGiven("User-Agent", userAgent ?? "sluice/\(SluiceVersion.current)")
+        // Not curl's 'curl/VERSION': a server sees what sent the request, the same as from sluice run.
+        if userAgent == "" {
+            // As curl's -A '': no User-Agent at all.
+            if !request.headers.contains("User-Agent"), !request.omitsHeader("User-Agent") { request.omittedHeaders.append("User-Agent") }
+        } else {
+            addUnlessGiven("User-Agent", userAgent ?? HeaderInjection.defaultUserAgent)
+        }
         if let referer { addUnlessGiven("Referer", referer) }
         if let range { addUnlessGiven("Range", "bytes=" + range) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }

@@ -33,6 +33,20 @@ struct HeaderInjectionTests {
         #expect(HeaderInjection(headers: ["user-agent": "from-headers"], environment: english).injectedHeaders.values(for: "User-Agent") == ["from-headers"])
     }
 
+    @Test("an empty user agent leaves the header out, so a stage below adds none; a request's remove-headers keeps out what the stage injects")
+    func omittedHeaders() async throws {
+        let empty = HeaderInjection(userAgent: .custom(""), acceptLanguage: .none)
+        let below = HeaderInjection(headers: ["X-Team": "core"], userAgent: .custom("below/1"), acceptLanguage: .none)
+        let (sent, _) = try await send(Request(url: exampleURL), through: [empty, below])
+        #expect(sent.headers["User-Agent"] == nil && sent.omittedHeaders == ["User-Agent"] && sent.headers["X-Team"] == "core")
+        let (own, _) = try await send(Request(url: exampleURL, headers: ["User-Agent": "own/2"]), through: [empty, below])
+        #expect(own.headers.values(for: "User-Agent") == ["own/2"] && own.omittedHeaders.isEmpty)
+        var removing = Request(url: exampleURL)
+        removing.omittedHeaders = ["x-team", "USER-AGENT"]
+        let (removed, _) = try await send(removing, through: [below])
+        #expect(removed.headers.fields.isEmpty)
+    }
+
     static let languages: [([String: String], String)] = [
         (["LANG": "de_DE.UTF-8"], "de-DE;q=1.0"),
         (["LANGUAGE": "fr_CA:fr:en", "LANG": "de_DE.UTF-8"], "fr-CA;q=1.0, fr;q=0.9, en;q=0.8"),

@@ -115,6 +115,6 @@ struct CacheRunTests {
         #expect(notDirectory.status == 2)
         #expect(notDirectory.error.contains("taken.yaml:2:"), "\(notDirectory.error)")
         let file = try PipelineFile.load(text: "stages:\n  - cache\nrequests: []\n", path: "p.yaml")
-        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["redirects", "hsts", "cookies", "cache"])
+        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["header-injection", "redirects", "hsts", "cookies", "cache"])
     }
 }

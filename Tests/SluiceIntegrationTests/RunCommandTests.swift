@@ -93,9 +93,10 @@ struct RunCommandTests {
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
         let verbose = try await SluiceProcess.launch(["run", "--verbose", "--only", "fine", path])
         let exchange = verbose.error.split(separator: "\n").map(String.init)
-        #expect(Array(exchange.prefix(7)) == [
+        #expect(Array(exchange.prefix(8)) == [
             "\(path): the chain, top to bottom:",
             "  call 100   url-resolution     \(path):2:5",
+            "  call 200   header-injection   added: a run sends User-Agent: sluice/VERSION (OS; ARCH), as curl sends its own (header-injection: {user-agent: none} sends none)",
             "  call 400   response-decoding  \(path):3:5",
             "  call 900   redirects          added: every pipeline follows redirects unless it lists redirects: {follow: false}",
             "  hop 50     hsts               added: a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)",
@@ -312,7 +313,7 @@ struct RunCommandTests {
         let echoed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(echoed["form"] as? [String: String] == ["q": "a&b=c", "empty": ""])
         let headers = try #require(echoed["headers"] as? [String: String])
-        #expect(headers["User-Agent"] == nil && headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
     @Test("curl: pinned-tls.yaml (a CA pin) exports a command that curl runs as sluice does, and says the pins are not exported")

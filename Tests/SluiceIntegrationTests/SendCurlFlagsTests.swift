@@ -24,7 +24,7 @@ struct SendCurlFlagsTests {
         return seen
     }
 
-    @Test("-A, -e, -u with --basic, --oauth2-bearer, --json, -d with --data-urlencode, -G: httpbin sees the same as from curl")
+    @Test("-A (empty too), -e, -u with --basic, --oauth2-bearer, --json, -d with --data-urlencode, -G: httpbin sees the same as from curl")
     func sameAsCurl() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -33,6 +33,7 @@ struct SendCurlFlagsTests {
         let url = servers.httpbin("anything").absoluteString
         let cases: [[String]] = [
             ["-A", "agent/1.0", "-e", "https://from.example/page", url],
+            ["-A", "", url],
             ["-u", "ada:s3cret pass", url],
             ["-u", "ada:s3cret", "--basic", url],
             ["--oauth2-bearer", "token-123", url],

@@ -66,7 +66,7 @@ struct PipelineLoaderTests {
             """)
         let redirects = try #require(file.stages[1] as? Redirection)
         #expect(redirects.maximumHops == 3 && redirects.allowsInsecureRedirects && redirects.follows)
-        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["serialization", "redirects", "hsts", "cookies"])
+        #expect(try file.makePipeline(transport: CurlTransport.shared).stageNames == ["header-injection", "serialization", "redirects", "hsts", "cookies"])
         let off = try load("stages: [{redirects: {follow: false}}]")
         #expect((off.stages[0] as? Redirection)?.follows == false)
     }

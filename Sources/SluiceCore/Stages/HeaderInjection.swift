@@ -54,6 +54,8 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     public let appendsToRequestHeaders: Bool
     /// The lower-cased names injected beside the request's own when ``appendsToRequestHeaders``.
     private let appendedNames: Set<String>
+    /// Whether the user agent is the empty text: no `User-Agent` at all, as curl's `-A ''`.
+    private let omitsUserAgent: Bool
 
     /// The credentials of the `Authorization` header built from `authorization` (a Basic pair's
     /// base64, a Bearer token), which output redacts.
@@ -71,7 +73,8 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     /// Creates the stage.
     /// - Parameters:
     ///   - headers: headers for every request.
-    ///   - userAgent: `.default` sends ``defaultUserAgent``.
+    ///   - userAgent: `.default` sends ``defaultUserAgent``; `.custom("")` leaves the header out of
+    ///     the request, so that neither a stage below nor the transport adds one (curl's `-A ''`).
     ///   - acceptLanguage: `.default` sends ``acceptLanguage(environment:)`` of `environment`.
     ///   - authorization: credentials, or `nil` for none.
     ///   - appendsToRequestHeaders: inject each of `headers` even where the request sets its name,
@@ -88,11 +91,12 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
     ) {
         self.appendsToRequestHeaders = appendsToRequestHeaders
         appendedNames = appendsToRequestHeaders ? Set(headers.map(\.name.asciiLowercased)) : []
+        omitsUserAgent = userAgent == .custom("")
         var injected = headers
         func add(_ name: String, _ value: String?) {
             if let value, !injected.contains(name) { injected.add(name: name, value: value) }
         }
-        add("User-Agent", HeaderInjection.resolve(userAgent, default: HeaderInjection.defaultUserAgent))
+        add("User-Agent", omitsUserAgent ? nil : HeaderInjection.resolve(userAgent, default: HeaderInjection.defaultUserAgent))
         add("Accept-Language", HeaderInjection.resolve(acceptLanguage, default: HeaderInjection.acceptLanguage(environment: environment)))
         add("Authorization", authorization?.headerValue)
         injectedHeaders = injected
@@ -107,17 +111,27 @@ public struct HeaderInjection: RequestStage, ConfigurationReporting {
         }
     }
 
-    /// Adds each injected header the request does not set, and those it appends to.
+    /// Adds each injected header the request does not set, and those it appends to, but none
+    /// the request leaves out (``Request/omittedHeaders``: a pipeline's `remove-headers`).
     public func prepare(_ request: Request, context: TaskContext) -> Request {
         var request = request
         let own = request.headers
         request.headers.reserveCapacity(own.fields.count + injectedHeaders.count)
         for field in injectedHeaders
-        where !own.contains(field.name) || request.appendsHeader(field.name) || appendedNames.contains(field.name.asciiLowercased) {
+        where (!own.contains(field.name) || request.appendsHeader(field.name) || appendedNames.contains(field.name.asciiLowercased))
+            && !request.omitsHeader(field.name)
+        {
             request.headers.add(name: field.name, value: field.value)
+        }
+        if omitsUserAgent, !own.contains("User-Agent"), !request.omitsHeader("User-Agent") {
+            request.omittedHeaders.append("User-Agent")
         }
         return request
     }
+
+    /// The stage a pipeline file's run adds when the file lists none: ``defaultUserAgent`` and
+    /// nothing else, as curl sends its own.
+    public static let userAgentOnly = HeaderInjection(userAgent: .default, acceptLanguage: .none)
 
     /// `sluice/VERSION (OS; ARCH)`, for example `sluice/0.1.0 (Linux; x86_64)`.
     public static let defaultUserAgent: String = {

@@ -322,12 +322,19 @@ private struct Loader {
         listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: "added: " + reason), make: make))
     }
 
-    /// Completes the chain with the HSTS and redirect stages a run adds when the file lists none,
-    /// then checks it as a whole and keeps its arrangement, which every run and `--verbose` share.
+    /// Completes the chain with the HSTS, header-injection (the default `User-Agent` alone) and
+    /// redirect stages a run adds when the file lists none, then checks it as a whole and keeps
+    /// its arrangement, which every run and `--verbose` share.
     private mutating func arrange(_ entries: [StageSpec]) {
         guard !hasConflicts else { return }
         if !stages.contains(where: { $0.placement == .hsts }) {
             add(StrictTransportSecurity(), because: "a run honours Strict-Transport-Security (hsts: {file: ...} keeps it between runs)") { StrictTransportSecurity() }
+        }
+        if !stages.contains(where: { $0.placement == .headerInjection }) {
+            // As curl sends curl/VERSION: a server sees what sent the request.
+            add(HeaderInjection.userAgentOnly, because: "a run sends User-Agent: sluice/VERSION (OS; ARCH), as curl sends its own (header-injection: {user-agent: none} sends none)") {
+                HeaderInjection.userAgentOnly
+            }
         }
         if !stages.contains(where: { $0.placement == .redirects }) {
             add(Redirection(), because: "every pipeline follows redirects unless it lists redirects: {follow: false}") { Redirection() }

@@ -32,8 +32,9 @@ public struct PipelineRunner: Sendable {
     /// The run's stages and state: its cookie jar, its HSTS store.
     public let state: PipelineRun
     /// Stages the command line adds to the file's, each put in its place as the file's are
-    /// (`sluice run --connect-to`'s `connection` stage); one that claims what a stage of the file
-    /// claims is refused, naming both.
+    /// (`sluice run --connect-to`'s `connection` stage), ahead of the file's stages of the same
+    /// rank (so `-A` goes over a `header-injection` stage's `User-Agent`); one that claims what a
+    /// stage of the file claims is refused, naming both.
     public var addedStages: [any Stage] = []
     /// Secrets the command line brought (`--user`'s credentials), redacted as the file's are.
     public var addedSecrets: [String] = []
@@ -90,7 +91,9 @@ public struct PipelineRunner: Sendable {
     /// file's stages, and `extra` (the runner's recorder at the bottom).
     package func pipeline(dryRun: Bool, redactor: Locked<Redactor>? = nil, adding extra: [any Stage] = []) throws(SluiceError) -> Pipeline {
         let info = RunInfoStage(isDryRun: dryRun, redactor: redactor ?? Locked(self.redactor))
-        return try file.makePipeline(of: state.stages, transport: transport, adding: [info] + addedStages + extra)
+        // The command line's stages ahead of the file's of the same rank: `-A` over the file's
+        // User-Agent, as a command line goes over a configuration.
+        return try file.makePipeline(of: addedStages + state.stages, transport: transport, adding: [info] + extra)
     }
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
