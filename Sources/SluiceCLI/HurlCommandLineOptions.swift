@@ -83,6 +83,9 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Flag(name: .customLong("compressed"), help: "Hurl files: every entry asks for a compressed body (Accept-Encoding: gzip, deflate, br, zstd), as Hurl's --compressed; without it only an entry with compressed: true does, as in Hurl. A coded body is decoded either way.")
     var compressed = false
 
+    @Flag(name: .customLong("no-jsonpath-coercion"), help: "Hurl files: a jsonpath query or filter gives the list of nodes it selects, even for a singular path, as Hurl's --no-jsonpath-coercion (a pipeline's jsonpath-nodes:).")
+    var noJSONPathCoercion = false
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         let options: [(String, Bool)] = [
@@ -94,6 +97,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
             ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
             ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil), ("--compressed", compressed),
+            ("--no-jsonpath-coercion", noJSONPathCoercion),
         ]
         return options.filter(\.1).map(\.0)
     }
@@ -148,6 +152,7 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.digest = digest
         defaults.sendsPathAsIs = pathAsIs
         defaults.compressed = compressed
+        defaults.jsonPathNodeLists = noJSONPathCoercion
         defaults.proxy = proxy
         let environment = ProcessInfo.processInfo.environment
         // libcurl reads no_proxy (and NO_PROXY) whatever set the proxy; --no-proxy wins over it.

@@ -73,7 +73,7 @@ extension HurlConversion {
         case .header(let name): return [("header", templateNode(name))]
         case .cookie(let path): return [("set-cookie", templateNode(path))]
         case .xpath(let expression): return [("xpath", templateNode(expression))]
-        case .jsonpath(let expression): return [("jsonpath", jsonPathNode(expression))]
+        case .jsonpath(let expression): return [(defaults.jsonPathNodeLists ? "jsonpath-nodes" : "jsonpath", jsonPathNode(expression))]
         case .regex(let pattern): return [("regex", patternNode(pattern, asRegexLiteral: false))]
         case .variable(let name): return [("variable", templateNode(name))]
         case .certificate(let attribute):
@@ -121,7 +121,7 @@ extension HurlConversion {
         case .first: return bare("first")
         case .htmlEscape: return bare("html-escape")
         case .htmlUnescape: return bare("html-unescape")
-        case .jsonpath(let expression): return with("jsonpath", jsonPathNode(expression))
+        case .jsonpath(let expression): return with(defaults.jsonPathNodeLists ? "jsonpath-nodes" : "jsonpath", jsonPathNode(expression))
         case .last: return bare("last")
         case .location: return bare("location")
         case .nth(let index): return with("nth", value(index))

@@ -61,6 +61,9 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--compressed`: every entry asks for a compressed body (`Accept-Encoding`), as Sluice's
     /// requests do; without it an entry asks only with `compressed: true`, as Hurl's.
     public var compressed = false
+    /// `--no-jsonpath-coercion`: a `jsonpath` query or filter gives the list of nodes it selects,
+    /// always (`jsonpath-nodes:`), not a singular path's one value.
+    public var jsonPathNodeLists = false
 
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}

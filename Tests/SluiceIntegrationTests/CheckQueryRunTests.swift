@@ -159,6 +159,40 @@ struct CheckQueryRunTests {
         #expect(FileNodes.contents(directory.file("body.json").path)?.contains("\"gzipped\": true") == true, "the decoded body is written")
     }
 
+    @Test("jsonpath-nodes: always the node list (RFC 9535), beside jsonpath's singular value and its one-node coercion; a capture and the filter too")
+    func jsonPathNodes() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+            requests:
+              - name: slides
+                path: json
+                expect:
+                  checks:
+                    - { jsonpath: $.slideshow.author, equals: Yours Truly }
+                    - { jsonpath-nodes: $.slideshow.author, equals: [Yours Truly] }
+                    - { jsonpath-nodes: $.slideshow.author, filters: [count], equals: 1 }
+                    - { jsonpath-nodes: $.slideshow.slides, filters: [count], equals: 1 }
+                    - { jsonpath: $.slideshow.slides, filters: [count], equals: 2 }
+                    - { jsonpath-nodes: "$..slides[?@.items]", filters: [count], equals: 1 }
+                    - { jsonpath: "$..slides[?@.items].title", equals: Overview }
+                    - { jsonpath-nodes: "$..slides[?@.items].title", filters: [first], equals: Overview }
+                    - { jsonpath-nodes: $.nothing, filters: [count], equals: 0 }
+                    - { body: , filters: [{ jsonpath-nodes: $.slideshow.title }], equals: [Sample Slide Show] }
+                    - { body: , filters: [{ jsonpath: $.slideshow.title }], equals: Sample Slide Show }
+                    - { variable: titles, equals: [Sample Slide Show] }
+                capture:
+                  titles: { jsonpath-nodes: $.slideshow.title }
+            """, to: "nodes.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let bad = try directory.write("requests:\n  - path: http://a.test/\n    expect: { checks: [{ jsonpath-nodes: \"$.a[\", count: 1 }] }\n", to: "bad.yaml")
+        let refused = try await SluiceProcess.launch(["validate", bad])
+        #expect(refused.status == 2 && refused.error.contains("bad.yaml:3:"), "\(refused.error)")
+    }
+
     @Test("a failing check says what it expected and what it found, negation and filters included")
     func failuresSayWhat() async throws {
         let servers = try TestServers.load()

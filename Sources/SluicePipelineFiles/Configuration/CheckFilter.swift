@@ -60,8 +60,10 @@ public struct CheckFilter: Sendable {
         case utf8Decode = "utf8-decode"
         /// Text as its UTF-8 bytes.
         case utf8Encode = "utf8-encode"
-        /// A JSONPath over a string read as JSON.
+        /// A JSONPath over a string read as JSON: a singular path's value, any other's list.
         case jsonpath
+        /// A JSONPath over a string read as JSON: always the list of nodes it selects.
+        case jsonpathNodes = "jsonpath-nodes"
         /// An XPath 1.0 expression over a string read as HTML.
         case xpath
         /// A redirect's `location` (an item of the `redirects` query).
@@ -70,7 +72,7 @@ public struct CheckFilter: Sendable {
         /// How many arguments the filter takes.
         public var arity: Int {
             switch self {
-            case .nth, .regex, .split, .toDate, .format, .urlQueryParam, .decode, .jsonpath, .xpath: 1
+            case .nth, .regex, .split, .toDate, .format, .urlQueryParam, .decode, .jsonpath, .jsonpathNodes, .xpath: 1
             case .replace: 2
             default: 0
             }

@@ -36,9 +36,12 @@ public enum CheckQuery: Sendable {
     /// The value of the cookie of this name that the run's jar holds for the response's URL
     /// after the exchange.
     case cookie(YAMLNode)
-    /// The nodes a JSONPath selects in the body: a singular path's one value, any other's list.
-    /// `parsed` is the path when it holds no `${...}`, checked when the file is loaded.
-    case jsonPath(YAMLNode, parsed: JSONPath?)
+    /// The nodes a JSONPath selects in the body: a singular path's one value, any other's list
+    /// (a list of one compared as its one node where no list is expected, as Hurl coerces it);
+    /// with `nodeList` (`jsonpath-nodes:`, Hurl's `--no-jsonpath-coercion`) always the list, as
+    /// RFC 9535 defines a query's result. `parsed` is the path when it holds no `${...}`, checked
+    /// when the file is loaded.
+    case jsonPath(YAMLNode, parsed: JSONPath?, nodeList: Bool)
     /// An XPath 1.0 expression over the body, read as HTML when its type is HTML, else as XML.
     case xpath(YAMLNode)
     /// The first match of a regular expression in the body text: its first group when it has one.
@@ -85,7 +88,7 @@ public enum CheckQuery: Sendable {
         case .header: "header"
         case .setCookie: "set-cookie"
         case .cookie: "cookie"
-        case .jsonPath: "jsonpath"
+        case .jsonPath(_, _, let nodeList): nodeList ? "jsonpath-nodes" : "jsonpath"
         case .xpath: "xpath"
         case .regex: "regex"
         case .variable: "variable"
@@ -96,13 +99,13 @@ public enum CheckQuery: Sendable {
     /// The keys of the queries that take no argument.
     public static let bareKeys = ["status", "version", "url", "ip", "duration", "body", "bytes", "rawbytes", "sha256", "md5", "redirects"]
     /// The keys of the queries that take one.
-    public static let argumentKeys = ["header", "set-cookie", "cookie", "jsonpath", "xpath", "regex", "variable", "certificate"]
+    public static let argumentKeys = ["header", "set-cookie", "cookie", "jsonpath", "jsonpath-nodes", "xpath", "regex", "variable", "certificate"]
 
     /// The query's argument as written, for labels: `$.id`, `Content-Type`, `session[Max-Age]`.
     public var argumentText: String? {
         switch self {
         case .status, .version, .url, .ip, .duration, .body, .bytes, .rawBytes, .sha256, .md5, .redirects: nil
-        case .header(let node), .cookie(let node), .jsonPath(let node, _), .xpath(let node), .regex(let node): node.scalar
+        case .header(let node), .cookie(let node), .jsonPath(let node, _, _), .xpath(let node), .regex(let node): node.scalar
         case .setCookie(let name, let attribute): (name.scalar ?? "") + (attribute.map { "[\($0.rawValue)]" } ?? "")
         case .variable(let name): name
         case .certificate(let field): field.rawValue
@@ -112,7 +115,7 @@ public enum CheckQuery: Sendable {
     /// The nodes whose scalars may hold `${...}`.
     var templatedNodes: [YAMLNode] {
         switch self {
-        case .header(let node), .cookie(let node), .jsonPath(let node, _), .xpath(let node), .regex(let node): [node]
+        case .header(let node), .cookie(let node), .jsonPath(let node, _, _), .xpath(let node), .regex(let node): [node]
         case .setCookie(let name, _): [name]
         default: []
         }

@@ -32,7 +32,7 @@ extension PipelineDecoder {
         if let body = node["body"] {
             for pair in mapping(body, "expect.body") ?? [] {
                 guard let text = pair.key.scalar else { continue }
-                guard let query = jsonPathQuery(pair.key) else { continue }
+                guard let query = jsonPathQuery(pair.key, nodeList: false) else { continue }
                 expectations += predicates(pair.value, keyMark: pair.key.mark, subject: text).map { predicate, written, mark in
                     Expectation(check: .query(query, filters: [], predicate: predicate), mark: mark, label: "body \(text)" + written)
                 }
@@ -139,7 +139,8 @@ extension PipelineDecoder {
         case "header": return .header(value)
         case "cookie": return .cookie(value)
         case "set-cookie": return setCookieQuery(value, text)
-        case "jsonpath": return jsonPathQuery(value)
+        case "jsonpath": return jsonPathQuery(value, nodeList: false)
+        case "jsonpath-nodes": return jsonPathQuery(value, nodeList: true)
         case "xpath": return .xpath(value)
         case "regex":
             if !text.contains("${") { checkRegex(text, at: value.mark) }
@@ -166,10 +167,10 @@ extension PipelineDecoder {
     }
 
     /// A JSONPath query: parsed now unless it holds `${...}`, which is filled in when judged.
-    private mutating func jsonPathQuery(_ node: YAMLNode) -> CheckQuery? {
+    private mutating func jsonPathQuery(_ node: YAMLNode, nodeList: Bool) -> CheckQuery? {
         guard let text = node.scalar else { return nil }
-        if text.contains("${") { return .jsonPath(node, parsed: nil) }
-        return jsonPath(text, at: node.mark).map { .jsonPath(node, parsed: $0) }
+        if text.contains("${") { return .jsonPath(node, parsed: nil, nodeList: nodeList) }
+        return jsonPath(text, at: node.mark).map { .jsonPath(node, parsed: $0, nodeList: nodeList) }
     }
 
     /// `filters:`: a list of names (`count`) and one-key mappings (`nth: 0`, `replace: [",", ";"]`).
@@ -222,7 +223,7 @@ extension PipelineDecoder {
             checkRegex(PipelineDecoder.regexLiteral(text) ?? text, at: first.mark)
         case .replace:
             if let pattern = PipelineDecoder.regexLiteral(text) { checkRegex(pattern, at: first.mark) }
-        case .jsonpath:
+        case .jsonpath, .jsonpathNodes:
             _ = jsonPath(text, at: first.mark)
         default:
             break
@@ -300,7 +301,7 @@ extension PipelineDecoder {
             guard let name = pair.key.scalar else { continue }
             checkVariableName(name, at: pair.key.mark)
             if pair.value.scalar != nil {
-                if let query = jsonPathQuery(pair.value) {
+                if let query = jsonPathQuery(pair.value, nodeList: false) {
                     captures.append(Capture(name: name, query: query, mark: pair.key.mark))
                 }
             } else if let pairs = pair.value.pairs {

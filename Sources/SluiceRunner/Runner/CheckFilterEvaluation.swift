@@ -126,7 +126,7 @@ extension CheckFilter {
             return .json(.string(decoded))
         case .utf8Encode:
             return .bytes(Data(try text().utf8))
-        case .jsonpath:
+        case .jsonpath, .jsonpathNodes:
             let written = try text()
             let path: JSONPath
             let document: JSONValue
@@ -142,6 +142,7 @@ extension CheckFilter {
             } catch {
                 throw CheckFailure(error.description)
             }
+            if kind == .jsonpathNodes { return .json(.array(selected)) }
             if path.isSingular { return selected.first.map(CheckValue.json) }
             return selected.isEmpty ? nil : .json(.array(selected))
         case .xpath:

@@ -55,7 +55,7 @@ extension CheckQuery {
         case .cookie(let node):
             let name = try exchange.render(node)
             return exchange.cookies.first { $0.name.hasSameCodePoints(as: name) }.map { .json(.string($0.value)) }
-        case .jsonPath(let node, let parsed):
+        case .jsonPath(let node, let parsed, let nodeList):
             let path: JSONPath
             if let parsed {
                 path = parsed
@@ -77,7 +77,7 @@ extension CheckQuery {
             } catch {
                 throw CheckFailure(error.description)
             }
-            if path.isSingular || firstNodeOnly { return selected.first.map(CheckValue.json) }
+            if !nodeList, path.isSingular || firstNodeOnly { return selected.first.map(CheckValue.json) }
             return .json(.array(selected))
         case .xpath(let node):
             let expression = try exchange.render(node)

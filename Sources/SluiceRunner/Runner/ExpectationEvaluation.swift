@@ -43,7 +43,7 @@ extension Expectation {
                 if error.isEmptyBody, predicate.op == .exists, predicate.holds(of: nil, expected: expected) { return nil }
                 return failure(error.isEmptyBody ? "a body to read \(query.argumentText ?? "") in" : Expectation.describe(predicate, expected), error.message)
             }
-            if filters.isEmpty, case .jsonPath(_, let path?) = query, !path.isSingular, case .json(.array(let nodes)) = value {
+            if filters.isEmpty, case .jsonPath(_, let path?, nodeList: false) = query, !path.isSingular, case .json(.array(let nodes)) = value {
                 // The nodes of a path that may select several: none is nothing for `exists`; one
                 // is compared as itself where a list is not expected (Hurl's coercion), and still
                 // counted as one node.
