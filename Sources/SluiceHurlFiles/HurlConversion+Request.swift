@@ -93,7 +93,11 @@ extension HurlConversion {
         if let rate = defaults.limitRate, !rest.contains(where: { $0.0 == "limit-rate" }) {
             rest.append(("limit-rate", HurlConversion.plain(String(rate), at: at)))
         }
+        rest += cookieStorage(entry.leadingComments, at: at)
         if !defaults.usesCookieStore {
+            if rest.contains(where: { $0.0 == "cookie-jar" }) {
+                refuse(at, "@cookie_storage_clear with --no-cookie-store: the entry uses no cookie jar to clear")
+            }
             rest.append(("cookie-jar", HurlConversion.text("off", at: at)))
         }
         if isLast, let output = defaults.output, !rest.contains(where: { $0.0 == "output" }) {
@@ -127,6 +131,31 @@ extension HurlConversion {
             keys += self.response(response).filter { !defaults.ignoresAsserts || $0.0 != "expect" }
         }
         return HurlConversion.mapping(keys, at: at)
+    }
+
+    /// Hurl's experimental directives in the comments above an entry: `# @cookie_storage_clear`
+    /// as `cookie-jar: clear`, each `# @cookie_storage_set: LINE` (a line of curl's cookie file)
+    /// as an item of `store-cookies:`, which a run stores after the clear.
+    private mutating func cookieStorage(_ comments: [HurlComment], at: HurlSourcePosition) -> [(String, YAMLNode)] {
+        var keys: [(String, YAMLNode)] = []
+        var stored: [YAMLNode] = []
+        for comment in comments {
+            let text = comment.text.trimmingCharacters(in: .whitespaces)
+            if text == "@cookie_storage_clear" {
+                if !stored.isEmpty { refuse(comment.position, "@cookie_storage_clear after @cookie_storage_set: the clear would empty the jar of what was set; set after clearing") }
+                keys.append(("cookie-jar", HurlConversion.text("clear", at: comment.position)))
+            } else if text.hasPrefix("@cookie_storage_set:") {
+                let line = text.dropFirst("@cookie_storage_set:".count).trimmingCharacters(in: .whitespaces)
+                do {
+                    _ = try NetscapeCookieFile.cookie(line: line)
+                    stored.append(HurlConversion.text(line, at: comment.position))
+                } catch {
+                    refuse(comment.position, "@cookie_storage_set: \(error.message)")
+                }
+            }
+        }
+        if !stored.isEmpty { keys.append(("store-cookies", HurlConversion.list(stored, at: at))) }
+        return keys
     }
 
     /// Adds a header; one of a name already written (in any case) joins it as a list of values,

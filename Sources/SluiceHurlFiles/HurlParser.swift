@@ -22,10 +22,14 @@ struct HurlParser {
     mutating func parseFile() throws(HurlSyntaxError) -> HurlFile {
         var entries: [HurlEntry] = []
         while true {
+            let linesStart = scanner.index
             skipEmptyLines()
             skipSpaces()
             if scanner.isAtEnd { break }
-            entries.append(try parseEntry())
+            let leading = (linesStart..<scanner.index)
+            var entry = try parseEntry()
+            entry.leadingComments = commentsByIndex.filter { leading.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
+            entries.append(entry)
         }
         let comments = commentsByIndex.sorted { $0.key < $1.key }.map(\.value)
         return HurlFile(entries: entries, comments: comments)

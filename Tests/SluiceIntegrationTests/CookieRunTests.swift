@@ -122,6 +122,55 @@ struct CookieRunTests {
         #expect(refused.status == 2 && refused.error.contains("bad.yaml:3:17: error: cookie-jar is clear"), "\(refused.error)")
     }
 
+    @Test("store-cookies puts cookie-file lines (tabs or spaces, ${...} filled in) in the jar after cookie-jar: clear; a bad line is refused at load; load mode stores them once and refuses clear")
+    func storeCookies() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+            variables: { flavour: oat }
+            requests:
+              - name: stored
+                path: cookies
+                store-cookies:
+                  - "127.0.0.1\tFALSE\t/\tFALSE\t0\ttabbed\tA"
+                  - "127.0.0.1   FALSE   /   FALSE   0   spaced ${flavour}"
+                expect:
+                  body: { "$.cookies": { equals: { tabbed: A, spaced: oat } } }
+              - name: cleared then stored
+                path: cookies
+                cookie-jar: clear
+                store-cookies: ["127.0.0.1 FALSE / FALSE 0 fresh yes"]
+                expect:
+                  body: { "$.cookies": { equals: { fresh: "yes" } } }
+              - name: other host
+                path: cookies
+                store-cookies: ["elsewhere.test FALSE / FALSE 0 away no"]
+                expect:
+                  body: { "$.cookies": { equals: { fresh: "yes" } } }
+            """, to: "store.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+
+        let bad = try directory.write("requests:\n  - path: http://a.test/\n    store-cookies: [\"a.test FALSE / FALSE 0 name\"]\n", to: "bad.yaml")
+        let refused = try await SluiceProcess.launch(["validate", bad])
+        #expect(refused.status == 2 && refused.error.contains("bad.yaml:3:21: error: store-cookies: expected 7 fields (DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE), found 6"), "\(refused.error)")
+
+        let load = try directory.write("""
+            requests:
+              - path: "\(servers.httpbin.absoluteString)/cookies"
+                store-cookies: ["127.0.0.1 FALSE / FALSE 0 loaded once"]
+                expect:
+                  body: { "$.cookies.loaded": { equals: once } }
+            """, to: "load.yaml")
+        let loaded = try await SluiceProcess.launch(["run", "--repeat", "4", "--concurrency", "2", "--format", "json", load])
+        #expect(loaded.status == 0 && loaded.output.contains("\"ok\": 4"), "\(loaded.output)\(loaded.error)")
+        let clearing = try directory.write("requests:\n  - name: wipe\n    path: \(servers.httpbin.absoluteString)/cookies\n    cookie-jar: clear\n", to: "clearing.yaml")
+        let refusedLoad = try await SluiceProcess.launch(["run", "--repeat", "2", clearing])
+        #expect(refusedLoad.status == 2 && refusedLoad.error.contains("request 'wipe' has cookie-jar: clear; load mode"), "\(refusedLoad.error)")
+    }
+
     @Test("a failed cookie expectation says what the jar holds")
     func failingExpectation() async throws {
         let servers = try TestServers.load()

@@ -56,6 +56,21 @@ public enum NetscapeCookieFile {
         return cookies
     }
 
+    /// The cookie of one line of a cookie file, its seven fields separated by tabs or, in a line
+    /// without a tab, by runs of spaces (as Hurl's `@cookie_storage_set` writes it).
+    /// - Throws: ``LineError`` (line 1) as ``cookies(in:)`` refuses a line, or for a comment or
+    ///   an empty line.
+    public static func cookie(line: String) throws(LineError) -> Cookie {
+        let fields = line.contains("\t") ? line.split(separator: "\t", omittingEmptySubsequences: false) : line.split(separator: " ")
+        guard fields.count == 7, !line.contains("\n"), !line.contains("\r") else {
+            throw LineError(line: 1, message: "expected 7 fields (DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE), found \(fields.count)")
+        }
+        guard let cookie = try cookies(in: fields.joined(separator: "\t")).first else {
+            throw LineError(line: 1, message: "a comment is not a cookie")
+        }
+        return cookie
+    }
+
     /// The file's text for `cookies`, in the order given; session cookies get expiry 0, as curl
     /// writes them.
     public static func text(for cookies: [Cookie]) -> String {

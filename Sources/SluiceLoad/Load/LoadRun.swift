@@ -122,7 +122,8 @@ public struct LoadRun: Sendable {
     ///   - progress: figures to update as requests end.
     /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
     ///   request that uses a capture (requests run concurrently here, so captures have no value:
-    ///   pass `--var`), or a cap the transport or the machine cannot hold: the transport must
+    ///   pass `--var`) or empties the jar (`cookie-jar: clear`; its `store-cookies:` are stored
+    ///   once, before the run), or a cap the transport or the machine cannot hold: the transport must
     ///   allow the shard's `concurrency` connections to a host (`Transport/connectionsPerHost`;
     ///   for libcurl's, `CurlTransport.Configuration.allowing(connections:)`), and the process must be able to open them (its
     ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
@@ -141,6 +142,14 @@ public struct LoadRun: Sendable {
                     message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
                 )
             }
+            if spec.cookieJar == .clear {
+                throw SluiceError(
+                    kind: .configuration,
+                    message: "request '\(spec.name)' has cookie-jar: clear; load mode sends requests concurrently, so the jar cannot be emptied before one of them (cookie-jar: off sends and keeps none)"
+                )
+            }
+            // Stored once, before the run: the jar every request shares.
+            for cookie in try spec.cookiesToStore(scope: scope) { runner.state.cookies.jar.insert(cookie) }
             jobs.append(Job(spec: spec, request: try spec.makeRequest(scope: scope, directory: spec.source.directory), scope: scope))
         }
         let pipeline = try runner.pipeline(dryRun: false)

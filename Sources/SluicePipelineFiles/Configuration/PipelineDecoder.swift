@@ -271,6 +271,21 @@ package struct PipelineDecoder {
                 fail(jar.mark, "cookie-jar is clear (empty the run's jar before this request) or off (this request neither sends nor stores cookies)")
             }
         }
+        if let stored = node["store-cookies"] {
+            request.storedCookies = stored.elements ?? [stored]
+            for line in request.storedCookies {
+                guard let text = line.scalar, !line.isNull else {
+                    fail(line.mark, "store-cookies lists lines of curl's cookie file: DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE")
+                    continue
+                }
+                guard !text.contains("${") else { continue }
+                do {
+                    _ = try NetscapeCookieFile.cookie(line: text)
+                } catch {
+                    fail(line.mark, "store-cookies: \(error.message)")
+                }
+            }
+        }
         if let removed = node["remove-headers"] {
             request.removedHeaders = removed.elements ?? [removed]
             for name in request.removedHeaders where name.scalar == nil || name.isNull {

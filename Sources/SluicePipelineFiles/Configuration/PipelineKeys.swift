@@ -86,7 +86,11 @@ package enum PipelineKeys {
         ),
         OptionDescriptor(
             "remove-headers", .list(.string),
-            summary: "Header names not sent at all, the transport's own included (Accept, User-Agent, Accept-Encoding), unless the request or a stage sets them: Hurl's no-header, curl's -H 'Name:'."
+            summary: "Header names not sent at all: the transport's own (Accept, User-Agent, Accept-Encoding) and what header-injection injects; the request's own headers: and what other stages write still go: Hurl's no-header, curl's -H 'Name:'."
+        ),
+        OptionDescriptor(
+            "store-cookies", .list(.string),
+            summary: "Cookies put in the run's jar just before the request (after cookie-jar: clear), each a line of curl's cookie file: DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE, separated by tabs or spaces (Hurl's @cookie_storage_set)."
         ),
         OptionDescriptor(
             "variables", .map(.any),

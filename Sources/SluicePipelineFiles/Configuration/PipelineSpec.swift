@@ -109,6 +109,9 @@ public struct RequestSpec: Sendable {
     public var appendedHeaders: [YAMLNode.Pair] = []
     /// `cookie-jar:`: how the request uses the run's cookie jar, when not as every request does.
     public var cookieJar: CookieJarUse?
+    /// `store-cookies:`: lines of curl's cookie file, each a cookie put in the run's jar just
+    /// before the request (after `cookie-jar: clear`), as Hurl's `@cookie_storage_set`.
+    public var storedCookies: [YAMLNode] = []
     /// The `${NAME}` names (not `env.`) the request refers to and the variables it queries, but
     /// not its own captures or `variables:`: worked out once when the file is loaded, as every
     /// send (and every request of a load run) asks.
@@ -187,7 +190,7 @@ public struct RequestSpec: Sendable {
     /// The nodes of what is sent whose scalars may hold `${...}`.
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
-        nodes += variables.map(\.value) + removedHeaders + appendedHeaders.flatMap { [$0.key, $0.value] }
+        nodes += variables.map(\.value) + removedHeaders + storedCookies + appendedHeaders.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection, redirects, credential, proxy].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes

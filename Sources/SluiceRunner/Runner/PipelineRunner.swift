@@ -253,6 +253,7 @@ public struct PipelineRunner: Sendable {
         if spec.cookieJar == .clear { state.cookies.jar.removeAll() }
         let request: Request
         do {
+            for cookie in try spec.cookiesToStore(scope: scope) { state.cookies.jar.insert(cookie) }
             request = try spec.makeRequest(scope: scope, directory: spec.source.directory)
         } catch {
             result.error = RequestResult.Failure(error)

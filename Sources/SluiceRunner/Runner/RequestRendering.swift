@@ -60,6 +60,27 @@ extension RequestSpec {
         expectations.contains(where: \.readsVariables)
     }
 
+    /// The cookies of `store-cookies:`, each line's `${...}` filled in from `scope`.
+    /// - Throws: `.invalidRequest` for a template that cannot be filled in or a line that is
+    ///   not a cookie, naming its line in the pipeline file.
+    public func cookiesToStore(scope: VariableScope) throws(SluiceError) -> [Cookie] {
+        var cookies: [Cookie] = []
+        for node in storedCookies {
+            let line: String
+            do {
+                line = try scope.render(node).scalar ?? ""
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "line \(error.mark.line): \(error.message)")
+            }
+            do {
+                cookies.append(try NetscapeCookieFile.cookie(line: line))
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "line \(node.mark.line): store-cookies: \(error.message)")
+            }
+        }
+        return cookies
+    }
+
     /// The request with every `${...}` filled in from `scope`.
     /// - Parameters:
     ///   - scope: the variables and captures known so far.
