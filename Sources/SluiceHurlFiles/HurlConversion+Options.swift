@@ -54,6 +54,17 @@ extension HurlConversion {
         case (.netrcFile, .text(let written)):
             credential.netrcFile = written
             credential.position = credential.position ?? at
+        case (.repeat, .integer(let digits)):
+            // Each row an empty mapping: the request runs once a row, binding no variable.
+            guard let times = Int(digits), times >= 0, times <= ForEachSpec.maximumRows else {
+                return refuse(at, "repeat takes a count from 0 to \(ForEachSpec.maximumRows) (-1, for ever, has no pipeline spelling)")
+            }
+            if times == 0 {
+                // As Hurl: repeat 0 is a skip.
+                rest.append(("skip", HurlConversion.plain("true", at: at)))
+            } else {
+                rest.append(("for-each", HurlConversion.list(Array(repeating: HurlConversion.mapping([], at: at), count: times), at: at)))
+            }
         case (.delay, .duration(let duration)):
             rest.append(("delay", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)))
         case (.delay, .integer(let digits)):

@@ -156,6 +156,51 @@ struct HurlConversionTests {
         }
     }
 
+    @Test("the experimental @cookie_storage directives above an entry: clear as cookie-jar: clear, each set as a store-cookies line; a bad line, a set before a clear, and a clear with --no-cookie-store are refused")
+    func cookieStorageDirectives() throws {
+        let text = """
+            # @cookie_storage_set: localhost FALSE / FALSE 0 first A
+            GET http://localhost:8000/a
+            HTTP 200
+            # a plain comment
+            # @cookie_storage_clear
+            # @cookie_storage_set: localhost\tFALSE\t/\tFALSE\t0\tsecond\tB
+            GET http://localhost:8000/b
+            # @cookie_storage_clear (inside the entry: not a directive of the next)
+            HTTP 200
+            """
+        let yaml = YAMLWriter().text(of: try document(text))
+        #expect(yaml.contains("    store-cookies:\n      - localhost FALSE / FALSE 0 first A\n"), "\(yaml)")
+        #expect(yaml.contains("    cookie-jar: clear\n    store-cookies:\n      - \"localhost\\tFALSE\\t/\\tFALSE\\t0\\tsecond\\tB\"\n"), "\(yaml)")
+        #expect(yaml.components(separatedBy: "cookie-jar: clear").count == 2, "\(yaml)")
+        for (written, problem) in [
+            ("# @cookie_storage_set: localhost FALSE / 0 x y\nGET http://h/\n", "1:1 @cookie_storage_set: expected 7 fields"),
+            ("# @cookie_storage_set: h FALSE / FALSE 0 x y\n# @cookie_storage_clear\nGET http://h/\n", "2:1 @cookie_storage_clear after @cookie_storage_set"),
+        ] {
+            do {
+                _ = try document(written)
+                Issue.record("converted: \(written)")
+            } catch let error as HurlConversionError {
+                #expect(error.problems.map { "\($0.position) \($0.message)" }.first?.hasPrefix(problem) == true, "\(error)")
+            }
+        }
+        var defaults = HurlDefaults()
+        defaults.usesCookieStore = false
+        #expect(throws: HurlConversionError.self) {
+            try HurlConversion.pipelineDocument(of: try HurlFile.parse("# @cookie_storage_clear\nGET http://h/\n"), defaults: defaults)
+        }
+    }
+
+    @Test("repeat: N runs the entry N times (a for-each of N empty rows), 0 skips it, -1 is refused")
+    func repeatOption() throws {
+        let yaml = YAMLWriter().text(of: try document("GET http://h/a\n[Options]\nrepeat: 3\n\nGET http://h/b\n[Options]\nrepeat: 0\n"))
+        #expect(yaml.contains("    for-each:\n      - {}\n      - {}\n      - {}\n"), "\(yaml)")
+        #expect(yaml.contains("    skip: true\n"), "\(yaml)")
+        let file = try PipelineFile.load(text: yaml, path: "repeat.yaml", environment: [:])
+        #expect(file.spec.requests.map(\.displayName) == ["entry 1", "entry 1", "entry 1", "entry 2"])
+        #expect(throws: HurlConversionError.self) { try document("GET http://h/a\n[Options]\nrepeat: -1\n") }
+    }
+
     @Test("a header written twice, or again by the header option, is sent twice: a list of values")
     func repeatedHeaders() throws {
         let text = "GET http://localhost:8000/x\nFruit: Apple\nfruit: Banana\n[Options]\nheader: Fruit: Cherry\nno-header: Accept\noutput: -\n"
