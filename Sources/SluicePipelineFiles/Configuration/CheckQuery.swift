@@ -100,6 +100,8 @@ public enum CheckQuery: Sendable {
     public static let bareKeys = ["status", "version", "url", "ip", "duration", "body", "bytes", "rawbytes", "sha256", "md5", "redirects"]
     /// The keys of the queries that take one.
     public static let argumentKeys = ["header", "set-cookie", "cookie", "jsonpath", "jsonpath-nodes", "xpath", "regex", "variable", "certificate"]
+    /// Every query's key: ``bareKeys``, then ``argumentKeys``.
+    static let keys = bareKeys + argumentKeys
 
     /// The query's argument as written, for labels: `$.id`, `Content-Type`, `session[Max-Age]`.
     public var argumentText: String? {

@@ -96,7 +96,7 @@ extension PipelineDecoder {
 
     /// The one query among `pairs`: its key and argument.
     private mutating func query(in pairs: [YAMLNode.Pair], at mark: YAMLNode.Mark, owner: String) -> (CheckQuery, YAMLNode.Pair)? {
-        let keys = CheckQuery.bareKeys + CheckQuery.argumentKeys
+        let keys = CheckQuery.keys
         let queries = pairs.filter { keys.contains($0.key.scalar ?? "") }
         guard queries.count == 1 else {
             if queries.isEmpty {
