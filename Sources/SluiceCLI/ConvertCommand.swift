@@ -19,6 +19,9 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup(title: "Hurl's command line, written into the converted file") var hurl: HurlCommandLineOptions
 
+    @Option(name: [.customShort("H"), .long], help: ArgumentHelp("Hurl's --header: a header every entry sends after its own and before its header options, written into the file (repeatable).", valueName: "NAME: VALUE"))
+    var header: [String] = []
+
     @Option(name: [.customShort("u"), .long], help: ArgumentHelp("With --digest: each entry's credential, written into the file.", valueName: "USER:PASSWORD"))
     var user: String?
 
@@ -27,6 +30,8 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        Terminal.write(try HurlPipelineFile.yamlText(path: file, defaults: try hurl.defaults(user: user) ?? HurlDefaults()))
+        var defaults = try hurl.defaults(user: user) ?? HurlDefaults()
+        defaults.headerLines = try HurlCommandLineOptions.headerLines(header)
+        Terminal.write(try HurlPipelineFile.yamlText(path: file, defaults: defaults))
     }
 }

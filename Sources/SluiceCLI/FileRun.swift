@@ -23,8 +23,11 @@ struct FileRun {
         var showsProgress: Bool
         /// `--connect-to`, `--resolve`, `--unix-socket`, `-4`, `-6`: where every connection goes.
         var connection: ConnectionOverrides?
-        /// `--header`, `--user`, `--user-agent`: headers for every request.
+        /// `--header`, `--user`, `--user-agent`: headers for every request of a pipeline file.
         var headers: HeaderInjection?
+        /// `--user`, `--user-agent` for a Hurl file's requests (its entries send `--header`
+        /// themselves, converted with the file).
+        var hurlHeaders: HeaderInjection?
     }
 
     /// What running the file gave.
@@ -53,7 +56,7 @@ struct FileRun {
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
         var runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
         if let connection = options.connection { runner.addedStages.append(ConnectionRouting(connection)) }
-        if let headers = options.headers {
+        if let headers = file.path.hasSuffix(".hurl") ? options.hurlHeaders : options.headers {
             runner.addedStages.append(headers)
             runner.addedSecrets = headers.derivedSecrets
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import SluiceHurlFiles
+import SluicePipelineFiles
 import SluiceStageRegistry
 
 /// Hurl's command-line options that set every entry of a `.hurl` file, as `hurl` takes them:
@@ -168,6 +169,15 @@ struct HurlCommandLineOptions: ParsableArguments {
             defaults.limitRate = rate
         }
         return defaults == HurlDefaults() ? nil : defaults
+    }
+
+    /// `--header` lines checked, for `HurlDefaults.headerLines`.
+    /// - Throws: `ValidationError` for a line that is not `NAME: VALUE`, naming it by its name.
+    static func headerLines(_ lines: [String]) throws -> [String] {
+        for line in lines where HeaderLine(line) == nil {
+            throw ValidationError("--header \(line.prefix { $0 != ":" }): write NAME: VALUE")
+        }
+        return lines
     }
 
     /// A duration as a pipeline writes it: a bare number is milliseconds, as Hurl reads it.

@@ -112,11 +112,15 @@ struct PipelineArguments: ParsableArguments {
     }
 
     /// Every file loaded, or every problem of every file reported at once.
-    /// - Parameter user: `-u NAME:PASSWORD`, which Hurl's `--digest` makes each entry's credential.
-    func load(user: String? = nil) throws -> [PipelineFile] {
+    /// - Parameters:
+    ///   - user: `-u NAME:PASSWORD`, which Hurl's `--digest` makes each entry's credential.
+    ///   - headers: `-H NAME: VALUE` lines, which each entry of a Hurl file sends where Hurl sends
+    ///     them (after its own headers, before its `header` options).
+    func load(user: String? = nil, headers: [String] = []) throws -> [PipelineFile] {
         let values = try variableValues()
         let registry = try StageCatalog.registry()
-        let hurlDefaults = try hurl.defaults(user: user) ?? HurlDefaults()
+        var hurlDefaults = try hurl.defaults(user: user) ?? HurlDefaults()
+        hurlDefaults.headerLines = try HurlCommandLineOptions.headerLines(headers)
         var files: [PipelineFile] = []
         var diagnostics: [PipelineDiagnostic] = []
         for path in try paths() {

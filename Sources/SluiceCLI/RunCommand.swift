@@ -47,21 +47,16 @@ struct RunCommand: AsyncParsableCommand {
     var userAgent: String?
 
     /// The header-injection stage `--header`, `--user` and `--user-agent` ask for, or `nil`.
-    private func headerInjection() throws -> HeaderInjection? {
+    /// - Parameter hurl: for a Hurl file, whose entries send `--header` themselves (converted
+    ///   with the file, where Hurl sends it: after the entry's headers, before its options).
+    private func headerInjection(hurl: Bool) throws -> HeaderInjection? {
         // With Hurl's --digest, -u is each entry's credential instead (HurlDefaults.user).
         let user = pipeline.hurl.digest ? nil : user
-        guard !header.isEmpty || user != nil || userAgent != nil else { return nil }
+        let lines = hurl ? [] : try HurlCommandLineOptions.headerLines(header)
+        guard !lines.isEmpty || user != nil || userAgent != nil else { return nil }
         var headers = HTTPHeaders()
-        // Hurl's --no-header takes out a header whoever sets it, -H included (it is refused
-        // beside a pipeline file, so every file here is a .hurl).
-        let removed = Set(pipeline.hurl.noHeader.map(\.asciiLowercased))
-        for line in header {
-            guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ValidationError("--header \(line): write NAME: VALUE")
-            }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            guard !removed.contains(name.asciiLowercased) else { continue }
-            headers.add(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        for line in lines.compactMap(HeaderLine.init) {
+            headers.add(name: line.name, value: line.value)
         }
         var authorization: HeaderInjection.Authorization?
         if let user {
@@ -182,7 +177,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = try pipeline.load(user: user)
+        let files = try pipeline.load(user: user, headers: header)
         let plan = try loadPlan()
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
@@ -198,7 +193,7 @@ struct RunCommand: AsyncParsableCommand {
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,
             json: format == .json, load: plan,
             terminal: Terminal(noColor: noColor), showsProgress: Terminal.standardErrorIsTerminal && !noColor && jobs == 1,
-            connection: try connection.overrides(beside: nil), headers: try headerInjection()
+            connection: try connection.overrides(beside: nil), headers: try headerInjection(hurl: false), hurlHeaders: try headerInjection(hurl: true)
         )
         let outcomes = try await runAll(files, options: options)
         if format == .json {
@@ -207,7 +202,7 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.write((try JSONWriter(prettyPrinted: true).string(from: document)) + "\n")
         }
         let suites = outcomes.compactMap(\.suite)
-        let redactor = Redactor(secrets: files.flatMap(\.secrets) + (options.headers?.derivedSecrets ?? []) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
+        let redactor = Redactor(secrets: files.flatMap(\.secrets) + (options.headers?.derivedSecrets ?? []) + (options.hurlHeaders?.derivedSecrets ?? []) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
         let loads = outcomes.compactMap(\.load)
         for (request, file) in reportFiles {
             if let load = loads.first {

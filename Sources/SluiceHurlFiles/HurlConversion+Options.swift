@@ -7,8 +7,8 @@ extension HurlConversion {
     /// An `[Options]` line as the request keys it stands for; an option with no pipeline
     /// spelling is refused, never dropped.
     mutating func option(
-        _ option: HurlOption, headers: inout [(String, YAMLNode)], redirects: inout [(String, YAMLNode)],
-        connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)], removedHeaders: inout [YAMLNode],
+        _ option: HurlOption, redirects: inout [(String, YAMLNode)],
+        connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)], removedHeaders: inout [YAMLNode], headerLines: inout [YAMLNode],
         retry: inout (attempts: YAMLNode?, interval: YAMLNode?), credential: inout HurlEntryCredential, rest: inout [(String, YAMLNode)]
     ) {
         let at = option.position
@@ -41,10 +41,11 @@ extension HurlConversion {
                 refuse(at, "variables-file \(path): \(error.diagnostics.map(\.message).joined(separator: "; "))")
             }
         case (.header, .text(let written)):
+            // A line (a variable may hold all of it), sent after the entry's headers and the
+            // command line's --header, as Hurl sends it.
             let line = template(written)
-            guard let colon = line.firstIndex(of: ":") else { return refuse(at, "header takes NAME: VALUE") }
-            let headerName = line[..<colon].trimmingCharacters(in: .whitespaces)
-            addHeader(headerName, HurlConversion.text(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), at: at), at: at, to: &headers)
+            if written.literalValue != nil, HeaderLine(line) == nil { return refuse(at, "header takes NAME: VALUE") }
+            headerLines.append(HurlConversion.text(line, at: at))
         case (.user, .text(let written)):
             credential.user = written
             credential.position = credential.position ?? at

@@ -18,6 +18,8 @@ extension HurlConversion {
         var connection: [String: [YAMLNode]] = [:]
         var variables: [(String, YAMLNode)] = []
         var removedHeaders: [YAMLNode] = []
+        // The command line's --header lines, then the entry's header options.
+        var headerLines = defaults.headerLines.map { HurlConversion.text($0, at: at) }
         var retry: (attempts: YAMLNode?, interval: YAMLNode?) = (nil, nil)
         var credential = HurlEntryCredential()
 
@@ -51,7 +53,7 @@ extension HurlConversion {
                 break
             case .options(let options):
                 for option in options {
-                    self.option(option, headers: &headers, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, retry: &retry, credential: &credential, rest: &rest)
+                    self.option(option, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, headerLines: &headerLines, retry: &retry, credential: &credential, rest: &rest)
                 }
             }
         }
@@ -113,6 +115,7 @@ extension HurlConversion {
         keys.append(("path", HurlConversion.text(url, at: request.url.position)))
         if !variables.isEmpty { keys.append(("variables", HurlConversion.mapping(variables, at: at))) }
         if !headers.isEmpty { keys.append(("headers", HurlConversion.mapping(headers, at: at))) }
+        if !headerLines.isEmpty { keys.append(("header-lines", HurlConversion.list(headerLines, at: at))) }
         if !removedHeaders.isEmpty { keys.append(("remove-headers", HurlConversion.list(removedHeaders, at: at))) }
         keys += rest
         if !redirects.isEmpty { keys.append(("redirects", HurlConversion.mapping(redirects, at: at))) }

@@ -15,6 +15,9 @@ public struct HurlDefaults: Sendable, Equatable {
     /// `--retry-interval`: a duration as a pipeline writes it.
     public var retryInterval: String?
 
+    /// `--header NAME: VALUE` lines: each entry sends them after its own headers and before its
+    /// `header` options (`header-lines:`), as Hurl does.
+    public var headerLines: [String] = []
     /// `--no-header NAME`: headers no entry sends, whoever writes them.
     public var removedHeaders: [String] = []
     /// `--no-cookie-store`: no entry uses the cookie jar (its own `[Cookies]` are still sent).

@@ -119,6 +119,33 @@ struct PipelineRunnerTests {
         #expect(results[1].sent?.headers.values(for: "X-Team") == ["edge"])
     }
 
+    @Test("header-lines: whole NAME: VALUE lines, a variable may hold one, sent after headers: in order; a name remove-headers lists is not sent; a bad line is refused at load, or when filled in")
+    func headerLines() async throws {
+        let results = try await runner("""
+            stages:
+              - header-injection: { headers: { X-Team: core }, user-agent: none, accept-language: none }
+            variables: { line: "X-Team:  from-variable ", name: X-Made, bad: "no colon" }
+            requests:
+              - name: lines
+                path: http://api.test/a
+                headers: { X-Team: own }
+                header-lines: ["X-Team: from-line", "${line}", "${name}: made", "X-Gone: never", "X-Empty:"]
+                remove-headers: [x-gone]
+              - name: bad
+                path: http://api.test/b
+                header-lines: ["${bad}"]
+            """).run()
+        #expect(results[0].ok, "\(results[0].failures)")
+        #expect(results[0].sent?.headers.values(for: "X-Team") == ["own", "from-line", "from-variable"], "the request's, in order; the stage's yields")
+        #expect(results[0].sent?.headers["X-Made"] == "made" && results[0].sent?.headers["X-Empty"] == "")
+        #expect(results[0].sent?.headers["X-Gone"] == nil)
+        #expect(results[1].error?.message.contains("header-lines: a line is not NAME: VALUE once filled in") == true, "\(String(describing: results[1].error))")
+        #expect(!(results[1].error?.message.contains("no colon") ?? true), "a line's text is not echoed: it may hold a secret")
+        #expect(throws: PipelineFileError.self) {
+            try PipelineFile.load(text: "requests:\n  - path: http://h/\n    header-lines: [\"Bad Name: x\"]\n", path: "p.yaml")
+        }
+    }
+
     @Test("${...} in a header's name is filled in, from a variable or a capture")
     func templatedHeaderName() async throws {
         let results = try await runner(PipelineRunnerTests.stages + """

@@ -271,6 +271,18 @@ package struct PipelineDecoder {
                 fail(jar.mark, "cookie-jar is clear (empty the run's jar before this request) or off (this request neither sends nor stores cookies)")
             }
         }
+        if let lines = node["header-lines"] {
+            request.headerLines = lines.elements ?? [lines]
+            for line in request.headerLines {
+                guard let text = line.scalar, !line.isNull else {
+                    fail(line.mark, "header-lines lists NAME: VALUE lines")
+                    continue
+                }
+                if !text.contains("${"), HeaderLine(text) == nil {
+                    fail(line.mark, "header-lines: '\(text.prefix { $0 != ":" })' is not a NAME: VALUE line")
+                }
+            }
+        }
         if let stored = node["store-cookies"] {
             request.storedCookies = stored.elements ?? [stored]
             for line in request.storedCookies {

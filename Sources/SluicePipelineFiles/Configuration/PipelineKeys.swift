@@ -89,6 +89,10 @@ package enum PipelineKeys {
             summary: "Header names not sent at all: the transport's own (Accept, User-Agent, Accept-Encoding) and what header-injection injects; the request's own headers: and what other stages write still go: Hurl's no-header, curl's -H 'Name:'."
         ),
         OptionDescriptor(
+            "header-lines", .list(.string),
+            summary: "Headers written as whole NAME: VALUE lines, each split at its first colon once its ${...} are filled in (so a variable may hold a whole line), sent after headers: in order; a name remove-headers lists is not sent: Hurl's [Options] header:."
+        ),
+        OptionDescriptor(
             "store-cookies", .list(.string),
             summary: "Cookies put in the run's jar just before the request (after cookie-jar: clear), each a line of curl's cookie file: DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE, separated by tabs or spaces (Hurl's @cookie_storage_set)."
         ),

@@ -107,6 +107,9 @@ public struct RequestSpec: Sendable {
     /// `append-headers:` entries, one pair a field: sent beside a stage's injected value of
     /// the same name, not in place of it.
     public var appendedHeaders: [YAMLNode.Pair] = []
+    /// `header-lines:`: whole `NAME: VALUE` lines, each split at its first colon once its
+    /// `${...}` are filled in, sent after `headers:` (Hurl's `[Options] header:`).
+    public var headerLines: [YAMLNode] = []
     /// `cookie-jar:`: how the request uses the run's cookie jar, when not as every request does.
     public var cookieJar: CookieJarUse?
     /// `store-cookies:`: lines of curl's cookie file, each a cookie put in the run's jar just
@@ -190,7 +193,7 @@ public struct RequestSpec: Sendable {
     /// The nodes of what is sent whose scalars may hold `${...}`.
     package var sentNodes: [YAMLNode] {
         var nodes = [path] + pathParameters.map(\.value) + headers.flatMap { [$0.key, $0.value] } + cookies.flatMap { [$0.key, $0.value] }
-        nodes += variables.map(\.value) + removedHeaders + storedCookies + appendedHeaders.flatMap { [$0.key, $0.value] }
+        nodes += variables.map(\.value) + removedHeaders + storedCookies + headerLines + appendedHeaders.flatMap { [$0.key, $0.value] }
         nodes += [parameters, body, bodyFile, output, connection, redirects, credential, proxy].compactMap { $0 }
         nodes += parts.flatMap { [$0.name, $0.value, $0.file, $0.filename, $0.contentType].compactMap { $0 } }
         return nodes

@@ -132,6 +132,13 @@ extension RequestSpec {
         for pair in headers {
             request.headers.add(name: try text(pair.key), value: try text(pair.value))
         }
+        for node in headerLines {
+            guard let line = HeaderLine(try text(node)) else {
+                throw SluiceError(kind: .invalidRequest, message: "line \(node.mark.line): header-lines: a line is not NAME: VALUE once filled in")
+            }
+            // Hurl's no-header takes a header out whoever writes it: a line's name known only now.
+            if !request.omitsHeader(line.name) { request.headers.add(name: line.name, value: line.value) }
+        }
         if !cookies.isEmpty {
             var own: [String] = []
             for pair in cookies { own.append(try text(pair.key) + "=" + (try text(pair.value))) }

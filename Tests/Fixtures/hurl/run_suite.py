@@ -373,7 +373,7 @@ def fresh_build_folder():
 # `sluice run`, which refuses them beside a pipeline file. The number is how many values follow.
 CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
-    "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
+    "--header": 1, "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
     "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1, "--digest": 0, "--netrc-file": 1, "--path-as-is": 0, "--file-root": 1, "--proxy": 1, "--no-proxy": 1, "--compressed": 0, "--no-jsonpath-coercion": 0,
 }
 

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A header written as one `NAME: VALUE` line (a pipeline's `header-lines:`, Hurl's `[Options]
+/// header:`): split at the first colon, the name and the value trimmed of spaces and tabs.
+public struct HeaderLine: Sendable, Hashable {
+    /// The field's name.
+    public var name: String
+    /// The field's value (may be empty).
+    public var value: String
+
+    /// Reads a line; `nil` when it has no colon, no name before it, or a name with a space, a
+    /// tab or a control character (which no field name holds, RFC 9110 section 5.1).
+    public init?(_ line: String) {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let blanks = CharacterSet(charactersIn: " \t")
+        let name = line[..<colon].trimmingCharacters(in: blanks)
+        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return nil }
+        self.name = name
+        value = line[line.index(after: colon)...].trimmingCharacters(in: blanks)
+    }
+}
