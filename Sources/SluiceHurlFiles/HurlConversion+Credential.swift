@@ -10,6 +10,8 @@ struct HurlEntryCredential {
     var digest = false
     /// `netrc-file: FILE`.
     var netrcFile: HurlTemplate?
+    /// `aws-sigv4: aws:amz:REGION:SERVICE`, which makes `user` the access key and secret.
+    var awsSigV4: HurlTemplate?
     /// Where the first of them is written.
     var position: HurlSourcePosition?
 }
@@ -54,6 +56,33 @@ extension HurlConversion {
         }
         if written.digest { refuse(at, "digest without user: there is no credential to answer with") }
         return nil
+    }
+
+    /// The entry's `aws-sigv4` option as a stage of its own: the `aws-sigv4` stage with `user`'s
+    /// `KEY:SECRET` as its keys, as curl's `--aws-sigv4` reads `-u`; `nil` (refused) when it
+    /// cannot be one.
+    mutating func awsSigV4Stage(_ written: HurlEntryCredential, at position: HurlSourcePosition) -> YAMLNode? {
+        guard let provider = written.awsSigV4 else { return nil }
+        let at = provider.position
+        guard let text = provider.literalValue else {
+            refuse(at, "aws-sigv4 with {{...}}: its provider, region and service are read when converting")
+            return nil
+        }
+        // curl's provider1[:provider2[:region[:service]]]; the stage signs AWS4-HMAC-SHA256.
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, fields[0].lowercased() == "aws", fields[1].lowercased() == "amz", !fields[2].isEmpty, !fields[3].isEmpty else {
+            refuse(at, "aws-sigv4 takes aws:amz:REGION:SERVICE (the aws-sigv4 stage signs AWS4-HMAC-SHA256 and needs the region and service written)")
+            return nil
+        }
+        guard let user = written.user, let (key, secret) = HurlConversion.split(user) else {
+            refuse(at, "aws-sigv4 needs the user option, ACCESS_KEY_ID:SECRET_ACCESS_KEY, the colon written out")
+            return nil
+        }
+        let options = HurlConversion.mapping([
+            ("access-key-id", templateNode(key)), ("secret-access-key", templateNode(secret)),
+            ("region", HurlConversion.text(fields[2], at: at)), ("service", HurlConversion.text(fields[3], at: at)),
+        ], at: at)
+        return HurlConversion.mapping([("aws-sigv4", options)], at: at)
     }
 
     /// `NAME:PASSWORD` split at its first colon written out, as Hurl splits the text it renders.

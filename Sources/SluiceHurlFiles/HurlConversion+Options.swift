@@ -46,6 +46,8 @@ extension HurlConversion {
             let line = template(written)
             if written.literalValue != nil, HeaderLine(line) == nil { return refuse(at, "header takes NAME: VALUE") }
             headerLines.append(HurlConversion.text(line, at: at))
+        case (.awsSigV4, .text(let written)):
+            credential.awsSigV4 = written
         case (.user, .text(let written)):
             credential.user = written
             credential.position = credential.position ?? at

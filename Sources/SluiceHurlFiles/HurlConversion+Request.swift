@@ -58,6 +58,11 @@ extension HurlConversion {
             }
         }
         if let body = request.body { self.body(body, headers: &headers, into: &rest) }
+        if credential.awsSigV4 != nil {
+            // The user option is the signing keys, not a credential.
+            if let stage = awsSigV4Stage(credential, at: at) { rest.append(("stages", HurlConversion.list([stage], at: at))) }
+            credential.user = nil
+        }
         if let node = self.credential(credential, headers: &headers, at: at) {
             guard !rest.contains(where: { $0.0 == "credential" }) else {
                 refuse(HurlSourcePosition(line: node.mark.line, column: node.mark.column), "[BasicAuth] and the user option together: the entry sends one credential")

@@ -201,6 +201,25 @@ struct HurlConversionTests {
         #expect(throws: HurlConversionError.self) { try document("GET http://h/a\n[Options]\nrepeat: -1\n") }
     }
 
+    @Test("aws-sigv4 with user: the entry's own aws-sigv4 stage, user's KEY:SECRET its keys (not a credential); another provider, a missing region or user are refused")
+    func awsSigV4Option() throws {
+        let yaml = YAMLWriter().text(of: try document("GET http://h/a\n[Options]\naws-sigv4: aws:amz:eu-central-1:s3\nuser: {{key}}:secret\n"))
+        #expect(yaml.contains("    stages:\n      - aws-sigv4:\n          access-key-id: ${key}\n          secret-access-key: secret\n          region: eu-central-1\n          service: s3\n"), "\(yaml)")
+        #expect(!yaml.contains("credential") && !yaml.contains("Authorization"), "\(yaml)")
+        for (written, problem) in [
+            ("aws-sigv4: osc:osc:eu-west-2:api\nuser: k:s", "aws-sigv4 takes aws:amz:REGION:SERVICE"),
+            ("aws-sigv4: aws:amz\nuser: k:s", "aws-sigv4 takes aws:amz:REGION:SERVICE"),
+            ("aws-sigv4: aws:amz:eu-central-1:s3", "aws-sigv4 needs the user option"),
+        ] {
+            do {
+                _ = try document("GET http://h/a\n[Options]\n\(written)\n")
+                Issue.record("converted: \(written)")
+            } catch let error as HurlConversionError {
+                #expect(error.problems.first?.message.hasPrefix(problem) == true, "\(error)")
+            }
+        }
+    }
+
     @Test("a header written twice is sent twice, a list of values; the header option is a line sent after them")
     func repeatedHeaders() throws {
         let text = "GET http://localhost:8000/x\nFruit: Apple\nfruit: Banana\n[Options]\nheader: Fruit: Cherry\nno-header: Accept\noutput: -\n"

@@ -122,8 +122,8 @@ public struct LoadRun: Sendable {
     ///   - progress: figures to update as requests end.
     /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
     ///   request that uses a capture (requests run concurrently here, so captures have no value:
-    ///   pass `--var`) or empties the jar (`cookie-jar: clear`; its `store-cookies:` are stored
-    ///   once, before the run), or a cap the transport or the machine cannot hold: the transport must
+    ///   pass `--var`), empties the jar (`cookie-jar: clear`; its `store-cookies:` are stored
+    ///   once, before the run) or has stages of its own, or a cap the transport or the machine cannot hold: the transport must
     ///   allow the shard's `concurrency` connections to a host (`Transport/connectionsPerHost`;
     ///   for libcurl's, `CurlTransport.Configuration.allowing(connections:)`), and the process must be able to open them (its
     ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
@@ -140,6 +140,12 @@ public struct LoadRun: Sendable {
                 throw SluiceError(
                     kind: .configuration,
                     message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
+                )
+            }
+            if !spec.stages.isEmpty {
+                throw SluiceError(
+                    kind: .configuration,
+                    message: "request '\(spec.name)' has stages of its own; load mode sends every request through one chain, so list the stage in the file's stages:"
                 )
             }
             if spec.cookieJar == .clear {

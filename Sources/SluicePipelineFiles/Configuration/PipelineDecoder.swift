@@ -271,6 +271,13 @@ package struct PipelineDecoder {
                 fail(jar.mark, "cookie-jar is clear (empty the run's jar before this request) or off (this request neither sends nor stores cookies)")
             }
         }
+        if let stages = node["stages"] {
+            if let entries = stages.elements {
+                request.stages = entries.compactMap { stage($0) }
+            } else {
+                fail(stages.mark, "a request's stages: is a list of stages, as the file's")
+            }
+        }
         if let lines = node["header-lines"] {
             request.headerLines = lines.elements ?? [lines]
             for line in request.headerLines {

@@ -186,6 +186,9 @@ private struct Loader {
     var blueprint: [StageBlueprint] = []
     /// Whether two listed stages claim the same thing: the chain is then not checked further.
     var hasConflicts = false
+    /// `stages` and the stages a run adds, in the order of `listed`: what a request's own
+    /// stages are checked against.
+    var chain: [any Stage] = []
     var scope = VariableScope()
     var secrets: [String] = []
     var warnings: [String] = []
@@ -220,6 +223,7 @@ private struct Loader {
         arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
         var spec = spec
+        makeRequestStages(&spec.requests, capturedBy: capturedBy)
         for index in spec.requests.indices {
             spec.requests[index].variableNames = spec.requests[index].referencedVariableNames
         }
@@ -348,6 +352,7 @@ private struct Loader {
             return
         }
         blueprint = Pipeline.arrangement(of: stages).map { listed[$0] }
+        chain = stages
         stages = Array(stages[..<stageEntries.count])
     }
 
@@ -376,53 +381,10 @@ private struct Loader {
 
     private mutating func makeStages(_ entries: [StageSpec], capturedBy: [String: String]) {
         for entry in entries {
-            current = entry.source
-            guard let descriptor = registry[entry.name] else {
-                var message = "unknown stage '\(entry.name)'"
-                if let near = OptionDescriptor.nearest(to: entry.name, in: registry.descriptors.map(\.name)) { message += "; did you mean '\(near)'?" }
-                fail(entry.mark, message + " (stages: " + registry.descriptors.map(\.name).joined(separator: ", ") + "; `sluice stages` lists them)")
-                continue
-            }
-            let mapping = YAMLNode(.mapping(entry.options), mark: entry.mark)
-            guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else {
-                let templated = Set(mapping.references().references.map(\.mark))
-                for problem in OptionDescriptor.problems(in: entry.options, at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
-                where !templated.contains(problem.mark) {
-                    fail(problem.mark, problem.message)
-                }
-                continue
-            }
-            let rendered: YAMLNode
-            do {
-                rendered = try scope.render(mapping)
-            } catch {
-                fail(error.mark, error.message)
-                continue
-            }
-            let problems = OptionDescriptor.problems(in: rendered.pairs ?? [], at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
-            for problem in problems { fail(problem.mark, problem.message) }
-            guard problems.isEmpty else { continue }
-            collectSecrets(in: entry.options, rendered: rendered.pairs ?? [], options: descriptor.options, secret: false)
-            let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
-            do {
-                let stage = try descriptor.make(options)
-                if let reporting = stage as? any ConfigurationReporting {
-                    secrets += reporting.derivedSecrets
-                    warnings += reporting.configurationWarnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
-                }
-                stages.append(stage)
-                stageEntries.append(entry)
-                let factory = descriptor.make
-                let make: @Sendable () throws -> any Stage
-                if descriptor.holdsRunState { make = { try factory(options) } } else { make = { stage } }
-                listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: entry.source.location(entry.mark)), make: make))
-            } catch let invalid as StageOptions.Invalid {
-                fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
-            } catch let error as SluiceError {
-                fail(entry.mark, "stage '\(entry.name)': \(error.message)")
-            } catch {
-                fail(entry.mark, "stage '\(entry.name)': \(error)")
-            }
+            guard let (stage, blueprint) = makeStage(entry, capturedBy: capturedBy) else { continue }
+            stages.append(stage)
+            stageEntries.append(entry)
+            listed.append(blueprint)
         }
         let conflicts = Pipeline.conflicts(in: stages)
         for conflict in conflicts {
@@ -433,6 +395,94 @@ private struct Loader {
             fail(second.mark, Pipeline.message(for: conflict, in: stages, locations: locations))
         }
         hasConflicts = !conflicts.isEmpty
+    }
+
+    /// One stage entry, made and checked: the stage, and how a run makes it; `nil` (the problem
+    /// recorded) when it cannot be made.
+    private mutating func makeStage(_ entry: StageSpec, capturedBy: [String: String]) -> (any Stage, StageBlueprint)? {
+        current = entry.source
+        guard let descriptor = registry[entry.name] else {
+            var message = "unknown stage '\(entry.name)'"
+            if let near = OptionDescriptor.nearest(to: entry.name, in: registry.descriptors.map(\.name)) { message += "; did you mean '\(near)'?" }
+            fail(entry.mark, message + " (stages: " + registry.descriptors.map(\.name).joined(separator: ", ") + "; `sluice stages` lists them)")
+            return nil
+        }
+        let mapping = YAMLNode(.mapping(entry.options), mark: entry.mark)
+        guard checkReferences(in: mapping, known: Set(scope.values.keys), captures: capturedBy, context: "stage options") else {
+            let templated = Set(mapping.references().references.map(\.mark))
+            for problem in OptionDescriptor.problems(in: entry.options, at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+            where !templated.contains(problem.mark) {
+                fail(problem.mark, problem.message)
+            }
+            return nil
+        }
+        let rendered: YAMLNode
+        do {
+            rendered = try scope.render(mapping)
+        } catch {
+            fail(error.mark, error.message)
+            return nil
+        }
+        let problems = OptionDescriptor.problems(in: rendered.pairs ?? [], at: entry.mark, options: descriptor.options, owner: "stage '\(entry.name)'")
+        for problem in problems { fail(problem.mark, problem.message) }
+        guard problems.isEmpty else { return nil }
+        collectSecrets(in: entry.options, rendered: rendered.pairs ?? [], options: descriptor.options, secret: false)
+        let options = StageOptions(owner: entry.name, pairs: rendered.pairs ?? [], mark: entry.mark, directory: entry.source.directory, environment: environment)
+        do {
+            let stage = try descriptor.make(options)
+            if let reporting = stage as? any ConfigurationReporting {
+                secrets += reporting.derivedSecrets
+                warnings += reporting.configurationWarnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
+            }
+            let factory = descriptor.make
+            let make: @Sendable () throws -> any Stage
+            if descriptor.holdsRunState { make = { try factory(options) } } else { make = { stage } }
+            return (stage, StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: entry.source.location(entry.mark)), make: make))
+        } catch let invalid as StageOptions.Invalid {
+            fail(invalid.option.map { options.mark(of: $0) } ?? entry.mark, invalid.message)
+        } catch let error as SluiceError {
+            fail(entry.mark, "stage '\(entry.name)': \(error.message)")
+        } catch {
+            fail(entry.mark, "stage '\(entry.name)': \(error)")
+        }
+        return nil
+    }
+
+    /// Makes each request's own `stages:`, checked against the file's chain (the stages a run
+    /// adds included): one that claims what a stage of the chain claims, or writes the
+    /// `Authorization` header the request sends itself, is refused, naming both.
+    private mutating func makeRequestStages(_ requests: inout [RequestSpec], capturedBy: [String: String]) {
+        guard !hasConflicts else { return }
+        for index in requests.indices where !requests[index].stages.isEmpty {
+            let request = requests[index]
+            var own: [(any Stage, StageBlueprint, StageSpec)] = []
+            for entry in request.stages {
+                guard let (stage, blueprint) = makeStage(entry, capturedBy: capturedBy) else { continue }
+                own.append((stage, blueprint, entry))
+            }
+            current = request.source
+            let locations = listed.map(\.link.origin) + own.map { $0.2.source.location($0.2.mark) }
+            let combined = chain + own.map(\.0)
+            let conflicts = Pipeline.conflicts(in: combined).filter { $0.second >= chain.count }
+            for conflict in conflicts {
+                let entry = own[conflict.second - chain.count].2
+                fail(entry.mark, Pipeline.message(for: conflict, in: combined, locations: (locations[conflict.first], locations[conflict.second])))
+            }
+            if conflicts.isEmpty, let first = own.first {
+                do {
+                    _ = try Pipeline(stages: combined, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
+                } catch {
+                    fail(own.first { $0.0.name == error.stage }?.2.mark ?? first.2.mark, error.message)
+                }
+            }
+            // A request's `credential:` has its authentication stage in the chain, checked above.
+            if request.headers.contains(where: { $0.key.scalar?.lowercased() == "authorization" }),
+                let (stage, _, entry) = own.first(where: { $0.0.claims.contains("the Authorization header") })
+            {
+                fail(entry.mark, "stage '\(stage.name)' writes the Authorization header, and the request sends an Authorization header: keep one")
+            }
+            requests[index].ownStages = own.map(\.1)
+        }
     }
 
     /// Adds the rendered values of secret options (and everything inside them) to `secrets`, and

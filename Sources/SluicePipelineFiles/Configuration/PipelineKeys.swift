@@ -89,6 +89,10 @@ package enum PipelineKeys {
             summary: "Header names not sent at all: the transport's own (Accept, User-Agent, Accept-Encoding) and what header-injection injects; the request's own headers: and what other stages write still go: Hurl's no-header, curl's -H 'Name:'."
         ),
         OptionDescriptor(
+            "stages", .list(.any),
+            summary: "Stages of the request's own, in the chain for it alone, each in its place as the file's (aws-sigv4 with this request's keys); one that claims what a stage of the file claims is refused, naming both."
+        ),
+        OptionDescriptor(
             "header-lines", .list(.string),
             summary: "Headers written as whole NAME: VALUE lines, each split at its first colon once its ${...} are filled in (so a variable may hold a whole line), sent after headers: in order; a name remove-headers lists is not sent: Hurl's [Options] header:."
         ),

@@ -107,6 +107,11 @@ public struct RequestSpec: Sendable {
     /// `append-headers:` entries, one pair a field: sent beside a stage's injected value of
     /// the same name, not in place of it.
     public var appendedHeaders: [YAMLNode.Pair] = []
+    /// `stages:`: stages of the request's own, put in the chain for it alone, each in its place
+    /// as the file's are (`aws-sigv4` with one request's keys; Hurl's `[Options] aws-sigv4:`).
+    public var stages: [StageSpec] = []
+    /// How a run makes each of ``stages``, checked when the file is loaded.
+    var ownStages: [StageBlueprint] = []
     /// `header-lines:`: whole `NAME: VALUE` lines, each split at its first colon once its
     /// `${...}` are filled in, sent after `headers:` (Hurl's `[Options] header:`).
     public var headerLines: [YAMLNode] = []
@@ -188,6 +193,14 @@ public struct RequestSpec: Sendable {
     /// Every node whose scalars may hold `${...}`.
     package var templatedNodes: [YAMLNode] {
         sentNodes + checkNodes
+    }
+
+    /// The stages of the request's own (``stages``) for one run.
+    /// - Throws: `.configuration` when one can no longer be made.
+    public func makeOwnStages() throws(SluiceError) -> [any Stage] {
+        var made: [any Stage] = []
+        for blueprint in ownStages { made.append(try blueprint.stage()) }
+        return made
     }
 
     /// The nodes of what is sent whose scalars may hold `${...}`.

@@ -116,14 +116,19 @@ public struct PipelineRunner: Sendable {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let redactor = Locked(self.redactor)
         let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: [SentRequestRecorder(stops: false)]))
+        // A request with stages of its own goes through a chain of its own.
+        var managers: [Int: SessionManager] = [:]
+        for (index, spec) in selected.enumerated() where !spec.stages.isEmpty {
+            managers[index] = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: try spec.makeOwnStages() + [SentRequestRecorder(stops: false)]))
+        }
         // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
         return await withTaskExecutorPreference(manager.pipeline.transport.executor) {
             var scope = file.scope
             var missing: [String: String] = [:]
             var results: [RequestResult] = []
             var stopped = false
-            for spec in selected where !stopped || spec.always {
-                let result = await send(spec, manager: manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
+            for (index, spec) in selected.enumerated() where !stopped || spec.always {
+                let result = await send(spec, manager: managers[index] ?? manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
                     if let value = result.captured[capture.name] {
@@ -162,7 +167,8 @@ public struct PipelineRunner: Sendable {
             var written: Request?
             do {
                 written = try spec.makeRequest(scope: scope.adding(spec.row), directory: spec.source.directory)
-                let handle = manager.task(written!)
+                let own = spec.stages.isEmpty ? manager : SessionManager(pipeline: try pipeline(dryRun: true, adding: try spec.makeOwnStages() + [SentRequestRecorder(stops: true)]))
+                let handle = own.task(written!)
                 do {
                     _ = try await handle.value
                 } catch let error as SluiceError where !(error.underlying is SentRequestRecorder.Stop) {
