@@ -10,7 +10,7 @@ import Testing
 
 /// Mutual TLS against nginx with `ssl_verify_client on` and the test CA: a client certificate the
 /// CA signed gets 200 and its own name back; none, or one from another CA, gets 400.
-@Suite("Client certificates (mutual TLS) over real TLS", .timeLimit(.minutes(2)))
+@Suite("Client certificates (mutual TLS) over real TLS", .timeLimit(.minutes(5)))
 struct ClientCertificateTests {
     private func policy(_ servers: TestServers, _ identity: ClientIdentity?) throws -> TrustPolicy {
         try TrustPolicy(caBundle: servers.caBundle, clientIdentity: identity)

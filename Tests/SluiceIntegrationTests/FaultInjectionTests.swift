@@ -12,7 +12,7 @@ import Testing
 /// One test per way a peer can fail, against the fault server (Tests/Servers/fault_server.py),
 /// nginx and closed ports on loopback. Each ends in its typed error (kind, stage, URL) well within
 /// its time limit; the leak check (`LeakCheckTests`) then repeats them ten thousand times.
-@Suite("Fault injection: every broken peer ends in its typed error", .timeLimit(.minutes(1)))
+@Suite("Fault injection: every broken peer ends in its typed error", .timeLimit(.minutes(5)))
 struct FaultInjectionTests {
     let servers: TestServers
 

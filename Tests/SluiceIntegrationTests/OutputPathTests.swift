@@ -17,7 +17,7 @@ import Glibc
 /// downloads, `sluice send -o` beside curl run with the same flags on the same input, a pipeline's
 /// `output:`, `--report`, the cookie file, HAR files and load result files. Each kind of path is
 /// made in the test's own folder; a device is a private `mknod` copy of `/dev/null`.
-@Suite("A body is written where the user points, and nothing there is destroyed", .timeLimit(.minutes(2)))
+@Suite("A body is written where the user points, and nothing there is destroyed", .timeLimit(.minutes(5)))
 struct OutputPathTests {
     private let servers: TestServers
     private let hello = "hello from nginx\n"

@@ -13,7 +13,7 @@ import Testing
 /// CA) sends its chain with the genuine, pinned CA and leaf appended, since they are public. Every
 /// pin must refuse it before a byte of the request is sent, whatever the pinning mode, the pinned
 /// certificate and where trust comes from; the genuine server with the same policy still passes.
-@Suite("Pinning against an attacker who appends the pinned certificates", .timeLimit(.minutes(2)))
+@Suite("Pinning against an attacker who appends the pinned certificates", .timeLimit(.minutes(5)))
 struct PinningAttackTests {
     /// A pinning configuration: its name and how to make its policy.
     struct Mode: CustomStringConvertible, Sendable {

@@ -12,7 +12,7 @@ import Testing
 /// sluice-test-proxy` to what it forwards and logs each CONNECT; a second one asks for Basic
 /// credentials. Tests that set proxy environment variables run `sluice` as a process of its own,
 /// so no other test sees them.
-@Suite("Proxies over real sockets", .timeLimit(.minutes(2)))
+@Suite("Proxies over real sockets", .timeLimit(.minutes(5)))
 struct ProxyTests {
     private func send(_ url: URL, route: ProxyRoute?, policy: TrustPolicy? = nil) async throws -> Response {
         var request = Request(url: url)

@@ -11,7 +11,7 @@ import Testing
 /// What Sluice must never let through, whatever the output mode or the server: secrets in output,
 /// TLS early data, credentials carried to another host, a downgrade to plain HTTP, and invalid
 /// certificates accepted without a warning.
-@Suite("Security: secrets, early data, redirects, downgrades, invalid certificates", .timeLimit(.minutes(2)))
+@Suite("Security: secrets, early data, redirects, downgrades, invalid certificates", .timeLimit(.minutes(5)))
 struct SecurityTests {
     let servers: TestServers
 
