@@ -197,8 +197,14 @@ extension HurlConversion {
                 } else if expression.filters.isEmpty, case .function(let function, _) = expression.source, [.newUuid, .newDate].contains(function) {
                     // What they make needs no encoding in a query: hex digits and dashes, an RFC 3339 time.
                     text += self.expression(expression) ?? ""
+                } else if expression.filters.isEmpty, case .function(.getEnv, _) = expression.source {
+                    // ${env.NAME}, encoded as the field's other text is.
+                    if let variable = self.expression(expression) { text += "${urlencode(\(variable.dropFirst(2).dropLast()))}" }
+                } else if expression.filters.isEmpty, case .function(let function, let arguments) = expression.source {
+                    // A name holds a space, an email an @: encoded as the field's other text is.
+                    if let call = randomCall(function, arguments, at: expression.position) { text += "${urlencode(\(call))}" }
                 } else {
-                    refuse(expression.position, "only a variable, newUuid or newDate may stand in a query or form field")
+                    refuse(expression.position, "only a variable or a function may stand in a query or form field, without filters")
                 }
             }
         }

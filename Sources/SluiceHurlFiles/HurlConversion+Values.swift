@@ -35,8 +35,29 @@ extension HurlConversion {
                 return nil
             }
             return "${env.\(literal)}"
-        case .function(let function, _):
-            refuse(expression.position, "the function \(function.rawValue) has no pipeline spelling yet")
+        case .function(let function, let arguments):
+            return randomCall(function, arguments, at: expression.position).map { "${\($0)}" }
+        }
+    }
+
+    /// Hurl's `random*` functions as the pipeline's calls (`randomInt 10 99` as
+    /// `random-int(10, 99)`), without `${` and `}`; `nil` (refused) for anything else.
+    mutating func randomCall(_ function: HurlFunction, _ arguments: [HurlValue], at position: HurlSourcePosition) -> String? {
+        let integers = arguments.compactMap { argument -> String? in
+            if case .integer(let digits) = argument.kind { return digits }
+            return nil
+        }
+        switch function {
+        case .randomBool: return arguments.isEmpty ? "random-bool()" : nil
+        case .randomEmail: return arguments.isEmpty ? "random-email()" : nil
+        case .randomFirstName: return arguments.isEmpty ? "random-first-name()" : nil
+        case .randomLastName: return arguments.isEmpty ? "random-last-name()" : nil
+        case .randomFullName: return arguments.isEmpty ? "random-full-name()" : nil
+        case .randomWord: return arguments.isEmpty ? "random-word()" : nil
+        case .randomInt where integers.count == 2 && arguments.count == 2: return "random-int(\(integers[0]), \(integers[1]))"
+        case .randomString where integers.count == 1 && arguments.count == 1: return "random-string(\(integers[0]))"
+        default:
+            refuse(position, "the function \(function.rawValue) takes other arguments, or has no pipeline spelling")
             return nil
         }
     }

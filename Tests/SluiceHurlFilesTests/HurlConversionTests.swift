@@ -220,6 +220,14 @@ struct HurlConversionTests {
         }
     }
 
+    @Test("Hurl's random functions as the pipeline's calls; in a query field each encoded (a name holds a space), getEnv too")
+    func randomFunctions() throws {
+        let yaml = YAMLWriter().text(of: try document("GET http://h/a\nX-Dice: {{randomInt 1 6}}\nX-Id: {{randomString 8}}-{{randomWord}}\n[Query]\nwho: {{randomFullName}}\nkey: {{getEnv \"KEY\"}}\n"))
+        #expect(yaml.contains("path: http://h/a?who=${urlencode(random-full-name())}&key=${urlencode(env.KEY)}"), "\(yaml)")
+        #expect(yaml.contains("X-Dice: ${random-int(1, 6)}") && yaml.contains("X-Id: ${random-string(8)}-${random-word()}"), "\(yaml)")
+        #expect(throws: HurlConversionError.self) { try document("GET http://h/a\nX-Dice: {{randomInt 1}}\n") }
+    }
+
     @Test("a header written twice is sent twice, a list of values; the header option is a line sent after them")
     func repeatedHeaders() throws {
         let text = "GET http://localhost:8000/x\nFruit: Apple\nfruit: Banana\n[Options]\nheader: Fruit: Cherry\nno-header: Accept\noutput: -\n"

@@ -41,6 +41,35 @@ struct TemplateFunctionTests {
         #expect(try TemplateFunctionTests.render("${random-int(5,5)}") == "5")
     }
 
+    @Test("random-bool, random-string, the names, random-email and random-word: each call its own value, of the shape documented; a call may be another's argument")
+    func randomData() throws {
+        let booleans = Set(try (0..<64).map { _ in try TemplateFunctionTests.render("${random-bool()}") })
+        #expect(booleans == ["true", "false"])
+        let string = try TemplateFunctionTests.render("${random-string(32)}")
+        #expect(string.count == 32 && string.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        #expect(try TemplateFunctionTests.render("${random-string(32)}") != string, "each call its own value")
+        #expect(RandomNames.first.count == 1000 && RandomNames.last.count == 1000 && RandomNames.first.first == "Mary" && RandomNames.last.first == "Smith")
+        #expect(RandomNames.first.contains(try TemplateFunctionTests.render("${random-first-name()}")))
+        #expect(RandomNames.last.contains(try TemplateFunctionTests.render("${random-last-name()}")))
+        let full = try TemplateFunctionTests.render("${random-full-name()}").split(separator: " ").map(String.init)
+        #expect(full.count == 2 && RandomNames.first.contains(full[0]) && RandomNames.last.contains(full[1]))
+        let email = try TemplateFunctionTests.render("${random-email()}")
+        #expect(email.wholeMatch(of: /[a-z]+\.[a-z]+\.[0-9]{4}@example\.com/) != nil, "\(email)")
+        let word = try TemplateFunctionTests.render("${random-word()}")
+        #expect(word.count >= 3 && RandomWords.list.contains(word))
+        let encoded = try TemplateFunctionTests.render("${urlencode(random-full-name())}")
+        #expect(encoded.contains("%20") && !encoded.contains(" "))
+        #expect(try TemplateFunctionTests.render("${base64(random-int(7, 7))}") == "Nw==", "a nested call with its own commas")
+        for (written, message) in [
+            ("${random-bool(1)}", "random-bool takes no arguments"),
+            ("${random-string(0)}", "random-string takes a length from 1 to 65536"),
+            ("${random-string(x)}", "random-string takes a length from 1 to 65536"),
+        ] {
+            #expect(throws: TemplateString.SyntaxError.self, "\(written)") { try TemplateString(parsing: written) }
+            do { _ = try TemplateString(parsing: written) } catch { #expect(error.message.contains(message), "\(error.message)") }
+        }
+    }
+
     @Test("now is ISO 8601 in UTC to the second, timestamp is Unix seconds; both take an offset")
     func time() throws {
         // `date -u -d @1795000000 +%FT%TZ` prints 2026-11-18T11:06:40Z.

@@ -12,13 +12,18 @@ import SluiceStageRegistry
 /// | `${now}`, `${now(-1h)}` | the time in ISO 8601, UTC, to the second: `2026-11-23T04:50:00Z`; an offset (`+30m`, `-1h`, `+2d`, or any duration) moves it |
 /// | `${timestamp}`, `${timestamp(+1h)}` | the time as Unix seconds; the same offsets |
 /// | `${random-int(1, 6)}` | a whole number from the first to the second, both included |
+/// | `${random-bool()}` | `true` or `false` |
+/// | `${random-string(32)}` | that many letters and digits (`A-Z a-z 0-9`), from 1 to 65,536 |
+/// | `${random-first-name()}`, `${random-last-name()}`, `${random-full-name()}` | a name of the 1990 US Census's most frequent (public domain): `Mary`, `Smith`, `Mary Smith` |
+/// | `${random-email()}` | `first.last.NNNN@example.com`, lower case, in the domain RFC 2606 reserves for examples |
+/// | `${random-word()}` | a word of lower-case letters from the system's word list, `/usr/share/dict/words` (Debian's `wamerican`); a file that uses it is refused where that list is missing |
 /// | `${base64(NAME)}` | the UTF-8 bytes of a value in base64 (RFC 4648 section 4, padded) |
 /// | `${base64url(NAME)}` | the same in base64url (section 5), unpadded, as JWTs write it |
 /// | `${urlencode(NAME)}` | the value percent-encoded for any part of a URL: all but `A-Z a-z 0-9 - . _ ~` |
 /// | `${text(NAME)}` | the value's text: a captured number `2` as the string `"2"`, where `${NAME}` alone would stand for the number (to compare with what a server echoed as text) |
 ///
-/// An argument that names a value is a variable (`user`), `env.NAME`, or text in single quotes
-/// (`'a b'`). A function with arguments is known by its parentheses, so a variable may still be
+/// An argument that names a value is a variable (`user`), `env.NAME`, text in single quotes
+/// (`'a b'`), or a call of a function (`${urlencode(random-full-name())}`). A function with arguments is known by its parentheses, so a variable may still be
 /// called `base64`; the three written bare are reserved: no variable or capture may be called
 /// `uuid`, `now` or `timestamp`.
 public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
@@ -26,6 +31,13 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
     public enum Name: String, Sendable, Hashable, CaseIterable {
         case uuid, now, timestamp
         case randomInt = "random-int"
+        case randomBool = "random-bool"
+        case randomString = "random-string"
+        case randomFirstName = "random-first-name"
+        case randomLastName = "random-last-name"
+        case randomFullName = "random-full-name"
+        case randomEmail = "random-email"
+        case randomWord = "random-word"
         case base64, base64url
         case urlencode
         case text
@@ -39,6 +51,8 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         case environment(String)
         /// Text as written.
         case literal(String)
+        /// Another function's result.
+        indirect case call(TemplateFunction)
     }
 
     /// The function.
@@ -84,8 +98,19 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
                 throw failure("random-int takes two whole numbers, the lower first: random-int(1, 6)")
             }
             self.arguments = arguments.map(Argument.literal)
+        case .randomBool, .randomFirstName, .randomLastName, .randomFullName, .randomEmail, .randomWord:
+            guard arguments.isEmpty else { throw failure("\(name.rawValue) takes no arguments: \(name.rawValue)()") }
+            if name == .randomWord, RandomWords.list.isEmpty {
+                throw failure("random-word() draws from the system's word list, \(RandomWords.path) (Debian's wamerican), which this machine lacks")
+            }
+            self.arguments = []
+        case .randomString:
+            guard arguments.count == 1, let count = Int(arguments[0]), (1...65_536).contains(count) else {
+                throw failure("random-string takes a length from 1 to 65536: random-string(32)")
+            }
+            self.arguments = [.literal(arguments[0])]
         case .base64, .base64url, .urlencode, .text:
-            guard arguments.count == 1 else { throw failure("\(name.rawValue) takes one argument: a variable, env.NAME or 'text'") }
+            guard arguments.count == 1 else { throw failure("\(name.rawValue) takes one argument: a variable, env.NAME, 'text' or a function's call") }
             self.arguments = [try TemplateFunction.value(arguments[0], of: name)]
         }
     }
@@ -97,9 +122,11 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
             case .variable(let name): name
             case .environment(let name): "env." + name
             case .literal(let text): [.base64, .base64url, .urlencode, .text].contains(name) ? "'\(text)'" : text
+            case .call(let function): function.description
             }
         }
-        return written.isEmpty ? name.rawValue : "\(name.rawValue)(\(written.joined(separator: ", ")))"
+        if written.isEmpty { return TemplateFunction.bareNames.contains(name.rawValue) ? name.rawValue : name.rawValue + "()" }
+        return "\(name.rawValue)(\(written.joined(separator: ", ")))"
     }
 
     /// The function's result.
@@ -114,6 +141,8 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
             case .environment(let name):
                 guard let value = environment[name] else { throw TemplateString.UndefinedVariable(name: "env." + name) }
                 return value
+            case .call(let function):
+                return try function.evaluate(variables: variables, environment: environment, now: now)
             }
         }
         switch name {
@@ -126,6 +155,22 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
             return date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
         case .randomInt:
             return String(Int.random(in: Int(try argument(0))!...Int(try argument(1))!))
+        case .randomBool:
+            return Bool.random() ? "true" : "false"
+        case .randomString:
+            return String((0..<Int(try argument(0))!).map { _ in TemplateFunction.alphanumerics.randomElement()! })
+        case .randomFirstName:
+            return RandomNames.first.randomElement()!
+        case .randomLastName:
+            return RandomNames.last.randomElement()!
+        case .randomFullName:
+            return RandomNames.first.randomElement()! + " " + RandomNames.last.randomElement()!
+        case .randomEmail:
+            let first = RandomNames.first.randomElement()!.lowercased(), last = RandomNames.last.randomElement()!.lowercased()
+            return "\(first).\(last).\(Int.random(in: 1000...9999))@example.com"
+        case .randomWord:
+            // The list was found when the file was loaded (init(parsing:) refuses the call without it).
+            return RandomWords.list.randomElement() ?? ""
         case .base64:
             return Data(try argument(0).utf8).base64EncodedString()
         case .base64url:
@@ -153,14 +198,18 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         return sign == "-" ? -seconds : seconds
     }
 
-    /// The arguments between the parentheses, split at commas outside quotes and trimmed.
+    /// The arguments between the parentheses, split at commas outside quotes and outside a
+    /// nested call's parentheses, and trimmed.
     private static func split(_ text: String) throws(TemplateString.SyntaxError) -> [String] {
         var arguments: [String] = []
         var current = ""
         var quoted = false
+        var depth = 0
         for character in text {
             if character == "'" { quoted.toggle() }
-            if character == "," && !quoted {
+            if !quoted, character == "(" { depth += 1 }
+            if !quoted, character == ")" { depth -= 1 }
+            if character == "," && !quoted && depth == 0 {
                 arguments.append(current.trimmingCharacters(in: .whitespaces))
                 current = ""
             } else {
@@ -173,9 +222,13 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         return arguments
     }
 
-    /// A value argument: `'text'`, `env.NAME` or a variable name.
+    /// The characters of `random-string`.
+    private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// A value argument: `'text'`, `env.NAME`, a variable name, or a function's call.
     private static func value(_ text: String, of name: Name) throws(TemplateString.SyntaxError) -> Argument {
         if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { return .literal(String(text.dropFirst().dropLast())) }
+        if text.contains("(") { return .call(try TemplateFunction(parsing: text)) }
         guard TemplateString.isValidName(text) else {
             throw TemplateString.SyntaxError(message: "'\(text)' is not an argument of \(name.rawValue): write a variable name, env.NAME or 'text'", offset: 0)
         }
