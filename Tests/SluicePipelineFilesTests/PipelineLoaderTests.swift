@@ -259,6 +259,33 @@ struct PipelineLoaderTests {
         }
     }
 
+    @Test("references across requests: a row's column holds for its request alone, unless the request captures that name; variables and captures hold from their request on")
+    func referencesAcrossRequests() throws {
+        let rows = """
+            requests:
+              - path: http://h/${sku}
+                for-each: [{sku: a}]
+              - path: http://h/next/${sku}
+            """
+        do {
+            _ = try PipelineFile.load(text: rows, path: "rows.yaml")
+            Issue.record("a row's column reached the next request")
+        } catch {
+            #expect(error.diagnostics.map(\.mark.line) == [4] && error.description.contains("undefined variable ${sku}"), "\(error)")
+        }
+        _ = try PipelineFile.load(text: """
+            requests:
+              - path: http://h/${sku}
+                for-each: [{sku: a}]
+                capture: { sku: $.sku }
+              - path: http://h/${sku}/${made}
+                variables: { made: 1 }
+                expect: { checks: [{ variable: own, exists: true }] }
+                capture: { own: $.x }
+              - path: http://h/${own}/${made}
+            """, path: "captured.yaml")
+    }
+
     @Test("a diagnostic prints as FILE:LINE:COLUMN: error: MESSAGE")
     func diagnosticFormat() {
         let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")

@@ -543,15 +543,19 @@ private struct Loader {
         let placements = Set(spec.stages.compactMap { registry[$0.name]?.placement })
         let hasSerialization = placements.contains(.serialization)
         let hasResolution = placements.contains(.urlResolution)
-        var captured: [String: String] = [:]
+        // What a request may refer to grows as the requests go: kept in one set, to which each
+        // request adds and from which its own row names are taken out again, so that checking a
+        // file costs time in proportion to its size (a set rebuilt for each request cost the
+        // square of the number of captures).
+        var known = Set(scope.values.keys)
+        let knownToConditions = known.union(capturedBy.keys)
         for request in spec.requests {
             current = request.source
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
             for condition in request.conditions {
-                let known = Set(scope.values.keys).union(capturedBy.keys).union(rowNames)
-                for name in condition.variables where !known.contains(name) {
+                for name in condition.variables where !knownToConditions.contains(name) && !rowNames.contains(name) {
                     var message = "\(condition.effect.rawValue): \(name) is not a variable, a capture or a for-each column"
-                    if let near = OptionDescriptor.nearest(to: name, in: Array(known)) { message += "; did you mean \(near)?" }
+                    if let near = OptionDescriptor.nearest(to: name, in: Array(knownToConditions.union(rowNames))) { message += "; did you mean \(near)?" }
                     fail(condition.mark, message)
                 }
             }
@@ -570,23 +574,31 @@ private struct Loader {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
             }
             // A request's own `variables:` are set before it is rendered.
-            for pair in request.variables { captured[pair.key.scalar ?? ""] = request.name }
-            let known = Set(scope.values.keys).union(captured.keys).union(rowNames)
-            let ownCaptures = Set(request.captures.map(\.name))
-            for (nodes, names) in [(request.sentNodes, known), (request.checkNodes, known.union(ownCaptures))] {
-                for node in nodes {
-                    _ = checkReferences(in: node, known: names, captures: capturedBy, context: "request '\(request.name)'")
-                    if let text = node.scalar, let template = try? TemplateString(parsing: text) {
-                        secrets += scope.secrets(in: template)
-                    }
-                }
-            }
-            for variable in request.queriedVariables where !known.union(ownCaptures).contains(variable.name) {
+            for pair in request.variables { known.insert(pair.key.scalar ?? "") }
+            let rowOnly = rowNames.subtracting(known)
+            known.formUnion(rowOnly)
+            checkTemplates(in: request.sentNodes, known: known, captures: capturedBy, request: request)
+            // Its own captures, for its checks and every request after it.
+            for capture in request.captures { known.insert(capture.name) }
+            checkTemplates(in: request.checkNodes, known: known, captures: capturedBy, request: request)
+            for variable in request.queriedVariables where !known.contains(variable.name) {
                 var message = "variable: \(variable.name) is not a variable, a capture or a for-each column"
-                if let near = OptionDescriptor.nearest(to: variable.name, in: Array(known.union(ownCaptures))) { message += "; did you mean \(near)?" }
+                if let near = OptionDescriptor.nearest(to: variable.name, in: Array(known)) { message += "; did you mean \(near)?" }
                 fail(variable.mark, message)
             }
-            for capture in request.captures { captured[capture.name] = request.name }
+            // A row's names go with its request, unless the request captured one of them.
+            known.subtract(rowOnly.subtracting(request.captures.map(\.name)))
+        }
+    }
+
+    /// Checks the references of a request's templates against `known`, and collects the secrets
+    /// they read.
+    private mutating func checkTemplates(in nodes: [YAMLNode], known: Set<String>, captures: [String: String], request: RequestSpec) {
+        for node in nodes {
+            _ = checkReferences(in: node, known: known, captures: captures, context: "request '\(request.name)'")
+            if let text = node.scalar, let template = try? TemplateString(parsing: text) {
+                secrets += scope.secrets(in: template)
+            }
         }
     }
 
