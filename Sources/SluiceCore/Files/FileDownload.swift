@@ -81,18 +81,10 @@ final class FileDownload: @unchecked Sendable {
     /// the response as a download's, its metrics those of the whole exchange.
     private func writeToOutput(_ response: Response) async throws(SluiceError) -> Response {
         var response = response
-        var written = Int64(response.body.count)
-        if let stream = response.bodyStream {
-            written = 0
-            var pieces = stream.makeAsyncIterator()
-            while let piece = try await pieces.next() {
-                try output.write(piece)
-                written += Int64(piece.count)
-            }
-            response.metrics = stream.finalMetrics ?? response.metrics
-        } else {
-            try output.write(response.body)
-        }
+        var written: Int64 = 0
+        let body = response.bodyStream.map(Body.stream) ?? .memory(response.body)
+        try await body.write(to: output) { written += Int64($0) }
+        if let stream = response.bodyStream { response.metrics = stream.finalMetrics ?? response.metrics }
         try output.commit()
         response.bodyStream = nil
         response.body = Data()

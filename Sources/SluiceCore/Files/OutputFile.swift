@@ -276,16 +276,6 @@ public final class OutputFile: @unchecked Sendable {
         guard data.withUnsafeBytes({ writeFully($0, to: descriptor, at: off_t(offset)) }) else { throw failure(errno) }
     }
 
-    /// Writes every piece of a streamed body, in order, paced by this file (a slow FIFO reader
-    /// slows the transfer, never fills memory).
-    /// - Throws: what the stream throws, and what ``write(_:)-(UnsafeRawBufferPointer)`` throws.
-    public func write(contentsOf stream: ResponseBodyStream) async throws(SluiceError) {
-        var pieces = stream.makeAsyncIterator()
-        while let piece = try await pieces.next() {
-            try write(piece)
-        }
-    }
-
     /// Publishes what was written and closes the file: renames the staging file into place, or
     /// copies it into the existing file in place; empties an existing file nothing was written
     /// to under ``Replacement/asWritten``.
