@@ -279,29 +279,17 @@ package struct PipelineDecoder {
             }
         }
         if let lines = node["header-lines"] {
-            request.headerLines = lines.elements ?? [lines]
-            for line in request.headerLines {
-                guard let text = line.scalar, !line.isNull else {
-                    fail(line.mark, "header-lines lists NAME: VALUE lines")
-                    continue
-                }
-                if !text.contains("${"), HeaderLine(text) == nil {
-                    fail(line.mark, "header-lines: '\(text.prefix { $0 != ":" })' is not a NAME: VALUE line")
-                }
+            request.headerLines = textList(lines, "header-lines lists NAME: VALUE lines") { text in
+                HeaderLine(text) == nil ? "header-lines: '\(text.prefix { $0 != ":" })' is not a NAME: VALUE line" : nil
             }
         }
         if let stored = node["store-cookies"] {
-            request.storedCookies = stored.elements ?? [stored]
-            for line in request.storedCookies {
-                guard let text = line.scalar, !line.isNull else {
-                    fail(line.mark, "store-cookies lists lines of curl's cookie file: DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE")
-                    continue
-                }
-                guard !text.contains("${") else { continue }
-                do {
+            request.storedCookies = textList(stored, "store-cookies lists lines of curl's cookie file: DOMAIN SUBDOMAINS PATH SECURE EXPIRES NAME VALUE") { text in
+                do throws(NetscapeCookieFile.LineError) {
                     _ = try NetscapeCookieFile.cookie(line: text)
+                    return nil
                 } catch {
-                    fail(line.mark, "store-cookies: \(error.message)")
+                    return "store-cookies: \(error.message)"
                 }
             }
         }
@@ -506,6 +494,21 @@ package struct PipelineDecoder {
             fail(pair.value.mark, "\(name) maps names to strings")
         }
         return pairs.filter { $0.key.scalar != nil && $0.value.scalar != nil }
+    }
+
+    /// A list of strings (or one string), each that holds no `${...}` checked now by `problem`,
+    /// which says what is wrong with it or returns `nil`; an item that is not a string is
+    /// refused with `notText`.
+    mutating func textList(_ node: YAMLNode, _ notText: String, problem: (String) -> String?) -> [YAMLNode] {
+        let items = node.elements ?? [node]
+        for item in items {
+            guard let text = item.scalar, !item.isNull else {
+                fail(item.mark, notText)
+                continue
+            }
+            if !text.contains("${"), let message = problem(text) { fail(item.mark, message) }
+        }
+        return items
     }
 
     mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
