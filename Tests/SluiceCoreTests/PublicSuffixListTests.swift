@@ -20,17 +20,43 @@ struct PublicSuffixListTests {
         }
     }()
 
-    @Test("the list's own test vectors, against Debian's copy of the list (test_psl.txt, public domain)")
-    func vectors() throws {
+    @Test(
+        "the list's own test vectors (test_psl.txt, public domain), against libpsl's list and against Debian's text copy read here",
+        arguments: ["libpsl", "text"]
+    )
+    func vectors(source: String) throws {
         #expect(Self.vectors.count == 78)
-        let list = PublicSuffixList.system
-        #expect(!list.isFallback, "install the publicsuffix package (scripts/setup)")
+        let list = source == "libpsl"
+            ? PublicSuffixList.system
+            : try PublicSuffixList(contentsOf: URL(fileURLWithPath: "/usr/share/publicsuffix/public_suffix_list.dat"))
+        #expect(!list.isFallback, "install libpsl-dev and publicsuffix (scripts/setup)")
         for (domain, expected) in Self.vectors {
             // A leading dot or an empty label is not a host name: no registrable domain.
             let host = domain.flatMap { $0.hasPrefix(".") ? nil : HostName.normalized($0) }
             let registrable = host.flatMap(list.registrableDomain(of:))
             #expect(registrable == expected.flatMap(HostName.normalized), "\(domain ?? "null")")
         }
+    }
+
+    @Test("libpsl's list and the text copy agree on public suffixes, IDNA names, wildcards and exceptions")
+    func sourcesAgree() throws {
+        let text = try PublicSuffixList(contentsOf: URL(fileURLWithPath: "/usr/share/publicsuffix/public_suffix_list.dat"))
+        let hosts = [
+            "com", "co.uk", "example.co.uk", "github.io", "user.github.io", "xn--p1ai", "xn--80ak6aa92e.xn--p1ai",
+            "xn--55qx5d.cn", "a.xn--55qx5d.cn", "ck", "foo.ck", "www.ck", "city.kawasaki.jp", "x.kawasaki.jp",
+            "unknowntld", "a.b.unknowntld", "localhost", "app.localhost", "s3.amazonaws.com",
+        ]
+        for host in hosts {
+            #expect(PublicSuffixList.system.publicSuffix(of: host) == text.publicSuffix(of: host), "\(host)")
+            #expect(PublicSuffixList.system.isPublicSuffix(host) == text.isPublicSuffix(host), "\(host)")
+        }
+        for host in ["127.0.0.1", "::1", "a..b", ""] {
+            #expect(PublicSuffixList.system.publicSuffix(of: host) == nil, "\(host)")
+        }
+        // The one difference: libpsl (and so curl) takes the parent of a wildcard rule (`*.kawasaki.jp`)
+        // for a public suffix too; the list's algorithm finds only `jp` above `kawasaki.jp`.
+        #expect(PublicSuffixList.system.publicSuffix(of: "kawasaki.jp") == "kawasaki.jp")
+        #expect(text.publicSuffix(of: "kawasaki.jp") == "jp")
     }
 
     @Test("an IPv4 address is four parts of one to three ASCII digits, each at most 255 (what inet_pton takes, leading zeros aside)")
