@@ -54,6 +54,19 @@ struct ResponseHeadParserTests {
         #expect(parser.headers.fields == [.init(name: "X-Long", value: "one two")])
     }
 
+    @Test("a field folded over 100,000 lines is one value, built in place (it was copied whole for each line: quadratic)")
+    func manyFoldedLines() {
+        let lines = ["HTTP/1.1 200 OK\r\n", "X-First: 1\r\n", "X-Folded: a\r\n"] + Array(repeating: " bb\r\n", count: 100_000)
+            + ["X-Last: z\r\n", " y\r\n"]
+        let (parser, events) = parse(lines)
+        #expect(events == [.finalStatus(200)])
+        #expect(parser.headers.count == 3, "a field still open is part of the head read so far")
+        #expect(parser.headers["X-Last"] == "z y")
+        let (complete, _) = parse(lines + ["\r\n"])
+        #expect(complete.headers["X-Folded"]?.utf8.count == 1 + 100_000 * 3)
+        #expect(complete.headers.fields.map(\.name) == ["X-First", "X-Folded", "X-Last"])
+    }
+
     @Test("a status of three digits below 100, or with a sign, is no status (found by fuzzing: \"004\" read as 4)")
     func statusOutOfRange() {
         for line in ["HTTP/1.1 004 Odd\r\n", "HTTP/1.1 +20 Odd\r\n", "HTTP/1.1 099 Odd\r\n"] {

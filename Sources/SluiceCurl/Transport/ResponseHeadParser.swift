@@ -19,7 +19,18 @@ struct ResponseHeadParser {
     private(set) var version: HTTPVersion = .unknown
     /// The status line's reason phrase, `nil` when it has none.
     private(set) var reasonPhrase: String?
-    private(set) var headers = HTTPHeaders()
+    /// The fields of the head so far, the last one included.
+    var headers: HTTPHeaders {
+        guard let lastField else { return completeFields }
+        var headers = completeFields
+        headers.add(name: lastField.name, value: lastField.value)
+        return headers
+    }
+    /// The fields before the last one.
+    private var completeFields = HTTPHeaders()
+    /// The last field, held apart while continuation lines may still extend it: appending to it
+    /// in place keeps a head of many folded lines linear in its size.
+    private var lastField: HTTPHeaders.Field?
     /// Whether the final head has ended.
     private(set) var isComplete = false
 
@@ -32,6 +43,7 @@ struct ResponseHeadParser {
         guard !isComplete, status != nil else { return nil }
         if bytes.isEmpty {
             guard let status, status >= 200 || status < 100 else { return nil }
+            settleLastField()
             isComplete = true
             return .headComplete
         }
@@ -44,9 +56,10 @@ struct ResponseHeadParser {
     }
 
     private mutating func startHead(_ line: Slice<UnsafeRawBufferPointer>) -> Event? {
-        headers = HTTPHeaders()
+        completeFields = HTTPHeaders()
+        lastField = nil
         // Room for a usual response's fields at once, instead of growing through 1, 2, 4 and 8.
-        headers.reserveCapacity(12)
+        completeFields.reserveCapacity(12)
         isComplete = false
         let versionToken = ResponseHeadParser.token(in: line, from: line.startIndex)
         version = versionToken.map { HTTPVersion(statusLineToken: String(decoding: $0, as: UTF8.self)) } ?? .unknown
@@ -78,16 +91,22 @@ struct ResponseHeadParser {
         let name = line[line.startIndex..<colon].trimmingWhiteSpace()
         guard !name.isEmpty else { return }
         let value = line[line.index(after: colon)...].trimmingWhiteSpace()
-        headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        settleLastField()
+        lastField = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
     }
 
     private mutating func continueLastField(_ line: Slice<UnsafeRawBufferPointer>) {
         let continuation = line.trimmingWhiteSpace()
-        guard let last = headers.fields.last, !continuation.isEmpty else { return }
-        let more = String(decoding: continuation, as: UTF8.self)
-        var fields = headers.fields
-        fields[fields.count - 1].value = last.value.isEmpty ? more : last.value + " " + more
-        headers = HTTPHeaders(fields)
+        guard lastField != nil, !continuation.isEmpty else { return }
+        if !lastField!.value.isEmpty { lastField!.value.append(" ") }
+        lastField!.value.append(String(decoding: continuation, as: UTF8.self))
+    }
+
+    /// Moves the last field to the complete ones: no continuation line can follow it now.
+    private mutating func settleLastField() {
+        guard let field = lastField else { return }
+        completeFields.add(name: field.name, value: field.value)
+        lastField = nil
     }
 }
 
