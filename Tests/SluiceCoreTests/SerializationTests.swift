@@ -29,6 +29,15 @@ struct SerializationTests {
         }
     }
 
+    @Test("the query is added to the URL as it was: its escapes, its dot segments under sendsPathAsIs, its host's spelling")
+    func queryKeepsTheURL() throws {
+        var asIs = Request(url: URL(string: "http://h/a/../b/./c?k=x%3Dy")!, parameters: ["q": "1 2"])
+        asIs.sendsPathAsIs = true
+        #expect(try Serialization().serialize(asIs).url.absoluteString == "http://h/a/../b/./c?k=x%3Dy&q=1%202")
+        let host = Request(url: URL(string: "http://user@H.example:8080/p")!, parameters: ["a": "b"])
+        #expect(try Serialization().serialize(host).url.absoluteString == "http://user@H.example:8080/p?a=b")
+    }
+
     @Test("empty parameters add nothing to the query; parameters-in-uri can be changed")
     func emptyQuery() throws {
         #expect(try Serialization().serialize(Request(url: url, parameters: [:])).url == url)

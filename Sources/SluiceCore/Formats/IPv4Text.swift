@@ -10,6 +10,12 @@ enum IPv4Text: Equatable {
     case address(String)
 
     init(host: String) {
+        // Most hosts are names: a last label that does not start with a digit is no number (every
+        // form of one does), so the host is a name, found without splitting it.
+        guard IPv4Text.lastLabelStartsWithDigit(host) else {
+            self = .notAddress
+            return
+        }
         var parts = host.split(separator: ".", omittingEmptySubsequences: false)
         if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
         guard let last = parts.last, !last.isEmpty,
@@ -41,6 +47,14 @@ enum IPv4Text: Equatable {
             address += number << (8 * UInt64(3 - index))
         }
         self = .address((0..<4).map { String((address >> (8 * UInt64(3 - $0))) & 0xFF) }.joined(separator: "."))
+    }
+
+    /// Whether the last label (after one trailing dot, if any) starts with an ASCII digit.
+    private static func lastLabelStartsWithDigit(_ host: String) -> Bool {
+        var bytes = host.utf8[...]
+        if bytes.count > 1, bytes.last == UInt8(ascii: ".") { bytes = bytes.dropLast() }
+        let label = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[bytes.index(after: $0)...] } ?? bytes
+        return label.first.map { (0x30...0x39).contains($0) } ?? false
     }
 
     /// One part: `0x` or `0X` then hex digits (none is 0), a `0` then octal digits, or decimal

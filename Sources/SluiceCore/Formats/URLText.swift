@@ -38,7 +38,18 @@ public enum URLText {
     /// `text` with only what must be escaped escaped, component by component; `nil` when its
     /// authority holds a host or port no standard allows.
     public static func escaped(_ text: String, keepingDotSegments: Bool = false) -> String? {
-        var reference = URIReference(parsing: text)
+        escaped(URIReference(parsing: text), authorityChecked: false, keepingDotSegments: keepingDotSegments)
+    }
+
+    /// The URL of a reference already split, its authority taken as it is when `authorityChecked`
+    /// (one ``escaped(_:keepingDotSegments:)`` returned before: a base's, which every reference
+    /// resolved against it shares); `nil` as ``url(_:)``.
+    static func url(_ reference: URIReference, authorityChecked: Bool, keepingDotSegments: Bool) -> URL? {
+        escaped(reference, authorityChecked: authorityChecked, keepingDotSegments: keepingDotSegments).flatMap(URL.init(string:))
+    }
+
+    private static func escaped(_ reference: URIReference, authorityChecked: Bool, keepingDotSegments: Bool) -> String? {
+        var reference = reference
         // RFC 3986 section 4.2: a colon in the first segment of a relative path reads as a scheme,
         // so such a path is no reference (`{id}:run`, `://a`; `./{id}:run` is one). Foundation
         // would read `://a` as a URL with an empty scheme and a host.
@@ -46,7 +57,7 @@ public enum URLText {
         if reference.scheme == nil, reference.authority == nil,
             reference.path.prefix(while: { $0 != "/" }).contains(":")
         { return nil }
-        if let authority = reference.authority {
+        if !authorityChecked, let authority = reference.authority {
             guard let checked = checkedAuthority(authority) else { return nil }
             reference.authority = checked
         }
@@ -174,7 +185,7 @@ public enum URLText {
     }
 
     /// RFC 3986's query and fragment characters: `pchar`, `/` and `?`.
-    private static func isQueryByte(_ byte: UInt8) -> Bool {
+    static func isQueryByte(_ byte: UInt8) -> Bool {
         isPathByte(byte) || byte == UInt8(ascii: "?")
     }
 

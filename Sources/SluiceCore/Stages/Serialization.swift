@@ -136,18 +136,25 @@ public struct Serialization: RequestStage {
         SluiceError(kind: .serialization, stage: name, url: request.url, message: message)
     }
 
-    /// The request's URL with `query` joined to its query, before any fragment.
+    /// The request's URL with `query` joined to its query, before any fragment. The URL was made
+    /// from its text already (``URLText``): only the query is added, its bytes escaped as a query's
+    /// are, and the rest is not read again.
     private func appendingQuery(_ query: String, to request: Request) throws(SluiceError) -> URL {
         guard !query.isEmpty else { return request.url }
+        let query = PercentEncoding.encode(query, keepingEscapes: true, keeping: URLText.isQueryByte)
         let text = request.url.baseURL == nil ? request.url.relativeString : request.url.absoluteString
-        var reference = URIReference(parsing: text)
-        if let existing = reference.query, !existing.isEmpty {
-            reference.query = existing + "&" + query
+        let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
+        let beforeFragment = text[..<hash]
+        var joined = String(beforeFragment)
+        if let question = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            if beforeFragment.utf8.index(after: question) != beforeFragment.endIndex { joined += "&" }
         } else {
-            reference.query = query
+            joined += "?"
         }
-        guard let url = URLText.url(reference.description) else {
-            throw failure("the URL with the query added is not valid: \(reference)", request)
+        joined += query
+        joined += text[hash...]
+        guard let url = URL(string: joined) else {
+            throw failure("the URL with the query added is not valid: \(joined)", request)
         }
         return url
     }

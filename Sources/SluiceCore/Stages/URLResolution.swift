@@ -21,6 +21,9 @@ public struct URLResolution: RequestStage {
     /// The base URL, its path ending in `/` when it has one.
     public let baseURL: URL
     private let base: URIReference
+    /// The base's authority as ``URLText`` checked and wrote it: what every reference without an
+    /// authority of its own resolves to, so it is not checked again for each.
+    private let checkedAuthority: String?
     /// The references without templates resolved so far, by their text compared code point by
     /// code point: a pipeline sends the same few paths again and again, and resolving one (two
     /// parses and Foundation's URL parser) costs microseconds where a lookup costs a hash.
@@ -56,6 +59,7 @@ public struct URLResolution: RequestStage {
         }
         self.base = base
         self.baseURL = normalized
+        checkedAuthority = URIReference(parsing: normalized.absoluteString).authority
     }
 
     /// Creates the stage from a URL string.
@@ -102,8 +106,10 @@ public struct URLResolution: RequestStage {
     private func resolve(_ text: String, pathParameters: [String: String], reference: URL, keepingDotSegments: Bool = false) throws(SluiceError) -> URL {
         var parsed = URIReference(parsing: text)
         parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
-        let resolved = parsed.resolved(against: base, keepingDotSegments: keepingDotSegments).description
-        guard let url = URLText.url(resolved, keepingDotSegments: keepingDotSegments) else {
+        var resolved = parsed.resolved(against: base, keepingDotSegments: keepingDotSegments)
+        let takesBaseAuthority = parsed.scheme == nil && parsed.authority == nil && checkedAuthority != nil
+        if takesBaseAuthority { resolved.authority = checkedAuthority }
+        guard let url = URLText.url(resolved, authorityChecked: takesBaseAuthority, keepingDotSegments: keepingDotSegments) else {
             throw SluiceError(kind: .invalidRequest, stage: name, url: reference, message: "\(text) resolves to \(resolved), which is not a valid URL")
         }
         return url
