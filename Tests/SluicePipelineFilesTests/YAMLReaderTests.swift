@@ -83,6 +83,21 @@ struct YAMLReaderTests {
         #expect(throws: YAMLReader.SyntaxError.self) { try YAMLReader().documents(from: text) }
     }
 
+    @Test(
+        "a sequence of 200,000 items and a mapping of 100,000 keys are read whole (each append copied the collection: hours)",
+        .timeLimit(.minutes(1))
+    )
+    func largeCollections() throws {
+        let sequence = try document("[" + (0..<200_000).map(String.init).joined(separator: ", ") + "]")
+        #expect(sequence.elements?.count == 200_000)
+        #expect(sequence.elements?.last?.scalar == "199999")
+        let mapping = try document((0..<100_000).map { "k\($0): \($0)" }.joined(separator: "\n"))
+        #expect(mapping.pairs?.count == 100_000)
+        #expect(throws: YAMLReader.SyntaxError.self) {
+            try YAMLReader().documents(from: (0..<100_000).map { "k\($0): \($0)" }.joined(separator: "\n") + "\nk5: again")
+        }
+    }
+
     @Test("several documents, or none")
     func documents() throws {
         #expect(try YAMLReader().documents(from: "").isEmpty)
