@@ -50,7 +50,7 @@ struct LoadTextReport {
     /// - Parameter merged: whether the result is shards merged by `sluice report merge`, which
     ///   then names the shards missing; a shard's own run names only itself.
     func text(_ result: LoadResult, merged: Bool) -> String {
-        func ms(_ value: Double) -> String { value.formatted(.number.precision(.fractionLength(2)).grouping(.never)) }
+        func ms(_ value: Double) -> String { FixedPointText.string(value, fractionDigits: 2) }
         func percentiles(_ latency: LoadResult.Latency) -> String {
             latency.named.map { "\($0.name) \(ms($0.milliseconds)) ms" }.joined(separator: "  ")
         }
@@ -62,9 +62,9 @@ struct LoadTextReport {
         let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"
         let dropped = result.dropped > 0 ? terminal.red("\(result.dropped)") : "0"
         text += "  requests  \(result.requests)  ok \(result.ok)  errors \(errors)" + (result.openLoop ? "  dropped \(dropped)" : "") + "\n"
-        text += "  seconds   \(result.seconds.formatted(.number.precision(.fractionLength(3)).grouping(.never)))\n"
+        text += "  seconds   \(FixedPointText.string(result.seconds, fractionDigits: 3))\n"
         let asked = result.askedRate.map { "  (asked \($0))" } ?? ""
-        text += "  rps       \(result.achievedRate.formatted(.number.precision(.fractionLength(1)).grouping(.never)))\(asked)\n"
+        text += "  rps       \(FixedPointText.string(result.achievedRate, fractionDigits: 1))\(asked)\n"
         text += "  latency   \(percentiles(result.responseTime))\n"
         if result.openLoop {
             text += "  service   \(percentiles(result.serviceTime))\n"

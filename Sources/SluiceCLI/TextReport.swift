@@ -92,11 +92,11 @@ struct TextReport {
     static func milliseconds(_ duration: Duration) -> String {
         let value = DurationText.milliseconds(duration)
         return value < 1000
-            ? value.formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " ms"
-            : (value / 1000).formatted(.number.precision(.fractionLength(2)).grouping(.never)) + " s"
+            ? FixedPointText.string(value, fractionDigits: 1) + " ms"
+            : FixedPointText.string(value / 1000, fractionDigits: 2) + " s"
     }
 
     static func size(_ bytes: Int) -> String {
-        bytes < 1024 ? "\(bytes) B" : (Double(bytes) / 1024).formatted(.number.precision(.fractionLength(1)).grouping(.never)) + " KiB"
+        bytes < 1024 ? "\(bytes) B" : FixedPointText.string(Double(bytes) / 1024, fractionDigits: 1) + " KiB"
     }
 }
