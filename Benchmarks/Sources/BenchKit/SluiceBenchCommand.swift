@@ -14,6 +14,7 @@ public struct SluiceBenchCommand: AsyncParsableCommand {
             ChainCommand.self,
             DownloadCommand.self,
             InFlightCommand.self,
+            FirstCookieCommand.self,
         ]
     )
 
