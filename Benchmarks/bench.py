@@ -9,9 +9,14 @@ the same one. A target that compares two clients is the median of each round's r
 the two figures of a ratio taken in the same round. Each client's CPU time (user + system of its
 whole process, from the kernel's accounting of finished children) is divided by the requests it
 sent. Timed runs use `sluice-bench`, which nothing instruments; allocations are counted in runs of
-their own by `sluice-bench-allocs`, linked with malloc-interposer. Servers listen on 127.0.0.1 only:
-- nginx, one worker, keep-alive, serving a small static JSON file and a 1 GiB file;
-- Benchmarks/Servers/slow_server.py, which answers every request after a long delay.
+their own by `sluice-bench-allocs`, linked with malloc-interposer. Processes measured one at a
+time (the scale section) are timed and their peak memory read with `wait4`. Servers listen on
+loopback only:
+- nginx, one worker, keep-alive, serving a small static JSON file (also as `/cookie.json`, with a
+  `Set-Cookie` field), generated JSON files of 10 and 100 MB and a 1 GiB file, on 127.0.0.1 and
+  ::1 (libcurl resolves the `hNNNN.localhost` names of the many-hosts rows to both);
+- Benchmarks/Servers/slow_server.py, which answers every request after a long delay;
+- Benchmarks/Servers/header_server.py, which answers with many header fields or a huge one.
 Every target is printed once, in the targets table at the end, with its verdict.
 """
 
@@ -29,9 +34,12 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "Benchmarks/.build/release/sluice-bench"
@@ -39,8 +47,9 @@ BENCH_ALLOCS = ROOT / "Benchmarks/.build/release/sluice-bench-allocs"
 SLUICE = ROOT / "Benchmarks/.build/release/sluice"
 SLUICE_STATIC = ROOT / "Benchmarks/.build-static/release/sluice"
 SLOW_SERVER = ROOT / "Benchmarks/Servers/slow_server.py"
+HEADER_SERVER = ROOT / "Benchmarks/Servers/header_server.py"
 JSON_BODY = b'{"id":42,"name":"sluice","tags":["http","swift"],"active":true}\n'
-SECTIONS = ["throughput", "load", "chain", "memory", "cold-start"]
+SECTIONS = ["throughput", "load", "chain", "memory", "cold-start", "cookie", "scale"]
 CLIENTS = [
     "wrk", "curl", "sluice", "sluice-global", "sluice-run", "sluice-run-json", "async-http-client", "async-http-client-plain",
     "urlsession",
@@ -80,16 +89,59 @@ OPEN_LOOP_LABELS = {
 # rate achieved.
 OPEN_LOOP_MOST_LOST = 0.01
 OPEN_LOOP_LEAST_ACHIEVED = 0.99
+# Cookie: requests timed after the first response that sets a cookie.
+COOKIE_REQUESTS = 100
+# Scale: the sizes of the large JSON files, in MB (10^6 bytes).
+LARGE_JSON_MB = (10, 100)
+# The largest response body a run of the large JSON pipeline takes: over the 64 MiB a body held
+# in memory stops at by default (pipelines/README.md, `max-response-size`).
+LARGE_JSON_LIMIT = "256MiB"
+# Pipelines of many requests (one request each) and of a `for-each` over many rows: small, large.
+MANY_REQUESTS = (1_000, 10_000)
+FOR_EACH_ROWS = (10_000, 100_000)
+# `sluice validate` is short: each of its figures is the median of this many invocations.
+VALIDATE_REPEATS = 5
+# Header fields in the many-headers response, and the requests sent for it.
+HEADER_FIELDS = 1_000
+HEADER_REQUESTS = 1_000
+# One header field over libcurl's 100 KiB limit on a header line, and ten times that (1 MiB); the
+# requests sent to time each refusal.
+BIG_HEADERS = (104_858, 1_048_576)
+BIG_HEADER_REQUESTS = 200
+# Distinct host names, `hNNNN.localhost`, each setting a cookie; and the smaller set repeated.
+HOSTS = 1_000
+HOSTS_FEW = 100
 
 
 class BenchError(Exception):
     """A measurement that could not be taken; the message says which and why."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def has_ipv6_loopback() -> bool:
+    """Whether a socket can listen on ::1."""
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def free_port(ipv6_too: bool = False) -> int:
+    """A port free on 127.0.0.1 (and on ::1 too, when `ipv6_too`)."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if not ipv6_too:
+            return port
+        try:
+            with socket.socket(socket.AF_INET6) as s:
+                s.bind(("::1", port))
+            return port
+        except OSError:
+            continue
+    raise BenchError("no port is free on both 127.0.0.1 and ::1")
 
 
 def wait_until_up(port: int) -> None:
@@ -122,6 +174,56 @@ def run(command: list[str], timeout: float = 900, env: dict | None = None, accep
     if done.returncode not in accept:
         raise BenchError(f"{' '.join(command[:3])} exited {done.returncode}: {done.stderr.strip()[-500:]}")
     return done.stdout
+
+
+@dataclass
+class Measured:
+    """One finished process: its wall time (s), peak resident memory (MiB), exit status and output."""
+
+    seconds: float
+    peak_mib: float
+    status: int
+    stdout: str
+    stderr: str
+
+
+def measured(command: list[str], timeout: float = 900, accept: tuple[int, ...] = (0,)) -> Measured:
+    """Runs a command in a process of its own and returns its wall time and its peak resident
+    memory, as the kernel accounts them for that one process (`wait4`; the maximum over all
+    children, `RUSAGE_CHILDREN`, cannot tell one process's peak); raises BenchError when it exits
+    with a status not in `accept`, or outlasts `timeout` seconds. Its output goes to temporary
+    files, read after it ends, so that reading a large output is not timed."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        try:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        except OSError as error:
+            raise BenchError(f"{command[0]}: {error.strerror}")
+        timer = threading.Timer(timeout, process.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    if seconds >= timeout:
+        raise BenchError(f"{' '.join(command[:3])} took longer than {timeout:.0f} s")
+    if process.returncode not in accept:
+        raise BenchError(f"{' '.join(command[:3])} exited {process.returncode}: {(stderr or stdout).strip()[-500:]}")
+    return Measured(seconds, usage.ru_maxrss / 1024, process.returncode, stdout, stderr)
+
+
+def marginal_us(command: Callable[[int], list[str]], n: int, accept: tuple[int, ...] = (0,)) -> float:
+    """µs per request of `command(n)`, a process that sends `n` requests, beyond `command(1)`:
+    (T(n) − T(1)) / (n − 1), so that the process's start-up and the first connection, which
+    both pay, fall out and the figure is what each further request costs."""
+    one = measured(command(1), accept=accept).seconds
+    many = measured(command(n), accept=accept).seconds
+    return (many - one) * 1e6 / (n - 1)
 
 
 def last_json(output: str) -> dict:
@@ -201,19 +303,30 @@ def per_round_ratios(first: dict[int, float], second: dict[int, float]) -> list[
 
 
 class Servers:
-    """nginx and the slow server, started in a state folder under Benchmarks/.state."""
+    """nginx, the slow server and the header server, started in a state folder under
+    Benchmarks/.state.
+
+    nginx also listens on ::1 where the machine has it: libcurl resolves `*.localhost` names to
+    both loopback addresses, and a connection refused on one would be timed as part of a request.
+    `/cookie.json` is the small JSON file with a `Set-Cookie` field; `/host.json` the same, with
+    the connection closed after each response (`keepalive_requests 1`)."""
 
     def __init__(self, state: Path):
         self.state = state
         self.www = state / "www"
-        self.nginx_port = free_port()
+        self.ipv6 = has_ipv6_loopback()
+        self.nginx_port = free_port(ipv6_too=self.ipv6)
         self.slow_port = free_port()
+        self.header_port = free_port()
         self.slow: subprocess.Popen | None = None
+        self.headers: subprocess.Popen | None = None
 
     def __enter__(self) -> "Servers":
         self.www.mkdir(parents=True, exist_ok=True)
         (self.state / "tmp").mkdir(exist_ok=True)
         (self.www / "hello.json").write_bytes(JSON_BODY)
+        (self.www / "cookie.json").write_bytes(JSON_BODY)
+        (self.www / "host.json").write_bytes(JSON_BODY)
         big = self.www / "1g.bin"
         if not big.exists() or big.stat().st_size != 1 << 30:
             with open(big, "wb") as f:
@@ -239,7 +352,12 @@ http {{
     keepalive_timeout 65;
     keepalive_requests 100000000;
     root {self.www};
-    server {{ listen 127.0.0.1:{self.nginx_port} backlog=4096; }}
+    server {{
+        listen 127.0.0.1:{self.nginx_port} backlog=4096;
+        {f"listen [::1]:{self.nginx_port} backlog=4096;" if self.ipv6 else ""}
+        location = /cookie.json {{ add_header Set-Cookie "id=1; Path=/"; }}
+        location = /host.json {{ add_header Set-Cookie "id=1; Path=/"; keepalive_requests 1; }}
+    }}
 }}
 """
         )
@@ -251,17 +369,22 @@ http {{
         self.slow = subprocess.Popen(
             [sys.executable, str(SLOW_SERVER), str(self.slow_port), "120"], stdout=subprocess.DEVNULL
         )
+        self.headers = subprocess.Popen(
+            [sys.executable, str(HEADER_SERVER), str(self.header_port)], stdout=subprocess.DEVNULL
+        )
         wait_until_up(self.nginx_port)
         wait_until_up(self.slow_port)
+        wait_until_up(self.header_port)
         return self
 
     def __exit__(self, *exc) -> None:
         pid_file = self.state / "nginx.pid"
         if pid_file.exists():
             subprocess.run(["kill", pid_file.read_text().strip()], check=False, timeout=60)
-        if self.slow:
-            self.slow.terminate()
-            self.slow.wait(timeout=10)
+        for server in (self.slow, self.headers):
+            if server:
+                server.terminate()
+                server.wait(timeout=10)
 
     @property
     def json_url(self) -> str:
@@ -274,6 +397,18 @@ http {{
     @property
     def slow_url(self) -> str:
         return f"http://127.0.0.1:{self.slow_port}/slow"
+
+    @property
+    def cookie_url(self) -> str:
+        return f"http://127.0.0.1:{self.nginx_port}/cookie.json"
+
+    def host_url(self, host: int) -> str:
+        """`/host.json` on the name `hNNNN.localhost`, which libcurl resolves to loopback: the
+        small JSON file with a `Set-Cookie` field, its connection closed after each response."""
+        return f"http://h{host:04d}.localhost:{self.nginx_port}/host.json"
+
+    def header_url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.header_port}{path}"
 
 
 class Bench:
@@ -516,6 +651,255 @@ class Bench:
             "peak": max(rss for _, rss in samples),
         }
 
+    # Cookie
+
+    def first_cookie(self) -> dict[str, list[float]]:
+        """The first response that sets a cookie in a process, and the next ones, in ms: each run a
+        fresh `sluice-bench first-cookie` process, which warms up on a URL that sets no cookie,
+        then times the first request to `/cookie.json` and the median of the next
+        COOKIE_REQUESTS."""
+        first, following = [], []
+        for _ in range(self.args.runs):
+            result = last_json(run([str(BENCH), "first-cookie", "--url", self.servers.cookie_url,
+                                    "--warmup-url", self.servers.json_url, "--requests", str(COOKIE_REQUESTS)]))
+            if result["cookies"] != 1:
+                raise BenchError(f"first-cookie: the jar holds {result['cookies']} cookies, not 1")
+            first.append(result["firstMicroseconds"] / 1000)
+            following.append(result["nextMicroseconds"] / 1000)
+        return {"first": first, "next": following, "extra": [a - b for a, b in zip(first, following)]}
+
+    # Scale
+
+    def scale_file(self, name: str, text: str) -> Path:
+        """A file of the scale section in the state folder, written when its content changed."""
+        path = self.state / "scale" / name
+        path.parent.mkdir(exist_ok=True)
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        return path
+
+    def large_json(self, megabytes: int) -> tuple[str, int]:
+        """`scale-{megabytes}mb.json` in nginx's folder, made once and kept: `{"items": [...],
+        "total": N}`, item i (1 to N) `{"id": i, "name": "item-i", "tags": [...], "price": i×1.5}`,
+        as many items as reach `megabytes` MB. Returns its name and N. A file is written under
+        another name and renamed when whole, so a file with its closing `"total"` is complete."""
+        path = self.servers.www / f"scale-{megabytes}mb.json"
+        if path.exists():
+            with open(path, "rb") as f:
+                f.seek(max(0, path.stat().st_size - 64))
+                match = re.search(rb'\],"total":(\d+)\}\n$', f.read())
+            if match:
+                return path.name, int(match.group(1))
+        self.log(f"writing {path.name}")
+        partial = path.with_suffix(".partial")
+        size, count, chunk = 0, 0, []
+        with open(partial, "w") as f:
+            f.write('{"items":[')
+            while size < megabytes * 1_000_000:
+                count += 1
+                item = ("," if count > 1 else "") + (
+                    f'{{"id":{count},"name":"item-{count}","tags":["t{count % 7}","g{count % 13}"],"price":{count * 1.5!r}}}'
+                )
+                chunk.append(item)
+                size += len(item)
+                if len(chunk) == 10_000:
+                    f.write("".join(chunk))
+                    chunk = []
+            f.write("".join(chunk) + f'],"total":{count}}}\n')
+        partial.rename(path)
+        return path.name, count
+
+    def large_json_commands(self, megabytes: int) -> dict[str, list[str]]:
+        """The commands that read `scale-{megabytes}mb.json` and look up its `total` and its last
+        item's `id`: `sluice run` of a pipeline that GETs it, checks both with JSONPath and
+        captures the last item's name; jq and Python's `json.load` on the file; and curl, which
+        only fetches it (the transfer alone)."""
+        name, total = self.large_json(megabytes)
+        pipeline = self.scale_file(f"large-{megabytes}mb.yaml", f"""name: large-json-{megabytes}mb
+max-response-size: {LARGE_JSON_LIMIT}
+stages:
+  - url-resolution:
+      base-url: http://127.0.0.1:{self.servers.nginx_port}/
+requests:
+  - name: large
+    path: {name}
+    expect:
+      status: 200
+      body:
+        "$.total": {total}
+        "$.items[-1].id": {total}
+    capture:
+      lastname: $.items[-1].name
+  - name: captured
+    path: hello.json?last=${{lastname}}
+    expect:
+      status: 200
+""")
+        file = str(self.servers.www / name)
+        script = "import json, sys; d = json.load(open(sys.argv[1])); print(d['total']); print(d['items'][-1]['id'])"
+        return {
+            "sluice": [str(SLUICE), "run", "--no-color", str(pipeline)],
+            "jq": ["jq", ".total, .items[-1].id", file],
+            "python": [sys.executable, "-c", script, file],
+            "curl": ["curl", "--silent", "--show-error", "--fail", "-o", "/dev/null", f"http://127.0.0.1:{self.servers.nginx_port}/{name}"],
+        }
+
+    def large_json_round(self, r: int) -> dict[tuple[str, int], tuple[float, float]]:
+        """Round `r` of the large JSON rows: each client's wall time (ms) and peak RSS (MiB) at
+        each size, the clients in an order that turns from round to round."""
+        figures = {}
+        for megabytes in LARGE_JSON_MB:
+            commands = self.large_json_commands(megabytes)
+            total = self.large_json(megabytes)[1]
+            for client in rotated(list(commands), r):
+                self.log(f"run {r + 1}/{self.args.runs}: large JSON, {megabytes} MB, {client}")
+                done = measured(commands[client], timeout=300)
+                if client in ("jq", "python") and done.stdout.split() != [str(total)] * 2:
+                    raise BenchError(f"{client} on {megabytes} MB: printed {done.stdout[:200]!r}, not {total} twice")
+                figures[(client, megabytes)] = (done.seconds * 1000, done.peak_mib)
+        return figures
+
+    def many_requests_files(self, kind: str, n: int) -> tuple[Path, Path]:
+        """The pipeline of `n` requests of one kind and the curl config of the same URLs.
+
+        `requests`: n requests, each a GET of the small JSON file with `expect: status: 200`,
+        request i capturing `$.id` as `c{i}`, and every request after the first sending the
+        previous one's capture in its query, so that every capture is a variable a later request
+        reads. `for-each`: one request over a CSV file of n rows, capturing `$.id` too."""
+        base = f"http://127.0.0.1:{self.servers.nginx_port}/"
+        head = f"name: {kind}-{n}\nstages:\n  - url-resolution:\n      base-url: {base}\nrequests:\n"
+        if kind == "requests":
+            entries, urls = [], []
+            for i in range(1, n + 1):
+                query = f"?prev=${{c{i - 1:06d}}}" if i > 1 else ""
+                entries.append(f"  - name: r{i:06d}\n    path: hello.json{query}\n    expect:\n      status: 200\n"
+                               f"    capture:\n      c{i:06d}: $.id\n")
+                urls.append(f"{base}hello.json" + ("?prev=42" if i > 1 else ""))
+            pipeline = self.scale_file(f"requests-{n}.yaml", head + "".join(entries))
+        else:
+            rows = self.scale_file(f"rows-{n}.csv", "row\n" + "".join(f"{i}\n" for i in range(1, n + 1)))
+            pipeline = self.scale_file(f"for-each-{n}.yaml", head + (
+                f"  - name: row ${{row}}\n    path: hello.json?row=${{row}}\n    for-each: {{csv: {rows.name}}}\n"
+                "    expect:\n      status: 200\n    capture:\n      id: $.id\n"))
+            urls = [f"{base}hello.json?row={i}" for i in range(1, n + 1)]
+        config = self.scale_file(f"curl-{kind}-{n}.config", "".join(f'url = "{url}"\noutput = "/dev/null"\n' for url in urls))
+        return pipeline, config
+
+    def many_requests_round(self, r: int) -> dict[tuple[str, str, int], float]:
+        """Round `r` of the many-requests rows: µs per request beyond a file of one request
+        (`marginal_us`) of `sluice validate` (each time the median of VALIDATE_REPEATS),
+        `sluice run` and `curl -K`, for each kind and size."""
+        figures = {}
+        for kind, sizes in (("requests", MANY_REQUESTS), ("for-each", FOR_EACH_ROWS)):
+            for n in sizes:
+                self.log(f"run {r + 1}/{self.args.runs}: {kind}, {n:,}")
+
+                def validate(size: int) -> float:
+                    pipeline = self.many_requests_files(kind, size)[0]
+                    return statistics.median(
+                        measured([str(SLUICE), "validate", str(pipeline)]).seconds for _ in range(VALIDATE_REPEATS))
+
+                figures[("validate", kind, n)] = (validate(n) - validate(1)) * 1e6 / (n - 1)
+                for client in rotated(["run", "curl"], r):
+                    if client == "run":
+                        command = lambda size: [str(SLUICE), "run", "--no-color", str(self.many_requests_files(kind, size)[0])]
+                    else:
+                        command = lambda size: ["curl", "--silent", "--show-error", "--fail", "-K",
+                                                str(self.many_requests_files(kind, size)[1])]
+                    figures[(client, kind, n)] = marginal_us(command, n)
+        return figures
+
+    def header_round(self, r: int) -> dict:
+        """Round `r` of the header rows: µs per request (beyond one request) of `sluice run
+        --repeat M` and of `curl -K` with M URLs, for a response of HEADER_FIELDS fields and for
+        each of the BIG_HEADERS, which both refuse; and, for those, what a plain `sluice run`
+        of the request exits with and says."""
+        figures: dict = {}
+        for path, requests in [(f"/headers/{HEADER_FIELDS}", HEADER_REQUESTS),
+                               *((f"/big-header/{size}", BIG_HEADER_REQUESTS) for size in BIG_HEADERS)]:
+            refused = path.startswith("/big-header/")
+            pipeline = self.scale_file(f"header{path.replace('/', '-')}.yaml", f"""name: header{path.replace('/', '-')}
+stages:
+  - url-resolution:
+      base-url: http://127.0.0.1:{self.servers.header_port}/
+requests:
+  - name: head
+    path: {path.lstrip('/')}
+    expect:
+      status: 200
+""")
+            url = self.servers.header_url(path)
+            # curl stops a `-K` list at its first refusal (exit 27, "out of memory": libcurl's
+            # limit on a header line), so it is timed on the head it accepts only.
+            for client in rotated(["sluice", "curl"], r) if not refused else ["sluice"]:
+                self.log(f"run {r + 1}/{self.args.runs}: {path}, {client}")
+                if client == "sluice":
+                    command = lambda n: [str(SLUICE), "run", "--repeat", str(n), "--concurrency", "1", "--no-color", str(pipeline)]
+                else:
+                    command = lambda n: ["curl", "--silent", "--show-error", "--fail", "-K", str(self.scale_file(
+                        f"curl-header{path.replace('/', '-')}-{n}.config", f'url = "{url}"\noutput = "/dev/null"\n' * n))]
+                # A refused head fails every request: the load run exits 1.
+                figures[(client, path)] = marginal_us(command, requests, accept=(1,) if refused else (0,))
+            if refused and r == 0:
+                done = measured([str(SLUICE), "run", "--no-color", str(pipeline)], accept=(0, 1, 2))
+                said = [line.split("error: ", 1)[1] for line in (done.stdout + done.stderr).splitlines() if "error: " in line]
+                curl = measured(["curl", "--silent", "--show-error", "-o", "/dev/null", url], accept=tuple(range(256)))
+                figures[("refusal", path)] = (
+                    f"Sluice: exit {done.status}, {said[0] if said else (done.stdout + done.stderr).strip()[-200:]}; "
+                    f"curl: exit {curl.status}, {curl.stderr.strip().removeprefix('curl: ')}")
+        return figures
+
+    def hosts_files(self, hosts: int, times: int) -> tuple[Path, Path]:
+        """A pipeline of `hosts` × `times` requests, `/host.json` on `h0001.localhost` to
+        `h{hosts}.localhost`, the hosts in turn `times` over (the runner keeps cookies, and each
+        host sets one), and the curl config of the same URLs. Every request has a connection of
+        its own (nginx closes it after the response), so that the runs with more hosts and with
+        fewer differ in the number of hosts only, not in connections reused."""
+        urls = [self.servers.host_url(h) for _ in range(times) for h in range(1, hosts + 1)]
+        entries = "".join(f"  - name: h{i:05d}\n    path: {url}\n    expect:\n      status: 200\n" for i, url in enumerate(urls))
+        pipeline = self.scale_file(f"hosts-{hosts}x{times}.yaml", f"""name: hosts-{hosts}x{times}
+stages:
+  - url-resolution:
+      base-url: {self.servers.host_url(1)}
+requests:
+{entries}""")
+        config = self.scale_file(f"curl-hosts-{hosts}x{times}.config",
+                                 "".join(f'url = "{url}"\noutput = "/dev/null"\n' for url in urls))
+        return pipeline, config
+
+    def hosts_round(self, r: int) -> dict[tuple[str, str], float]:
+        """Round `r` of the hosts rows: µs per request (beyond one request) of `sluice run` and of
+        `curl -K` (its cookie engine on: `-b '' -c /dev/null`), over HOSTS hosts once and over
+        HOSTS_FEW hosts HOSTS / HOSTS_FEW times."""
+        figures = {}
+        if r == 0:
+            self.check_host_cookies()
+        for label, hosts, times in (("many", HOSTS, 1), ("few", HOSTS_FEW, HOSTS // HOSTS_FEW)):
+            for client in rotated(["sluice", "curl"], r):
+                self.log(f"run {r + 1}/{self.args.runs}: {hosts} hosts ×{times}, {client}")
+
+                def files(n: int) -> tuple[Path, Path]:
+                    return self.hosts_files(1, 1) if n == 1 else self.hosts_files(hosts, times)
+
+                if client == "sluice":
+                    command = lambda n: [str(SLUICE), "run", "--no-color", str(files(n)[0])]
+                else:
+                    command = lambda n: ["curl", "--silent", "--show-error", "--fail", "-b", "", "-c", "/dev/null", "-K", str(files(n)[1])]
+                figures[(client, label)] = marginal_us(command, hosts * times)
+        return figures
+
+    def check_host_cookies(self) -> None:
+        """Checks, in a run of its own (not timed), that the hosts pipeline leaves a cookie of each
+        host in the jar: the same requests with `cookie-file:`, which the run writes at its end."""
+        jar = self.state / "scale" / "hosts-jar.txt"
+        jar.unlink(missing_ok=True)
+        pipeline = self.hosts_files(HOSTS, 1)[0]
+        saving = self.scale_file("hosts-saved.yaml", pipeline.read_text().replace("stages:\n", f"cookie-file: {jar}\nstages:\n", 1))
+        run([str(SLUICE), "run", "--no-color", str(saving)])
+        domains = {line.split("\t")[0] for line in jar.read_text().splitlines() if line and not line.startswith("#")}
+        if len(domains) != HOSTS:
+            raise BenchError(f"hosts: the run's cookie jar holds cookies of {len(domains)} domains, not {HOSTS}")
+
     # Cold start
 
     def cold_start(self, sluice: Path) -> dict:
@@ -544,6 +928,187 @@ class Bench:
             raise BenchError(f"cold start: no example validates with {sluice}")
         slowest = max(times, key=times.get)
         return {"median": statistics.median(times.values()), "max": times[slowest], "slowest": slowest, "left_out": left_out}
+
+
+def cookie_section(bench: Bench) -> tuple[list[str], list[Target]]:
+    """The cookie table and its target."""
+    figures = bench.first_cookie()
+    runs = bench.args.runs
+    lines = [
+        f"**Cookie**: the first response that sets a cookie in a process against the ones after it: "
+        f"`sluice-bench first-cookie`, a session manager with a cookie stage (a `CookieJar` with the system's public "
+        f"suffix list, the default), one request at a time over one keep-alive connection: a warm-up request to a URL "
+        f"that sets no cookie, then the first request to `/cookie.json` (`Set-Cookie: id=1; Path=/`), then "
+        f"{COOKIE_REQUESTS} more to it; a fresh process each run ({runs}).",
+        "",
+        "| first response that sets a cookie | the next (median of each run's) | extra |",
+        "|---:|---:|---:|",
+        f"| {spread(figures['first'], '.3f', ' ms')} | {spread(figures['next'], '.3f', ' ms')} | "
+        f"{spread(figures['extra'], '.3f', ' ms')} |",
+        "",
+    ]
+    targets = [Target.of("First response that sets a cookie: extra time over the next", figures["extra"], 1, True, ".2f", " ms")]
+    return lines, targets
+
+
+def scale_section(bench: Bench) -> tuple[list[str], list[Target], list[str]]:
+    """The scale tables (large JSON bodies, many requests, large response heads, many hosts),
+    their targets, and the measurements that failed. A sub-section that fails is left out of the
+    tables; its targets read n/a."""
+    args = bench.args
+    lines: list[str] = []
+    targets: list[Target] = []
+    failures: list[str] = []
+
+    def rounds(measure: Callable[[int], dict]) -> dict[object, dict[int, object]]:
+        """figures[key][round] of `measure(r)` over every round; a round that fails is left out."""
+        figures: dict[object, dict[int, object]] = {}
+        for r in range(args.runs):
+            try:
+                for key, value in measure(r).items():
+                    figures.setdefault(key, {})[r] = value
+            except BenchError as error:
+                failures.append(str(error))
+                bench.log(f"failed: {error}")
+        return figures
+
+    # Large JSON bodies
+    large = rounds(bench.large_json_round)
+    times = {key: {r: v[0] for r, v in by_round.items()} for key, by_round in large.items()}
+    peaks = {key: {r: v[1] for r, v in by_round.items()} for key, by_round in large.items()}
+    limit_note = f"the pipeline sets `max-response-size: {LARGE_JSON_LIMIT}`, as a body held in memory stops at 64 MiB by default"
+    lines += [
+        f"**Scale: large JSON bodies**: a generated JSON file (`{{\"items\": [...], \"total\": N}}`, fixed content) of "
+        + " and ".join(f"{mb} MB" for mb in LARGE_JSON_MB)
+        + ", its `total` and its last item's `id` looked up: `sluice run` of a pipeline that GETs it over loopback, "
+        f"checks both with JSONPath (`$.total`, `$.items[-1].id`), captures `$.items[-1].name` and sends it in a "
+        f"second request ({limit_note}); jq (`jq '.total, .items[-1].id'`) and Python (`json.load`, the same lookups) "
+        "on the file; curl fetching it to `/dev/null`, the transfer alone. Wall time of the whole process, start-up "
+        "included, and its peak RSS (`wait4`).",
+        "",
+        "| client | " + " | ".join(f"{mb} MB: time | {mb} MB: peak RSS" for mb in LARGE_JSON_MB) + " |",
+        "|---|" + "---:|---:|" * len(LARGE_JSON_MB),
+    ]
+    large_labels = {
+        "sluice": "`sluice run` (transfer, decoding, JSONPath)",
+        "jq": "jq, on the file",
+        "python": "Python `json.load`, on the file",
+        "curl": "curl to `/dev/null` (the transfer alone)",
+    }
+    for client, label in large_labels.items():
+        cells = []
+        for mb in LARGE_JSON_MB:
+            cells += [spread(list(times.get((client, mb), {}).values()), ",.0f", " ms"),
+                      spread(list(peaks.get((client, mb), {}).values()), ",.0f", " MiB")]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "| `sluice run` ÷ peer, per round | " + " | ".join(f"{mb} MB" for mb in LARGE_JSON_MB) + " |",
+              "|---|" + "---:|" * len(LARGE_JSON_MB)]
+    for what, table, peer in (("time ÷ jq's", times, "jq"), ("time ÷ Python's", times, "python"),
+                              ("peak RSS ÷ jq's", peaks, "jq"), ("peak RSS ÷ Python's", peaks, "python")):
+        lines.append(f"| {what} | " + " | ".join(
+            spread(per_round_ratios(table.get(("sluice", mb), {}), table.get((peer, mb), {})), ".2f", "×")
+            for mb in LARGE_JSON_MB) + " |")
+    lines.append("")
+    for mb in LARGE_JSON_MB:
+        targets += [
+            Target.ratio(f"Large JSON, {mb} MB: `sluice run` time ≤ 1.0× Python's `json.load`",
+                         per_round_ratios(times.get(("sluice", mb), {}), times.get(("python", mb), {})), 1.0, True),
+            Target.ratio(f"Large JSON, {mb} MB: `sluice run` peak RSS ≤ 2.0× jq's",
+                         per_round_ratios(peaks.get(("sluice", mb), {}), peaks.get(("jq", mb), {})), 2.0, True),
+        ]
+
+    # Many requests
+    many = rounds(bench.many_requests_round)
+    sizes = {"requests": MANY_REQUESTS, "for-each": FOR_EACH_ROWS}
+    lines += [
+        "**Scale: many requests**: a pipeline of "
+        + " and of ".join(f"{n:,}" for n in MANY_REQUESTS)
+        + " requests (each a GET of the small JSON file, `expect: status: 200`, capturing `$.id` under a name of its "
+        "own, every request after the first sending the one before's capture in its query), and a `for-each` over a "
+        "CSV file of " + " and of ".join(f"{n:,}" for n in FOR_EACH_ROWS) + " rows (one request, the row in its "
+        "query, capturing `$.id`). µs per request beyond a file of one request, (T(N) − T(1)) / (N − 1), so that "
+        f"start-up falls out: `sluice validate` (each time the median of {VALIDATE_REPEATS}), `sluice run`, and "
+        "`curl -K` of the same URLs (one connection, one request at a time, as the runner sends them).",
+        "",
+        "| pipeline | `sluice validate` µs/request | `sluice run` µs/request | `curl -K` µs/request | run ÷ curl, per round |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for kind, label in (("requests", "{n:,} requests"), ("for-each", "`for-each`, {n:,} rows")):
+        for n in sizes[kind]:
+            row = [spread(list(many.get((client, kind, n), {}).values()), ".1f") for client in ("validate", "run", "curl")]
+            row.append(spread(per_round_ratios(many.get(("run", kind, n), {}), many.get(("curl", kind, n), {})), ".2f", "×"))
+            lines.append(f"| {label.format(n=n)} | " + " | ".join(row) + " |")
+    lines.append("")
+    for kind, label in (("requests", "Pipeline of {large:,} requests"), ("for-each", "`for-each` of {large:,} rows")):
+        small, large_n = sizes[kind]
+        for command in ("validate", "run"):
+            targets.append(Target.ratio(
+                f"{label.format(large=large_n)}: `sluice {command}` time per request ≤ 1.25× that at {small:,} (flat)",
+                per_round_ratios(many.get((command, kind, large_n), {}), many.get((command, kind, small), {})), 1.25, True))
+
+    # Large response heads
+    heads = rounds(bench.header_round)
+    fields_path = f"/headers/{HEADER_FIELDS}"
+    lines += [
+        f"**Scale: large response heads** (`Benchmarks/Servers/header_server.py`, responses built once): a response "
+        f"with {HEADER_FIELDS:,} header fields (`X-H-0001: value-0001` ...), {HEADER_REQUESTS:,} times, and one with a "
+        f"single field of {BIG_HEADERS[0]:,} or {BIG_HEADERS[1]:,} bytes, both past libcurl's limit of 100 KiB on a "
+        f"header line, which Sluice and curl refuse, {BIG_HEADER_REQUESTS} times. `sluice run --repeat M --concurrency 1` "
+        "and `curl -K` with M URLs; µs per request beyond one request. curl stops a `-K` list at its first refusal, "
+        "so it is timed on the head it accepts only.",
+        "",
+        "| response head | `sluice run` µs/request | `curl -K` µs/request | `sluice run` ÷ curl, per round | a single request: exit status, error |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for path, label in [(fields_path, f"{HEADER_FIELDS:,} fields"),
+                        *((f"/big-header/{size}", f"one field of {size:,} bytes (refused)") for size in BIG_HEADERS)]:
+        refusal = heads.get(("refusal", path), {}).get(0)
+        said = "answered (exit 0)" if path == fields_path else refusal.replace("|", "/") if refusal else "n/a"
+        if path == fields_path:
+            curl = spread(list(heads.get(("curl", path), {}).values()), ",.1f")
+            ratio = spread(per_round_ratios(heads.get(("sluice", path), {}), heads.get(("curl", path), {})), ".2f", "×")
+        else:
+            curl = ratio = "not timed"
+        lines.append(f"| {label} | {spread(list(heads.get(('sluice', path), {}).values()), ',.1f')} | {curl} | {ratio} | {said} |")
+    lines.append("")
+    small_path, big_path = (f"/big-header/{size}" for size in BIG_HEADERS)
+    targets += [
+        Target.ratio(f"{HEADER_FIELDS:,} response header fields: `sluice run` time per request ≤ 1.5× curl's",
+                     per_round_ratios(heads.get(("sluice", fields_path), {}), heads.get(("curl", fields_path), {})), 1.5, True),
+        Target.ratio(f"A {BIG_HEADERS[1]:,}-byte header field: time to refuse ≤ 12× that for {BIG_HEADERS[0]:,} bytes "
+                     "(linear, with slack)",
+                     per_round_ratios(heads.get(("sluice", big_path), {}), heads.get(("sluice", small_path), {})), 12, True),
+    ]
+
+    # Many hosts
+    hosts = rounds(bench.hosts_round)
+    repeats = HOSTS // HOSTS_FEW
+    lines += [
+        f"**Scale: many hosts**: {HOSTS:,} requests to `/host.json` on {HOSTS:,} distinct names (`h0001.localhost` "
+        f"..., which libcurl resolves to loopback), every response setting a cookie that the runner's "
+        f"jar keeps (a run checked apart finds {HOSTS:,} domains in it); and to {HOSTS_FEW} names, in turn, {repeats} "
+        "times over; nginx closes the connection after each response, so every request has one of its own in both. "
+        "`sluice run` of a pipeline of those requests and `curl -K` of the same URLs with its cookie "
+        "engine on (`-b '' -c /dev/null`); µs per request beyond one request.",
+        "",
+        "| hosts | `sluice run` µs/request | `curl -K` µs/request | `sluice run` ÷ curl, per round |",
+        "|---|---:|---:|---:|",
+    ]
+    for label, name in (("many", f"{HOSTS:,} hosts, once each"), ("few", f"{HOSTS_FEW} hosts, {repeats} times each")):
+        lines.append(
+            f"| {name} | {spread(list(hosts.get(('sluice', label), {}).values()), ',.1f')} | "
+            f"{spread(list(hosts.get(('curl', label), {}).values()), ',.1f')} | "
+            f"{spread(per_round_ratios(hosts.get(('sluice', label), {}), hosts.get(('curl', label), {})), '.2f', '×')} |")
+    curl_flat = per_round_ratios(hosts.get(("curl", "many"), {}), hosts.get(("curl", "few"), {}))
+    lines += ["", f"curl's time per request over {HOSTS:,} hosts ÷ over {HOSTS_FEW} hosts ×{repeats}, per round: "
+              f"{spread(curl_flat, '.2f', '×')}.", ""]
+    targets += [
+        Target.ratio(f"{HOSTS:,} distinct hosts, a cookie each: `sluice run` time per request ≤ 1.5× curl's",
+                     per_round_ratios(hosts.get(("sluice", "many"), {}), hosts.get(("curl", "many"), {})), 1.5, True),
+        Target.ratio(f"{HOSTS:,} distinct hosts over {HOSTS_FEW} hosts ×{repeats}: `sluice run` time per request ≤ 1.25× (flat)",
+                     per_round_ratios(hosts.get(("sluice", "many"), {}), hosts.get(("sluice", "few"), {})), 1.25, True),
+    ]
+    return lines, targets, failures
 
 
 def machine() -> str:
@@ -814,6 +1379,19 @@ def main() -> int:
                 *rows,
                 "",
             ]
+        if "cookie" in sections:
+            try:
+                bench.log("first cookie")
+                cookie_lines, cookie_targets = cookie_section(bench)
+                lines += cookie_lines
+                targets += cookie_targets
+            except BenchError as error:
+                failures.append(str(error))
+        if "scale" in sections:
+            scale_lines, scale_targets, scale_failures = scale_section(bench)
+            lines += scale_lines
+            targets += scale_targets
+            failures += scale_failures
     lines += [
         "**Targets** (a ratio: the median of the rounds' ratios, their lowest and highest in brackets; met or "
         "missed by the median):",
