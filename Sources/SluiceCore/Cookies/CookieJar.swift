@@ -59,7 +59,7 @@ public final class CookieJar: Sendable {
         /// request to `host` can get.
         func keys(forHost host: String) -> [Cookie.Key] {
             var keys = Array(byDomain[host] ?? [])
-            guard !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return keys }
+            guard !host.utf8.contains(UInt8(ascii: ":")), !PublicSuffixList.isIPv4(host) else { return keys }
             var rest = Substring(host)
             while let dot = rest.firstIndex(of: ".") {
                 rest = rest[rest.index(after: dot)...]
@@ -81,12 +81,11 @@ public final class CookieJar: Sendable {
     }
 
     private let state = Locked(State())
-    /// The list given to the initializer; `nil` for the system's.
-    private let givenSuffixes: PublicSuffixList?
     /// The public suffixes a `Domain` attribute may not name: the system's list
-    /// (``PublicSuffixList/system``) unless another was given. The system's is read when a jar
-    /// first needs it, not when a jar is made, so a run that meets no cookie never reads it.
-    public var publicSuffixes: PublicSuffixList { givenSuffixes ?? .system }
+    /// (``PublicSuffixList/system``) unless another was given. The system's is loaded (about
+    /// 0.1 ms, once a process) when the first jar is made, not when the first cookie arrives, so
+    /// that the first response that sets one waits for nothing more than the next.
+    public let publicSuffixes: PublicSuffixList
     /// The most cookies kept in all; 3000 by default, RFC 6265's minimum and what browsers keep.
     public let maximumCookies: Int
     /// The most cookies kept for one registrable domain; 180 by default, as browsers keep.
@@ -101,7 +100,7 @@ public final class CookieJar: Sendable {
     ///   - maximumCookies: the most cookies kept in all; 3000 by default.
     ///   - maximumCookiesPerDomain: the most cookies kept for one registrable domain; 180 by default.
     public init(publicSuffixes: PublicSuffixList? = nil, maximumCookies: Int = 3000, maximumCookiesPerDomain: Int = 180) {
-        givenSuffixes = publicSuffixes
+        self.publicSuffixes = publicSuffixes ?? .system
         self.maximumCookies = max(1, maximumCookies)
         self.maximumCookiesPerDomain = max(1, maximumCookiesPerDomain)
     }
@@ -224,7 +223,7 @@ public final class CookieJar: Sendable {
         if let attribute = parsed.domain {
             // A trailing dot names another domain (RFC 6265 has no rule folding it away).
             guard !attribute.hasSuffix("."), let normalized = HostName.normalized(attribute) else { return nil }
-            if publicSuffixes.isPublicSuffix(normalized) || (publicSuffixes.isFallback && !normalized.contains(".")) {
+            if publicSuffixes.isPublicSuffix(normalized) || (publicSuffixes.isFallback && !normalized.utf8.contains(UInt8(ascii: "."))) {
                 // A public suffix is the request's own host at most, then as a host-only cookie.
                 guard normalized == origin.host else { return nil }
             } else {
@@ -309,7 +308,7 @@ public final class CookieJar: Sendable {
     /// Whether `host` is `domain` or a name below it; never for an IP address.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host.utf8.elementsEqual(domain.utf8) { return true }
-        guard !host.contains(":"), !PublicSuffixList.isIPv4(host) else { return false }
+        guard !host.utf8.contains(UInt8(ascii: ":")), !PublicSuffixList.isIPv4(host) else { return false }
         return HostName.isBelow(host, Substring(domain).utf8)
     }
 

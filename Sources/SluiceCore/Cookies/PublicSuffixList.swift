@@ -63,7 +63,7 @@ public struct PublicSuffixList: Sendable {
     /// The public suffix of a normalized host name by the list's algorithm (the longest matching
     /// rule, exceptions first, `*` when no rule matches); `nil` for an IP address.
     public func publicSuffix(of host: String) -> String? {
-        guard !host.contains(":"), !Self.isIPv4(host) else { return nil }
+        guard !host.utf8.contains(UInt8(ascii: ":")), !Self.isIPv4(host) else { return nil }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else { return nil }
         if let compiled { return compiled.publicSuffix(of: host) }
