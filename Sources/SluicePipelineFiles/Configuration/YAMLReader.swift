@@ -58,7 +58,7 @@ public struct YAMLReader: Sendable {
 /// Turns libyaml's events into trees: a stack of open collections, and the anchors seen so far.
 ///
 /// Each event costs the same however large its collection has grown: a node is appended to its
-/// open collection in place, and a mapping finds a repeated key in a table of its keys. (Appending
+/// open collection in place, and a mapping of many keys finds a repeated one in a table. (Appending
 /// to a copy of the collection, and searching its keys, made a file of 10,000 requests take 15
 /// times as long as one of 1,000.)
 private struct Builder {
@@ -73,8 +73,26 @@ private struct Builder {
         /// A mapping's pairs, and the key whose value comes next.
         var pairs: [YAMLNode.Pair] = []
         var pendingKey: YAMLNode?
-        /// Where each scalar key of a mapping was first written, by its code points.
+        /// Where each scalar key of a mapping was first written, by its code points: made once
+        /// the mapping has ``keysSearchedInLine`` pairs; a smaller one is searched.
         var keyMarks: [CodePointKey: YAMLNode.Mark] = [:]
+        static let keysSearchedInLine = 16
+
+        /// Where a scalar key written at `mark` was written before in this mapping, `nil` the
+        /// first time (the key is remembered then).
+        mutating func earlierMark(ofKey text: String, writtenAt mark: YAMLNode.Mark) -> YAMLNode.Mark? {
+            if keyMarks.isEmpty {
+                if pairs.count < Open.keysSearchedInLine {
+                    return pairs.first { $0.key.scalar?.hasSameCodePoints(as: text) == true }?.key.mark
+                }
+                for pair in pairs {
+                    if let key = pair.key.scalar { keyMarks[CodePointKey(key)] = pair.key.mark }
+                }
+            }
+            if let earlier = keyMarks[CodePointKey(text)] { return earlier }
+            keyMarks[CodePointKey(text)] = mark
+            return nil
+        }
 
         /// The finished collection.
         var node: YAMLNode {
@@ -145,10 +163,8 @@ private struct Builder {
             stack[top].pairs.append(YAMLNode.Pair(key: key, value: node))
             stack[top].pendingKey = nil
         } else {
-            if let text = node.scalar {
-                if let first = stack[top].keyMarks.updateValue(node.mark, forKey: CodePointKey(text)) {
-                    throw YAMLReader.SyntaxError(message: "duplicate key '\(text)' (first at \(first))", mark: node.mark)
-                }
+            if let text = node.scalar, let first = stack[top].earlierMark(ofKey: text, writtenAt: node.mark) {
+                throw YAMLReader.SyntaxError(message: "duplicate key '\(text)' (first at \(first))", mark: node.mark)
             }
             stack[top].pendingKey = node
         }
