@@ -10,12 +10,15 @@ public struct HeaderLine: Sendable, Hashable {
 
     /// Reads a line; `nil` when it has no colon, no name before it, or a name with a space, a
     /// tab or a control character (which no field name holds, RFC 9110 section 5.1).
+    ///
+    /// The colon is found among the UTF-8 bytes: as a `Character`, a colon followed by a combining
+    /// mark is one grapheme and no colon at all, where the bytes sent hold one.
     public init?(_ line: String) {
-        guard let colon = line.firstIndex(of: ":") else { return nil }
+        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let blanks = CharacterSet(charactersIn: " \t")
         let name = line[..<colon].trimmingCharacters(in: blanks)
         guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return nil }
         self.name = name
-        value = line[line.index(after: colon)...].trimmingCharacters(in: blanks)
+        value = line[line.utf8.index(after: colon)...].trimmingCharacters(in: blanks)
     }
 }
