@@ -97,7 +97,8 @@ struct SendBodyOptions: ParsableArguments {
             target += URL(fileURLWithPath: uploadFile).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
         }
         if get, let joined {
-            target += (target.contains("?") ? "&" : "?") + String(decoding: joined, as: UTF8.self)
+            // Before a fragment, as curl joins it: after one, the server would never see it.
+            target = URLText.appendingQuery(String(decoding: joined, as: UTF8.self), to: target)
         }
         return target
     }

@@ -142,6 +142,14 @@ extension DocCommentExampleTests {
         #expect(values.first as? String == "http://example.com/?a=x%3Dy&b=%7Bz%7D")
     }
 
+    @Test("URLText.appendingQuery: the query joined before the fragment, nothing escaped again")
+    func urlTextAppendingQuery() {
+        let values = Self.playground {
+            URLText.appendingQuery("a=1", to: "http://h/p?x=%3D#top")   // http://h/p?x=%3D&a=1#top
+        }
+        #expect(values.first as? String == "http://h/p?x=%3D&a=1#top")
+    }
+
     @Test("JSONValue: parameters written as JSON literals reach httpbin as that JSON")
     func jsonValue() async throws {
         let servers = try TestServers.load()

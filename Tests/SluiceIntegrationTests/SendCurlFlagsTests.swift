@@ -24,7 +24,7 @@ struct SendCurlFlagsTests {
         return seen
     }
 
-    @Test("-A (empty too), -e, -u with --basic, --oauth2-bearer, --json, -d with --data-urlencode, -G: httpbin sees the same as from curl")
+    @Test("-A (empty too), -e, -u with --basic, --oauth2-bearer, --json, -d with --data-urlencode, -G (a fragment too): httpbin sees the same as from curl")
     func sameAsCurl() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -42,6 +42,8 @@ struct SendCurlFlagsTests {
             ["-d", "a=1", "--data-urlencode", "q=x y&z", "--data-urlencode", "plain text", url],
             ["--data-urlencode", "note@" + note, url],
             ["-G", "-d", "a=1", "--data-urlencode", "q=x y", url + "?keep=1"],
+            // -G's data goes before a fragment (after it, nothing was sent), after an empty query.
+            ["-G", "-d", "a=1", url + "#top"], ["-G", "-d", "a=1", url + "?keep=1#top"], ["-G", "-d", "a=1", url + "?"],
             ["-X", "PUT", "--json", "[1,2]", "-H", "Accept: text/plain", url],
             ["-s", "-S", url],
         ]

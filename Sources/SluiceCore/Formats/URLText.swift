@@ -73,6 +73,27 @@ public enum URLText {
         return reference.description
     }
 
+    /// `text` (a URL) with `query` joined to its query, before any fragment: after a `&` when the
+    /// query has text, after a `?` when there is none, as curl's `-G` joins its data and
+    /// ``Serialization`` its parameters. Nothing is escaped or read again.
+    ///
+    /// ```swift
+    /// URLText.appendingQuery("a=1", to: "http://h/p?x=%3D#top")   // http://h/p?x=%3D&a=1#top
+    /// ```
+    public static func appendingQuery(_ query: String, to text: String) -> String {
+        let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
+        let beforeFragment = text[..<hash]
+        var joined = String(beforeFragment)
+        if let question = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            if beforeFragment.utf8.index(after: question) != beforeFragment.endIndex { joined += "&" }
+        } else {
+            joined += "?"
+        }
+        joined += query
+        joined += text[hash...]
+        return joined
+    }
+
     // MARK: Components
 
     /// RFC 3986 section 3.1: a letter, then letters, digits, `+`, `-` and `.`.

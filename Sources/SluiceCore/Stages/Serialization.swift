@@ -143,16 +143,7 @@ public struct Serialization: RequestStage {
         guard !query.isEmpty else { return request.url }
         let query = PercentEncoding.encode(query, keepingEscapes: true, keeping: URLText.isQueryByte)
         let text = request.url.baseURL == nil ? request.url.relativeString : request.url.absoluteString
-        let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex
-        let beforeFragment = text[..<hash]
-        var joined = String(beforeFragment)
-        if let question = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            if beforeFragment.utf8.index(after: question) != beforeFragment.endIndex { joined += "&" }
-        } else {
-            joined += "?"
-        }
-        joined += query
-        joined += text[hash...]
+        let joined = URLText.appendingQuery(query, to: text)
         guard let url = URL(string: joined) else {
             throw failure("the URL with the query added is not valid: \(joined)", request)
         }
