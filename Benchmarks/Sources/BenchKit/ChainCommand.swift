@@ -62,7 +62,7 @@ struct ChainCommand: AsyncParsableCommand {
             for stage in stages {
                 let alone = try Pipeline(stages: [stage], transport: transport, redirects: nil)
                 let request = stage is URLResolution ? Request("items/42?page=2&q=swift") : absolute
-                let parameters = stage is Serialization ? ["page": 2, "q": "swift"] as JSONValue : nil
+                let parameters: JSONValue? = stage is Serialization ? ["page": 2, "q": "swift"] : nil
                 var sent = request
                 sent.parameters = parameters
                 let stageAlone = try await measure(SessionManager(pipeline: alone), sent)
