@@ -25,7 +25,20 @@ struct TemplateStringTests {
         #expect(throws: TemplateString.UndefinedVariable(name: "env.B")) { try template.render(variables: ["a": "1"], environment: [:]) }
     }
 
-    static let malformed: [(String, Int)] = [("x ${open", 2), ("${}", 0), ("${1abc}", 0), ("a${b c}", 1), ("${env.}", 0)]
+    @Test("a string without a reference is one literal part, kept byte for byte; an empty one has none")
+    func literalOnly() throws {
+        let decomposed = "caf\u{65}\u{301} {x} (y)"
+        let template = try TemplateString(parsing: decomposed)
+        #expect(template.parts.count == 1)
+        #expect(try template.render(variables: [:], environment: [:]).utf8.elementsEqual(decomposed.utf8))
+        #expect(try TemplateString(parsing: "").parts.isEmpty)
+    }
+
+    static let malformed: [(String, Int)] = [
+        ("x ${open", 2), ("${}", 0), ("${1abc}", 0), ("a${b c}", 1), ("${env.}", 0),
+        // Names are ASCII, judged by code point: no accented letter, precomposed or not.
+        ("${caf\u{E9}}", 0), ("${cafe\u{301}}", 0), ("${\u{E9}t\u{E9}}", 0), ("${env.\u{301}x}", 0),
+    ]
 
     @Test("a malformed ${ is an error with its offset", arguments: malformed)
     func syntax(text: String, offset: Int) {

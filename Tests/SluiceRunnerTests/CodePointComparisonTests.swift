@@ -35,6 +35,19 @@ struct CodePointComparisonTests {
         #expect(!"\u{212A}".hasSameCodePoints(as: "K"))
     }
 
+    @Test("containsCodePoints finds a run of the same code points, never a canonical equivalent")
+    func containsCodePoints() {
+        #expect("a${b}".containsCodePoints("${"))
+        #expect(!"$\u{301}{b}".containsCodePoints("${"), "a combining mark between $ and { is no ${")
+        #expect("x\(Self.decomposed)y".containsCodePoints(Self.decomposed))
+        #expect(!"x\(Self.decomposed)y".containsCodePoints(Self.composed))
+        #expect(!"x\(Self.composed)y".containsCodePoints(Self.decomposed))
+        #expect("aab".containsCodePoints("ab"), "a partial match is left for the next")
+        #expect(!"ab".containsCodePoints("abc"))
+        #expect("abc".containsCodePoints(""))
+        #expect("abc"[...].dropFirst().containsCodePoints("bc"))
+    }
+
     @Test("a JSON object with both spellings has two members, each found by its own name")
     func jsonMembers() throws {
         let value = try JSONReader().value(from: Data(#"{"e\u0301": 1, "\u00e9": 2}"#.utf8))

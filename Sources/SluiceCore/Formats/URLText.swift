@@ -55,7 +55,7 @@ public enum URLText {
         // would read `://a` as a URL with an empty scheme and a host.
         if let scheme = reference.scheme, !isScheme(scheme) { return nil }
         if reference.scheme == nil, reference.authority == nil,
-            reference.path.prefix(while: { $0 != "/" }).contains(":")
+            reference.path.utf8.prefix(while: { $0 != UInt8(ascii: "/") }).contains(UInt8(ascii: ":"))
         { return nil }
         if !authorityChecked, let authority = reference.authority {
             guard let checked = checkedAuthority(authority) else { return nil }

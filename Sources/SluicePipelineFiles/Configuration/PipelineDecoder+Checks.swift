@@ -26,7 +26,7 @@ extension PipelineDecoder {
         }
         for pair in node["headers"].flatMap({ scalarMapping($0, "expect.headers") }) ?? [] {
             let name = pair.key.scalar ?? ""
-            if let pattern = PipelineDecoder.regexLiteral(pair.value.scalar), !pattern.contains("${") { checkRegex(pattern, at: pair.value.mark) }
+            if let pattern = PipelineDecoder.regexLiteral(pair.value.scalar), !pattern.containsCodePoints("${") { checkRegex(pattern, at: pair.value.mark) }
             expectations.append(Expectation(check: .header(name: name, value: pair.value), mark: pair.key.mark, label: "headers.\(name)"))
         }
         if let body = node["body"] {
@@ -143,7 +143,7 @@ extension PipelineDecoder {
         case "jsonpath-nodes": return jsonPathQuery(value, nodeList: true)
         case "xpath": return .xpath(value)
         case "regex":
-            if !text.contains("${") { checkRegex(text, at: value.mark) }
+            if !text.containsCodePoints("${") { checkRegex(text, at: value.mark) }
             return .regex(value)
         case "variable":
             checkVariableName(text, at: value.mark)
@@ -169,7 +169,7 @@ extension PipelineDecoder {
     /// A JSONPath query: parsed now unless it holds `${...}`, which is filled in when judged.
     private mutating func jsonPathQuery(_ node: YAMLNode, nodeList: Bool) -> CheckQuery? {
         guard let text = node.scalar else { return nil }
-        if text.contains("${") { return .jsonPath(node, parsed: nil, nodeList: nodeList) }
+        if text.containsCodePoints("${") { return .jsonPath(node, parsed: nil, nodeList: nodeList) }
         return jsonPath(text, at: node.mark).map { .jsonPath(node, parsed: $0, nodeList: nodeList) }
     }
 
@@ -215,7 +215,7 @@ extension PipelineDecoder {
 
     /// Checks what can be checked of a filter's arguments before they are rendered.
     private mutating func checkFilterArguments(_ kind: CheckFilter.Kind, _ arguments: [YAMLNode]) {
-        guard let first = arguments.first, let text = first.scalar, !text.contains("${") else { return }
+        guard let first = arguments.first, let text = first.scalar, !text.containsCodePoints("${") else { return }
         switch kind {
         case .nth:
             if Int(text) == nil { fail(first.mark, "nth takes an index (0 is the first, -1 the last), not '\(text)'") }
@@ -273,7 +273,7 @@ extension PipelineDecoder {
             return
         }
         // A variable or capture is checked when it is known, as the check is judged.
-        guard !text.contains("${") else { return }
+        guard !text.containsCodePoints("${") else { return }
         let json = YAMLNode.coreSchemaValue(text)
         switch op {
         case .matches:

@@ -506,7 +506,7 @@ package struct PipelineDecoder {
                 fail(item.mark, notText)
                 continue
             }
-            if !text.contains("${"), let message = problem(text) { fail(item.mark, message) }
+            if !text.containsCodePoints("${"), let message = problem(text) { fail(item.mark, message) }
         }
         return items
     }
@@ -534,7 +534,7 @@ package struct PipelineDecoder {
         ] as [(String, (String) throws(SluiceError) -> Void)] {
             guard let value = node[key] else { continue }
             for entry in value.elements ?? [value] {
-                guard let text = entry.scalar, !text.contains("${") else { continue }
+                guard let text = entry.scalar, !text.containsCodePoints("${") else { continue }
                 do {
                     try parse(text)
                 } catch {

@@ -312,7 +312,7 @@ private struct Loader {
     /// or the secrets their `${...}` read.
     private mutating func collectPasswords(of requests: [RequestSpec]) {
         for password in requests.flatMap({ [$0.credential, $0.proxy] }).compactMap({ $0?["password"]?.scalar }) {
-            if password.contains("${"), let template = try? TemplateString(parsing: password) {
+            if password.containsCodePoints("${"), let template = try? TemplateString(parsing: password) {
                 secrets += scope.secrets(in: template)
             } else {
                 secrets.append(password)
@@ -568,7 +568,7 @@ private struct Loader {
             if request.parameters != nil && (request.body != nil || request.bodyFile != nil) {
                 fail(request.mark, "give parameters or a raw body (body, body-file), not both")
             }
-            if !hasResolution, let path = request.path.scalar, !path.contains("${"),
+            if !hasResolution, let path = request.path.scalar, !path.containsCodePoints("${"),
                 !["http", "https"].contains(URL(string: path)?.scheme?.lowercased())
             {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")

@@ -181,7 +181,7 @@ public struct RequestSpec: Sendable {
     /// to them, else the written name followed by the row in brackets.
     public var displayName: String {
         guard let row, !row.values.isEmpty else { return name }
-        if name.contains("${"), let template = try? TemplateString(parsing: name),
+        if name.containsCodePoints("${"), let template = try? TemplateString(parsing: name),
             !template.variables.isEmpty, template.variables.allSatisfy({ row.variables[$0] != nil }),
             let rendered = try? template.render(variables: row.variables, environment: [:])
         {

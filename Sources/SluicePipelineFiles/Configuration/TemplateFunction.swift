@@ -65,7 +65,7 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a `${...}`'s content calls a function rather than naming a variable.
     static func isCall(_ content: String) -> Bool {
-        content.contains("(") || bareNames.contains(content)
+        content.utf8.contains(UInt8(ascii: "(")) || bareNames.contains(content)
     }
 
     /// Parses the content of a `${...}` that ``isCall(_:)``.
@@ -228,7 +228,7 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
     /// A value argument: `'text'`, `env.NAME`, a variable name, or a function's call.
     private static func value(_ text: String, of name: Name) throws(TemplateString.SyntaxError) -> Argument {
         if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") { return .literal(String(text.dropFirst().dropLast())) }
-        if text.contains("(") { return .call(try TemplateFunction(parsing: text)) }
+        if text.utf8.contains(UInt8(ascii: "(")) { return .call(try TemplateFunction(parsing: text)) }
         guard TemplateString.isValidName(text) else {
             throw TemplateString.SyntaxError(message: "'\(text)' is not an argument of \(name.rawValue): write a variable name, env.NAME or 'text'", offset: 0)
         }

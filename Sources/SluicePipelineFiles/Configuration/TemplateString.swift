@@ -48,6 +48,11 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `SyntaxError` for an unterminated `${` or an invalid name.
     public init(parsing text: String) throws(SyntaxError) {
         self.text = text
+        // Most strings hold no reference: no `$`, one literal part, nothing to scan.
+        guard text.utf8.contains(UInt8(ascii: "$")) else {
+            parts = text.isEmpty ? [] : [.literal(text)]
+            return
+        }
         var parts: [Part] = []
         var literal = ""
         // Code points, not `Character`s: a combining mark after `}` would otherwise hide the `}`.
@@ -105,10 +110,17 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether `name` is an ASCII letter or `_`, then ASCII letters, digits, `_`, `-` and `.`,
+    /// after an `env.` prefix if there is one; judged by its bytes.
     static func isValidName(_ name: String) -> Bool {
-        let bare = name.hasPrefix("env.") ? String(name.dropFirst(4)) : name
-        guard let first = bare.first, first.isLetter || first == "_" else { return false }
-        return bare.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+        let bytes = name.utf8
+        let bare = bytes.starts(with: "env.".utf8) ? bytes.dropFirst(4) : bytes[...]
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        guard let first = bare.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
+        return bare.allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
     }
 
     /// The `${NAME}` names referenced, in order, function arguments included.

@@ -119,7 +119,7 @@ public struct VariableScope: Sendable {
         var node = node
         switch node.content {
         case .scalar(let text, let quoted):
-            guard text.contains("$") else { return node }
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return node }
             do {
                 node.content = .scalar(try render(text), quoted: quoted)
             } catch {
@@ -164,7 +164,7 @@ extension YAMLNode {
     package func references() -> (references: [VariableReference], problems: [(mark: YAMLNode.Mark, message: String)]) {
         switch content {
         case .scalar(let text, _):
-            guard text.contains("$") else { return ([], []) }
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return ([], []) }
             do {
                 let template = try TemplateString(parsing: text)
                 return (
