@@ -12,6 +12,10 @@
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
 
+/* The I/O loop's timer, which curl_multi_poll waits on beside the sockets (the multi handle's
+ * own timeout counts whole milliseconds). */
+#include <sys/timerfd.h>
+
 /* Composite macros Swift cannot import. */
 enum {
     SLUICE_CURL_GLOBAL_ALL = CURL_GLOBAL_ALL,

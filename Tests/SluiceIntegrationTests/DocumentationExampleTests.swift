@@ -486,6 +486,19 @@ extension DocumentationExampleTests {
         await transport.shutdown()
     }
 
+    @Test("The libcurl transport: a task sleeping on its I/O thread")
+    func sleepOnTheIOThread() async throws {
+        let start = ContinuousClock.now
+        let transport = CurlTransport()
+        if let executor = transport.executor as? any TimedTaskExecutor {
+            await withTaskExecutorPreference(executor) {
+                await executor.sleep(until: .now + .milliseconds(5))
+            }
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(5))
+        await transport.shutdown()
+    }
+
     /// What the reachability example calls for each status.
     final class Reactions: Sendable {
         let seen = Locked<[String]>([])

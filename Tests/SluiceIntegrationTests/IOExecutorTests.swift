@@ -213,6 +213,51 @@ struct IOExecutorTests {
     }
 
     /// A manager over `transport` whose pipeline and monitors log the threads each request saw.
+    @Test("a task sleeping on an I/O thread: resumed there, at or after its deadline, earliest first; at once when cancelled or shut down")
+    func sleepOnTheLoop() async throws {
+        let transport = CurlTransport()
+        let executor = try #require(transport.executor as? any TimedTaskExecutor)
+        let ioThread = await Task(executorPreference: executor) { UInt(pthread_self()) }.value
+        let clock = ContinuousClock()
+
+        // Three sleepers posted latest deadline first wake earliest first, each on the I/O thread.
+        let woken = Locked<[(delay: Int, late: Bool, thread: UInt)]>([])
+        let start = clock.now
+        await withDiscardingTaskGroup { group in
+            for delay in [30, 10, 20] {
+                group.addTask(executorPreference: executor) {
+                    let deadline = start + .milliseconds(delay)
+                    await executor.sleep(until: deadline)
+                    let now = clock.now
+                    woken.withLock { $0.append((delay, now < deadline, UInt(pthread_self()))) }
+                }
+            }
+        }
+        let order = woken.withLock { $0 }
+        #expect(order.map(\.delay) == [10, 20, 30])
+        #expect(order.allSatisfy { !$0.late }, "no sleeper wakes before its deadline")
+        #expect(order.allSatisfy { $0.thread == ioThread })
+
+        // A deadline already past returns at once; an hour's sleep ends when its task is cancelled.
+        await executor.sleep(until: clock.now - .seconds(1))
+        let sleeper = Task(executorPreference: executor) { await executor.sleep(until: clock.now + .seconds(3600)) }
+        try await Task.sleep(for: .milliseconds(20))
+        sleeper.cancel()
+        await sleeper.value
+        let cancelledFirst = Task(executorPreference: executor) {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await executor.sleep(until: clock.now + .seconds(3600))
+        }
+        await cancelledFirst.value
+
+        // Shut down: a sleeper under way and a later one both return.
+        let pending = Task(executorPreference: executor) { await executor.sleep(until: clock.now + .seconds(3600)) }
+        try await Task.sleep(for: .milliseconds(20))
+        await transport.shutdown()
+        await pending.value
+        await executor.sleep(until: clock.now + .seconds(3600))
+    }
+
     private func loggedManager(over transport: CurlTransport) throws -> (ThreadLog, SessionManager) {
         let log = ThreadLog()
         return (log, SessionManager(pipeline: try Pipeline(stages: [log], transport: transport), monitors: [log]))

@@ -23,7 +23,12 @@ import SluiceCore
 /// it has seen `.stop` and before it frees the multi handle, so no wake-up can reach a freed handle.
 /// The thread then runs the jobs its shutdown woke (each transfer it ended resumes a task); jobs
 /// that arrive after the thread has ended run on the global concurrent executor.
-final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
+///
+/// Timers: a task that sleeps on the loop (``sleep(until:)``) is resumed by the thread itself. The
+/// first deadline is set on a `timerfd` that `curl_multi_poll` waits on beside the sockets (its own
+/// timeout counts whole milliseconds; the timer counts nanoseconds), so a task that prefers the
+/// loop waits and wakes with no other thread involved.
+final class CurlMultiLoop: TimedTaskExecutor, @unchecked Sendable {
     /// What other threads ask of the I/O thread.
     enum Command {
         case start(CurlTransfer)
@@ -36,6 +41,10 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         case resumeSending(CurlTransfer)
         /// Runs a job of a task that prefers this loop.
         case run(UnownedJob)
+        /// Resumes a sleeping task at its deadline.
+        case sleep(Timer)
+        /// Resumes a sleeping task whose Swift task was cancelled, now.
+        case wake(Timer)
         /// Ends every transfer, closes every connection, stops the thread, then resumes the
         /// continuation if there is one.
         case stop(CheckedContinuation<Void, Never>?)
@@ -49,6 +58,25 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     /// The most commands the thread takes from its own queue before it turns libcurl again, so a
     /// task that keeps posting jobs cannot starve the sockets.
     private static let commandsPerTurn = 1024
+
+    /// A task sleeping on the loop until `deadline`.
+    final class Timer: Sendable {
+        let deadline: ContinuousClock.Instant
+        /// Set by the sleeping task before the timer is posted, resumed on the I/O thread.
+        nonisolated(unsafe) var continuation: UnsafeContinuation<Void, Never>?
+        /// Set when the sleeping task is cancelled, from any thread.
+        let cancelled = Atomic<Bool>(false)
+
+        init(deadline: ContinuousClock.Instant) {
+            self.deadline = deadline
+        }
+
+        /// Resumes the sleeping task; once only, as only the I/O thread (or its shutdown) calls it.
+        func fire() {
+            continuation?.resume()
+            continuation = nil
+        }
+    }
 
     /// The loops of one transport: what tells a transport its own loops from another's.
     final class Group: Sendable {}
@@ -70,6 +98,13 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
     private var ranCommands: [Command] = []
     /// Set once the thread has seen `.stop`. I/O thread only.
     private var stopping = false
+    /// Sleeping tasks, the earliest deadline first. I/O thread only.
+    private var timers: [Timer] = []
+    /// The `timerfd` set to the first timer's deadline; -1 when the system gave none, and the
+    /// wait then ends at the millisecond after the deadline.
+    private let timerFD: Int32
+    /// The deadline ``timerFD`` is set to, until the thread has seen it pass. I/O thread only.
+    private var armedDeadline: ContinuousClock.Instant?
     /// The transfers libcurl is moving, by easy handle. I/O thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// One connection cache (a libcurl share object) per trust policy in use. I/O thread only.
@@ -82,6 +117,7 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         }
         self.multi = multi
         self.group = group
+        timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
         pool = CurlEasyPool(capacity: configuration.idleHandleCapacity)
         _ = sluice_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = sluice_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
@@ -136,6 +172,23 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Sleeps until `deadline` on this loop's thread: the thread resumes the task when it comes
+    /// to the deadline, within a millisecond (`curl_multi_poll` waits in milliseconds), or at once
+    /// when the task is cancelled or the loop has stopped.
+    func sleep(until deadline: ContinuousClock.Instant) async {
+        let timer = Timer(deadline: deadline)
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                timer.continuation = continuation
+                if !enqueue(.sleep(timer)) { timer.fire() }
+            }
+        } onCancel: {
+            timer.cancelled.store(true, ordering: .releasing)
+            // A loop that has stopped resumed every timer, or resumes this one as it is posted.
+            enqueue(.wake(timer))
+        }
+    }
+
     // MARK: The I/O thread
 
     /// Removes the first `count` commands, which have run, releasing them only once
@@ -171,8 +224,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
             retireOwnCommands(taken)
             curl_multi_perform(multi, &running)
             finishDoneTransfers()
+            fireDueTimers()
             if ownCommands.isEmpty {
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                waitForEvents()
             }
         }
     }
@@ -218,8 +272,64 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
             changePause(of: transfer, .sendResumed)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
+        case .sleep(let timer):
+            if timer.cancelled.load(ordering: .acquiring) || timer.deadline <= .now {
+                timer.fire()
+            } else {
+                let index = timers.firstIndex { $0.deadline > timer.deadline } ?? timers.endIndex
+                timers.insert(timer, at: index)
+            }
+        case .wake(let timer):
+            // Not there: it fired, or its `.sleep` comes later and finds it cancelled.
+            guard let index = timers.firstIndex(where: { $0 === timer }) else { return }
+            timers.remove(at: index).fire()
         case .stop:
             break
+        }
+    }
+
+    /// Resumes the tasks whose deadline has come.
+    private func fireDueTimers() {
+        guard let first = timers.first, first.deadline <= .now else { return }
+        let now = ContinuousClock.now
+        let due = timers.prefix { $0.deadline <= now }.count
+        let fired = timers[..<due]
+        timers.removeFirst(due)
+        for timer in fired { timer.fire() }
+    }
+
+    /// Sleeps in `curl_multi_poll` until a socket, a wake-up or the first timer needs the thread,
+    /// a second at most.
+    private func waitForEvents() {
+        guard let deadline = timers.first?.deadline else {
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+            return
+        }
+        let left = deadline - .now
+        guard left > .zero else { return }
+        let (seconds, attoseconds) = left.components
+        guard timerFD >= 0 else {
+            // Rounded up, so that the timer is due when the thread wakes.
+            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            curl_multi_poll(multi, nil, 0, Int32(min(milliseconds, 1000)), nil)
+            return
+        }
+        if armedDeadline != deadline {
+            var setting = itimerspec()
+            setting.it_value.tv_sec = Int(seconds)
+            // At least a nanosecond: a zero setting disarms the timer.
+            setting.it_value.tv_nsec = max(Int(attoseconds / 1_000_000_000), seconds == 0 ? 1 : 0)
+            timerfd_settime(timerFD, 0, &setting, nil)
+            armedDeadline = deadline
+        }
+        var timer = curl_waitfd(fd: timerFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+        curl_multi_poll(multi, &timer, 1, 1000, nil)
+        if deadline <= .now {
+            // Read, so that the expired timer does not end every wait after this one; set again
+            // for the next deadline.
+            var expirations: UInt64 = 0
+            _ = read(timerFD, &expirations, MemoryLayout<UInt64>.size)
+            armedDeadline = nil
         }
     }
 
@@ -275,11 +385,16 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
                 kind: .cancelled, stage: "transport", url: transfer.request.url, message: "the transport was shut down"
             ))
         }
+        for timer in timers {
+            timer.fire()
+        }
+        timers = []
         for share in connectionCaches.values {
             curl_share_cleanup(share)
         }
         connectionCaches = [:]
         curl_multi_cleanup(multi)
+        if timerFD >= 0 { close(timerFD) }
         inbox.withLock { inbox in
             ownCommands.append(contentsOf: inbox.commands)
             inbox.commands = []
@@ -294,7 +409,9 @@ final class CurlMultiLoop: TaskExecutor, @unchecked Sendable {
                 ))
             case .stop(let stopped):
                 stopped?.resume()
-            case .cancel, .pause, .unpause, .resumeReceiving, .resumeSending:
+            case .sleep(let timer):
+                timer.fire()
+            case .cancel, .pause, .unpause, .resumeReceiving, .resumeSending, .wake:
                 break
             }
         }

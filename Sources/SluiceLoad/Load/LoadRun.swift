@@ -215,37 +215,75 @@ public struct LoadRun: Sendable {
 
     /// The open loop: each of this shard's requests of the schedule started when it is due, or
     /// dropped when this shard's share of `concurrency` is already in flight.
+    ///
+    /// One dispatcher an executor of the transport's, each taking every E-th request of the
+    /// schedule and starting it on its own I/O thread. An executor that keeps time
+    /// (`TimedTaskExecutor`, as libcurl's I/O threads do) paces its dispatcher itself: a tick
+    /// wakes that thread alone, and the requests it starts go out in the same turn, where a
+    /// timer of `Task.sleep` woke a thread of the global executor to hand each tick over to the
+    /// I/O thread. With no executors, one dispatcher on the global executor, paced by the clock.
     private func openLoop(_ context: Context, start: ContinuousClock.Instant) async {
         guard let rate = plan.rate, let total = plan.totalRequests(requestCount: context.jobs.count) else { return }
-        let clock = ContinuousClock()
-        let cap = plan.shardConcurrency
         let inFlight = Counter()
-        let seconds = plan.seconds
-        await withDiscardingTaskGroup { group in
-            var number = plan.shard.index
-            var sent = 0
-            var woke = start - Self.tick
-            while number < total, !Task.isCancelled {
-                let due = start + .seconds(rate.dueTime(of: number, duration: seconds))
-                if due > clock.now {
-                    // At most one wake-up a tick: above a thousand requests a second, those due
-                    // within a tick start together, each up to a tick late (which its response
-                    // time counts), instead of a timer and a thread switch for every request.
-                    woke = max(due, woke + Self.tick)
-                    try? await clock.sleep(until: woke, tolerance: .microseconds(50))
-                }
-                if inFlight.current >= cap {
-                    context.recorder.drop()
-                } else {
-                    inFlight.add(1)
-                    let (request, slot) = (number, sent)
-                    group.addTask(executorPreference: context.executor(slot)) {
-                        await context.send(request, due: due, slot: slot)
-                        inFlight.add(-1)
+        let executors: [(any TaskExecutor)?] = context.executors.isEmpty ? [nil] : context.executors
+        await withDiscardingTaskGroup { dispatchers in
+            for (slot, executor) in executors.enumerated() {
+                let dispatcher = Dispatcher(
+                    context: context, rate: rate, total: total, start: start, seconds: plan.seconds, cap: plan.shardConcurrency,
+                    inFlight: inFlight, first: plan.shard.index + slot * plan.shard.count, stride: plan.shard.count * executors.count,
+                    slot: slot, executor: executor
+                )
+                dispatchers.addTask(executorPreference: executor) { await dispatcher.run() }
+            }
+        }
+    }
+
+    /// One dispatcher of the open loop: the requests `first`, `first + stride`, ... of the run,
+    /// each started on `executor` when it is due.
+    private struct Dispatcher: Sendable {
+        let context: Context
+        let rate: LoadRate
+        let total: Int
+        let start: ContinuousClock.Instant
+        let seconds: Double?
+        let cap: Int
+        let inFlight: Counter
+        let first: Int
+        let stride: Int
+        let slot: Int
+        let executor: (any TaskExecutor)?
+
+        func run() async {
+            let clock = ContinuousClock()
+            let timed = executor as? any TimedTaskExecutor
+            await withDiscardingTaskGroup { group in
+                var number = first
+                var woke = start - LoadRun.tick
+                while number < total, !Task.isCancelled {
+                    let due = start + .seconds(rate.dueTime(of: number, duration: seconds))
+                    if due > clock.now {
+                        // At most one wake-up a tick: above a thousand requests a second, those
+                        // due within a tick start together, each up to a tick late (which its
+                        // response time counts), instead of a wake-up for every request.
+                        woke = max(due, woke + LoadRun.tick)
+                        if let timed {
+                            await timed.sleep(until: woke)
+                        } else {
+                            try? await clock.sleep(until: woke, tolerance: .microseconds(50))
+                        }
                     }
-                    sent += 1
+                    if inFlight.current >= cap {
+                        context.recorder.drop()
+                    } else {
+                        inFlight.add(1)
+                        let (number, slot, inFlight, context) = (number, slot, inFlight, context)
+                        group.addTask(executorPreference: executor) {
+                            await context.send(number, due: due, slot: slot)
+                            inFlight.add(-1)
+                        }
+                    }
+                    number += stride
                 }
-                number += plan.shard.count
             }
         }
     }
