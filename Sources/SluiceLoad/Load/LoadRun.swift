@@ -54,11 +54,18 @@ public struct LoadRun: Sendable {
         }
     }
 
-    /// One prepared request, sent again and again.
-    private struct Job: Sendable {
+    /// One prepared request, sent again and again. A class: a request's spec, request and scope
+    /// hold many references, which a copy for every send would retain and release one by one.
+    private final class Job: Sendable {
         let spec: RequestSpec
         let request: Request
         let scope: VariableScope
+
+        init(spec: RequestSpec, request: Request, scope: VariableScope) {
+            self.spec = spec
+            self.request = request
+            self.scope = scope
+        }
     }
 
     /// What the loops share.
@@ -75,19 +82,19 @@ public struct LoadRun: Sendable {
             let job = jobs[number % jobs.count]
             let started = ContinuousClock.now
             let outcome = await PipelineRunner.exchange(job.spec, request: job.request, manager: manager, scope: job.scope, jar: jar)
-            record(outcome, of: job.spec, due: due ?? started, started: started, slot: slot)
+            record(outcome, of: job, due: due ?? started, started: started, slot: slot)
         }
 
         /// Records how a request that was due at `due` and started at `started` ended: out of
         /// line, so that the frame each request in flight holds keeps none of this work.
         @inline(never)
-        private func record(_ outcome: PipelineRunner.Outcome, of spec: RequestSpec, due: ContinuousClock.Instant, started: ContinuousClock.Instant, slot: Int) {
+        private func record(_ outcome: PipelineRunner.Outcome, of job: Job, due: ContinuousClock.Instant, started: ContinuousClock.Instant, slot: Int) {
             let ended = ContinuousClock.now
             var failure: (kind: String, description: String)?
             if outcome.error != nil || !outcome.failures.isEmpty {
                 let status = outcome.response.map { " (status \($0.status))" } ?? ""
                 let what = outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; ")
-                failure = (outcome.error?.kind ?? "expectation not met", "\(spec.displayName)\(status): \(what)")
+                failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(what)")
             }
             // Service time is the server's: from the first exchange's request going on the wire
             // (or, for one that never got there, from the start) to the end.

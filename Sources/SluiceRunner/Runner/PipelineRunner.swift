@@ -388,7 +388,8 @@ public struct PipelineRunner: Sendable {
         }
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
-        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+        check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
+        return outcome
     }
 
     /// The exchange of a request that reads a stream of server-sent events.
@@ -404,14 +405,15 @@ public struct PipelineRunner: Sendable {
             outcome.error = RequestResult.Failure(error)
         }
         outcome.duration = ContinuousClock.now - start
-        return checked(outcome, spec: spec, request: request, scope: scope, jar: jar)
+        check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
+        return outcome
     }
 
-    /// The outcome with its captures taken and then its expectations checked (which may read
-    /// those captures, as in Hurl), when a response arrived and no stage failed.
-    private static func checked(_ outcome: Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) -> Outcome {
-        var outcome = outcome
-        guard let response = outcome.response, outcome.error == nil || outcome.judgesBesideError else { return outcome }
+    /// Takes the outcome's captures and then checks its expectations (which may read those
+    /// captures, as in Hurl), when a response arrived and no stage failed. In place: an outcome
+    /// holds the request, the response and the metrics, and every copy retains each of them.
+    private static func check(_ outcome: inout Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) {
+        guard let response = outcome.response, outcome.error == nil || outcome.judgesBesideError else { return }
         outcome.body = spec.readsJSONBody ? response.jsonBody : nil
         if spec.readsCookies, let jar {
             outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
@@ -434,6 +436,5 @@ public struct PipelineRunner: Sendable {
             }
         }
         outcome.failures = spec.expectations.compactMap { $0.evaluate(in: exchange) } + failures
-        return outcome
     }
 }
