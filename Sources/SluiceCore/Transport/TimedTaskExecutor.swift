@@ -8,8 +8,8 @@
 /// use): a load run's open loop paces its schedule on them, so a tick of the schedule wakes one
 /// thread, once.
 public protocol TimedTaskExecutor: TaskExecutor {
-    /// Returns at `deadline` or a little after (the executor's timers have a resolution of their
-    /// own, a millisecond for libcurl's), at once when the calling task is or becomes cancelled.
-    /// The task resumes on this executor when it prefers it.
+    /// Returns at `deadline` or a little after (as the executor's timer fires: a `timerfd` for
+    /// libcurl's I/O threads), at once when the calling task is or becomes cancelled. The task
+    /// resumes on this executor when it prefers it.
     func sleep(until deadline: ContinuousClock.Instant) async
 }

@@ -172,9 +172,9 @@ final class CurlMultiLoop: TimedTaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Sleeps until `deadline` on this loop's thread: the thread resumes the task when it comes
-    /// to the deadline, within a millisecond (`curl_multi_poll` waits in milliseconds), or at once
-    /// when the task is cancelled or the loop has stopped.
+    /// Sleeps until `deadline` on this loop's thread: the thread resumes the task when its timer
+    /// fires (within the next millisecond when the system gave no `timerfd`), or at once when the
+    /// task is cancelled or the loop has stopped.
     func sleep(until deadline: ContinuousClock.Instant) async {
         let timer = Timer(deadline: deadline)
         await withTaskCancellationHandler {
