@@ -216,8 +216,3 @@ public enum URLText {
         PercentEncoding.encode(text, keepingEscapes: true, keeping: keeps)
     }
 }
-
-extension UInt8 {
-    fileprivate var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
-    fileprivate var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
-}

@@ -28,7 +28,7 @@ extension StringProtocol {
     /// strings takes and which costs microseconds a call.
     @inlinable
     public func containsCodePoints(_ other: some StringProtocol) -> Bool {
-        let needle = Array(other.utf8)
+        let needle = other.utf8
         guard let first = needle.first else { return true }
         let haystack = utf8
         var start = haystack.startIndex

@@ -115,12 +115,8 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     static func isValidName(_ name: String) -> Bool {
         let bytes = name.utf8
         let bare = bytes.starts(with: "env.".utf8) ? bytes.dropFirst(4) : bytes[...]
-        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-        guard let first = bare.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
-        return bare.allSatisfy { byte in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
+        guard let first = bare.first, first.isASCIILetter || first == UInt8(ascii: "_") else { return false }
+        return bare.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "_-.".utf8.contains($0) }
     }
 
     /// The `${NAME}` names referenced, in order, function arguments included.
