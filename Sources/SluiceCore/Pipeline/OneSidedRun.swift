@@ -80,49 +80,66 @@ struct OneSidedRun: Sendable {
     }
 
     /// The request as the stages leave it, top to bottom. Never inlined into `handle`, nor is
-    /// `process`: their frames are gone while `next` runs.
+    /// `process`: their frames are gone while `next` runs. Each holds little more than the value
+    /// it passes on, the bookkeeping being done out of line.
     @inline(never)
     nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
-        let clock = ContinuousClock()
         var request = request
         for position in stages.indices {
-            context.stageEntered(name: stages[position].name)
-            progress.entered += 1
-            progress.received = request.url
-            switch stages[position].side {
-            case .request(let preparing):
-                let start = clock.now
-                defer { progress.spent[position] = clock.now - start }
-                do {
-                    request = try await preparing.prepare(request, context: context)
-                } catch {
-                    throw Pipeline.stamped(error, stage: stages[position].name, url: progress.received)
-                }
-            case .response:
-                if keepsRequests { progress.sentOn.append(request) }
+            guard let preparing = enter(position, with: request, context: context, progress: &progress) else { continue }
+            let start = ContinuousClock.now
+            do {
+                request = try await preparing.prepare(request, context: context)
+            } catch {
+                progress.spent[position] = ContinuousClock.now - start
+                throw Pipeline.stamped(error, stage: stages[position].name, url: progress.received)
             }
+            progress.spent[position] = ContinuousClock.now - start
         }
         return request
+    }
+
+    /// Reports the stage at `position` entered with `request`, and returns it when it prepares
+    /// requests; a response stage keeps the request it will be given when ``keepsRequests``.
+    @inline(never)
+    private func enter(_ position: Int, with request: Request, context: TaskContext, progress: inout Progress) -> (any RequestStage)? {
+        context.stageEntered(name: stages[position].name)
+        progress.entered += 1
+        progress.received = request.url
+        switch stages[position].side {
+        case .request(let preparing):
+            return preparing
+        case .response:
+            if keepsRequests { progress.sentOn.append(request) }
+            return nil
+        }
     }
 
     /// The response as the stages leave it, bottom to top, each given the request it sent on.
     @inline(never)
     nonisolated(nonsending) private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
-        let clock = ContinuousClock()
         var response = response
         var request = sent
         for position in stages.indices.reversed() {
-            guard case .response(let processing) = stages[position].side else { continue }
-            if keepsRequests { request = progress.sentOn.removeLast() }
-            let start = clock.now
-            defer { progress.spent[position] += clock.now - start }
+            guard let processing = leave(position, request: &request, progress: &progress) else { continue }
+            let start = ContinuousClock.now
             do {
                 response = try await processing.process(response, for: request, context: context)
             } catch {
+                progress.spent[position] += ContinuousClock.now - start
                 throw Pipeline.stamped(error, stage: stages[position].name, url: request.url)
             }
+            progress.spent[position] += ContinuousClock.now - start
         }
         return response
+    }
+
+    /// The stage at `position` when it processes responses, `request` then the one it sent on.
+    @inline(never)
+    private func leave(_ position: Int, request: inout Request, progress: inout Progress) -> (any ResponseStage)? {
+        guard case .response(let processing) = stages[position].side else { return nil }
+        if keepsRequests { request = progress.sentOn.removeLast() }
+        return processing
     }
 
     /// Records the times of the stages entered in the task's metrics.

@@ -246,22 +246,20 @@ public final class SessionManager: Sendable {
 
     /// Never inlined into the task's closure, whose frame the task keeps for its whole life:
     /// nonsending lets the optimizer fold this function in, which more than doubled that frame.
+    /// Its frame holds the request and the response only: what is done before and after the
+    /// chain is done in synchronous functions out of line, which throw untyped errors so that the
+    /// frame keeps no room for a typed one.
     @inline(never)
     nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
             let request = try begin(request, context: context, through: pipeline)
-            var response: Response
+            let response: Response
             if case .file(let destination) = request.destination {
                 response = try await download(request, to: destination, context: context, through: pipeline)
             } else {
                 response = try await pipeline.handler(request, context)
             }
-            if !pipeline.decodesResponses, let own = request.responseDecoding {
-                // A pipeline without the stage: the request's own acceptance and decoding, last.
-                response = try own.decode(response, for: request)
-            }
-            completed(response, context: context)
-            return response
+            return try completed(response, of: request, context: context, through: pipeline)
         } catch {
             throw failed(error, context: context)
         }
@@ -276,7 +274,7 @@ public final class SessionManager: Sendable {
 
     /// Reports the task created and returns its request as the chain takes it.
     @inline(never)
-    private static func begin(_ request: Request, context: TaskContext, through pipeline: Pipeline) throws(SluiceError) -> Request {
+    private static func begin(_ request: Request, context: TaskContext, through pipeline: Pipeline) throws -> Request {
         context.emit(.created)
         if context.logs(at: .debug) {
             context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])
@@ -285,13 +283,19 @@ public final class SessionManager: Sendable {
         return try pipeline.prepared(request)
     }
 
-    /// Reports the task completed with `response`.
+    /// Reports the task completed with `response`, which a pipeline without a
+    /// ``ResponseDecoding`` stage first accepts and decodes by the request's own rules, last.
     @inline(never)
-    private static func completed(_ response: Response, context: TaskContext) {
+    private static func completed(_ response: Response, of request: Request, context: TaskContext, through pipeline: Pipeline) throws -> Response {
+        var response = response
+        if !pipeline.decodesResponses, let own = request.responseDecoding {
+            response = try own.decode(response, for: request)
+        }
         context.emit(.completed(status: response.status))
         if context.logs(at: .debug) {
             context.logger.debug("task completed", metadata: ["status": "\(response.status)"])
         }
+        return response
     }
 
     /// The task's error for `error` that ended its chain, reported: `.cancelled` once the task was

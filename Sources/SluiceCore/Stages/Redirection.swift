@@ -70,8 +70,7 @@ public struct Redirection: Stage {
         var chain = Chain()
         while true {
             let response = try await next(current, context)
-            guard let following = try rules.hop(from: current, to: response, along: &chain, context: context) else { return response }
-            current = Redirection.restoring(following, after: current, first: &chain.first)
+            guard try Redirection.follow(rules, from: &current, to: response, along: &chain, context: context) else { return response }
         }
     }
 
@@ -93,13 +92,19 @@ public struct Redirection: Stage {
         return request
     }
 
-    /// `following`, with the first request's origin-bound fields again on a hop back to its
-    /// origin; `first` is taken from `current` at the first redirect.
+    /// Replaces `current` with the request that follows `response` to it, with the first
+    /// request's origin-bound fields again on a hop back to its origin; `false` when the response
+    /// is not a redirect to follow. In place, and throwing an untyped error: the task's frame
+    /// holds no second request and no error of its own for it.
     @inline(never)
-    private static func restoring(_ following: Request, after current: Request, first: inout FirstOrigin?) -> Request {
-        let origin = first ?? FirstOrigin(current)
-        first = origin
-        return origin.restoring(following)
+    private static func follow(
+        _ rules: Redirection, from current: inout Request, to response: Response, along chain: inout Chain, context: TaskContext
+    ) throws -> Bool {
+        guard let following = try rules.hop(from: current, to: response, along: &chain, context: context) else { return false }
+        let origin = chain.first ?? FirstOrigin(current)
+        chain.first = origin
+        current = origin.restoring(following)
+        return true
     }
 
     /// The headers only the first request's origin gets.

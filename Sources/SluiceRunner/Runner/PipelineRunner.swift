@@ -341,22 +341,16 @@ public struct PipelineRunner: Sendable {
         } catch {
             ended = .failure(error)
         }
-        var outcome = outcome(of: handle, ended: ended, start: start, spec: spec, request: request, scope: scope, jar: jar)
-        // Written only when no stage refused the response, as the streamed body is.
-        if let output, case .success(let response) = ended {
-            do {
-                try OutputFile.write(response.body, to: output.path, role: "the output")
-            } catch {
-                outcome.error = outcome.error ?? RequestResult.Failure(error)
-            }
-        }
-        return outcome
+        return outcome(of: handle, ended: ended, start: start, spec: spec, request: request, output: output, scope: scope, jar: jar)
     }
 
-    /// What a task that ended as `ended` gave, its expectations checked.
+    /// What a task that ended as `ended` gave, its expectations checked and its body written to
+    /// `output`. Out of line: the exchange's frame, which every request in flight holds, keeps
+    /// none of what this builds.
+    @inline(never)
     private static func outcome(
         of handle: TaskHandle, ended: Result<Response, any Error>, start: ContinuousClock.Instant,
-        spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?
+        spec: RequestSpec, request: Request, output: URL?, scope: VariableScope, jar: CookieJar?
     ) -> Outcome {
         var outcome = Outcome(duration: ContinuousClock.now - start, failures: [])
         switch ended {
@@ -389,6 +383,14 @@ public struct PipelineRunner: Sendable {
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
         check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
+        // Written only when no stage refused the response, as the streamed body is.
+        if let output, case .success(let response) = ended {
+            do {
+                try OutputFile.write(response.body, to: output.path, role: "the output")
+            } catch {
+                outcome.error = outcome.error ?? RequestResult.Failure(error)
+            }
+        }
         return outcome
     }
 
