@@ -56,8 +56,10 @@ public struct StrictTransportSecurity: Stage {
 
     /// Takes the first `Strict-Transport-Security` field of a response received over HTTPS.
     func learn(from response: Response, for request: Request) {
-        guard request.url.scheme?.lowercased() == "https", let host = request.url.host,
-            let field = response.headers.values(for: "Strict-Transport-Security").first
+        // The field first: most responses have none, and the URL parses its string again for
+        // each part asked.
+        guard let field = response.headers.values(for: "Strict-Transport-Security").first,
+            request.url.scheme?.lowercased() == "https", let host = request.url.host
         else { return }
         store.learn(field, for: host)
     }

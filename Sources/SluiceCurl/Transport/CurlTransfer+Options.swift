@@ -6,7 +6,9 @@ import SluiceCore
 /// request sets on its easy handle (callbacks, TLS and trust, proxy, connection overrides, limits,
 /// method, body and headers).
 extension CurlTransfer {
-    static func validate(_ request: Request) throws(SluiceError) {
+    /// Refuses what libcurl must not be given, and returns where the request goes: Foundation's
+    /// `URL` parses its string again for each of its parts asked, so they are read once, here.
+    static func validate(_ request: Request) throws(SluiceError) -> Endpoint {
         let scheme = request.url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", let host = request.url.host, !host.isEmpty else {
             throw SluiceError(
@@ -39,6 +41,8 @@ extension CurlTransfer {
                 )
             }
         }
+        let isHTTPS = scheme == "https"
+        return Endpoint(isHTTPS: isHTTPS, host: host, port: request.url.port ?? (isHTTPS ? 443 : 80))
     }
 
     func configure(_ configuration: CurlTransport.Configuration) throws(SluiceError) {
@@ -77,7 +81,7 @@ extension CurlTransfer {
             try easy.set(sslContextCallback: PresentedChainRecorder.sslContextCallback)
             try easy.set(CURLOPT_SSL_CTX_DATA, pointer: UnsafeMutableRawPointer(bitPattern: presentedChainKey))
         }
-        if request.url.scheme?.lowercased() == "https" {
+        if endpoint.isHTTPS {
             try easy.set(CURLOPT_PIPEWAIT, 1)
         }
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)

@@ -19,6 +19,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     typealias State = TransferState<UnsafeContinuation<Response, any Error>>
 
     let request: Request
+    /// Where the request goes, read from its URL once.
+    let endpoint: Endpoint
     let events: any TransportEvents
     let easy: CurlEasyHandle
     /// The request's trust policy, when it governs the request's host, decided once (matching
@@ -71,7 +73,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         loop: CurlMultiLoop,
         configuration: CurlTransport.Configuration
     ) throws(SluiceError) -> CurlTransfer {
-        try validate(request)
+        let endpoint = try validate(request)
         var upload: UploadSource?
         var streamedUpload: StreamedUpload?
         if case .stream(let stream) = request.body {
@@ -91,7 +93,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             throw error
         }
         let transfer = CurlTransfer(
-            request: request, events: events, easy: easy, loop: loop, upload: upload
+            request: request, endpoint: endpoint, events: events, easy: easy, loop: loop, upload: upload
         )
         transfer.streamedUpload = streamedUpload
         transfer.bodyChannel = bodyChannel
@@ -107,14 +109,16 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     private init(
         request: Request,
+        endpoint: Endpoint,
         events: any TransportEvents,
         easy: CurlEasyHandle,
         loop: CurlMultiLoop,
         upload: UploadSource?
     ) {
         self.request = request
+        self.endpoint = endpoint
         state = TransferState(url: request.url, maxResponseSize: request.maxResponseSize)
-        presentedChainKey = request.url.scheme?.lowercased() == "https" ? PresentedChainRecorder.register() : nil
+        presentedChainKey = endpoint.isHTTPS ? PresentedChainRecorder.register() : nil
         governingTrustPolicy = request.governingTrustPolicy
         self.events = events
         self.easy = easy
@@ -169,14 +173,13 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// goes on or is aborted before one byte is written.
     func connectionReady(remoteAddress: String, remotePort: Int) -> Int32 {
         state.connectionReady()
-        let scheme = request.url.scheme?.lowercased() ?? "http"
         let connection = ConnectionInfo(
-            host: request.url.host ?? "",
-            port: request.url.portOrDefault,
-            scheme: scheme,
+            host: endpoint.host,
+            port: endpoint.port,
+            scheme: endpoint.isHTTPS ? "https" : "http",
             remoteAddress: remoteAddress,
             remotePort: remotePort,
-            peer: scheme == "https" ? openSSLSession().map(OpenSSLPeer.init(session:)) : nil
+            peer: endpoint.isHTTPS ? openSSLSession().map(OpenSSLPeer.init(session:)) : nil
         )
         if request.recordsPeerCertificates, let peer = connection.peer {
             peerCertificates = peer.presentedCertificates()
