@@ -137,12 +137,20 @@ public struct Pipeline: Sendable {
     /// memory and streams only.
     private static func innermost(_ transport: any Transport) -> Handler {
         { request, context in
-            try request.checkResolved()
-            try refuseUnwritten(request)
+            let target = try sendable(request, over: transport)
             try await context.waitWhileSuspended()
-            let target = request.destination.isFile ? FileDownload.writing(over: transport) : transport
             return try await target.execute(request, events: context.transportEvents)
         }
+    }
+
+    /// What sends `request`: `transport`, or a ``FileDownload`` writer over it for a body bound
+    /// for a file; after refusing a request that is not resolved or carries what no stage wrote.
+    /// Out of line, throwing untyped: the task's frame holds no room for a typed error.
+    @inline(never)
+    private static func sendable(_ request: Request, over transport: any Transport) throws -> any Transport {
+        try request.checkResolved()
+        try refuseUnwritten(request)
+        return request.destination.isFile ? FileDownload.writing(over: transport) : transport
     }
 
     /// Refuses a request that reaches the transport still carrying parameters, multipart parts,

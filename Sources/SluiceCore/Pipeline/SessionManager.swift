@@ -95,7 +95,7 @@ public final class SessionManager: Sendable {
         let operation = { @Sendable [weak self, pipeline, registry] () async throws -> Response in
             guard accepted else { throw SessionManager.refuse(context) }
             defer { SessionManager.end(context, in: registry) }
-            let response = try await SessionManager.run(context.request, context: context, through: pipeline)
+            let response = try await SessionManager.run(context, through: pipeline)
             self?.sendAfterResponse(of: context)
             return response
         }
@@ -250,31 +250,33 @@ public final class SessionManager: Sendable {
     /// chain is done in synchronous functions out of line, which throw untyped errors so that the
     /// frame keeps no room for a typed one.
     @inline(never)
-    nonisolated(nonsending) private static func run(_ request: Request, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
+    nonisolated(nonsending) private static func run(_ context: TaskContext, through pipeline: Pipeline) async throws -> Response {
         do {
-            let request = try begin(request, context: context, through: pipeline)
-            let response: Response
-            if case .file(let destination) = request.destination {
-                response = try await download(request, to: destination, context: context, through: pipeline)
-            } else {
-                response = try await pipeline.handler(request, context)
-            }
+            let request = try begin(context, through: pipeline)
+            // One call site: each would keep a response of its own in the frame.
+            let response = try await handler(for: request, through: pipeline)(request, context)
             return try completed(response, of: request, context: context, through: pipeline)
         } catch {
             throw failed(error, context: context)
         }
     }
 
-    /// Runs a download through the chain: its ``FileDownload`` owns the file from here to the end.
-    /// Out of the task's frame, which every task in flight holds, downloads or not.
+    /// The chain, or for a download the chain run by a ``FileDownload``, which owns the file from
+    /// there to the end (a closure made for downloads only).
     @inline(never)
-    private static func download(_ request: Request, to destination: URL, context: TaskContext, through pipeline: Pipeline) async throws -> Response {
-        try await FileDownload(request, to: destination).run(request) { try await pipeline.handler($0, context) }
+    private static func handler(for request: Request, through pipeline: Pipeline) -> Pipeline.Handler {
+        guard case .file(let destination) = request.destination else { return pipeline.handler }
+        return { request, context in
+            try await FileDownload(request, to: destination).run(request) { try await pipeline.handler($0, context) }
+        }
     }
 
-    /// Reports the task created and returns its request as the chain takes it.
+    /// Reports the task created and returns its request as the chain takes it. The request is
+    /// read from the context here, not passed in: an argument to an async call stays in the
+    /// caller's frame across it.
     @inline(never)
-    private static func begin(_ request: Request, context: TaskContext, through pipeline: Pipeline) throws -> Request {
+    private static func begin(_ context: TaskContext, through pipeline: Pipeline) throws -> Request {
+        let request = context.request
         context.emit(.created)
         if context.logs(at: .debug) {
             context.logger.debug("task started", metadata: ["method": "\(request.method)", "url": "\(request.url.absoluteString)"])

@@ -66,11 +66,11 @@ public struct Redirection: Stage {
         // of rules, and of the first request only what a hop back needs, once there is a hop.
         let rules = Redirection.rules(self, for: request)
         var current = Redirection.withoutOwnRules(request)
-        guard rules.follows else { return try await next(current, context) }
         var chain = Chain()
+        // One call of `next`: each call site would keep a response of its own in the frame.
         while true {
             let response = try await next(current, context)
-            guard try Redirection.follow(rules, from: &current, to: response, along: &chain, context: context) else { return response }
+            guard rules.follows, try Redirection.follow(rules, from: &current, to: response, along: &chain, context: context) else { return response }
         }
     }
 

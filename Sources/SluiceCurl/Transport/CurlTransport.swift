@@ -161,7 +161,7 @@ public final class CurlTransport: Transport {
             try await withUnsafeThrowingContinuation { continuation in
                 transfer.start(continuation)
                 if !loop.enqueue(.start(transfer)) {
-                    CurlTransport.abortShutDown(transfer, url: request.url)
+                    CurlTransport.abortShutDown(transfer)
                 }
             }
         } onCancel: {
@@ -178,8 +178,10 @@ public final class CurlTransport: Transport {
         return (loop, transfer)
     }
 
-    /// Ends `transfer`, which the loop would not take, with `.invalidated`.
-    private static func abortShutDown(_ transfer: CurlTransfer, url: URL) {
-        transfer.abort(with: SluiceError(kind: .invalidated, stage: "transport", url: url, message: "the transport was shut down"))
+    /// Ends `transfer`, which the loop would not take, with `.invalidated`. It reads the URL from
+    /// the transfer: a request the continuation's closure captured would sit in the task's frame.
+    @inline(never)
+    private static func abortShutDown(_ transfer: CurlTransfer) {
+        transfer.abort(with: SluiceError(kind: .invalidated, stage: "transport", url: transfer.request.url, message: "the transport was shut down"))
     }
 }

@@ -35,15 +35,22 @@ struct SentRequestRecorder: Stage {
         context: TaskContext,
         next: (Request, TaskContext) async throws -> Response
     ) async throws -> Response {
-        if context.storage[Key.self] == nil {
-            context.storage[Key.self] = request
-        }
-        if stops { throw Stop() }
+        try record(request, in: context)
         let response = try await next(request, context)
         if (300..<400).contains(response.status) {
             SentRequestRecorder.note(response, of: request, in: context)
         }
         return response
+    }
+
+    /// Keeps the first request the chain sends, and stops there when asked to. Out of line, so
+    /// that the task's frame holds none of what it copies.
+    @inline(never)
+    private func record(_ request: Request, in context: TaskContext) throws {
+        if context.storage[Key.self] == nil {
+            context.storage[Key.self] = request
+        }
+        if stops { throw Stop() }
     }
 
     /// Notes a redirect response: its status and where its `Location` leads. Whether the chain
