@@ -9,6 +9,11 @@ extension URL {
 
     /// The URL's port, or its scheme's default when it names none: 443 for `https`, 80 otherwise.
     package var portOrDefault: Int {
-        port ?? (scheme?.lowercased() == "https" ? 443 : 80)
+        port ?? URL.defaultPort(isHTTPS: scheme?.lowercased() == "https")
+    }
+
+    /// The default port of `https` (443), else of `http` (80), for a caller that has the scheme.
+    package static func defaultPort(isHTTPS: Bool) -> Int {
+        isHTTPS ? 443 : 80
     }
 }

@@ -42,7 +42,7 @@ extension CurlTransfer {
             }
         }
         let isHTTPS = scheme == "https"
-        return Endpoint(isHTTPS: isHTTPS, host: host, port: request.url.port ?? (isHTTPS ? 443 : 80))
+        return Endpoint(isHTTPS: isHTTPS, host: host, port: request.url.port ?? URL.defaultPort(isHTTPS: isHTTPS))
     }
 
     func configure(_ configuration: CurlTransport.Configuration) throws(SluiceError) {
