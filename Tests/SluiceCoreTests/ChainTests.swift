@@ -136,14 +136,35 @@ struct ChainTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "ADDED")
     }
 
-    @Test("runs of one-sided stages, folded into one handler, behave exactly as the same stages nested one by one")
-    func foldedStagesBehaveAsNested() async throws {
+    /// Which of the one-sided stages of the folding test are synchronous.
+    enum Synchrony: CaseIterable {
+        case none, all, alternate
+    }
+
+    @Test(
+        "runs of one-sided stages, folded into one handler, behave exactly as the same stages nested one by one, synchronous or not",
+        arguments: Synchrony.allCases
+    )
+    func foldedStagesBehaveAsNested(synchrony: Synchrony) async throws {
         let log = Log()
+        func synchronous(_ position: Int) -> Bool {
+            switch synchrony {
+            case .none: false
+            case .all: true
+            case .alternate: position.isMultiple(of: 2)
+            }
+        }
+        func mark(_ name: String, at position: Int, failing: String?) -> any Stage {
+            synchronous(position) ? MarkNow(name: name, fails: failing == name) : Mark(name: name, fails: failing == name)
+        }
+        func note(_ name: String, at position: Int, failing: String?) -> any Stage {
+            synchronous(position) ? NoteNow(name: name, fails: failing == name) : Note(name: name, fails: failing == name)
+        }
         func chain(failing: String?) -> [any Stage] {
             [
-                Mark(name: "A", fails: failing == "A"), Note(name: "B", fails: failing == "B"), Tracer(name: "T", log: log),
-                Mark(name: "C", fails: failing == "C"), Note(name: "D", fails: failing == "D"), Note(name: "E", fails: failing == "E"),
-                Mark(name: "F", fails: failing == "F"),
+                mark("A", at: 0, failing: failing), note("B", at: 1, failing: failing), Tracer(name: "T", log: log),
+                mark("C", at: 3, failing: failing), note("D", at: 4, failing: failing), note("E", at: 5, failing: failing),
+                mark("F", at: 6, failing: failing),
             ]
         }
         for failing in [nil, "A", "B", "C", "D", "E", "F", "transport"] {
@@ -217,6 +238,28 @@ private struct Note: ResponseStage {
     let name: String
     let fails: Bool
     func process(_ response: Response, for request: Request, context: TaskContext) async throws -> Response {
+        if fails { throw SampleFailure(message: "\(name) refused") }
+        var response = response
+        response.headers.add(name: "X-Seen", value: "\(name):" + request.headers.values(for: "X-Trace").joined(separator: "+"))
+        return response
+    }
+}
+/// ``Mark``, never suspending: the pipeline calls it with no async frame.
+private struct MarkNow: SynchronousRequestStage {
+    let name: String
+    let fails: Bool
+    func prepare(_ request: Request, context: TaskContext) throws -> Request {
+        if fails { throw SampleFailure(message: "\(name) refused") }
+        var request = request
+        request.headers.add(name: "X-Trace", value: name)
+        return request
+    }
+}
+/// ``Note``, never suspending: the pipeline calls it with no async frame.
+private struct NoteNow: SynchronousResponseStage {
+    let name: String
+    let fails: Bool
+    func process(_ response: Response, for request: Request, context: TaskContext) throws -> Response {
         if fails { throw SampleFailure(message: "\(name) refused") }
         var response = response
         response.headers.add(name: "X-Seen", value: "\(name):" + request.headers.values(for: "X-Trace").joined(separator: "+"))

@@ -199,6 +199,39 @@ extension DocCommentExampleTests {
         #expect(try Self.echoedHeaders(response)["X-Attempt"] == "2")
     }
 
+    @Test("SynchronousRequestStage: a stage that never suspends stamps the request")
+    func synchronousRequestStage() async throws {
+        let servers = try TestServers.load()
+        struct Stamp: SynchronousRequestStage {
+            var name: String { "stamp" }
+            func prepare(_ request: Request, context: TaskContext) throws -> Request {
+                var request = request
+                request.headers["X-Stamp"] = "1"
+                return request
+            }
+        }
+        let response = try await SessionManager(pipeline: try Pipeline { Stamp() }).send(Request(url: servers.httpbin("headers")))
+        #expect(try Self.echoedHeaders(response)["X-Stamp"] == "1")
+    }
+
+    @Test("SynchronousResponseStage: a stage that never suspends refuses a response that is not JSON")
+    func synchronousResponseStage() async throws {
+        let servers = try TestServers.load()
+        struct RequireJSON: SynchronousResponseStage {
+            var name: String { "require-json" }
+            func process(_ response: Response, for request: Request, context: TaskContext) throws -> Response {
+                guard response.headers["Content-Type"]?.hasPrefix("application/json") == true else {
+                    throw SluiceError(kind: .unacceptableContentType, message: "not JSON")
+                }
+                return response
+            }
+        }
+        let manager = SessionManager(pipeline: try Pipeline { RequireJSON() })
+        #expect(try await manager.send(Request(url: servers.httpbin("json"))).status == 200)
+        let refused = await #expect(throws: SluiceError.self) { try await manager.send(Request(url: servers.httpbin("html"))) }
+        #expect(refused?.kind == .unacceptableContentType && refused?.stage == "require-json")
+    }
+
     @Test("StatusCodeSet: ranges as an array literal, and single codes")
     func statusCodeSet() async throws {
         let servers = try TestServers.load()

@@ -5,7 +5,9 @@ import Foundation
 /// called once, responses processed bottom to top (each response stage given the request as it
 /// sent it on), each stage timed and reported entered and left in nesting order, and an error
 /// stamped with the name of the stage it escaped (an error from `next`, with the innermost
-/// stage's). Such a stage costs a call, not a nested async frame and a closure of its own.
+/// stage's). Such a stage costs a call, not a nested async frame and a closure of its own; a
+/// ``SynchronousRequestStage`` or ``SynchronousResponseStage`` a plain call, made from a function
+/// with no async frame, and a run of nothing else no async frame beyond the handler's.
 ///
 /// While `next` runs, the handler's frame is what every task in flight holds, so the requests
 /// are prepared and the responses processed in frames of their own, gone by then: the handler
@@ -16,6 +18,10 @@ struct OneSidedRun: Sendable {
         enum Side: Sendable {
             case request(any RequestStage)
             case response(any ResponseStage)
+            /// A request stage that never suspends, called without an async frame.
+            case requestNow(any SynchronousRequestStage)
+            /// A response stage that never suspends, called without an async frame.
+            case responseNow(any SynchronousResponseStage)
         }
 
         /// The stage's place in the pipeline.
@@ -27,8 +33,8 @@ struct OneSidedRun: Sendable {
         /// included, since it must write `handle` itself).
         init?(_ stage: any SluiceCore.Stage, at index: Int) {
             switch (stage as? any RequestStage, stage as? any ResponseStage) {
-            case (let request?, nil): side = .request(request)
-            case (nil, let response?): side = .response(response)
+            case (let request?, nil): side = (request as? any SynchronousRequestStage).map(Side.requestNow) ?? .request(request)
+            case (nil, let response?): side = (response as? any SynchronousResponseStage).map(Side.responseNow) ?? .response(response)
             default: return nil
             }
             self.index = index
@@ -36,7 +42,17 @@ struct OneSidedRun: Sendable {
         }
 
         var isResponse: Bool {
-            if case .response = side { true } else { false }
+            switch side {
+            case .response, .responseNow: true
+            case .request, .requestNow: false
+            }
+        }
+
+        var isSynchronous: Bool {
+            switch side {
+            case .requestNow, .responseNow: true
+            case .request, .response: false
+            }
         }
     }
 
@@ -57,16 +73,24 @@ struct OneSidedRun: Sendable {
     /// Whether a request stage follows a response stage, so that the two see different requests;
     /// never in a chain sorted by placement, where every response stage of a run sees the same one.
     private let keepsRequests: Bool
+    /// Whether every stage is synchronous, so that the run prepares and processes in plain calls.
+    private let isSynchronous: Bool
 
     init(_ stages: [Stage], next: @escaping Pipeline.Handler) {
         self.stages = stages
         self.next = next
         keepsRequests = (stages.firstIndex(where: \.isResponse) ?? stages.count) < (stages.lastIndex { !$0.isResponse } ?? -1)
+        isSynchronous = stages.allSatisfy(\.isSynchronous)
     }
 
-    /// Runs the request through the stages and `next`, and the response back.
+    /// The run as a handler: the request through the stages and `next`, and the response back.
+    var handler: Pipeline.Handler {
+        isSynchronous ? handleNow : handle
+    }
+
+    /// The handler of a run with a stage that may suspend.
     @Sendable
-    nonisolated(nonsending) func handle(_ request: Request, context: TaskContext) async throws -> Response {
+    nonisolated(nonsending) private func handle(_ request: Request, context: TaskContext) async throws -> Response {
         var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
         defer { report(progress, to: context) }
         let sent = try await prepare(request, context: context, progress: &progress)
@@ -79,14 +103,30 @@ struct OneSidedRun: Sendable {
         return try await process(response, sent: sent, context: context, progress: &progress)
     }
 
-    /// The request as the stages leave it, top to bottom. Never inlined into `handle`, nor is
-    /// `process`: their frames are gone while `next` runs. Each holds little more than the value
-    /// it passes on, the bookkeeping being done out of line.
+    /// The handler of a run of synchronous stages only: its one async frame is its own.
+    @Sendable
+    nonisolated(nonsending) private func handleNow(_ request: Request, context: TaskContext) async throws -> Response {
+        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
+        defer { report(progress, to: context) }
+        let sent = try prepareNow(request, context: context, progress: &progress)
+        let response: Response
+        do {
+            response = try await next(sent, context)
+        } catch {
+            throw Pipeline.stamped(error, stage: stages[stages.count - 1].name, url: progress.received)
+        }
+        return try processNow(response, sent: sent, context: context, progress: &progress)
+    }
+
+    /// The request as the stages leave it, top to bottom, in a run with a stage that may suspend.
+    /// Never inlined into `handle`, nor is `process`: their frames are gone while `next` runs.
+    /// Each holds little more than the value it passes on, the bookkeeping and the synchronous
+    /// stages' calls being made out of line.
     @inline(never)
     nonisolated(nonsending) private func prepare(_ request: Request, context: TaskContext, progress: inout Progress) async throws -> Request {
         var request = request
         for position in stages.indices {
-            guard let preparing = enter(position, with: request, context: context, progress: &progress) else { continue }
+            guard let preparing = try enter(position, with: &request, context: context, progress: &progress) else { continue }
             let start = ContinuousClock.now
             do {
                 request = try await preparing.prepare(request, context: context)
@@ -99,29 +139,50 @@ struct OneSidedRun: Sendable {
         return request
     }
 
-    /// Reports the stage at `position` entered with `request`, and returns it when it prepares
-    /// requests; a response stage keeps the request it will be given when ``keepsRequests``.
+    /// The request as the stages leave it, top to bottom, in a run of synchronous stages only.
     @inline(never)
-    private func enter(_ position: Int, with request: Request, context: TaskContext, progress: inout Progress) -> (any RequestStage)? {
+    private func prepareNow(_ request: Request, context: TaskContext, progress: inout Progress) throws -> Request {
+        var request = request
+        for position in stages.indices {
+            _ = try enter(position, with: &request, context: context, progress: &progress)
+        }
+        return request
+    }
+
+    /// Reports the stage at `position` entered with `request`. A synchronous request stage
+    /// prepares `request` here, its time kept; a request stage that may suspend is returned, for
+    /// the caller to await; a response stage keeps the request it will be given when
+    /// ``keepsRequests``.
+    @inline(never)
+    private func enter(_ position: Int, with request: inout Request, context: TaskContext, progress: inout Progress) throws -> (any RequestStage)? {
         context.stageEntered(name: stages[position].name)
         progress.entered += 1
         progress.received = request.url
         switch stages[position].side {
         case .request(let preparing):
             return preparing
-        case .response:
+        case .requestNow(let preparing):
+            let start = ContinuousClock.now
+            defer { progress.spent[position] = ContinuousClock.now - start }
+            do {
+                request = try preparing.prepare(request, context: context)
+            } catch {
+                throw Pipeline.stamped(error, stage: stages[position].name, url: progress.received)
+            }
+        case .response, .responseNow:
             if keepsRequests { progress.sentOn.append(request) }
-            return nil
         }
+        return nil
     }
 
-    /// The response as the stages leave it, bottom to top, each given the request it sent on.
+    /// The response as the stages leave it, bottom to top, each given the request it sent on, in
+    /// a run with a stage that may suspend.
     @inline(never)
     nonisolated(nonsending) private func process(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) async throws -> Response {
         var response = response
         var request = sent
         for position in stages.indices.reversed() {
-            guard let processing = leave(position, request: &request, progress: &progress) else { continue }
+            guard let processing = try leave(position, response: &response, request: &request, context: context, progress: &progress) else { continue }
             let start = ContinuousClock.now
             do {
                 response = try await processing.process(response, for: request, context: context)
@@ -134,12 +195,41 @@ struct OneSidedRun: Sendable {
         return response
     }
 
-    /// The stage at `position` when it processes responses, `request` then the one it sent on.
+    /// The response as the stages leave it, bottom to top, in a run of synchronous stages only.
     @inline(never)
-    private func leave(_ position: Int, request: inout Request, progress: inout Progress) -> (any ResponseStage)? {
-        guard case .response(let processing) = stages[position].side else { return nil }
-        if keepsRequests { request = progress.sentOn.removeLast() }
-        return processing
+    private func processNow(_ response: Response, sent: Request, context: TaskContext, progress: inout Progress) throws -> Response {
+        var response = response
+        var request = sent
+        for position in stages.indices.reversed() {
+            _ = try leave(position, response: &response, request: &request, context: context, progress: &progress)
+        }
+        return response
+    }
+
+    /// Leaves the stage at `position` on the way back, `request` then the one it sent on. A
+    /// synchronous response stage processes `response` here, its time kept; a response stage
+    /// that may suspend is returned, for the caller to await.
+    @inline(never)
+    private func leave(
+        _ position: Int, response: inout Response, request: inout Request, context: TaskContext, progress: inout Progress
+    ) throws -> (any ResponseStage)? {
+        switch stages[position].side {
+        case .request, .requestNow:
+            return nil
+        case .response(let processing):
+            if keepsRequests { request = progress.sentOn.removeLast() }
+            return processing
+        case .responseNow(let processing):
+            if keepsRequests { request = progress.sentOn.removeLast() }
+            let start = ContinuousClock.now
+            defer { progress.spent[position] += ContinuousClock.now - start }
+            do {
+                response = try processing.process(response, for: request, context: context)
+            } catch {
+                throw Pipeline.stamped(error, stage: stages[position].name, url: request.url)
+            }
+            return nil
+        }
     }
 
     /// Records the times of the stages entered in the task's metrics.

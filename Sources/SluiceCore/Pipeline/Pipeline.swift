@@ -210,7 +210,7 @@ public struct Pipeline: Sendable {
                 handler = timed(stages[end - 1], at: end - 1, next: handler)
                 end -= 1
             } else {
-                handler = OneSidedRun(run, next: handler).handle
+                handler = OneSidedRun(run, next: handler).handler
                 end = start
             }
         }

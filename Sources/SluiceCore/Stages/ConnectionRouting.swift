@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let routing = ConnectionRouting(ConnectionOverrides(unixSocketPath: "/var/run/docker.sock"))
 /// ```
-public struct ConnectionRouting: RequestStage, ChainValidating {
+public struct ConnectionRouting: SynchronousRequestStage, ChainValidating {
     /// The overrides put on requests that set none.
     public let overrides: ConnectionOverrides
 

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// HeaderInjection(headers: ["Accept": "application/json"], authorization: .bearer(token))
 /// ```
-public struct HeaderInjection: RequestStage, ConfigurationReporting {
+public struct HeaderInjection: SynchronousRequestStage, ConfigurationReporting {
     /// A header that has a built-in default.
     public enum DefaultedValue: Sendable, Hashable {
         /// The built-in value.

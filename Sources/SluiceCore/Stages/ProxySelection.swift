@@ -4,7 +4,7 @@
 /// ```swift
 /// ProxySelection(route: .through(try Proxy(url: URL(string: "http://proxy.internal:3128")!, bypass: ["localhost"])))
 /// ```
-public struct ProxySelection: RequestStage {
+public struct ProxySelection: SynchronousRequestStage {
     /// The route put on requests that set none.
     public let route: ProxyRoute
 

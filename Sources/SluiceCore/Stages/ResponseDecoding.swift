@@ -26,7 +26,7 @@ import Foundation
 /// whose bytes have not arrived when the stage runs) are validated on their head, status and
 /// content type, but not decoded: the caller reads the stream. Every error carries the response:
 /// status, headers and raw body.
-public struct ResponseDecoding: ResponseStage {
+public struct ResponseDecoding: SynchronousResponseStage {
     /// What the body is decoded as.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// JSON into a `JSONValue`.

@@ -21,7 +21,7 @@ import Foundation
 /// ```swift
 /// Serialization(format: .json)
 /// ```
-public struct Serialization: RequestStage {
+public struct Serialization: SynchronousRequestStage {
     /// The body format for parameters.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// `application/x-www-form-urlencoded`, with the stage's `FormEncoder`.

@@ -12,7 +12,7 @@ import Foundation
 /// A failure is a `.trustEvaluation` error from stage `trust-evaluation` naming the host, the
 /// mode, the pins expected and the `sha256//` hash of every public key the server presented; the
 /// server sees no request.
-public struct TrustEvaluation: RequestStage, ChainValidating, ConfigurationReporting {
+public struct TrustEvaluation: SynchronousRequestStage, ChainValidating, ConfigurationReporting {
     /// The policy put on every request.
     public let policy: TrustPolicy
 

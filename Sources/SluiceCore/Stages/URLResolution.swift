@@ -17,7 +17,7 @@ import Foundation
 /// let resolution = try URLResolution(baseURL: "https://api.example.com/v1")
 /// // Request("users/{id}", pathParameters: ["id": "42"]) → https://api.example.com/v1/users/42
 /// ```
-public struct URLResolution: RequestStage {
+public struct URLResolution: SynchronousRequestStage {
     /// The base URL, its path ending in `/` when it has one.
     public let baseURL: URL
     private let base: URIReference
