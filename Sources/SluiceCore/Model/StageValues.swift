@@ -20,23 +20,18 @@ public protocol StageValueKey {
 /// declared beside the stage that owns them. Storing nothing allocates nothing; a value type,
 /// copied on write.
 public struct StageValues: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    private var values = KeyedValues()
 
     /// Creates empty values.
     public init() {}
 
     /// The value stored under `key`, or `nil`; setting `nil` removes it.
     public subscript<Key: StageValueKey>(key: Key.Type) -> Key.Value? {
-        get { values[ObjectIdentifier(key)] as? Key.Value }
-        set {
-            if let newValue {
-                values[ObjectIdentifier(key)] = newValue
-            } else if values.count == 1, values[ObjectIdentifier(key)] != nil {
-                // The last value gone: empty storage, rather than a copy of the shared one less it.
-                values = [:]
-            } else {
-                values.removeValue(forKey: ObjectIdentifier(key))
-            }
+        get {
+            // Cast from the value found, not from an optional: a missing key costs no cast.
+            guard let value = values[ObjectIdentifier(key)] else { return nil }
+            return value as? Key.Value
         }
+        set { values[ObjectIdentifier(key)] = newValue }
     }
 }

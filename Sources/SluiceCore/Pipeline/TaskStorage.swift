@@ -15,14 +15,18 @@ public protocol TaskStorageKey {
 /// Stages are shared by every task of a pipeline, so anything that belongs to one task lives here.
 /// Safe to use from any thread.
 public final class TaskStorage: Sendable {
-    private let values = Locked<[ObjectIdentifier: any Sendable]>([:])
+    private let values = Locked(KeyedValues())
 
     /// Creates empty storage.
     public init() {}
 
     /// The value stored under `key`, or `nil`; setting `nil` removes it.
     public subscript<Key: TaskStorageKey>(key: Key.Type) -> Key.Value? {
-        get { values.withLock { $0[ObjectIdentifier(key)] } as? Key.Value }
+        get {
+            // Cast from the value found, not from an optional: a missing key costs no cast.
+            guard let value = values.withLock({ $0[ObjectIdentifier(key)] }) else { return nil }
+            return value as? Key.Value
+        }
         set { values.withLock { $0[ObjectIdentifier(key)] = newValue } }
     }
 
@@ -33,7 +37,7 @@ public final class TaskStorage: Sendable {
         _ body: (inout Key.Value?) throws -> Result
     ) rethrows -> Result {
         try values.withLock { values in
-            var value = values[ObjectIdentifier(key)] as? Key.Value
+            var value = values[ObjectIdentifier(key)].flatMap { $0 as? Key.Value }
             defer { values[ObjectIdentifier(key)] = value }
             return try body(&value)
         }
