@@ -227,10 +227,7 @@ private struct Mark: RequestStage {
     let name: String
     let fails: Bool
     func prepare(_ request: Request, context: TaskContext) async throws -> Request {
-        if fails { throw SampleFailure(message: "\(name) refused") }
-        var request = request
-        request.headers.add(name: "X-Trace", value: name)
-        return request
+        try MarkNow(name: name, fails: fails).prepare(request, context: context)
     }
 }
 /// Records on the response what it saw of the request it sent on; throws when told to.
@@ -238,10 +235,7 @@ private struct Note: ResponseStage {
     let name: String
     let fails: Bool
     func process(_ response: Response, for request: Request, context: TaskContext) async throws -> Response {
-        if fails { throw SampleFailure(message: "\(name) refused") }
-        var response = response
-        response.headers.add(name: "X-Seen", value: "\(name):" + request.headers.values(for: "X-Trace").joined(separator: "+"))
-        return response
+        try NoteNow(name: name, fails: fails).process(response, for: request, context: context)
     }
 }
 /// ``Mark``, never suspending: the pipeline calls it with no async frame.
