@@ -32,10 +32,16 @@ struct OneSidedRun: Sendable {
         /// `nil` for a stage with a `handle` of its own (one that conforms to both protocols
         /// included, since it must write `handle` itself).
         init?(_ stage: any SluiceCore.Stage, at index: Int) {
-            switch (stage as? any RequestStage, stage as? any ResponseStage) {
-            case (let request?, nil): side = (request as? any SynchronousRequestStage).map(Side.requestNow) ?? .request(request)
-            case (nil, let response?): side = (response as? any SynchronousResponseStage).map(Side.responseNow) ?? .response(response)
-            default: return nil
+            // The protocols asked of the type, then the stage cast once: a cast of the value copies
+            // a large stage into a box of its own, as often as a pipeline is built.
+            let type = type(of: stage)
+            switch (type is any RequestStage.Type, type is any ResponseStage.Type) {
+            case (true, false):
+                if let now = stage as? any SynchronousRequestStage { side = .requestNow(now) } else { side = .request(stage as! any RequestStage) }
+            case (false, true):
+                if let now = stage as? any SynchronousResponseStage { side = .responseNow(now) } else { side = .response(stage as! any ResponseStage) }
+            default:
+                return nil
             }
             self.index = index
             name = stage.name
