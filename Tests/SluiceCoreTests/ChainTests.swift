@@ -115,6 +115,42 @@ struct ChainTests {
         #expect(stages.allSatisfy { $0.invocations == 1 })
     }
 
+    @Test("a stage's own time leaves out a one-sided run below it, and the transport however often it is called")
+    func ownTimeLeavesOutEverythingBelow() async throws {
+        struct SlowPrepare: RequestStage {
+            var name: String { "slow" }
+            func prepare(_ request: Request, context: TaskContext) async throws -> Request {
+                try await Task.sleep(for: .milliseconds(300))
+                return request
+            }
+        }
+        struct SendTwice: Stage {
+            var name: String { "twice" }
+            func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
+                _ = try await next(request, context)
+                return try await next(request, context)
+            }
+        }
+        let transport = InMemoryTransport { request in
+            try await Task.sleep(for: .milliseconds(150))
+            return Response(status: 200, url: request.url)
+        }
+        // Neither the outer stage nor the one that sends twice has a suspension point of its own:
+        // their times are synchronous code only, far below what they would be with the 300 ms
+        // below each of them counted in.
+        let manager = SessionManager(pipeline: try Pipeline(
+            stages: [Tracer(name: "outer", log: Log()), SlowPrepare(), SendTwice()], transport: transport, redirects: nil
+        ))
+        let handle = manager.task(Request(url: exampleURL))
+        _ = try await handle.value
+        let stages = handle.context.metrics.stages
+        #expect(stages.map(\.name) == ["outer", "slow", "twice"])
+        #expect(stages[0].duration < .milliseconds(300))
+        #expect(stages[1].duration >= .milliseconds(300))
+        #expect(stages[2].duration < .milliseconds(300))
+        #expect(stages.allSatisfy { $0.invocations == 1 })
+    }
+
     @Test("request-only and response-only stages write one method")
     func helperProtocols() async throws {
         struct AddHeader: RequestStage {

@@ -72,6 +72,10 @@ struct OneSidedRun: Sendable {
         var received: URL
         /// The request each response stage sent on, when ``keepsRequests``.
         var sentOn: [Request] = []
+        /// What the task's context had counted under the handler above the run when it started.
+        let saved: Duration
+        /// When the run started.
+        let started = ContinuousClock.now
     }
 
     private let stages: [Stage]
@@ -97,7 +101,7 @@ struct OneSidedRun: Sendable {
     /// The handler of a run with a stage that may suspend.
     @Sendable
     nonisolated(nonsending) private func handle(_ request: Request, context: TaskContext) async throws -> Response {
-        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
+        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url, saved: context.handlerStarted())
         defer { report(progress, to: context) }
         let sent = try await prepare(request, context: context, progress: &progress)
         let response: Response
@@ -112,7 +116,7 @@ struct OneSidedRun: Sendable {
     /// The handler of a run of synchronous stages only: its one async frame is its own.
     @Sendable
     nonisolated(nonsending) private func handleNow(_ request: Request, context: TaskContext) async throws -> Response {
-        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url)
+        var progress = Progress(spent: [Duration](repeating: .zero, count: stages.count), received: request.url, saved: context.handlerStarted())
         defer { report(progress, to: context) }
         let sent = try prepareNow(request, context: context, progress: &progress)
         let response: Response
@@ -241,6 +245,8 @@ struct OneSidedRun: Sendable {
     /// Records the times of the stages entered in the task's metrics.
     @inline(never)
     private func report(_ progress: Progress, to context: TaskContext) {
-        context.stagesLeft(stages.prefix(progress.entered).lazy.map { ($0.index, $0.name) }, spent: progress.spent)
+        context.stagesLeft(
+            stages.prefix(progress.entered).lazy.map { ($0.index, $0.name) }, spent: progress.spent, started: progress.started, saved: progress.saved
+        )
     }
 }

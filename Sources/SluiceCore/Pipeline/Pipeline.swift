@@ -137,6 +137,9 @@ public struct Pipeline: Sendable {
     /// memory and streams only.
     private static func innermost(_ transport: any Transport) -> Handler {
         { request, context in
+            let saved = context.handlerStarted()
+            let started = ContinuousClock.now
+            defer { context.handlerEnded(started: started, saved: saved) }
             let target = try sendable(request, over: transport)
             try await context.waitWhileSuspended()
             return try await target.execute(request, events: context.transportEvents)
@@ -217,25 +220,18 @@ public struct Pipeline: Sendable {
         return handler
     }
 
-    /// One stage as a handler that measures the time spent inside the stage itself: the clock
-    /// stops while `next` runs, however many times the stage calls it.
+    /// One stage as a handler that measures the time spent inside the stage itself: its whole
+    /// time less that of the handlers below it, which report theirs to the task's context,
+    /// however many times the stage calls `next`.
     private static func timed(_ stage: any Stage, at index: Int, next: @escaping Handler) -> Handler {
         let name = stage.name
         return { request, context in
             context.stageEntered(name: name)
-            let clock = ContinuousClock()
-            var resumed = clock.now
-            var spent = Duration.zero
-            defer {
-                spent += clock.now - resumed
-                context.stageLeft(index, name: name, spent: spent)
-            }
+            let saved = context.handlerStarted()
+            let started = ContinuousClock.now
+            defer { context.stageLeft(index, name: name, started: started, saved: saved) }
             do {
-                return try await stage.handle(request, context: context) { request, context in
-                    spent += clock.now - resumed
-                    defer { resumed = clock.now }
-                    return try await next(request, context)
-                }
+                return try await stage.handle(request, context: context, next: next)
             } catch {
                 throw stamped(error, stage: name, url: request.url)
             }

@@ -50,6 +50,10 @@ public final class TaskContext: Sendable {
         var resumeWaiters: [CheckedContinuation<Void, Never>] = []
         var metrics: TaskMetrics
         var afterResponse: [Request] = []
+        /// The time the handlers of the chain have spent since the handler they run under began:
+        /// each adds its whole time here as it ends, so that the handler above them can take it
+        /// from its own (see ``handlerStarted()``).
+        var below = Duration.zero
     }
 
     init(
@@ -236,29 +240,63 @@ public final class TaskContext: Sendable {
     // Called from the chain's async handlers, and out of line: an event built inline would take
     // room in the frame of every handler, which every task in flight holds.
 
+    // A handler's own time is its whole time less the whole times of the handlers it called,
+    // which they report here as they end: the clock is kept in the context, not in a closure
+    // wrapped around `next` that every task in flight would hold a frame of.
+
     @inline(never)
     func stageEntered(name: String) {
         emit(.stageEntered(name))
     }
 
+    /// Starts a handler of the chain: returns the time already reported under the handler above
+    /// it, which ``stageLeft(_:name:started:saved:)`` or ``handlerEnded(started:saved:)`` puts
+    /// back, and counts what is reported under this one from zero.
     @inline(never)
-    func stageLeft(_ index: Int, name: String, spent: Duration) {
+    func handlerStarted() -> Duration {
         state.withLock { state in
+            defer { state.below = .zero }
+            return state.below
+        }
+    }
+
+    /// Ends a handler that is not a stage (a run of one-sided stages, the transport's): its whole
+    /// time, since `started`, reported to the handler above it.
+    @inline(never)
+    func handlerEnded(started: ContinuousClock.Instant, saved: Duration) {
+        let whole = ContinuousClock.now - started
+        state.withLock { $0.below = saved + whole }
+    }
+
+    /// Ends the stage at `index`, started at `started` (`saved` from ``handlerStarted()``): its
+    /// own time, the whole less what the handlers it called reported, is added to its metrics,
+    /// and its whole time reported to the handler above it.
+    @inline(never)
+    func stageLeft(_ index: Int, name: String, started: ContinuousClock.Instant, saved: Duration) {
+        let whole = ContinuousClock.now - started
+        let spent = state.withLock { state in
+            let spent = whole - state.below
             state.metrics.stages[index].duration += spent
             state.metrics.stages[index].invocations += 1
+            state.below = saved + whole
+            return spent
         }
         emit(.stageLeft(name, spent))
     }
 
     /// Records that one-sided stages were left, innermost first in the events (`stages` is in
-    /// pipeline order): their times in one update of the metrics.
-    func stagesLeft(_ stages: some BidirectionalCollection<(index: Int, name: String)>, spent: [Duration]) {
-        guard !stages.isEmpty else { return }
+    /// pipeline order): their times in one update of the metrics, and the run's whole time, since
+    /// `started` (`saved` from ``handlerStarted()``), reported to the handler above it.
+    func stagesLeft(
+        _ stages: some BidirectionalCollection<(index: Int, name: String)>, spent: [Duration], started: ContinuousClock.Instant, saved: Duration
+    ) {
+        let whole = ContinuousClock.now - started
         state.withLock { state in
             for (position, stage) in stages.enumerated() {
                 state.metrics.stages[stage.index].duration += spent[position]
                 state.metrics.stages[stage.index].invocations += 1
             }
+            state.below = saved + whole
         }
         guard !monitors.isEmpty else { return }
         for (position, stage) in stages.enumerated().reversed() {
