@@ -14,12 +14,14 @@ import SluiceCore
 /// so a secret that contains another is hidden whole. It hides the credentials of `Authorization`
 /// and `Proxy-Authorization` headers whatever they hold, keeping the scheme: `Bearer ***`.
 public struct Redactor: Sendable {
+    // The flag last: 17 bytes in all, so that a `RunInfo`, which the runner stores in every task,
+    // fits in an existential's inline room and takes no box of its own.
     /// The secrets, longest first.
     public let secrets: [String]
-    /// Whether credential headers are hidden whole.
-    public let hidesCredentials: Bool
     /// The UTF-8 bytes of every written form of every secret, longest first.
     private let forms: [[UInt8]]
+    /// Whether credential headers are hidden whole.
+    public let hidesCredentials: Bool
 
     /// A redactor that hides nothing, for `--show-secrets`.
     public static let none = Redactor(secrets: [], hidesCredentials: false)
