@@ -1,6 +1,9 @@
 import Foundation
 
 /// `{name}` templates in a URL path, filled with percent-encoded path segments.
+///
+/// Every delimiter is ASCII, so a path is read as its UTF-8 bytes, by offset: a template is
+/// found without building a string, and a name only becomes one to look its value up.
 enum PathTemplate {
     /// `path` with every `{name}` (written as is or percent-encoded, `%7Bname%7D`, as `URL` stores
     /// it) replaced by the encoded value of `name`.
@@ -9,72 +12,101 @@ enum PathTemplate {
         if values.isEmpty, !path.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") }) {
             return path
         }
-        var output = ""
-        output.reserveCapacity(path.utf8.count + 16)
-        var rest = Substring(path)
-        while let (range, name) = nextTemplate(in: rest) {
-            guard let value = values[name] else {
-                throw SluiceError(
-                    kind: .invalidRequest, stage: "url-resolution", url: url,
-                    message: "the path template {\(name)} has no value in path-parameters"
-                )
-            }
-            output += rest[..<range.lowerBound]
-            output += encodeSegment(value)
-            rest = rest[range.upperBound...]
-        }
-        output += rest
-        // Checked by a second scan, not a set of the names used: a request pays for no set.
-        if values.keys.contains(where: { !uses($0, in: path) }), let unused = values.keys.filter({ !uses($0, in: path) }).sorted().first {
+        var path = path
+        path.makeContiguousUTF8()
+        let filled = path.utf8.withContiguousStorageIfAvailable { fill($0, with: values) }
+        switch filled {
+        case .filled(let text):
+            return text
+        case .missing(let name):
             throw SluiceError(
                 kind: .invalidRequest, stage: "url-resolution", url: url,
-                message: "path-parameters has \(unused), but the path has no {\(unused)} template"
+                message: "the path template {\(name)} has no value in path-parameters"
             )
+        case .unused(let name):
+            throw SluiceError(
+                kind: .invalidRequest, stage: "url-resolution", url: url,
+                message: "path-parameters has \(name), but the path has no {\(name)} template"
+            )
+        case nil:
+            preconditionFailure("a contiguous string gives its UTF-8 bytes")
         }
-        return output
     }
 
-    /// Whether `path` has a template named `name`.
-    private static func uses(_ name: String, in path: String) -> Bool {
-        var rest = Substring(path)
-        while let (range, found) = nextTemplate(in: rest) {
-            if found == name { return true }
-            rest = rest[range.upperBound...]
+    /// What filling a path came to.
+    private enum Filled {
+        case filled(String)
+        /// A template without a value.
+        case missing(String)
+        /// A value without a template, the first by name.
+        case unused(String)
+    }
+
+    private static func fill(_ bytes: UnsafeBufferPointer<UInt8>, with values: [String: String]) -> Filled {
+        var output = ""
+        output.reserveCapacity(bytes.count + 16)
+        var copied = 0
+        var templates = 0
+        while let (whole, name) = nextTemplate(in: bytes, from: copied) {
+            let key = text(bytes, name)
+            guard let value = values[key] else { return .missing(key) }
+            output += text(bytes, copied..<whole.lowerBound)
+            output += encodeSegment(value)
+            copied = whole.upperBound
+            templates += 1
+        }
+        output += text(bytes, copied..<bytes.count)
+        // Each template found has a value; one template and one value is the common case, which
+        // needs no second look. Otherwise each value's name is searched for, with no set built.
+        if templates != 1 || values.count != 1,
+            let unused = values.keys.filter({ !uses($0, in: bytes) }).sorted().first
+        {
+            return .unused(unused)
+        }
+        return .filled(output)
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold a template named `name`, compared byte for byte.
+    private static func uses(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        while let (whole, found) = nextTemplate(in: bytes, from: start) {
+            if name.utf8.elementsEqual(bytes[found]) { return true }
+            start = whole.upperBound
         }
         return false
     }
 
-    /// The first `{name}` or `%7Bname%7D` in `text`, with its range and name. Works on the UTF-8
-    /// bytes: every delimiter is ASCII, so byte positions are valid string indices.
-    private static func nextTemplate(in text: Substring) -> (Range<Substring.Index>, String)? {
-        let bytes = text.utf8
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            guard let openLength = delimiterLength(bytes[index...], plain: UInt8(ascii: "{"), encoded: UInt8(ascii: "B")) else {
-                index = bytes.index(after: index)
-                continue
+    /// The first `{name}` or `%7Bname%7D` at or after `start`: the offsets of the whole template
+    /// and of its name.
+    private static func nextTemplate(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (whole: Range<Int>, name: Range<Int>)? {
+        var index = start
+        while index < bytes.count {
+            if let openLength = delimiterLength(bytes, at: index, plain: UInt8(ascii: "{"), encoded: UInt8(ascii: "B")) {
+                let nameStart = index + openLength
+                var nameEnd = nameStart
+                while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
+                if nameEnd > nameStart, let closeLength = delimiterLength(bytes, at: nameEnd, plain: UInt8(ascii: "}"), encoded: UInt8(ascii: "D")) {
+                    return (index..<nameEnd + closeLength, nameStart..<nameEnd)
+                }
             }
-            let nameStart = bytes.index(index, offsetBy: openLength)
-            var nameEnd = nameStart
-            while nameEnd < bytes.endIndex, isNameByte(bytes[nameEnd]) { nameEnd = bytes.index(after: nameEnd) }
-            if nameEnd > nameStart, let closeLength = delimiterLength(bytes[nameEnd...], plain: UInt8(ascii: "}"), encoded: UInt8(ascii: "D")) {
-                return (index..<bytes.index(nameEnd, offsetBy: closeLength), String(text[nameStart..<nameEnd]))
-            }
-            index = bytes.index(after: index)
+            index += 1
         }
         return nil
     }
 
-    /// 1 when `bytes` starts with `plain`, 3 when with `%7` and `encoded` (either case), else `nil`.
-    private static func delimiterLength(_ bytes: Substring.UTF8View.SubSequence, plain: UInt8, encoded: UInt8) -> Int? {
-        var iterator = bytes.makeIterator()
-        switch iterator.next() {
-        case plain: return 1
-        case UInt8(ascii: "%"):
-            guard iterator.next() == UInt8(ascii: "7"), let last = iterator.next(), last & 0xDF == encoded else { return nil }
-            return 3
-        default: return nil
-        }
+    /// 1 when the byte at `index` is `plain`, 3 when the bytes there are `%7` and `encoded`
+    /// (either case), else `nil`.
+    private static func delimiterLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, plain: UInt8, encoded: UInt8) -> Int? {
+        guard index < bytes.count else { return nil }
+        if bytes[index] == plain { return 1 }
+        guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "7"),
+            bytes[index + 2] & 0xDF == encoded
+        else { return nil }
+        return 3
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
@@ -85,10 +117,19 @@ enum PathTemplate {
     /// `:` and `@` percent-encoded (so `/`, `?`, `#`, `%` and space are), and `.` or `..` encoded
     /// whole so the value cannot be read as a dot segment.
     static func encodeSegment(_ value: String) -> String {
-        if value == "." { return "%2E" }
-        if value == ".." { return "%2E%2E" }
-        return PercentEncoding.encode(value) { byte in
-            PercentEncoding.isUnreserved(byte) || "!$&'()*+,;=:@".utf8.contains(byte)
+        if value.utf8.elementsEqual(".".utf8) { return "%2E" }
+        if value.utf8.elementsEqual("..".utf8) { return "%2E%2E" }
+        return PercentEncoding.encode(value, keeping: isSegmentByte)
+    }
+
+    private static func isSegmentByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
+            UInt8(ascii: "@"):
+            true
+        default:
+            PercentEncoding.isUnreserved(byte)
         }
     }
 }

@@ -15,44 +15,67 @@ package enum PercentEncoding {
     /// `text` with every byte `keeps` refuses percent-encoded; a space as `+` when `spaceAsPlus`;
     /// with `keepingEscapes`, a valid escape (`%` and two hex digits) kept as written, so that
     /// encoding again changes nothing.
+    ///
+    /// Most keys, values and URLs need no escaping: they come back as they are, and nothing is
+    /// allocated. Otherwise the bytes are read twice, once to size the result and once to write
+    /// it, so that the result is the one allocation.
     package static func encode(_ text: String, spaceAsPlus: Bool = false, keepingEscapes: Bool = false, keeping keeps: (UInt8) -> Bool) -> String {
-        let utf8 = text.utf8
-        // Most keys, values and URLs need no escaping: the text itself, with nothing allocated
-        // until the first byte that changes.
-        var output: [UInt8]?
-        var escapeBytesLeft = 0
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            var kept = escapeBytesLeft > 0 || keeps(byte)
-            if escapeBytesLeft > 0 {
-                escapeBytesLeft -= 1
-            } else if !kept, keepingEscapes, byte == UInt8(ascii: "%"), startsEscape(utf8, at: index) {
-                kept = true
-                escapeBytesLeft = 2
+        var text = text
+        text.makeContiguousUTF8()
+        let encoded = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var length = 0
+            var changes = false
+            forEachByte(of: bytes, keepingEscapes: keepingEscapes, keeping: keeps) { kept, byte in
+                length += kept || (byte == 0x20 && spaceAsPlus) ? 1 : 3
+                changes = changes || !kept
             }
-            if kept {
-                output?.append(byte)
-            } else {
-                if output == nil {
-                    output = Array(utf8[..<index])
-                    output?.reserveCapacity(utf8.count + 16)
+            guard changes else { return nil }
+            return String(unsafeUninitializedCapacity: length) { output in
+                var count = 0
+                forEachByte(of: bytes, keepingEscapes: keepingEscapes, keeping: keeps) { kept, byte in
+                    if kept {
+                        output[count] = byte
+                        count += 1
+                    } else if byte == 0x20 && spaceAsPlus {
+                        output[count] = UInt8(ascii: "+")
+                        count += 1
+                    } else {
+                        output[count] = UInt8(ascii: "%")
+                        output[count + 1] = hexDigits[Int(byte >> 4)]
+                        output[count + 2] = hexDigits[Int(byte & 0x0F)]
+                        count += 3
+                    }
                 }
-                if byte == 0x20 && spaceAsPlus {
-                    output?.append(UInt8(ascii: "+"))
-                } else {
-                    output?.append(contentsOf: [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
-                }
+                return count
             }
-            index = utf8.index(after: index)
         }
-        return output.map { String(decoding: $0, as: UTF8.self) } ?? text
+        guard let encoded else { preconditionFailure("a contiguous string gives its UTF-8 bytes") }
+        return encoded ?? text
     }
 
-    /// Whether the `%` at `index` starts a valid escape: two hex digits follow it.
-    private static func startsEscape(_ utf8: String.UTF8View, at index: String.Index) -> Bool {
-        let digits = utf8[utf8.index(after: index)...].prefix(2)
-        return digits.count == 2 && digits.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+    /// Calls `body` with each byte and whether it is kept as written: the ones `keeps` accepts,
+    /// and with `keepingEscapes` each `%` that starts a valid escape (two hex digits follow it)
+    /// and its digits.
+    private static func forEachByte(
+        of bytes: UnsafeBufferPointer<UInt8>, keepingEscapes: Bool, keeping keeps: (UInt8) -> Bool, _ body: (_ kept: Bool, _ byte: UInt8) -> Void
+    ) {
+        var escapeBytesLeft = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if escapeBytesLeft > 0 {
+                escapeBytesLeft -= 1
+                body(true, byte)
+            } else if keeps(byte) {
+                body(true, byte)
+            } else if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1].isASCIIHexDigit,
+                bytes[index + 2].isASCIIHexDigit
+            {
+                escapeBytesLeft = 2
+                body(true, byte)
+            } else {
+                body(false, byte)
+            }
+        }
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
