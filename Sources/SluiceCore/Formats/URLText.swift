@@ -32,7 +32,7 @@ public enum URLText {
     /// (curl's `--path-as-is`, ``Request/sendsPathAsIs``).
     public static func url(_ text: String, keepingDotSegments: Bool) -> URL? {
         guard let escaped = escaped(text, keepingDotSegments: keepingDotSegments) else { return nil }
-        return URL(string: escaped)
+        return RecentURLs.url(escaped)
     }
 
     /// `text` with only what must be escaped escaped, component by component; `nil` when its
@@ -45,7 +45,7 @@ public enum URLText {
     /// (one ``escaped(_:keepingDotSegments:)`` returned before: a base's, which every reference
     /// resolved against it shares); `nil` as ``url(_:)``.
     static func url(_ reference: URIReference, authorityChecked: Bool, keepingDotSegments: Bool) -> URL? {
-        escaped(reference, authorityChecked: authorityChecked, keepingDotSegments: keepingDotSegments).flatMap(URL.init(string:))
+        escaped(reference, authorityChecked: authorityChecked, keepingDotSegments: keepingDotSegments).flatMap(RecentURLs.url)
     }
 
     private static func escaped(_ reference: URIReference, authorityChecked: Bool, keepingDotSegments: Bool) -> String? {

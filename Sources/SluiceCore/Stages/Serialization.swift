@@ -144,7 +144,7 @@ public struct Serialization: SynchronousRequestStage {
         let query = PercentEncoding.encode(query, keepingEscapes: true, keeping: URLText.isQueryByte)
         let text = request.url.baseURL == nil ? request.url.relativeString : request.url.absoluteString
         let joined = URLText.appendingQuery(query, to: text)
-        guard let url = URL(string: joined) else {
+        guard let url = RecentURLs.url(joined) else {
             throw failure("the URL with the query added is not valid: \(joined)", request)
         }
         return url
