@@ -205,6 +205,12 @@ private struct Parser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
             guard digits() > 0 else { throw failure("expected a digit in the exponent") }
         }
+        if isInteger, integerDigits <= 18 {
+            // Below 10^18, so within Int: summed from the digits, with no text made to parse.
+            var magnitude = 0
+            for byte in input[integerStart..<position] { magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0")) }
+            return .int(integerStart > start ? -magnitude : magnitude)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
         if isInteger { return JSONValue(integerText: text) ?? .bigInteger(text) }
         guard let double = Double(text), double.isFinite else {
@@ -263,9 +269,13 @@ private struct Parser {
             case UInt8(ascii: "\""):
                 let run = UnsafeBufferPointer(rebasing: input[runStart..<position])
                 position += 1
-                let string = bytes.isEmpty
-                    ? String(validating: run, as: UTF8.self)
-                    : String(validating: bytes + run, as: UTF8.self)
+                let string: String?
+                if bytes.isEmpty {
+                    string = String(validatingUTF8: run)
+                } else {
+                    bytes.append(contentsOf: run)
+                    string = bytes.withUnsafeBufferPointer { String(validatingUTF8: $0) }
+                }
                 guard let string else {
                     throw failure("invalid UTF-8 in a string", at: start)
                 }

@@ -16,7 +16,7 @@ public enum TextDecoding {
     public static func string<E: Error>(from data: Data, charset: String?, failure: (String) -> E) throws(E) -> String {
         let name = (charset ?? "utf-8").lowercased()
         if name == "utf-8" || name == "utf8" {
-            guard let text = String(validating: data, as: UTF8.self) else {
+            guard let text = data.withUnsafeBytes({ String(validatingUTF8: $0.bindMemory(to: UInt8.self)) }) else {
                 throw failure("the body is not valid UTF-8")
             }
             return text
