@@ -62,10 +62,15 @@ struct JSONTestSuiteTests {
             return nil
         }
         #expect(strings == [Array("café".utf8), Array("café".utf8), Array("e\u{301}".utf8), Array("😀 😀".utf8)])
-        // A repair would hold U+FFFD where the bad byte was: refused instead, at its offset.
-        for bad: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0x61, 0xE2, 0x82, 0x22]] {
-            #expect(throws: JSONSyntaxError.self) { try JSONReader().value(from: bad) }
+        // A repair would hold U+FFFD where the bad bytes were: refused instead. The last repair is
+        // as long as what it replaces (a cut four-byte sequence, then "A").
+        let bad: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xE2, 0x82], [0xF0, 0x90, 0x80, 0x41]]
+        for bytes in bad {
+            #expect(throws: JSONSyntaxError.self) { try JSONReader().value(from: [0x22] + bytes + [0x22]) }
+            #expect(throws: SampleFailure.self) { try TextDecoding.string(from: Data(bytes), charset: nil) { SampleFailure(message: $0) } }
         }
+        let decoded = try TextDecoding.string(from: Data("café 😀".utf8), charset: "UTF-8") { SampleFailure(message: $0) }
+        #expect(Array(decoded.utf8) == Array("café 😀".utf8))
     }
 
     @Test("integers are read exactly on each side of the digits summed in place (18) and of Int's range")
@@ -80,4 +85,8 @@ struct JSONTestSuiteTests {
             #expect(try JSONReader().value(from: text) == expected, "\(text)")
         }
     }
+}
+
+private struct SampleFailure: Error {
+    let message: String
 }
