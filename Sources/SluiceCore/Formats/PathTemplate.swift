@@ -119,17 +119,6 @@ enum PathTemplate {
     static func encodeSegment(_ value: String) -> String {
         if value.utf8.elementsEqual(".".utf8) { return "%2E" }
         if value.utf8.elementsEqual("..".utf8) { return "%2E%2E" }
-        return PercentEncoding.encode(value, keeping: isSegmentByte)
-    }
-
-    private static func isSegmentByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
-            UInt8(ascii: "@"):
-            true
-        default:
-            PercentEncoding.isUnreserved(byte)
-        }
+        return PercentEncoding.encode(value, keeping: URLText.isSegmentByte)
     }
 }

@@ -200,9 +200,14 @@ public enum URLText {
         isSubDelimiterOrUnreserved(byte) || byte == UInt8(ascii: ":")
     }
 
+    /// RFC 3986's `pchar`: what a path segment holds as written.
+    static func isSegmentByte(_ byte: UInt8) -> Bool {
+        isSubDelimiterOrUnreserved(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+
     /// RFC 3986's `pchar` and `/`.
     private static func isPathByte(_ byte: UInt8) -> Bool {
-        isSubDelimiterOrUnreserved(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
+        isSegmentByte(byte) || byte == UInt8(ascii: "/")
     }
 
     /// RFC 3986's query and fragment characters: `pchar`, `/` and `?`.
