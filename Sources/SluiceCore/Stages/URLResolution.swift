@@ -27,7 +27,7 @@ public struct URLResolution: SynchronousRequestStage {
     /// The references without templates resolved so far, by their text compared code point by
     /// code point: a pipeline sends the same few paths again and again, and resolving one (two
     /// parses and Foundation's URL parser) costs microseconds where a lookup costs a hash.
-    private let resolved = Locked<[CodePointKey: URL]>([:])
+    private let resolved = RecentTexts<URL>(limit: rememberedReferences)
     /// The most references remembered; past it the memory starts over.
     static let rememberedReferences = 256
 
@@ -94,12 +94,9 @@ public struct URLResolution: SynchronousRequestStage {
         let text = reference.baseURL == nil ? reference.relativeString : reference.absoluteString
         guard pathParameters.isEmpty else { return try resolve(text, pathParameters: pathParameters, reference: reference) }
         let key = CodePointKey(text)
-        if let url = resolved.withLock({ $0[key] }) { return url }
+        if let url = resolved.value(for: key) { return url }
         let url = try resolve(text, pathParameters: [:], reference: reference)
-        resolved.withLock { resolved in
-            if resolved.count >= URLResolution.rememberedReferences { resolved.removeAll(keepingCapacity: true) }
-            resolved[key] = url
-        }
+        resolved.remember(url, for: key)
         return url
     }
 
