@@ -12,6 +12,19 @@ struct HTTPHeadersTests {
         #expect(headers.contains("x-a"))
     }
 
+    @Test("fields are equal when their bytes are, not when they are canonically equivalent Unicode")
+    func byteExactEquality() {
+        let composed: HTTPHeaders = ["X-Name": "caf\u{E9}"]
+        let decomposed: HTTPHeaders = ["X-Name": "cafe\u{301}"]
+        #expect("caf\u{E9}" == "cafe\u{301}")
+        #expect(composed != decomposed)
+        #expect(Set([composed, decomposed]).count == 2)
+        #expect(composed == ["X-Name": "caf\u{E9}"])
+        #expect(Set([composed, ["X-Name": "caf\u{E9}"]]).count == 1)
+        // Names keep their spelling: equality is of the fields as written, not of their lookup.
+        #expect(HTTPHeaders(dictionaryLiteral: ("x-name", "1")) != HTTPHeaders(dictionaryLiteral: ("X-Name", "1")))
+    }
+
     @Test("repeated fields are kept in order")
     func repeatedFields() {
         var headers = HTTPHeaders()

@@ -7,6 +7,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     CustomStringConvertible
 {
     /// One header field: a name and its value.
+    ///
+    /// Two fields are equal when their names and values are the same bytes, as on the wire: not
+    /// when they are canonically equivalent Unicode, as two `String`s compare (an `é` written as
+    /// one scalar and as `e` with a combining accent are different values).
     public struct Field: Sendable, Hashable {
         /// The field name as it was written.
         public var name: String
@@ -17,6 +21,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         public init(name: String, value: String) {
             self.name = name
             self.value = value
+        }
+
+        /// Whether both fields have the same name and value, byte for byte.
+        public static func == (lhs: Field, rhs: Field) -> Bool {
+            lhs.name.utf8.elementsEqual(rhs.name.utf8) && lhs.value.utf8.elementsEqual(rhs.value.utf8)
+        }
+
+        /// Hashes the name's and the value's bytes, as ``==`` compares them.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name.utf8.count)
+            for byte in name.utf8 { hasher.combine(byte) }
+            hasher.combine(value.utf8.count)
+            for byte in value.utf8 { hasher.combine(byte) }
         }
     }
 
@@ -125,7 +142,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// Whether two strings are equal when ASCII letters are compared without case; no allocation.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
