@@ -11,8 +11,10 @@ struct KeyedValues: Sendable {
     /// The value stored under `key`, or `nil`; setting `nil` removes it.
     subscript(key: ObjectIdentifier) -> (any Sendable)? {
         get {
-            for entry in entries where entry.key == key {
-                return entry.value
+            // By index: the keys are read in place, and only the value found is copied out, where
+            // `for entry in entries` copies every entry it passes (a retain and a release each).
+            for index in entries.indices where entries[index].key == key {
+                return entries[index].value
             }
             return nil
         }

@@ -85,6 +85,8 @@ final class CurlMultiLoop: TimedTaskExecutor, @unchecked Sendable {
     let group: Group
     /// Idle easy handles, shared with the threads that configure transfers.
     let pool: CurlEasyPool
+    /// The header lists of the latest transfers, shared with the threads that configure them.
+    let headerLists = CurlHeaderLists()
     private let multi: UnsafeMutableRawPointer
     private let inbox = Locked(Inbox())
     /// The I/O thread's `pthread_t` while it runs, 0 before and after.

@@ -246,28 +246,15 @@ extension CurlTransfer {
     /// with `CURLOPT_ACCEPT_ENCODING`: libcurl would then decode too, and fail a response in a
     /// coding it does not know instead of passing its body through (``ContentDecoder``).
     func configureHeaders() throws(SluiceError) {
-        var list: UnsafeMutablePointer<curl_slist>?
-        func append(_ line: String) {
-            list = curl_slist_append(list, line)
-        }
-        for field in request.headers {
-            append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
-        // "Name:" is libcurl's way to send a field not at all, its own defaults included.
-        for name in request.omittedHeaders where !request.headers.contains(name) {
-            append("\(name):")
-        }
-        if decodesContent, !request.headers.contains("Accept-Encoding"), !request.omitsHeader("Accept-Encoding") {
-            append("Accept-Encoding: \(ContentCoding.acceptEncoding)")
-        }
-        // libcurl adds these on its own for bodies; a request that did not ask for them sends neither.
-        if upload != nil || streamedUpload != nil || request.method == .post {
-            if !request.headers.contains("Content-Type"), !request.omitsHeader("Content-Type") { append("Content-Type:") }
-            if !request.headers.contains("Expect"), !request.omitsHeader("Expect") { append("Expect:") }
-        }
-        headerList = list
-        if let list {
-            try easy.set(CURLOPT_HTTPHEADER, list: list)
+        let key = CurlHeaderList.Key(
+            headers: request.headers,
+            omitted: request.omittedHeaders,
+            decodesContent: decodesContent,
+            sendsBody: upload != nil || streamedUpload != nil || request.method == .post
+        )
+        headerList = try loop.headerLists.list(for: key)
+        if let headerList {
+            try easy.set(CURLOPT_HTTPHEADER, list: headerList.raw)
         }
     }
 }

@@ -47,7 +47,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// Undoes the final response's content codings for a body taken whole (a streamed body is
     /// decoded by its reader); `nil` when there are none to undo.
     var decoder: ContentDecoder?
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header lines libcurl sends, shared with other transfers that send the same lines.
+    var headerList: CurlHeaderList?
     /// The request head as libcurl wrote it, when the request asked for it (`recordsSentHead`).
     var sentHead: [UInt8]?
     /// The request's connection overrides as libcurl's `CURLOPT_CONNECT_TO` list.
@@ -334,12 +335,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         sentHead = (sentHead ?? []) + bytes
     }
 
-    /// Frees the header lists and lets go of the upload.
+    /// Lets go of the header lists (the shared one is freed with its last transfer) and of the upload.
     private func releaseResources() {
-        if let list = headerList {
-            curl_slist_free_all(list)
-            headerList = nil
-        }
+        headerList = nil
         if let list = connectToList {
             curl_slist_free_all(list)
             connectToList = nil
