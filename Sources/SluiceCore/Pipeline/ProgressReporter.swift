@@ -1,3 +1,4 @@
+import Synchronization
 
 /// Publishes a task's upload and download progress, as a snapshot, a stream and callbacks.
 ///
@@ -12,7 +13,7 @@ public final class ProgressReporter: Sendable {
         var handlers: [@Sendable (TaskProgress) -> Void] = []
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Creates a reporter at zero.
     public init() {}

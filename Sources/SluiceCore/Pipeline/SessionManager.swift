@@ -102,7 +102,7 @@ public final class SessionManager: Sendable {
         let task = immediately && (callersExecutor != nil || executor == nil)
             ? Task.immediate(executorPreference: executor, operation: operation)
             : Task(executorPreference: executor, operation: operation)
-        context.attach { task.cancel() }
+        context.attach(task)
         return TaskHandle(context: context, task: task)
     }
 

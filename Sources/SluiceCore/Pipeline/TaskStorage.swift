@@ -1,3 +1,4 @@
+import Synchronization
 
 /// A key into a task's typed storage.
 ///
@@ -15,7 +16,7 @@ public protocol TaskStorageKey {
 /// Stages are shared by every task of a pipeline, so anything that belongs to one task lives here.
 /// Safe to use from any thread.
 public final class TaskStorage: Sendable {
-    private let values = Locked(KeyedValues())
+    private let values = Mutex(KeyedValues())
 
     /// Creates empty storage.
     public init() {}
