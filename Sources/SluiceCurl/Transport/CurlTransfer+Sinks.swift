@@ -59,7 +59,9 @@ extension CurlTransfer {
             if bodyChannel != nil {
                 if let caller = state.streamHeadEnded() { deliverStreamedHead(to: caller, codings: codings) }
             } else {
-                decoder = ContentDecoder(codings, keepingReceived: request.keepsRawBody)
+                // Asked only when there is a coding to undo: a class's failable init allocates
+                // the object before it can return nil.
+                decoder = codings.isEmpty ? nil : ContentDecoder(codings, keepingReceived: request.keepsRawBody)
             }
         case nil:
             break

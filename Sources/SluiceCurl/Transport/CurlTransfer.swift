@@ -77,9 +77,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         let endpoint = try validate(request)
         var upload: UploadSource?
         var streamedUpload: StreamedUpload?
-        if case .stream(let stream) = request.body {
+        switch request.body {
+        case .stream(let stream):
             streamedUpload = try StreamedUpload(stream, url: request.url)
-        } else {
+        case .none:
+            // No source asked for: a class's failable init allocates the object before it can
+            // return nil, and most requests have no body.
+            break
+        default:
             upload = try UploadSource(request.body, url: request.url)
         }
         var bodyChannel: ResponseBodyChannel?
