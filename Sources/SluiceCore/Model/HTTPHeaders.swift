@@ -28,7 +28,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             lhs.name.utf8.elementsEqual(rhs.name.utf8) && lhs.value.utf8.elementsEqual(rhs.value.utf8)
         }
 
-        /// Hashes the name's and the value's bytes, as ``==`` compares them.
+        /// Hashes the name's and the value's bytes, as `==` compares them.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name.utf8.count)
             for byte in name.utf8 { hasher.combine(byte) }
