@@ -13,6 +13,6 @@ extension Request {
     /// Whether ``omittedHeaders`` names `name`.
     package func omitsHeader(_ name: String) -> Bool {
         guard let names = stageValues[OmittedHeaders.self] else { return false }
-        return names.contains { $0.asciiLowercased == name.asciiLowercased }
+        return names.contains { $0.equalsIgnoringASCIICase(name) }
     }
 }
