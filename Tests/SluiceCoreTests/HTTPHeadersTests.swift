@@ -52,6 +52,15 @@ struct HTTPHeadersTests {
         #expect("ÄB".equalsIgnoringASCIICase("Äb"))
         #expect(!"Ä".equalsIgnoringASCIICase("ä"))
         #expect(!"[".equalsIgnoringASCIICase("{"))
+        #expect(!"@".equalsIgnoringASCIICase("`"))
+    }
+
+    @Test("long names (stored apart from the string) compare as short ones do, to the last byte")
+    func longNames() {
+        #expect("Access-Control-Allow-Origin".equalsIgnoringASCIICase("access-control-allow-ORIGIN"))
+        #expect(!"Access-Control-Allow-Origin".equalsIgnoringASCIICase("Access-Control-Allow-Origim"))
+        #expect(!"Access-Control-Allow-Origin".equalsIgnoringASCIICase("Access-Control-Allow-Origin "))
+        #expect(!"X-Ä-Long-Header-Name".equalsIgnoringASCIICase("X-ä-Long-Header-Name"))
     }
 }
 

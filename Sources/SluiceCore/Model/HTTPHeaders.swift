@@ -25,15 +25,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
         /// Whether both fields have the same name and value, byte for byte.
         public static func == (lhs: Field, rhs: Field) -> Bool {
-            lhs.name.utf8.elementsEqual(rhs.name.utf8) && lhs.value.utf8.elementsEqual(rhs.value.utf8)
+            lhs.name.hasSameCodePoints(as: rhs.name) && lhs.value.hasSameCodePoints(as: rhs.value)
         }
 
         /// Hashes the name's and the value's bytes, as `==` compares them.
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(name.utf8.count)
-            for byte in name.utf8 { hasher.combine(byte) }
-            hasher.combine(value.utf8.count)
-            for byte in value.utf8 { hasher.combine(byte) }
+            hasher.combineCodePoints(of: name)
+            hasher.combineCodePoints(of: value)
         }
     }
 
@@ -142,10 +140,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// Whether two strings are equal when ASCII letters are compared without case; no allocation.
+    /// Both strings' bytes are read in place where they are contiguous (native and small strings):
+    /// a header lookup makes this comparison once for every field.
     package func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
+        let inPlace = lhs.withContiguousStorageIfAvailable { lhs in
+            rhs.withContiguousStorageIfAvailable { rhs in String.equalIgnoringASCIICase(lhs, rhs) }
+        }
+        if let inPlace, let equal = inPlace { return equal }
+        return String.equalIgnoringASCIICase(lhs, rhs)
+    }
+
+    /// Whether two runs of bytes of the same length are equal when ASCII letters are compared
+    /// without case.
+    private static func equalIgnoringASCIICase(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
         for (a, b) in zip(lhs, rhs) where a != b {
             guard a.asciiLowercased == b.asciiLowercased else { return false }
         }
