@@ -37,7 +37,7 @@ struct ResponseHeadParser {
     /// Takes one line, with or without its CRLF.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Event? {
         let bytes = line.trimmingLineEnd()
-        if bytes.starts(with: "HTTP/".utf8) {
+        if bytes.startsStatusLine {
             return startHead(bytes)
         }
         guard !isComplete, status != nil else { return nil }
@@ -135,6 +135,14 @@ extension UnsafeRawBufferPointer {
 }
 
 extension Slice where Base == UnsafeRawBufferPointer {
+    /// Whether the line starts with `HTTP/`, as a status line does: five bytes compared in place,
+    /// where `starts(with:)` walks a zip of two generic sequences for every header line.
+    fileprivate var startsStatusLine: Bool {
+        let start = startIndex
+        return count >= 5 && base[start] == UInt8(ascii: "H") && base[start + 1] == UInt8(ascii: "T")
+            && base[start + 2] == UInt8(ascii: "T") && base[start + 3] == UInt8(ascii: "P") && base[start + 4] == UInt8(ascii: "/")
+    }
+
     /// The bytes without leading and trailing spaces and tabs.
     fileprivate func trimmingWhiteSpace() -> Slice<UnsafeRawBufferPointer> {
         func isWhiteSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
