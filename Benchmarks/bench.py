@@ -557,6 +557,15 @@ class Bench:
                     missed[client] = f"{rate:,}/s: {lost:.1%} lost, {achieved:.1%} of the rate"
         return ceiling, missed, failures
 
+    # The hand-off to the I/O thread
+
+    def hop(self) -> dict[str, list[float]]:
+        """`sluice-bench hop`, once a run: µs and CPU µs a round trip to libcurl's I/O thread and back
+        from the global executor, between two threads of the global executor, and on the I/O thread."""
+        results = [last_json(run([str(BENCH), "hop"])) for _ in range(self.args.runs)]
+        keys = ["globalMicroseconds", "globalCPUMicroseconds", "globalToGlobalMicroseconds", "ioThreadMicroseconds"]
+        return {key: [result[key] for result in results] for key in keys}
+
     # Chain
 
     def chain(self) -> dict:
@@ -1220,6 +1229,22 @@ def main() -> int:
                 "",
                 "AsyncHTTPClient checked against its plain client (the closed loop's row ÷ the plain row, per round): "
                 + "; ".join(check) + ".",
+                "",
+            ]
+            bench.log("hop")
+            hop = bench.hop()
+            # What a caller on the global executor pays a request over one on the I/O thread, at c=1.
+            extra = [1e6 / rps[("sluice-global", 1)][r] - 1e6 / rps[("sluice", 1)][r]
+                     for r in range(args.runs) if r in rps.get(("sluice-global", 1), {}) and r in rps.get(("sluice", 1), {})]
+            lines += [
+                "The hand-off behind the global executor's rows: `sluice-bench hop`, from a task on the global executor, a "
+                "child task that prefers libcurl's I/O thread and its value awaited, with no request (the two thread "
+                f"switches of `send` from ordinary async code): {spread(hop['globalMicroseconds'], '.1f')} µs a round trip, "
+                f"{spread(hop['globalCPUMicroseconds'], '.1f')} µs of CPU; the same hand-off within the global executor "
+                f"{spread(hop['globalToGlobalMicroseconds'], '.1f')} µs; with no switch, on the I/O thread, "
+                f"{spread(hop['ioThreadMicroseconds'], '.1f')} µs. At c=1 the library's row on the global executor spends "
+                f"{spread(extra, '.1f')} µs a request more than its row on `transport.executor`: both threads are asleep "
+                "when the hand-off comes, so each switch wakes one.",
                 "",
             ]
             targets += [

@@ -15,6 +15,7 @@ public struct SluiceBenchCommand: AsyncParsableCommand {
             DownloadCommand.self,
             InFlightCommand.self,
             FirstCookieCommand.self,
+            HopCommand.self,
         ]
     )
 
