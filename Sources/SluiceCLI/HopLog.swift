@@ -26,6 +26,13 @@ final class HopLog: Stage, Sendable {
     /// The responses before the last, whose heads `-i -L` prints before the final one's.
     var earlierResponses: [Response] { log.withLock { Array($0.heads.dropLast()) } }
 
+    /// The last response's head when every exchange sent got one, so that the request failed
+    /// after it (too many redirects, a redirect refused); `nil` when an exchange failed, or when
+    /// no heads are kept.
+    var responseBeforeFailure: Response? {
+        log.withLock { $0.heads.count == $0.hops ? $0.heads.last : nil }
+    }
+
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
         log.withLock { $0.hops += 1 }
         let response = try await next(request, context)

@@ -335,24 +335,19 @@ struct SendCommand: AsyncParsableCommand {
             let file = try output.flatMap { (path) throws(SluiceError) in try outputOptions.file(at: path) }
             handle = manager.task(request)
             response = try await handle.value
-            if outputOptions.fail, response.status >= 400 {
-                // As curl's --fail: nothing of the answer is written, and the file stays as it was.
-                await transport.shutdown()
-                throw failedStatus(response.status)
-            }
             let write: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in
                 if let file { try file.write(bytes) } else { try SendCommand.writeToStandardOutput(bytes) }
             }
-            if let dumpHeader = outputOptions.dumpHeader {
-                try writeHeads(hopLog.earlierResponses + [response], to: dumpHeader)
+            if outputOptions.fail, response.status >= 400 {
+                // As curl's --fail: the head still goes where -D and -i (or -I) send it, as curl
+                // writes it on arrival, and -w's line is written; the body is not, and an -o file
+                // is left as it was.
+                await transport.shutdown()
+                try writeHeads(of: response, hops: hopLog, write: file == nil ? write : nil)
+                try writeOutLine(response, request: request, bodyBytes: 0, hops: hopLog, failure: .status(response.status))
+                throw failedStatus(response.status)
             }
-            if outputOptions.include || head {
-                // With -L, every response's head, as curl prints them.
-                for earlier in hopLog.earlierResponses {
-                    try write(Data(earlier.headText.utf8))
-                }
-                try write(Data(response.headText.utf8))
-            }
+            try writeHeads(of: response, hops: hopLog, write: write)
             if let body = response.bodyStream {
                 var pieces = body.makeAsyncIterator()
                 // As curl: binary bytes are not written to a terminal unless -o - asks for them.
@@ -374,14 +369,17 @@ struct SendCommand: AsyncParsableCommand {
                 response.metrics = body.finalMetrics ?? response.metrics
             }
             try file?.commit()
-            try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog)
+            let failsWithBody = outputOptions.failWithBody && response.status >= 400
+            try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog, failure: failsWithBody ? .status(response.status, withBody: true) : nil)
             await transport.shutdown()
-            if outputOptions.failWithBody, response.status >= 400 {
+            if failsWithBody {
                 throw failedStatus(response.status)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hopLog, failure: error)
+            // A failure after the last response came (too many redirects, a redirect refused) is
+            // written for that response, as curl writes it; one during an exchange, for none.
+            try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyBytes: 0, hops: hopLog, failure: .error(error))
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
         if metrics {
@@ -409,9 +407,7 @@ struct SendCommand: AsyncParsableCommand {
         do {
             let response = try await manager.download(resumingFrom: resume, request: request)
             await transport.shutdown()
-            if outputOptions.fail || outputOptions.failWithBody, response.status >= 400, response.status != 416 {
-                throw failedStatus(response.status)
-            }
+            let failed = (outputOptions.fail || outputOptions.failWithBody) && response.status >= 400 && response.status != 416
             if outputOptions.writeOut != nil {
                 let size = (try? FileManager.default.attributesOfItem(atPath: resume.destination.path)[.size] as? NSNumber)?.int64Value ?? 0
                 let taken: Int64 =
@@ -420,18 +416,58 @@ struct SendCommand: AsyncParsableCommand {
                     case 200: size
                     default: Int64(response.body.count)
                     }
-                try writeOutLine(response, request: request, bodyBytes: taken, hops: hops)
+                try writeOutLine(response, request: request, bodyBytes: failed ? 0 : taken, hops: hops, failure: failed ? .status(response.status, withBody: outputOptions.failWithBody) : nil)
+            }
+            if failed {
+                throw failedStatus(response.status)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(nil, request: request, bodyBytes: 0, hops: hops, failure: error)
+            try? writeOutLine(hops.responseBeforeFailure, request: request, bodyBytes: 0, hops: hops, failure: .error(error))
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
     }
 
+    /// How an exchange failed, for `-w`'s `%{exitcode}` and `%{errormsg}`.
+    private enum WriteOutFailure {
+        /// `-f` (or `--fail-with-body`, `withBody`) and a status of 400 or more: curl's 22, in
+        /// curl's words for each.
+        case status(Int, withBody: Bool = false)
+        /// The request failed.
+        case error(SluiceError)
+
+        var exitCode: Int32 {
+            switch self {
+            case .status: 22
+            case .error(let error): RequestFailure(error: error).exitStatus
+            }
+        }
+
+        var message: String {
+            switch self {
+            case .status(_, withBody: true): "HTTP response code said error"
+            case .status(let status, withBody: false): "The requested URL returned error: \(status)"
+            case .error(let error): error.message
+            }
+        }
+    }
+
+    /// Writes the heads `-D` and `-i` (or `-I`) ask for: with `-L`, every response's, as curl
+    /// prints them; `-i`'s through `write`, none when `write` is `nil`.
+    private func writeHeads(of response: Response, hops: HopLog, write: ((Data) throws(SluiceError) -> Void)?) throws {
+        if let dumpHeader = outputOptions.dumpHeader {
+            try writeHeads(hops.earlierResponses + [response], to: dumpHeader)
+        }
+        guard let write, outputOptions.include || head else { return }
+        for earlier in hops.earlierResponses {
+            try write(Data(earlier.headText.utf8))
+        }
+        try write(Data(response.headText.utf8))
+    }
+
     /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
     /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
-    private func writeOutLine(_ response: Response?, request: Request, bodyBytes: Int64, hops: HopLog, failure: SluiceError? = nil) throws {
+    private func writeOutLine(_ response: Response?, request: Request, bodyBytes: Int64, hops: HopLog, failure: WriteOutFailure? = nil) throws {
         guard let writeOut = outputOptions.writeOut else { return }
         var figures = WriteOut.Figures(
             status: response?.status ?? 0, url: response?.url?.absoluteString ?? request.url.absoluteString,
@@ -446,11 +482,13 @@ struct SendCommand: AsyncParsableCommand {
         default: break
         }
         if let response { figures.heads = hops.earlierResponses + [response] }
-        if let response, !followsRedirects, (300..<400).contains(response.status), let location = response.headers["Location"] {
-            figures.redirectURL = URIReference(parsing: location).resolved(against: URIReference(parsing: request.url.absoluteString)).description
+        // A redirect not followed: without -L, or the one that failed the request.
+        if let response, !followsRedirects || failure != nil, (300..<400).contains(response.status), let location = response.headers["Location"] {
+            let base = response.url?.absoluteString ?? request.url.absoluteString
+            figures.redirectURL = URIReference(parsing: location).resolved(against: URIReference(parsing: base)).description
         }
         if let failure {
-            figures.exitCode = RequestFailure(error: failure).exitStatus
+            figures.exitCode = failure.exitCode
             figures.errorMessage = failure.message
         }
         try SendCommand.writeToStandardOutput(Data(try outputOptions.writeOutFormat(writeOut).text(figures).utf8))

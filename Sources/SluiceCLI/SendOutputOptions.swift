@@ -29,7 +29,7 @@ struct SendOutputOptions: ParsableArguments {
     @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, write error messages all the same, as curl's -S.")
     var showError = false
 
-    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 22 when the response status is 400 or more, writing nothing of the answer (an -o file stays as it was), as curl's -f.")
+    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 22 when the response status is 400 or more, writing no body (an -o file stays as it was), as curl's -f: the head still goes to -D and -i, and -w's line is written.")
     var fail = false
 
     @Flag(name: .customLong("fail-with-body"), help: "Exit with status 22 when the response status is 400 or more, after writing the body as usual, as curl's --fail-with-body.")
@@ -57,7 +57,7 @@ struct SendOutputOptions: ParsableArguments {
             throw ValidationError("-S goes with -s (without -s, errors are shown anyway)")
         }
         if fail && failWithBody {
-            throw ValidationError("give one of -f (write nothing of a 4xx or 5xx answer) and --fail-with-body (write its body)")
+            throw ValidationError("give one of -f (write no body of a 4xx or 5xx answer) and --fail-with-body (write its body)")
         }
         if let writeOut {
             _ = try writeOutFormat(writeOut)

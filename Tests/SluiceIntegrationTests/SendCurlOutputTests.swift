@@ -114,6 +114,51 @@ struct SendCurlOutputTests {
         #expect(Set(mine.keys) == Set(theirs.keys) && mine["content-type"] == theirs["content-type"], "\(mine)")
     }
 
+    @Test("-f writes no body and leaves an -o file alone, but still writes the head to -D and -i (or -I) and -w's line, as curl does")
+    func failKeepsHeadAndWriteOut() async throws {
+        let servers = try TestServers.load()
+        let missing = servers.httpbin("status/404").absoluteString
+        let format = "%{http_code}|%{exitcode}|%{errormsg}|%{url_effective}|%{num_redirects}\n"
+        for arguments in [
+            ["-f", "-w", format, "-o", "/dev/null", missing], ["-f", "-w", format, missing], ["-f", "-i", missing], ["-f", "-I", missing],
+            ["-f", "-i", "-w", format, "-L", servers.httpbin("redirect-to?url=/status/500").absoluteString],
+            ["--fail-with-body", "-w", format, missing],
+        ] {
+            let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
+            let reference = try await CurlCLI.run(arguments)
+            #expect(sent.status == 22 && reference.status == 22, "\(arguments)")
+            #expect(Self.comparable(sent.output) == Self.comparable(reference.output), "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        let directory = try TemporaryDirectory()
+        var heads: [String] = []
+        for tool in ["sluice", "curl"] {
+            let body = directory.file("\(tool).body")
+            try Data("kept".utf8).write(to: body)
+            let arguments = ["-f", "-D", directory.file("\(tool).head").path, "-o", body.path, missing]
+            let status = tool == "curl" ? try await CurlCLI.run(arguments).status : try await SluiceProcess.launch(["send", "-s"] + arguments).status
+            #expect(status == 22, "\(tool)")
+            #expect(try String(contentsOf: body, encoding: .utf8) == "kept", "\(tool)")
+            heads.append(Self.comparable(try String(contentsOf: directory.file("\(tool).head"), encoding: .utf8)))
+        }
+        #expect(heads[0] == heads[1] && heads[0].hasPrefix("HTTP/1.1 404 NOT FOUND"), "\(heads)")
+    }
+
+    @Test("a request stopped by --max-redirs is written by -w for its last response, as curl writes it: status, URL, the redirect not followed")
+    func writeOutAfterTooManyRedirects() async throws {
+        let servers = try TestServers.load()
+        let format = "%{http_code}|%{url_effective}|%{num_redirects}|%{redirect_url}|%{exitcode}\n"
+        for url in [servers.httpbin("redirect/3"), servers.httpbin("relative-redirect/3"), servers.httpbin("absolute-redirect/3")] {
+            let arguments = ["-L", "--max-redirs", "1", "-o", "/dev/null", "-w", format, url.absoluteString]
+            let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
+            let reference = try await CurlCLI.run(arguments)
+            #expect(sent.status == 47 && reference.status == 47, "\(url)")
+            #expect(sent.output == reference.output, "\(url): \(sent.output) vs \(reference.output)")
+        }
+        // curl 7.88 writes no header after a failed transfer; Sluice writes the last response's.
+        let location = try await SluiceProcess.launch(["send", "-s", "-L", "--max-redirs", "1", "-o", "/dev/null", "-w", "%header{location}", servers.httpbin("redirect/3").absoluteString])
+        #expect(location.output == "/relative-redirect/1", "\(location.output)")
+    }
+
     @Test("'-' is standard input where curl takes a file: -T - streams it chunked, -d @- and --json @- read it, -H @- reads headers")
     func standardInput() async throws {
         let servers = try TestServers.load()
