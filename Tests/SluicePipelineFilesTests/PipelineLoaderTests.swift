@@ -163,6 +163,22 @@ struct PipelineLoaderTests {
         #expect(found[0].contains("did you mean ${base}?"))
     }
 
+    @Test("a capture whose query is wrong is reported once: its name still counts as defined for the requests after it")
+    func unreadCaptureReportedOnce() {
+        for capture in ["{ login: json.login }", "{ login: { jsonpath: 'json.login' } }", "{ login: [1, 2] }"] {
+            let found = errors("""
+                requests:
+                  - name: first
+                    path: http://h/login
+                    capture: \(capture)
+                  - path: http://h/users/${login}
+                    headers: { X-Login: "${login}" }
+                """)
+            #expect(found.count == 1 && found[0].hasPrefix("4:"), "\(capture): \(found)")
+            #expect(!found.contains { $0.contains("undefined variable") }, "\(capture): \(found)")
+        }
+    }
+
     @Test("a capture validates for the requests after it, not before or in stages")
     func capturesAreKnownStatically() throws {
         let ok = try load("""

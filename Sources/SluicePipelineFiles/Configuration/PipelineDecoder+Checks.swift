@@ -295,25 +295,31 @@ extension PipelineDecoder {
         }
     }
 
-    mutating func captures(_ node: YAMLNode) -> [Capture] {
+    /// The captures of `capture:`, and the names of those whose query could not be read.
+    mutating func captures(_ node: YAMLNode) -> (read: [Capture], unread: [String]) {
         var captures: [Capture] = []
+        var unread: [String] = []
         for pair in mapping(node, "capture") ?? [] {
             guard let name = pair.key.scalar else { continue }
             checkVariableName(name, at: pair.key.mark)
-            if pair.value.scalar != nil {
-                if let query = jsonPathQuery(pair.value, nodeList: false) {
-                    captures.append(Capture(name: name, query: query, mark: pair.key.mark))
-                }
-            } else if let pairs = pair.value.pairs {
+            if pair.value.scalar != nil, let query = jsonPathQuery(pair.value, nodeList: false) {
+                captures.append(Capture(name: name, query: query, mark: pair.key.mark))
+            } else if pair.value.scalar == nil, let pairs = pair.value.pairs {
                 checkKeys(pairs, allowed: PipelineKeys.captureEntry, in: "capture \(name)")
-                guard let (query, _) = query(in: pairs, at: pair.value.mark, owner: "capture \(name)") else { continue }
+                guard let (query, _) = query(in: pairs, at: pair.value.mark, owner: "capture \(name)") else {
+                    unread.append(name)
+                    continue
+                }
                 let filters = pair.value["filters"].map { self.filters($0) } ?? []
                 captures.append(Capture(name: name, query: query, filters: filters, mark: pair.key.mark))
             } else {
-                fail(pair.value.mark, "a capture is a JSONPath or {QUERY: ARGUMENT, filters: [...]}, such as {header: Location}")
+                if pair.value.scalar == nil {
+                    fail(pair.value.mark, "a capture is a JSONPath or {QUERY: ARGUMENT, filters: [...]}, such as {header: Location}")
+                }
+                unread.append(name)
             }
         }
-        return captures
+        return (captures, unread)
     }
 
     /// The field a certificate check or capture names.

@@ -324,7 +324,7 @@ package struct PipelineDecoder {
             request.expectations = expectations(expect)
         }
         if let capture = node["capture"] {
-            request.captures = captures(capture)
+            (request.captures, request.unreadCaptureNames) = captures(capture)
         }
         if let retry = node["retry"] {
             request.retry = pollingRetry(retry)

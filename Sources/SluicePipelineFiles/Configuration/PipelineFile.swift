@@ -210,7 +210,7 @@ private struct Loader {
         current = spec.files.first ?? current
         var capturedBy: [String: String] = [:]
         for request in spec.requests {
-            for name in request.captures.map(\.name) + request.variables.compactMap(\.key.scalar) where capturedBy[name] == nil {
+            for name in request.captures.map(\.name) + request.unreadCaptureNames + request.variables.compactMap(\.key.scalar) where capturedBy[name] == nil {
                 capturedBy[name] = request.name
             }
         }
@@ -580,6 +580,7 @@ private struct Loader {
             checkTemplates(in: request.sentNodes, known: known, captures: capturedBy, request: request)
             // Its own captures, for its checks and every request after it.
             for capture in request.captures { known.insert(capture.name) }
+            known.formUnion(request.unreadCaptureNames)
             checkTemplates(in: request.checkNodes, known: known, captures: capturedBy, request: request)
             for variable in request.queriedVariables where !known.contains(variable.name) {
                 var message = "variable: \(variable.name) is not a variable, a capture or a for-each column"
@@ -587,7 +588,7 @@ private struct Loader {
                 fail(variable.mark, message)
             }
             // A row's names go with its request, unless the request captured one of them.
-            known.subtract(rowOnly.subtracting(request.captures.map(\.name)))
+            known.subtract(rowOnly.subtracting(request.captures.map(\.name) + request.unreadCaptureNames))
         }
     }
 

@@ -163,6 +163,9 @@ public struct RequestSpec: Sendable {
     public var expectations: [Expectation]
     /// Values taken from the response for later requests.
     public var captures: [Capture]
+    /// The names of captures whose query could not be read (an error said so already): they
+    /// still count as defined, so that each later `${NAME}` is not reported a second time.
+    package var unreadCaptureNames: [String] = []
     /// `retry:`: send again until every expectation holds.
     public var retry: PollingRetry?
     /// `delay:`: how long to wait before sending.
