@@ -59,8 +59,13 @@ struct YAMLReaderTests {
         ("a: [1, 2\nb: 3\n", "did not find expected ',' or ']'", 2, 2),
         ("a: 1\na: 2\n", "duplicate key 'a' (first at 1:1)", 2, 1),
         ("a: *nowhere\n", "alias *nowhere names no anchor", 1, 4),
-        ("a:\n\t- b\n", "found character that cannot start any token", 2, 1),
-        ("key: \"unterminated\n", "found unexpected end of stream", 2, 1),
+        ("a:\n\t- b\n", "found character that cannot start any token while scanning for the next token: a tab cannot indent YAML; indent with spaces", 2, 1),
+        ("a: @x\n", "cannot start any token while scanning for the next token: a value cannot start with @ or a backquote; put it in quotes", 1, 4),
+        ("key: \"unterminated\n", "found unexpected end of stream while scanning a quoted scalar: a quoted value or a bracket is never closed", 2, 1),
+        ("requests:\n  - path: /a\n    expect: status: 200\n", "mapping values are not allowed in this context: a value holds ': ' and is not in quotes", 3, 19),
+        ("requests:\n  - path: /a\n   method: GET\n", "did not find expected '-' indicator while parsing a block collection: a line in a list is not indented as its items are", 3, 4),
+        ("a:\n  b: 1\n c: 2\n", "did not find expected key while parsing a block mapping: a line is indented less or more than the keys of its mapping", 3, 2),
+        ("a: 1\nb\nc: 2\n", "could not find expected ':' while scanning a simple key: a key has no ': ' after it", 3, 1),
     ]
 
     @Test("errors say what and where", arguments: errors)

@@ -33,7 +33,9 @@ public struct YAMLReader: Sendable {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
-                    throw SyntaxError(message: YAMLReader.problem(of: parser), mark: YAMLReader.mark(parser.problem_mark))
+                    let offset = Int(parser.problem_mark.index)
+                    let character = offset < buffer.count ? buffer[offset] : nil
+                    throw SyntaxError(message: YAMLReader.problem(of: parser, at: character), mark: YAMLReader.mark(parser.problem_mark))
                 }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return builder.documents }
@@ -42,12 +44,43 @@ public struct YAMLReader: Sendable {
         }
     }
 
-    private static func problem(of parser: yaml_parser_t) -> String {
-        var message = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+    /// libyaml's words for the problem, kept as they are so that they can be looked up, and after
+    /// them, for the problems a hand-written file runs into most, what usually causes them.
+    /// - Parameter character: the byte where the problem was found, when there is one.
+    private static func problem(of parser: yaml_parser_t, at character: UInt8?) -> String {
+        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        var message = problem
         if let context = parser.context {
             message += " " + String(cString: context)
         }
+        if let hint = hint(for: problem, at: character) {
+            message += ": " + hint
+        }
         return message
+    }
+
+    /// What usually causes `problem` in a file written by hand, in plain words.
+    static func hint(for problem: String, at character: UInt8?) -> String? {
+        switch problem {
+        case "found character that cannot start any token":
+            switch character {
+            case UInt8(ascii: "\t"): "a tab cannot indent YAML; indent with spaces"
+            case UInt8(ascii: "@"), UInt8(ascii: "`"): "a value cannot start with @ or a backquote; put it in quotes"
+            default: "a value that starts with this character needs quotes"
+            }
+        case "mapping values are not allowed in this context":
+            "a value holds ': ' and is not in quotes, or a key is indented deeper than the keys beside it"
+        case "did not find expected key":
+            "a line is indented less or more than the keys of its mapping, or a list item (-) stands where a key was expected"
+        case "could not find expected ':'":
+            "a key has no ': ' after it, or a value without quotes goes on to the next line"
+        case "did not find expected '-' indicator":
+            "a line in a list is not indented as its items are"
+        case "found unexpected end of stream":
+            "a quoted value or a bracket is never closed"
+        default:
+            nil
+        }
     }
 
     static func mark(_ mark: yaml_mark_t) -> YAMLNode.Mark {
