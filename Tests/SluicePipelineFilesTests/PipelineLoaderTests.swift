@@ -107,6 +107,14 @@ struct PipelineLoaderTests {
         ),
         ("stages:\n  - cache\n  - serialization\n  - cache\n", "4:5: two 'cache' stages cannot work together (at p.yaml:2:5 and at p.yaml:4:5)"),
         ("requests:\n  - path: http://h/x\n    parameters: {a: 1}\n", "3:17: parameters need a serialization stage"),
+        (
+            "stages:\n  - serialization: {format: form}\nrequests:\n  - path: http://h/x\n    method: POST\n    parameters: 5\n",
+            "6:17: serialization's format form writes parameters as names and values: they must be a mapping of names to values, not '5'"
+        ),
+        (
+            "stages:\n  - serialization: {format: json}\nrequests:\n  - path: http://h/x\n    parameters: [1, 2]\n",
+            "5:17: the parameters of a GET request go in its query, form-encoded: they must be a mapping of names to values, not a list"
+        ),
         ("requests:\n  - path: relative\n", "2:11: 'relative' is not an absolute http(s) URL"),
         ("requests:\n  - path: http://h/${nope}\n", "2:11: undefined variable ${nope}"),
         ("requests:\n  - path: http://h/${env.SLUICE_UNSET}\n", "2:11: undefined variable ${env.SLUICE_UNSET}: the environment variable SLUICE_UNSET is not set"),
@@ -161,6 +169,14 @@ struct PipelineLoaderTests {
             """, variables: ["base": "http://h"])
         #expect(found.map { $0.prefix(while: { $0 != ":" }) } == ["3", "5", "6", "9", "12"], "\(found)")
         #expect(found[0].contains("did you mean ${base}?"))
+    }
+
+    @Test("parameters that are not names and values load where nothing form-encodes them: a JSON body, or a template")
+    func parametersOfAnyShape() throws {
+        let json = try load("stages:\n  - serialization: {format: json}\nrequests:\n  - path: http://h/x\n    method: POST\n    parameters: [1, 2]\n")
+        #expect(json.spec.requests[0].parameters?.elements?.count == 2)
+        let templated = try load("stages:\n  - serialization\nrequests:\n  - path: http://h/x\n    parameters: ${p}\n", variables: ["p": "x"])
+        #expect(templated.spec.requests[0].parameters?.scalar == "${p}")
     }
 
     @Test("a capture whose query is wrong is reported once: its name still counts as defined for the requests after it")

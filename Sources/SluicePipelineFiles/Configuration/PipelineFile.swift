@@ -537,12 +537,37 @@ private struct Loader {
         return texts(pair.key) + texts(pair.value)
     }
 
+    /// Why `request`'s parameters cannot be written by `serialization`, which form-encodes them
+    /// (into the query for the methods it sends them there with, into the body with `form` and
+    /// `multipart`) and so takes names and values only; `nil` when they can, or when what they
+    /// are is known at run time only (a template).
+    private static func unpairedParameters(_ parameters: YAMLNode, of request: RequestSpec, by serialization: Serialization) -> String? {
+        let written: String
+        if serialization.parametersInURI.contains(request.method) {
+            written = "the parameters of a \(request.method) request go in its query, form-encoded"
+        } else if serialization.format == .form || serialization.format == .multipart {
+            written = "serialization's format \(serialization.format.rawValue) writes parameters as names and values"
+        } else {
+            return nil
+        }
+        switch parameters.content {
+        case .mapping:
+            return nil
+        case .sequence:
+            return written + ": they must be a mapping of names to values, not a list"
+        case .scalar(let text, _):
+            guard !text.containsCodePoints("${") else { return nil }
+            return written + ": they must be a mapping of names to values, not '\(text)'"
+        }
+    }
+
     /// The checks across requests: references, parameters without serialization, paths without
     /// a base URL.
     private mutating func checkRequests(_ spec: PipelineSpec, capturedBy: [String: String]) {
         let placements = Set(spec.stages.compactMap { registry[$0.name]?.placement })
         let hasSerialization = placements.contains(.serialization)
         let hasResolution = placements.contains(.urlResolution)
+        let serialization = stages.lazy.compactMap { $0 as? Serialization }.first
         // What a request may refer to grows as the requests go: kept in one set, to which each
         // request adds and from which its own row names are taken out again, so that checking a
         // file costs time in proportion to its size (a set rebuilt for each request cost the
@@ -561,6 +586,9 @@ private struct Loader {
             }
             if let parameters = request.parameters, !hasSerialization {
                 fail(parameters.mark, "parameters need a serialization stage to write them; add '- serialization' to stages:")
+            }
+            if let parameters = request.parameters, let serialization, let problem = Loader.unpairedParameters(parameters, of: request, by: serialization) {
+                fail(parameters.mark, problem)
             }
             if !request.parts.isEmpty && !hasSerialization {
                 fail(request.mark, "parts need a serialization stage with format: multipart")
