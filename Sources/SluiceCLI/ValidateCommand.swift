@@ -28,7 +28,12 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         for file in try pipeline.load() {
-            let stages = file.stages.count == 1 ? "1 stage" : "\(file.stages.count) stages"
+            var stages = file.stages.count == 1 ? "1 stage" : "\(file.stages.count) stages"
+            // A run adds stages of its own (redirects, cookies, ...): said, so that the chain
+            // --verbose lists is not longer than the count without a word.
+            if file.chain.count != file.stages.count {
+                stages += " listed, \(file.chain.count) in the chain"
+            }
             let requests = file.spec.requests.count == 1 ? "1 request" : "\(file.spec.requests.count) requests"
             Terminal.write("\(file.path): ok (\(stages), \(requests))\n")
             if verbose {
