@@ -31,6 +31,8 @@ struct CurlCommand: AsyncParsableCommand {
             let runner = try PipelineRunner(file: file, transport: CurlTransport.shared)
             let redactor = showSecrets ? Redactor.none : runner.redactor
             let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
+            // Captures have no value before the file runs: the command holds <NAME> for each.
+            let captured = Set(file.spec.requests.flatMap(\.captures).map(\.name)).subtracting(file.scope.values.keys)
             for prepared in try await runner.prepare(selection: RequestSelection(only: only)) {
                 let spec = prepared.spec
                 switch prepared.result {
@@ -39,7 +41,7 @@ struct CurlCommand: AsyncParsableCommand {
                         for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
                         ownCookies: prepared.written?.ownCookies, redactor: redactor
                     )
-                    Terminal.write("# \(spec.displayName)\n\(command)\n")
+                    Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(captured)) + "\(command)\n")
                 case .failure(let error):
                     failed = true
                     Terminal.writeError("\(spec.source.location(spec.mark)): error: \(redactor.redact(error.description))\n")
@@ -47,5 +49,16 @@ struct CurlCommand: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// A comment line naming the placeholders a command holds for `captures`, which only a run
+    /// of the file fills in; nothing when it holds none.
+    static func placeholderNote(_ captures: Set<String>) -> String {
+        guard !captures.isEmpty else { return "" }
+        let names = captures.sorted().map { "<\($0)>" }.joined(separator: ", ")
+        let said = captures.count == 1
+            ? "stands for a value captured from an earlier response when the file runs: put the real one in first"
+            : "stand for values captured from earlier responses when the file runs: put the real ones in first"
+        return "# \(names) \(said)\n"
     }
 }

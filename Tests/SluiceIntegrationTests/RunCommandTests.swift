@@ -316,6 +316,31 @@ struct RunCommandTests {
         #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
+    @Test("curl: a command that holds a capture's placeholder says so above it; a value given with --var is no placeholder")
+    func curlExportNamesPlaceholders() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("captures.yaml").path
+        try """
+            requests:
+              - name: login
+                path: http://127.0.0.1:9/login
+                capture: { token: $.token, user: $.user }
+              - name: me
+                path: http://127.0.0.1:9/users/${user}
+                headers: { Authorization: "Bearer ${token}" }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await SluiceProcess.launch(["curl", path])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("# <") } == [
+            "# <token>, <user> stand for values captured from earlier responses when the file runs: put the real ones in first"
+        ], "\(result.output)")
+        #expect(lines.firstIndex { $0.hasPrefix("# <") } == lines.firstIndex(of: "# me").map { $0 + 1 }, "\(result.output)")
+        let given = try await SluiceProcess.launch(["curl", "--var", "user=zoe", path])
+        #expect(given.output.contains("# <token> stands for a value captured from an earlier response when the file runs: put the real one in first\n"), "\(given.output)")
+        #expect(given.output.contains("/users/zoe"), "\(given.output)")
+    }
+
     @Test("curl: pinned-tls.yaml (a CA pin) exports a command that curl runs as sluice does, and says the pins are not exported")
     func curlExportOfPins() async throws {
         let servers = try TestServers.load()
