@@ -60,6 +60,7 @@ struct YAMLReaderTests {
         ("a: 1\na: 2\n", "duplicate key 'a' (first at 1:1)", 2, 1),
         ("a: *nowhere\n", "alias *nowhere names no anchor", 1, 4),
         ("a:\n\t- b\n", "found character that cannot start any token while scanning for the next token: a tab cannot indent YAML; indent with spaces", 2, 1),
+        ("a: \"ééé\"\nb:\n\t- c\n", "a tab cannot indent YAML; indent with spaces", 3, 1),
         ("a: @x\n", "cannot start any token while scanning for the next token: a value cannot start with @ or a backquote; put it in quotes", 1, 4),
         ("key: \"unterminated\n", "found unexpected end of stream while scanning a quoted scalar: a quoted value or a bracket is never closed", 2, 1),
         ("requests:\n  - path: /a\n    expect: status: 200\n", "mapping values are not allowed in this context: a value holds ': ' and is not in quotes", 3, 19),

@@ -33,8 +33,7 @@ public struct YAMLReader: Sendable {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(&parser, &event) == 1 else {
-                    let offset = Int(parser.problem_mark.index)
-                    let character = offset < buffer.count ? buffer[offset] : nil
+                    let character = YAMLReader.firstByte(ofCharacter: Int(parser.problem_mark.index), in: UnsafeBufferPointer(buffer))
                     throw SyntaxError(message: YAMLReader.problem(of: parser, at: character), mark: YAMLReader.mark(parser.problem_mark))
                 }
                 defer { yaml_event_delete(&event) }
@@ -57,6 +56,17 @@ public struct YAMLReader: Sendable {
             message += ": " + hint
         }
         return message
+    }
+
+    /// The first byte of the character `index` of the UTF-8 `bytes` (libyaml's marks count
+    /// characters, not bytes); `nil` past the end.
+    static func firstByte(ofCharacter index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        var seen = -1
+        for byte in bytes where byte & 0xC0 != 0x80 {
+            seen += 1
+            if seen == index { return byte }
+        }
+        return nil
     }
 
     /// What usually causes `problem` in a file written by hand, in plain words.
