@@ -12,6 +12,6 @@ extension Request {
     /// Whether ``appendedHeaders`` names `name`.
     package func appendsHeader(_ name: String) -> Bool {
         guard let names = stageValues[AppendedHeaders.self] else { return false }
-        return names.contains { $0.asciiLowercased == name.asciiLowercased }
+        return names.contains { $0.equalsIgnoringASCIICase(name) }
     }
 }
