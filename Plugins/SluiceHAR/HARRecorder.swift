@@ -119,7 +119,13 @@ public struct HARRecorder: Stage {
             ]
         }
         let mimeType = response.headers["Content-Type"] ?? "x-unknown"
+        // HAR 1.2: bodySize is the body as received (compressed, when it came so), content.size
+        // its length decoded, and compression the bytes the coding saved.
+        let received = response.metrics.map { Int($0.bodyBytesReceived) } ?? response.body.count
         var content: [(String, JSONValue)] = [("size", .int(response.body.count)), ("mimeType", .string(mimeType))]
+        if response.bodyFile == nil, response.bodyStream == nil, received < response.body.count {
+            content.append(("compression", .int(response.body.count - received)))
+        }
         if let file = response.bodyFile {
             content.append(("comment", .string("the body was written to \(file.path)")))
         } else if response.bodyStream != nil {
@@ -141,7 +147,7 @@ public struct HARRecorder: Stage {
             ("content", .object(JSONObject(content))),
             ("redirectURL", .string(response.headers["Location"] ?? "")),
             ("headersSize", -1),
-            ("bodySize", .int(response.body.count)),
+            ("bodySize", .int(received)),
         ]))
     }
 

@@ -344,7 +344,7 @@ struct SendCommand: AsyncParsableCommand {
                 // is left as it was.
                 await transport.shutdown()
                 try writeHeads(of: response, hops: hopLog, write: file == nil ? write : nil)
-                try writeOutLine(response, request: request, bodyBytes: 0, hops: hopLog, failure: .status(response.status))
+                try writeOutLine(response, request: request, bodyWritten: nil, hops: hopLog, failure: .status(response.status))
                 throw failedStatus(response.status)
             }
             try writeHeads(of: response, hops: hopLog, write: write)
@@ -370,7 +370,7 @@ struct SendCommand: AsyncParsableCommand {
             }
             try file?.commit()
             let failsWithBody = outputOptions.failWithBody && response.status >= 400
-            try writeOutLine(response, request: request, bodyBytes: bodyBytes, hops: hopLog, failure: failsWithBody ? .status(response.status, withBody: true) : nil)
+            try writeOutLine(response, request: request, bodyWritten: bodyBytes, hops: hopLog, failure: failsWithBody ? .status(response.status, withBody: true) : nil)
             await transport.shutdown()
             if failsWithBody {
                 throw failedStatus(response.status)
@@ -379,7 +379,7 @@ struct SendCommand: AsyncParsableCommand {
             await transport.shutdown()
             // A failure after the last response came (too many redirects, a redirect refused) is
             // written for that response, as curl writes it; one during an exchange, for none.
-            try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyBytes: 0, hops: hopLog, failure: .error(error))
+            try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyWritten: nil, hops: hopLog, failure: .error(error))
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
         if metrics {
@@ -416,14 +416,14 @@ struct SendCommand: AsyncParsableCommand {
                     case 200: size
                     default: Int64(response.body.count)
                     }
-                try writeOutLine(response, request: request, bodyBytes: failed ? 0 : taken, hops: hops, failure: failed ? .status(response.status, withBody: outputOptions.failWithBody) : nil)
+                try writeOutLine(response, request: request, bodyWritten: failed ? nil : taken, hops: hops, failure: failed ? .status(response.status, withBody: outputOptions.failWithBody) : nil)
             }
             if failed {
                 throw failedStatus(response.status)
             }
         } catch let error as SluiceError {
             await transport.shutdown()
-            try? writeOutLine(hops.responseBeforeFailure, request: request, bodyBytes: 0, hops: hops, failure: .error(error))
+            try? writeOutLine(hops.responseBeforeFailure, request: request, bodyWritten: nil, hops: hops, failure: .error(error))
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
     }
@@ -465,10 +465,14 @@ struct SendCommand: AsyncParsableCommand {
         try write(Data(response.headText.utf8))
     }
 
-    /// Writes `-w`'s line, when `-w` is given, for `response` with `bodyBytes` of body taken; for
-    /// no response (`nil`), as curl writes it then: `%{http_code}` `000`, the URL asked for.
-    private func writeOutLine(_ response: Response?, request: Request, bodyBytes: Int64, hops: HopLog, failure: WriteOutFailure? = nil) throws {
+    /// Writes `-w`'s line, when `-w` is given, for `response`, whose body was taken with
+    /// `bodyWritten` bytes written (`nil`: none taken, as with `-f`); for no response (`nil`), as
+    /// curl writes it then: `%{http_code}` `000`, the URL asked for. A body taken counts as it came
+    /// on the wire, as curl counts it (a compressed body its compressed size), the bytes written
+    /// standing in only when the transport measured none.
+    private func writeOutLine(_ response: Response?, request: Request, bodyWritten: Int64?, hops: HopLog, failure: WriteOutFailure? = nil) throws {
         guard let writeOut = outputOptions.writeOut else { return }
+        let bodyBytes = bodyWritten.map { written in response?.metrics.map(\.bodyBytesReceived) ?? written } ?? 0
         var figures = WriteOut.Figures(
             status: response?.status ?? 0, url: response?.url?.absoluteString ?? request.url.absoluteString,
             contentType: response?.headers["Content-Type"], bodyBytes: bodyBytes,

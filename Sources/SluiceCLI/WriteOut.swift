@@ -79,6 +79,7 @@ struct WriteOut {
         var status: Int
         var url: String
         var contentType: String?
+        /// The final body's bytes as they came on the wire; 0 when none was taken.
         var bodyBytes: Int64
         var redirects: Int
         var metrics: TransferMetrics?

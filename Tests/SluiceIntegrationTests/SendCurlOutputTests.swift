@@ -114,6 +114,27 @@ struct SendCurlOutputTests {
         #expect(Set(mine.keys) == Set(theirs.keys) && mine["content-type"] == theirs["content-type"], "\(mine)")
     }
 
+    @Test("%{size_download} counts a compressed body as it came on the wire, as curl --compressed does; --raw as plain curl")
+    func sizeDownloadCountsWireBytes() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        // nginx gzips data.json (10,392 bytes) for a client that accepts it, whatever else it sent.
+        let url = servers.nginxHTTP.appendingPathComponent("data.json").absoluteString
+        let format = "%{size_download} %{http_code}"
+        let compressed = try await CurlCLI.run(["--compressed", "-o", "/dev/null", "-w", format, url])
+        let plain = try await CurlCLI.run(["-o", "/dev/null", "-w", format, url])
+        #expect(compressed.output != plain.output, "nginx did not compress: \(compressed.output)")
+        let written = directory.file("data.json").path
+        for (arguments, reference) in [([url], compressed), (["--compressed", url], compressed), (["--raw", url], plain)] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-o", written, "-w", format] + arguments)
+            #expect(sent.status == 0 && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        // The file holds the body decoded all the same (sluice send decodes unless --raw).
+        let decoded = try await SluiceProcess.launch(["send", "-s", "-o", written, url])
+        #expect(decoded.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: written)) == Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("data.json")))
+    }
+
     @Test("-f writes no body and leaves an -o file alone, but still writes the head to -D and -i (or -I) and -w's line, as curl does")
     func failKeepsHeadAndWriteOut() async throws {
         let servers = try TestServers.load()

@@ -127,6 +127,7 @@ struct StageModuleRunTests {
               - { name: post, method: POST, path: "\(servers.httpbin.absoluteString)/post", parameters: { token: "${env.API_KEY}", n: 1 }, expect: { status: 200 } }
               - { name: tls, method: GET, path: "\(servers.nginxHTTPS.absoluteString)/hello.txt", expect: { status: 200 } }
               - { name: redirect, method: GET, path: "\(servers.httpbin.absoluteString)/redirect/1", expect: { status: 200 } }
+              - { name: gzip, method: GET, path: "\(servers.nginxHTTP.absoluteString)/data.json", headers: { Accept-Encoding: gzip }, expect: { status: 200 } }
             """, to: "p.yaml")
         let secret = "key-\(UUID().uuidString)"
         let result = try await SluiceProcess.launch(["run", "--no-color", path], environment: ["API_KEY": secret])
@@ -145,7 +146,7 @@ struct StageModuleRunTests {
             Issue.record("no entries")
             return
         }
-        try #require(entries.count == 5)
+        try #require(entries.count == 6)
         let tls = entries[2]
         #expect(tls["request"]?["url"]?.stringValue?.hasPrefix("https://localhost:") == true)
         #expect(tls["timings"]?["ssl"]?.doubleValue.map { $0 > 0 } == true)
@@ -154,6 +155,15 @@ struct StageModuleRunTests {
         #expect(entries[3]["response"]?["status"] == 302)
         #expect(entries[3]["response"]?["redirectURL"]?.stringValue?.isEmpty == false)
         #expect(entries[4]["response"]?["status"] == 200)
+        // A gzipped body: bodySize as it came on the wire (what curl --compressed counts),
+        // content.size decoded, compression the difference (HAR 1.2).
+        let wire = try await CurlCLI.run(["--compressed", "-s", "-o", "/dev/null", "-w", "%{size_download}", "\(servers.nginxHTTP.absoluteString)/data.json"])
+        let decoded = try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("data.json").path)[.size] as? Int
+        let gzip = entries[5]["response"]
+        #expect(gzip?["bodySize"]?.intValue == Int(wire.output) && Int(wire.output).map { $0 < 10_000 } == true, "\(wire.output)")
+        #expect(gzip?["content"]?["size"]?.intValue == decoded)
+        #expect(gzip?["content"]?["compression"]?.intValue == decoded.map { $0 - (Int(wire.output) ?? 0) })
+        #expect(entries[2]["response"]?["content"]?["compression"] == nil, "an uncoded body saved nothing")
     }
 
     @Test("a stage module built as a .so by scripts/build-stage-module is loaded through plugins: and listed by stages --plugin")

@@ -20,6 +20,10 @@ public struct TransferMetrics: Sendable, Hashable {
     public var bytesSent: Int64
     /// Bytes received: status line, headers and body (the body as it came on the wire).
     public var bytesReceived: Int64
+    /// Bytes of the response body received, as they came on the wire: before any content
+    /// decoding, so a compressed body counts its compressed size (curl's `%{size_download}`).
+    /// Part of ``bytesReceived``.
+    public var bodyBytesReceived: Int64 = 0
     /// Whether the exchange ran on a connection kept alive from an earlier one.
     public var connectionReused: Bool
     /// The HTTP version used.

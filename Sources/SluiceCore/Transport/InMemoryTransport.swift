@@ -49,7 +49,8 @@ public struct InMemoryTransport: Transport {
             events.responseStarted(status: response.status)
             let bytes = Int64(response.body.count)
             events.progressed(TaskProgress(download: TransferProgress(completed: bytes, expected: bytes)))
-            let metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
+            var metrics = TransferMetrics(total: .now - started, bytesReceived: bytes)
+            metrics.bodyBytesReceived = bytes
             response.metrics = response.metrics ?? metrics
             switch request.destination {
             case .stream where response.bodyStream == nil:

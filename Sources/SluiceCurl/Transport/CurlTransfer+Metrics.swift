@@ -20,6 +20,7 @@ extension CurlTransfer {
         }
         let remotePort = easy.long(CURLINFO_PRIMARY_PORT)
         let localPort = easy.long(CURLINFO_LOCAL_PORT)
+        let bodyBytes = easy.offset(CURLINFO_SIZE_DOWNLOAD_T)
         var metrics = TransferMetrics(
             dnsLookup: nameLookup,
             connect: max(.zero, connected - nameLookup),
@@ -28,13 +29,14 @@ extension CurlTransfer {
             timeToFirstByte: easy.duration(CURLINFO_STARTTRANSFER_TIME_T),
             total: easy.duration(CURLINFO_TOTAL_TIME_T),
             bytesSent: Int64(easy.long(CURLINFO_REQUEST_SIZE)) + easy.offset(CURLINFO_SIZE_UPLOAD_T),
-            bytesReceived: Int64(easy.long(CURLINFO_HEADER_SIZE)) + easy.offset(CURLINFO_SIZE_DOWNLOAD_T),
+            bytesReceived: Int64(easy.long(CURLINFO_HEADER_SIZE)) + bodyBytes,
             connectionReused: easy.long(CURLINFO_NUM_CONNECTS) == 0,
             httpVersion: version,
             remoteAddress: easy.string(CURLINFO_PRIMARY_IP),
             remotePort: remotePort > 0 ? remotePort : nil,
             localPort: localPort > 0 ? localPort : nil
         )
+        metrics.bodyBytesReceived = bodyBytes
         metrics.peerCertificates = peerCertificates
         metrics.requestSentAt = requestSentAt
         metrics.reasonPhrase = state.head.reasonPhrase
