@@ -456,7 +456,7 @@ struct SendCommand: AsyncParsableCommand {
     /// prints them; `-i`'s through `write`, none when `write` is `nil`.
     private func writeHeads(of response: Response, hops: HopLog, write: ((Data) throws(SluiceError) -> Void)?) throws {
         if let dumpHeader = outputOptions.dumpHeader {
-            try writeHeads(hops.earlierResponses + [response], to: dumpHeader)
+            try dumpHeads(hops.earlierResponses + [response], to: dumpHeader)
         }
         guard let write, outputOptions.include || head else { return }
         for earlier in hops.earlierResponses {
@@ -731,8 +731,8 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    /// `-D`: the heads written to `path`, or to standard output for `-`.
-    private func writeHeads(_ responses: [Response], to path: String) throws {
+    /// `-D` (`--dump-header`): the heads written to `path`, or to standard output for `-`.
+    private func dumpHeads(_ responses: [Response], to path: String) throws {
         let text = responses.map(\.headText).joined()
         if path == "-" {
             try SendCommand.writeToStandardOutput(Data(text.utf8))
