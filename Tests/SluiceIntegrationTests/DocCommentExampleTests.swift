@@ -473,6 +473,21 @@ extension DocCommentExampleTests {
         #expect((echo["headers"] as? [String: String])?["Content-Type"]?.hasPrefix("application/json") == true)
     }
 
+    @Test("Serialization.parameterDestination: a GET's parameters go in the query, a POST's in the body's format")
+    func serializationParameterDestination() {
+        let values = Self.playground {
+            let stage = Serialization(format: .json)
+            stage.parameterDestination(for: .get) == .query           // true
+            stage.parameterDestination(for: .post) == .body(.json)    // true
+        }
+        #expect(values.compactMap { $0 as? Bool } == [true, true])
+        let stage = Serialization(format: .json)
+        #expect(stage.parameterDestination(for: .get, format: .json) == .body(.json), "a GET that chose JSON sends a body")
+        #expect(stage.parameterDestination(for: .get, format: .form) == .query)
+        let destinations: [Serialization.ParameterDestination] = [.query, .body(.form), .body(.multipart), .body(.json), .body(.plist)]
+        #expect(destinations.map { $0.takesNamesAndValues } == [true, true, true, false, false])
+    }
+
     @Test("TrustEvaluation: a pin the server's key does not match refuses the connection")
     func trustEvaluation() async throws {
         let servers = try TestServers.load()

@@ -73,12 +73,11 @@ public struct Serialization: SynchronousRequestStage {
         var request = request
         let parameters = request.parameters
         let parts = request.parts
-        let chosen = request.parameterFormat
-        let format = chosen ?? self.format
+        let destination = parameterDestination(for: request.method, format: request.parameterFormat)
         request.parameters = nil
         request.parts = []
         request.parameterFormat = nil
-        if parametersInURI.contains(request.method), chosen == nil || chosen == .form {
+        guard case .body(let format) = destination else {
             guard parts.isEmpty else {
                 throw failure("multipart parts cannot be sent with \(request.method), whose parameters go in the query", request)
             }

@@ -542,14 +542,13 @@ private struct Loader {
     /// `multipart`) and so takes names and values only; `nil` when they can, or when what they
     /// are is known at run time only (a template).
     private static func unpairedParameters(_ parameters: YAMLNode, of request: RequestSpec, by serialization: Serialization) -> String? {
-        let written: String
-        if serialization.parametersInURI.contains(request.method) {
-            written = "the parameters of a \(request.method) request go in its query, form-encoded"
-        } else if serialization.format == .form || serialization.format == .multipart {
-            written = "serialization's format \(serialization.format.rawValue) writes parameters as names and values"
-        } else {
-            return nil
-        }
+        let destination = serialization.parameterDestination(for: request.method)
+        guard destination.takesNamesAndValues else { return nil }
+        let written =
+            switch destination {
+            case .query: "the parameters of a \(request.method) request go in its query, form-encoded"
+            case .body(let format): "serialization's format \(format.rawValue) writes parameters as names and values"
+            }
         switch parameters.content {
         case .mapping:
             return nil
