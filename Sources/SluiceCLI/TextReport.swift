@@ -31,16 +31,24 @@ struct TextReport {
             let detail = attempt.error.map { "\($0.kind): \($0.message)" } ?? attempt.failures.map(\.description).joined(separator: "; ")
             text += "    attempt \(attempt.number): \(attempt.status.map(String.init) ?? "---") in \(TextReport.milliseconds(attempt.duration)): \(redactor.redact(detail))\n"
         }
+        // A failed status check leads: a stage's refusal of the same response follows from it.
+        let leading = result.statusFailureBesideError
+        if let leading { text += failed(leading, in: where_) }
         if let error = result.error {
             let stage = error.stage.map { " in \($0)" } ?? ""
             text += "    \(where_):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
         }
-        for failure in result.failures {
-            text += "    \(where_):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
-            text += "        expected: \(redactor.redact(failure.expected))\n"
-            text += "        actual:   \(redactor.redact(failure.actual))\n"
+        for failure in result.failures where failure != leading {
+            text += failed(failure, in: where_)
         }
         return text
+    }
+
+    /// A failure's lines: where its expectation is written, what it expected, what it found.
+    private func failed(_ failure: ExpectationFailure, in file: String) -> String {
+        "    \(file):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
+            + "        expected: \(redactor.redact(failure.expected))\n"
+            + "        actual:   \(redactor.redact(failure.actual))\n"
     }
 
     /// `* ` lines for what the stages reported, then `> ` request and `< ` response lines with

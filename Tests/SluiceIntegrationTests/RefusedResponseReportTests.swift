@@ -95,4 +95,42 @@ struct RefusedResponseReportTests {
         let text = try await SluiceProcess.launch(["run", "--no-color", "--repeat", "4", "--concurrency", "2", "--only", "missing-page", path])
         #expect(text.output.contains("  statuses  404 ×4\n"), "\(text.output)")
     }
+
+    @Test("a failed status check leads: a typo'd method's 405 before the content type of its error page, in text, JUnit and load mode")
+    func failedStatusLeads() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            """
+            stages:
+              - response-decoding: { format: json }
+            requests:
+              - name: create
+                method: PSOT
+                path: \(servers.httpbin.absoluteString)/post
+                expect:
+                  status: 200
+                  headers: { Content-Type: application/json }
+
+            """, to: "psot.yaml")
+        let junit = directory.file("report.xml")
+        let text = try await SluiceProcess.launch(["run", "--no-color", "--report", "junit:\(junit.path)", path])
+        #expect(text.status == 1)
+        let lines = text.output.split(separator: "\n").map(String.init)
+        let status = try #require(lines.firstIndex { $0.hasSuffix("failed: status") }, "\(text.output)")
+        let refusal = try #require(lines.firstIndex { $0.contains("error: unacceptable content type in response-decoding") }, "\(text.output)")
+        let header = try #require(lines.firstIndex { $0.hasSuffix("failed: headers.Content-Type") }, "\(text.output)")
+        #expect(status < refusal && refusal < header, "every check judged, the status first: \(text.output)")
+        #expect(lines[status + 2].hasSuffix("actual:   405"))
+
+        let report = try String(contentsOf: junit, encoding: .utf8)
+        #expect(report.contains("failures=\"1\" errors=\"0\""), "\(report)")
+        #expect(report.contains("<failure message=\"status: expected 200, actual 405\" type=\"expectation\">"), "\(report)")
+        #expect(report.contains("content type text/html; charset=utf-8 is not acceptable"), "the refusal beside it: \(report)")
+
+        let load = try await SluiceProcess.launch(["run", "--no-color", "--repeat", "4", "--concurrency", "2", path])
+        #expect(load.status == 1)
+        #expect(load.output.contains("expectation not met ×4"), "\(load.output)")
+        #expect(load.output.contains("create (status 405): status: expected 200, actual 405; unacceptable content type: "), "\(load.output)")
+    }
 }

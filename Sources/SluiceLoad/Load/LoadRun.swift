@@ -93,8 +93,13 @@ public struct LoadRun: Sendable {
             var failure: (kind: String, description: String)?
             if outcome.error != nil || !outcome.failures.isEmpty {
                 let status = outcome.response.map { " (status \($0.status))" } ?? ""
-                let what = outcome.error.map { "\($0.kind): \($0.message)" } ?? outcome.failures.map(\.description).joined(separator: "; ")
-                failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(what)")
+                let error = outcome.error.map { "\($0.kind): \($0.message)" }
+                // A failed status check is the cause, a stage's refusal of the same response after it.
+                if let failedStatus = outcome.failures.first(where: \.isStatus) {
+                    failure = ("expectation not met", "\(job.spec.displayName)\(status): \(([failedStatus.description] + [error].compactMap { $0 }).joined(separator: "; "))")
+                } else {
+                    failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(error ?? outcome.failures.map(\.description).joined(separator: "; "))")
+                }
             }
             // Service time is the server's: from the first exchange's request going on the wire
             // (or, for one that never got there, from the start) to the end.

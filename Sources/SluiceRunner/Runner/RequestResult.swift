@@ -116,6 +116,12 @@ public struct RequestResult: Sendable {
         if let written = response.bodyFileByteCount { return Int(written) }
         return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
     }
+    /// The request's own status check, when it failed on a response that a stage refused too
+    /// (a `405` whose HTML error page response decoding refuses for its content type): the cause,
+    /// which every report puts before the stage's refusal that follows from it.
+    public var statusFailureBesideError: ExpectationFailure? {
+        error == nil ? nil : failures.first(where: \.isStatus)
+    }
     /// What a `cache` stage did for the response, when one handled it.
     public var cache: CacheOutcome? { response?.cacheOutcome }
     /// The decoded body, when response decoding produced one.
@@ -135,4 +141,6 @@ public struct ExpectationFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// `LABEL: expected EXPECTED, actual ACTUAL`.
     public var description: String { "\(label): expected \(expected), actual \(actual)" }
+    /// Whether this is the request's `expect.status` (or a Hurl entry's status line).
+    public var isStatus: Bool { label == "status" }
 }

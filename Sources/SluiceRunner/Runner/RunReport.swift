@@ -143,6 +143,15 @@ public enum RunReport {
                 if let reason = result.skipReason {
                     counts.skipped += 1
                     body = "<skipped message=\"\(attribute(reason))\"/>"
+                } else if let failedStatus = result.statusFailureBesideError, let error = result.error {
+                    // The request's own status check failed: a failure, whose cause leads, and
+                    // the stage's refusal of the same response beside it.
+                    counts.failures += 1
+                    let where_ = location(result, suite)
+                    let details = ([failedStatus] + result.failures.filter { $0 != failedStatus }).map { "\(where_):\($0.mark.line):\($0.mark.column): \($0)" }
+                        + ["\(where_):\(result.mark.line):\(result.mark.column): \(error.stage.map { "\($0): " } ?? "")\(error.message)"]
+                        + [responseSummary(result, redactor: redactor)].compactMap { $0 }
+                    body = "<failure message=\"\(attribute(failedStatus.description))\" type=\"expectation\">\(attribute(details.joined(separator: "\n")))</failure>"
                 } else if let error = result.error {
                     counts.errors += 1
                     let where_ = "\(location(result, suite)):\(result.mark.line):\(result.mark.column)"
