@@ -67,10 +67,10 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
     var oauth2Bearer: String?
 
-    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format) read first, as curl's -b.", valueName: "DATA|FILE"))
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format; - standard input) read first, as curl's -b.", valueName: "DATA|FILE"))
     var cookie: String?
 
-    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format, as curl's -c.", valueName: "FILE"))
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format (- standard output, after the body), as curl's -c.", valueName: "FILE"))
     var cookieJar: String?
 
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects.")
@@ -289,7 +289,12 @@ struct SendCommand: AsyncParsableCommand {
         defer {
             if let cookieJar, let cookies {
                 do {
-                    try NetscapeCookieFile.save(cookies.jar, to: URL(fileURLWithPath: cookieJar))
+                    if cookieJar == "-" {
+                        // As curl's -c -: the jar on standard output, after the body.
+                        try SendCommand.writeToStandardOutput(Data(NetscapeCookieFile.text(for: cookies.jar.cookies).utf8))
+                    } else {
+                        try NetscapeCookieFile.save(cookies.jar, to: URL(fileURLWithPath: cookieJar))
+                    }
                 } catch {
                     if !outputOptions.quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
                 }
@@ -596,7 +601,13 @@ struct SendCommand: AsyncParsableCommand {
         let jar = CookieJar()
         if let file {
             do {
-                try NetscapeCookieFile.load(URL(fileURLWithPath: file), into: jar)
+                if file == "-" {
+                    // As curl's -b -: a cookie file on standard input.
+                    let text = String(decoding: try DataPiece.contents(of: "-", role: "standard input"), as: UTF8.self)
+                    for cookie in try NetscapeCookieFile.cookies(in: text) { jar.insert(cookie) }
+                } else {
+                    try NetscapeCookieFile.load(URL(fileURLWithPath: file), into: jar)
+                }
             } catch {
                 throw ValidationError("-b \(file): \(error)")
             }

@@ -195,4 +195,27 @@ struct SendCurlOutputTests {
             #expect(mine != nil && mine == theirs, "\(flags): \(mine ?? "nothing") vs \(theirs ?? "nothing")")
         }
     }
+
+    @Test("-c - writes the cookie jar to standard output after the body and -b - reads one from standard input, as curl; no file named '-'")
+    func cookieJarOnStandardStreams() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let sluice = SluiceProcess.executable.path
+        // The jar's comment lines name the tool that wrote it, and each writes the cookies in an
+        // order of its own: the lines of the body and the cookies are compared as a set.
+        func withoutComments(_ output: String) -> Set<String> {
+            Set(output.split(separator: "\n").filter { !$0.hasPrefix("# ") }.map(String.init))
+        }
+        let set = servers.httpbin("cookies/set?a=1&b=two").absoluteString
+        let written = try await SluiceProcess.launch(["send", "-s", "-L", "-c", "-", set], directory: directory.url.path)
+        let reference = try await CurlCLI.run(["-L", "-c", "-", set])
+        #expect(written.status == 0 && withoutComments(written.output) == withoutComments(reference.output), "\(written.output) vs \(reference.output)")
+        #expect(written.output.contains("\ta\t1\n") && !FileManager.default.fileExists(atPath: directory.file("-").path))
+
+        let jar = "127.0.0.1\\tFALSE\\t/\\tFALSE\\t0\\tq\\t7\\n"
+        let cookies = servers.httpbin("cookies").absoluteString
+        let read = try await SluiceProcess.launch(["-c", "printf '\(jar)' | \(sluice) send -s -b - \(cookies)"], executable: URL(fileURLWithPath: "/bin/bash"), directory: directory.url.path)
+        let curlRead = try await SluiceProcess.launch(["-c", "printf '\(jar)' | curl -s -b - \(cookies)"], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(read.status == 0 && read.output == curlRead.output && read.output.contains("\"q\": \"7\""), "\(read.output) vs \(curlRead.output)")
+    }
 }
