@@ -82,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "How many files run at once.")
     var jobs: Int = 1
 
-    @Flag(help: "Stop after the first request that fails (requests marked always: still run).")
+    @Flag(help: "Stop after the first request that fails (requests marked always: still run); not in load mode.")
     var failFast = false
 
     @Flag(help: "Print each request's and response's start line and headers to standard error, secrets redacted.")
@@ -124,6 +124,9 @@ struct RunCommand: AsyncParsableCommand {
         if let plan {
             if let problem = plan.problem { throw ValidationError(problem) }
             if dryRun { throw ValidationError("--dry-run and load mode (--repeat, --duration, --rate) cannot be combined") }
+            if failFast {
+                throw ValidationError("--fail-fast and load mode (--repeat, --duration, --rate) cannot be combined: a load run sends every request it planned and counts each failure")
+            }
         } else {
             if concurrency != 1 { throw ValidationError("--concurrency needs load mode: --repeat, --duration or --rate") }
             if shard != nil || startAt != nil { throw ValidationError("--\(shard != nil ? "shard" : "start-at") needs load mode: --repeat, --duration or --rate") }

@@ -222,6 +222,17 @@ struct LoadModeTests {
         #expect(limited.status == 2 && limited.error.contains("file descriptors") && limited.error.contains("ulimit -n"), "\(limited.error)")
     }
 
+    @Test("flags a load run cannot honour are refused before the first request: --dry-run, --fail-fast")
+    func flagsRefusedInLoadMode() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try Self.pipeline(directory, path: "/hello.txt")
+        for (flag, words) in [("--dry-run", "--dry-run and load mode"), ("--fail-fast", "--fail-fast and load mode")] {
+            let result = try await Self.sluice(["run", "--repeat", "5", flag, "--var", "base=\(servers.nginxHTTP.absoluteString)", path])
+            #expect(result.status == 2 && result.error.contains(words) && result.output.isEmpty, "\(flag): \(result.error)")
+        }
+    }
+
     @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")
     func closedLoopShards() async throws {
         let servers = try TestServers.load()
