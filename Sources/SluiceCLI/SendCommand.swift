@@ -238,17 +238,26 @@ struct SendCommand: AsyncParsableCommand {
     /// said and the next goes on, and the exit status is the last one's.
     func run() async throws {
         for (index, url) in urls.enumerated() {
+            try await SendCommand.$urlNumber.withValue(index) { try await runURL(index, url) }
+        }
+    }
+
+    /// The place of the URL being sent among those given, from 0: `-w`'s `%{urlnum}`.
+    @TaskLocal private static var urlNumber = 0
+
+    /// Sends to the URL at `index`, with its own `-o`; a failure before the last URL is said, and
+    /// the next goes on.
+    private func runURL(_ index: Int, _ url: String) async throws {
+        do {
             var one = self
             one.positionalURLs = [url]
             one.optionURLs = []
             one.outputOptions.outputs = index < outputOptions.outputs.count ? [outputOptions.outputs[index]] : []
-            do {
-                try await one.runOne()
-            } catch let failure as RequestFailure where index < urls.count - 1 {
-                if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
-            } catch is ExitCode where index < urls.count - 1 {
-                // Its message, if any, is written already.
-            }
+            try await one.runOne()
+        } catch let failure as RequestFailure where index < urls.count - 1 {
+            if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
+        } catch is ExitCode where index < urls.count - 1 {
+            // Its message, if any, is written already.
         }
     }
 
@@ -485,6 +494,9 @@ struct SendCommand: AsyncParsableCommand {
         )
         figures.method = request.method.rawValue
         figures.requestedURL = url
+        figures.urlNumber = SendCommand.urlNumber
+        figures.outputFile = output ?? ""
+        figures.referer = request.headers["Referer"] ?? ""
         switch request.body {
         case .data(let data): figures.uploadBytes = Int64(data.count)
         case .file(let file): figures.uploadBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0

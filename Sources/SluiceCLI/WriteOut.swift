@@ -5,7 +5,9 @@ import Sluice
 /// the body, `%{NAME}` replaced by a figure of the exchange, `%header{NAME}` by a response header
 /// field's value, `%%` a percent sign, and `\n`, `\r`, `\t` and `\\` read as curl reads them.
 /// `@FILE` reads the format from a file. Every curl 7.88 variable that means something for an HTTP
-/// exchange is taken; the others (FTP's, proxy TLS's, `%{certs}`, `%{stderr}`) are refused by name.
+/// exchange is taken, timed over the redirects followed as curl times them, and
+/// `%{onerror}`; the others (FTP's, proxy TLS's, `%{certs}`, `%{stderr}`) are refused by name, and
+/// a `%{` never closed is text, as curl writes it.
 struct WriteOut {
     /// The variables taken, curl's names.
     static let variables = [
@@ -13,7 +15,8 @@ struct WriteOut {
         "time_namelookup", "time_connect", "time_appconnect", "time_pretransfer", "time_starttransfer", "time_total",
         "speed_download", "speed_upload", "size_header", "size_request", "size_upload", "num_headers", "header_json",
         "http_version", "scheme", "method", "url", "redirect_url", "exitcode", "errormsg", "num_connects", "local_port",
-        "remote_ip", "remote_port", "json",
+        "remote_ip", "remote_port", "json", "time_redirect", "urlnum", "filename_effective", "referer", "local_ip",
+        "ssl_verify_result", "http_connect", "onerror",
     ]
 
     /// The format's pieces: text, or a variable's name.
@@ -23,6 +26,8 @@ struct WriteOut {
         case text(String)
         case variable(String)
         case header(String)
+        /// `%{onerror}`: what follows is written only when the request failed.
+        case onError
     }
 
     /// Reads a format.
@@ -54,14 +59,18 @@ struct WriteOut {
                     pieces.append(.header(String(rest[rest.index(rest.startIndex, offsetBy: 7)..<close])))
                     rest = rest[rest.index(after: close)...]
                 } else if rest.first == "{" {
-                    guard let close = rest.firstIndex(of: "}") else { throw WriteOutError("'%{' without its '}'") }
+                    // As curl: a '%{' never closed is text.
+                    guard let close = rest.firstIndex(of: "}") else {
+                        text.append("%")
+                        continue
+                    }
                     let name = String(rest[rest.index(after: rest.startIndex)..<close])
                     guard WriteOut.variables.contains(name) else {
                         throw WriteOutError("%{\(name)} is not a variable sluice send writes (it writes \(WriteOut.variables.joined(separator: ", ")))")
                     }
                     if !text.isEmpty { pieces.append(.text(text)) }
                     text = ""
-                    pieces.append(.variable(name))
+                    pieces.append(name == "onerror" ? .onError : .variable(name))
                     rest = rest[rest.index(after: close)...]
                 } else {
                     text.append("%")
@@ -95,17 +104,26 @@ struct WriteOut {
         /// The exit status and the error's message, when the request failed.
         var exitCode: Int32 = 0
         var errorMessage = ""
+        /// The URL's place among those given, from 0.
+        var urlNumber = 0
+        /// The file the body was written to (`-o`, `-O`); empty for standard output.
+        var outputFile = ""
+        /// The request's `Referer` (`-e`).
+        var referer = ""
     }
 
-    /// The format filled in.
+    /// The format filled in: up to a `%{onerror}` when the request did not fail.
     func text(_ figures: Figures) -> String {
-        pieces.map { piece in
+        var text = ""
+        for piece in pieces {
             switch piece {
-            case .text(let text): text
-            case .variable(let name): WriteOut.value(name, figures).text
-            case .header(let name): figures.heads.last?.headers.values(for: name).joined(separator: ", ") ?? ""
+            case .text(let piece): text += piece
+            case .variable(let name): text += WriteOut.value(name, figures).text
+            case .header(let name): text += figures.heads.last?.headers.values(for: name).joined(separator: ", ") ?? ""
+            case .onError: if figures.exitCode == 0 { return text }
             }
-        }.joined()
+        }
+        return text
     }
 
     /// A variable's value: as curl prints it, and as JSON for `%{json}`.
@@ -115,6 +133,11 @@ struct WriteOut {
             return (String(format: "%.6f", value), .double(value))
         }
         let metrics = figures.metrics
+        // As curl 7.88 times a request that followed redirects: time_redirect the hops before the
+        // last, time_starttransfer and time_total from the first hop's start, the phases before
+        // them the last hop's own.
+        let redirecting = figures.heads.dropLast().reduce(Duration.zero) { $0 + ($1.metrics?.total ?? .zero) }
+        let total = metrics.map { redirecting + $0.total }
         switch name {
         case "http_code", "response_code": return (String(format: "%03d", figures.status), .int(figures.status))
         case "url_effective": return (figures.url, .string(figures.url))
@@ -125,10 +148,11 @@ struct WriteOut {
         case "time_connect": return seconds(metrics.map { $0.dnsLookup + $0.connect })
         case "time_appconnect": return seconds(metrics.map { $0.tlsHandshake > .zero ? $0.dnsLookup + $0.connect + $0.tlsHandshake : .zero })
         case "time_pretransfer": return seconds(metrics?.timeToPreTransfer)
-        case "time_starttransfer": return seconds(metrics?.timeToFirstByte)
-        case "time_total": return seconds(metrics?.total)
+        case "time_starttransfer": return seconds(metrics.map { redirecting + $0.timeToFirstByte })
+        case "time_redirect": return seconds(redirecting)
+        case "time_total": return seconds(total)
         case "speed_download", "speed_upload":
-            let total = Double((metrics?.total ?? .zero).components.seconds) + Double((metrics?.total ?? .zero).components.attoseconds) / 1e18
+            let total = Double((total ?? .zero).components.seconds) + Double((total ?? .zero).components.attoseconds) / 1e18
             let bytes = name == "speed_download" ? figures.bodyBytes : figures.uploadBytes
             let speed = total > 0 ? Int(Double(bytes) / total) : 0
             return ("\(speed)", .int(speed))
@@ -174,9 +198,17 @@ struct WriteOut {
         case "local_port": return ("\(metrics?.localPort ?? 0)", .int(metrics?.localPort ?? 0))
         case "remote_ip": return (metrics?.remoteAddress ?? "", .string(metrics?.remoteAddress ?? ""))
         case "remote_port": return ("\(metrics?.remotePort ?? 0)", .int(metrics?.remotePort ?? 0))
+        case "local_ip": return (metrics?.localAddress ?? "", .string(metrics?.localAddress ?? ""))
+        case "urlnum": return ("\(figures.urlNumber)", .int(figures.urlNumber))
+        case "filename_effective": return (figures.outputFile, figures.outputFile.isEmpty ? .null : .string(figures.outputFile))
+        case "referer": return (figures.referer, figures.referer.isEmpty ? .null : .string(figures.referer))
+        case "ssl_verify_result": return ("\(metrics?.tlsVerifyResult ?? 0)", .int(metrics?.tlsVerifyResult ?? 0))
+        case "http_connect":
+            let status = metrics?.proxyTunnelStatus ?? 0
+            return (String(format: "%03d", status), .int(status))
         default:
             var object: [(String, JSONValue)] = []
-            for variable in variables where variable != "json" { object.append((variable, value(variable, figures).json)) }
+            for variable in variables where variable != "json" && variable != "onerror" { object.append((variable, value(variable, figures).json)) }
             return ((try? JSONWriter().string(from: .object(JSONObject(object)))) ?? "{}", .null)
         }
     }

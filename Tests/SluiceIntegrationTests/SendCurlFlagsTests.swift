@@ -135,8 +135,8 @@ struct SendCurlFlagsTests {
             #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(target)")
             #expect(sent.output.contains("/anything/up.txt") == reference.output.contains("/anything/up.txt"))
         }
-        let unknown = try await SluiceProcess.launch(["send", "-w", "%{ssl_verify_result}", echo])
-        #expect(unknown.status == 2 && unknown.error.contains("%{ssl_verify_result}"), "\(unknown.error)")
+        let unknown = try await SluiceProcess.launch(["send", "-w", "%{proxy_ssl_verify_result}", echo])
+        #expect(unknown.status == 2 && unknown.error.contains("%{proxy_ssl_verify_result}"), "\(unknown.error)")
     }
 
     @Test("-I sends HEAD and prints the head, no body; -s hides an error's message but not its status, -sS shows it")

@@ -114,6 +114,40 @@ struct SendCurlOutputTests {
         #expect(Set(mine.keys) == Set(theirs.keys) && mine["content-type"] == theirs["content-type"], "\(mine)")
     }
 
+    @Test("-w: the rest of curl-format.txt's variables and curl's other ones, %{onerror}, and an unclosed %{ as curl writes them")
+    func writeOutMoreVariables() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let format = "%{urlnum}|%{filename_effective}|%{referer}|%{ssl_verify_result}|%{http_connect}|%{local_ip}|%{http_code}\\n"
+        let get = servers.httpbin("get").absoluteString
+        let hello = servers.nginxHTTPS.appendingPathComponent("hello.txt").absoluteString
+        for arguments in [
+            ["-e", "http://referer.test/", "-o", directory.file("a").path, get, "-o", directory.file("b").path, get],
+            ["-k", "-o", "/dev/null", servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt").absoluteString],
+            ["--cacert", servers.caBundle, "-o", "/dev/null", hello],
+            ["--cacert", servers.caBundle, "-x", servers.proxy.absoluteString, "-o", "/dev/null", hello],
+            ["-o", "/dev/null", "-L", "-w", "%{time_redirect}", "http://127.0.0.1:1/"],
+        ] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-w", format] + arguments)
+            let reference = try await CurlCLI.run(["-w", format] + arguments)
+            #expect(sent.status == reference.status && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        // %{onerror}: the rest only for a request that failed; a '%{' never closed is text.
+        for (format, url) in [("ok%{onerror} failed %{exitcode}", get), ("ok%{onerror} failed %{exitcode}", "http://127.0.0.1:1/"), ("%{http_code", get)] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "-w", format, url])
+            let reference = try await CurlCLI.run(["-o", "/dev/null", "-w", format, url])
+            #expect(sent.status == reference.status && sent.output == reference.output, "\(format) \(url): \(sent.output) vs \(reference.output)")
+        }
+        // Timed over the redirects, as curl 7.88 times them: the hops before the last are
+        // time_redirect, inside time_starttransfer and time_total; no redirect, no time_redirect.
+        let timings = "%{time_redirect} %{time_starttransfer} %{time_total}"
+        let redirected = try await SluiceProcess.launch(["send", "-s", "-L", "-o", "/dev/null", "-w", timings, servers.httpbin("redirect/2").absoluteString])
+        let figures = redirected.output.split(separator: " ").compactMap { Double($0) }
+        #expect(figures.count == 3 && figures[0] > 0 && figures[0] < figures[1] && figures[1] <= figures[2], "\(redirected.output)")
+        let direct = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "-w", "%{time_redirect}", get])
+        #expect(direct.output == "0.000000")
+    }
+
     @Test("%{size_download} counts a compressed body as it came on the wire, as curl --compressed does; --raw as plain curl")
     func sizeDownloadCountsWireBytes() async throws {
         let servers = try TestServers.load()

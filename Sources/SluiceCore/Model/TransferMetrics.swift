@@ -34,6 +34,15 @@ public struct TransferMetrics: Sendable, Hashable {
     public var remotePort: Int?
     /// The local port of the connection, which tells connections to the same peer apart.
     public var localPort: Int?
+    /// The local address of the connection, for example `127.0.0.1`.
+    public var localAddress: String?
+    /// The status of a proxy's answer to the `CONNECT` that opened a tunnel for the exchange
+    /// (`200`), `nil` when none was asked for.
+    public var proxyTunnelStatus: Int?
+    /// The TLS library's verdict on the server's certificate chain (OpenSSL's `X509_V_*` code: `0`
+    /// verified, `18` self-signed, `10` expired), curl's `%{ssl_verify_result}`: `0` over plain
+    /// HTTP, and meaningful over TLS whether or not verification was required.
+    public var tlsVerifyResult = 0
     /// The certificates the server presented on the connection, its own first, when the request
     /// asked for them (`Request.recordsPeerCertificates`); empty otherwise and over plain HTTP.
     public var peerCertificates: [X509Certificate] = []

@@ -37,6 +37,10 @@ extension CurlTransfer {
             localPort: localPort > 0 ? localPort : nil
         )
         metrics.bodyBytesReceived = bodyBytes
+        metrics.localAddress = easy.string(CURLINFO_LOCAL_IP)
+        let tunnel = easy.long(CURLINFO_HTTP_CONNECTCODE)
+        metrics.proxyTunnelStatus = tunnel > 0 ? tunnel : nil
+        metrics.tlsVerifyResult = easy.long(CURLINFO_SSL_VERIFYRESULT)
         metrics.peerCertificates = peerCertificates
         metrics.requestSentAt = requestSentAt
         metrics.reasonPhrase = state.head.reasonPhrase
