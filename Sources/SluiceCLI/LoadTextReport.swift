@@ -40,7 +40,18 @@ struct LoadTextReport {
             reasons.append("\(result.errors) of \(result.requests) requests failed (\(kinds))")
         }
         if result.dropped > 0 {
-            reasons.append("\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) were in flight; raise --concurrency, or lower --rate")
+            let dropped = "\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) were in flight"
+            // Requests that started late, not a slow server, filled the cap: the client's
+            // machine could not keep up, and a higher cap only queues more behind it.
+            let response: Double = result.responseTime.p50
+            let service: Double = result.serviceTime.p50
+            let clientBound = result.openLoop && response > 2 * service && response - service > 1
+            let responseText = FixedPointText.string(response, fractionDigits: 2)
+            let serviceText = FixedPointText.string(service, fractionDigits: 2)
+            let remedy = clientBound
+                ? "; the client could not keep up (response time p50 \(responseText) ms against the server's \(serviceText) ms): lower --rate, or spread it over machines with --shard"
+                : "; raise --concurrency, or lower --rate"
+            reasons.append(dropped + remedy)
         }
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
@@ -57,13 +68,21 @@ struct LoadTextReport {
         func counted(_ pairs: [(String, Int)]) -> String {
             pairs.map { "\(Terminal.printable($0.0)) ×\($0.1)" }.joined(separator: "  ")
         }
-        let loop = result.openLoop ? "open loop, at most \(result.concurrency) in flight" : "closed loop, \(result.concurrency) in flight"
+        // A shard's own run says what it was asked for itself, beside the whole run's figures.
+        let ownShard = !merged && result.shardCount > 1 && result.shards.count == 1
+            ? result.shards.first.flatMap { LoadShard(index: $0, count: result.shardCount) } : nil
+        let inFlight = ownShard.map { "\($0.share(of: result.concurrency)) (\(result.concurrency) for the run)" } ?? "\(result.concurrency)"
+        let loop = result.openLoop ? "open loop, at most \(inFlight) in flight" : "closed loop, \(inFlight) in flight"
         var text = "\(Terminal.printable(result.pipeline)): load (\(loop))\n"
         let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"
         let dropped = result.dropped > 0 ? terminal.red("\(result.dropped)") : "0"
         text += "  requests  \(result.requests)  ok \(result.ok)  errors \(errors)" + (result.openLoop ? "  dropped \(dropped)" : "") + "\n"
         text += "  seconds   \(FixedPointText.string(result.seconds, fractionDigits: 3))\n"
-        let asked = result.askedRate.map { "  (asked \($0))" } ?? ""
+        let asked = result.askedRate.map { rate in
+            guard ownShard != nil else { return "  (asked \(rate))" }
+            let share = LoadRate(from: rate.from / Double(result.shardCount), to: rate.to / Double(result.shardCount))
+            return "  (asked \(share) here, \(rate) for the run)"
+        } ?? ""
         text += "  rps       \(FixedPointText.string(result.achievedRate, fractionDigits: 1))\(asked)\n"
         text += "  latency   \(percentiles(result.responseTime))\n"
         if result.openLoop {

@@ -71,6 +71,13 @@ struct ReportMergeCommand: ParsableCommand {
             Terminal.writeError("sluice: error: \(Terminal.printable((error as? SluiceError)?.message ?? "\(error)"))\n")
             throw ExitCode(2)
         }
+        // Shards that ran one after another never loaded the server together: their rate is
+        // not the run's, which the merged figures would seem to say.
+        if let apart = LoadResult.firstGap(between: results.map(\.result)) {
+            Terminal.writeError(
+                "sluice: warning: the shards did not run at the same time (one started \(FixedPointText.string(apart, fractionDigits: 1)) s after another ended): their figures add up, but the load never reached the run's rate; start them together with --start-at\n"
+            )
+        }
         // First errors were redacted by the runs that wrote them.
         let redactor = Redactor(secrets: [])
         if format == .json {

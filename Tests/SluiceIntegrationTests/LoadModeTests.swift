@@ -354,6 +354,43 @@ struct LoadModeTests {
         #expect(junit.contains(#"tests="3" failures="\#(dropped == 0 ? 0 : 1)""#) && junit.contains(#"<property name="response-time.p99.9""#), "\(junit)")
     }
 
+    @Test("the open loop's window holds its whole schedule; a shard says its own share; shards run apart are warned of when merged")
+    func windowsAndShares() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try Self.pipeline(directory, path: "/hello.txt")
+        let base = "base=\(servers.nginxHTTP.absoluteString)"
+        // Four requests at 2/s are due at 0, 0.5, 1 and 1.5 s: the window is the 2 s asked for,
+        // not the 1.5 s between the first and the last, and the rate is not above the one asked.
+        let paced = try Self.load(try await Self.sluice(["run", "--format", "json", "--rate", "2", "--duration", "2s", "--var", base, path]))
+        #expect(paced["requests"] as? Int == 4)
+        #expect((paced["seconds"] as? Double).map { $0 >= 2 } == true && (paced["rps"] as? Double).map { $0 <= 2 } == true, "\(paced)")
+
+        var shards: [String] = []
+        for index in 0..<2 {
+            let report = directory.file("shard-\(index).json").path
+            let shard = try await Self.sluice(["run", "--no-color", "--shard", "\(index)/2", "--rate", "20", "--duration", "1s", "--concurrency", "4",
+                                               "--report", "histogram:\(report)", "--var", base, path])
+            #expect(shard.status == 0, "\(shard.error)")
+            #expect(shard.output.contains("open loop, at most 2 (4 for the run) in flight"), "\(shard.output)")
+            #expect(shard.output.contains("(asked 10/s here, 20/s for the run)"), "\(shard.output)")
+            shards.append(report)
+        }
+        // Run one after the other, not together: the merge says so.
+        let merged = try await Self.sluice(["report", "merge", "--no-color"] + shards)
+        #expect(merged.status == 0 && merged.error.contains("the shards did not run at the same time"), "\(merged.error)")
+        #expect(merged.output.contains("open loop, at most 4 in flight") && merged.output.contains("(asked 20/s)"), "\(merged.output)")
+
+        // One request dropped, said in the singular.
+        let start = Date(timeIntervalSince1970: 1_795_424_400)
+        let dropped = LoadResult(
+            pipeline: "p", openLoop: true, askedRate: LoadRate(from: 10), concurrency: 1, shardCount: 1, shards: [0],
+            start: start, end: start.addingTimeInterval(1), ok: 9, errorsByKind: [:], dropped: 1, statuses: [200: 9],
+            firstFailure: nil, responseTimes: LoadResult.emptyHistogram(), serviceTimes: LoadResult.emptyHistogram()
+        )
+        #expect(dropped.junit(redactor: Redactor(secrets: []), merged: false).contains("1 request was dropped: 1 was already in flight when it was due"))
+    }
+
     @Test("merge refuses files that are not shards of one run, says which shards are missing, and reads histograms HdrHistogram's Python library wrote")
     func mergeChecks() async throws {
         let directory = try TemporaryDirectory()

@@ -30,7 +30,7 @@ extension LoadResult {
             ("requests", errors > 0 ? "\(errors) of \(requests) requests failed: " + errorsInOrder.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + (firstFailure.map { "; first: \($0)" } ?? "") : nil)
         ]
         if openLoop {
-            cases.append(("schedule", dropped > 0 ? "\(dropped) requests were dropped: \(concurrency) were already in flight when they were due" : nil))
+            cases.append(("schedule", dropped > 0 ? "\(dropped) request\(dropped == 1 ? " was" : "s were") dropped: \(concurrency) \(concurrency == 1 ? "was" : "were") already in flight when \(dropped == 1 ? "it was" : "they were") due" : nil))
         }
         if merged && shardCount > 1 {
             let missing = missingShards

@@ -62,4 +62,12 @@ extension LoadResult {
         merged.shards.sort()
         return merged
     }
+
+    /// How long after one result's window ended another's began, in seconds, when any began
+    /// after another ended; `nil` when every window overlaps every other (shards that ran
+    /// together, as `--start-at` starts them).
+    public static func firstGap(between results: [LoadResult]) -> Double? {
+        guard let lastStart = results.map(\.start).max(), let firstEnd = results.map(\.end).min(), lastStart > firstEnd else { return nil }
+        return lastStart.timeIntervalSince(firstEnd)
+    }
 }

@@ -81,7 +81,8 @@ public struct LoadResult: Sendable {
     public var errors: Int { errorsByKind.values.reduce(0, +) }
     /// Requests that were sent and ended, one way or the other.
     public var requests: Int { ok + errors }
-    /// The window from the first due request to the last end, in seconds.
+    /// The window from the first due request to the last end, in seconds: in the open loop at
+    /// least the whole schedule, to when the request after the last would have been due.
     public var seconds: Double { max(0, end.timeIntervalSince(start)) }
     /// Requests ended per second of the window.
     public var achievedRate: Double { seconds > 0 ? Double(requests) / seconds : 0 }

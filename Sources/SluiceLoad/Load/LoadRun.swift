@@ -192,10 +192,16 @@ public struct LoadRun: Sendable {
             }
         }
         let tally = recorder.tally()
+        // The open loop's window holds its whole schedule, up to when the request after the last
+        // would be due: N requests a second apart span N seconds, not the N - 1 between them.
+        var elapsed = DurationText.milliseconds(max(.zero, clock.now - start)) / 1000
+        if plan.isOpenLoop, !Task.isCancelled, let rate = plan.rate, let total = plan.totalRequests(requestCount: jobs.count), !jobs.isEmpty {
+            elapsed = max(elapsed, rate.dueTime(of: total, duration: plan.seconds))
+        }
         return LoadResult(
             pipeline: file.spec.name, openLoop: plan.isOpenLoop, askedRate: plan.rate, concurrency: plan.concurrency,
             shardCount: plan.shard.count, shards: [plan.shard.index],
-            start: startWall, end: startWall.addingTimeInterval(DurationText.milliseconds(max(.zero, clock.now - start)) / 1000),
+            start: startWall, end: startWall.addingTimeInterval(elapsed),
             ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, statuses: tally.statuses,
             firstFailure: tally.firstFailure, responseTimes: tally.responseTimes, serviceTimes: tally.serviceTimes
         )
