@@ -89,6 +89,9 @@ struct FileRun {
             } else {
                 write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result, merged: false))
             }
+            if LoadInterruption.isInterrupted {
+                writeError("\(file.path): load: stopped by Ctrl-C after \(FixedPointText.string(result.seconds, fractionDigits: 1)) s: the figures are those of the \(result.requests) requests sent until then\n")
+            }
             outcome.load = result
             return outcome
         }
@@ -144,7 +147,18 @@ struct FileRun {
         }
         let progress = LoadRun.Progress()
         let bar = options.showsProgress ? Task { await ProgressBar(total: total, duration: load.plan.duration, progress: progress).show() } : nil
-        defer { bar?.cancel() }
+        // Ctrl-C stops the run, which still reports what it sent (LoadInterruption).
+        LoadInterruption.install()
+        let watcher = Task {
+            while !Task.isCancelled, !LoadInterruption.isInterrupted {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            if LoadInterruption.isInterrupted { progress.stop() }
+        }
+        defer {
+            bar?.cancel()
+            watcher.cancel()
+        }
         let result = try await load.run(selection: options.selection, progress: progress)
         bar?.cancel()
         await bar?.value

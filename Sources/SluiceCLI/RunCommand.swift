@@ -214,6 +214,8 @@ struct RunCommand: AsyncParsableCommand {
                 try request.write(RunReport.Run(suites: suites), redactor: redactor, to: file)
             }
         }
+        // A load run stopped by Ctrl-C printed and wrote what it measured, and exits as interrupted.
+        if LoadInterruption.isInterrupted { throw ExitCode(130) }
         if outcomes.contains(where: \.failed) { throw ExitCode(1) }
     }
 

@@ -391,6 +391,50 @@ struct LoadModeTests {
         #expect(dropped.junit(redactor: Redactor(secrets: []), merged: false).contains("1 request was dropped: 1 was already in flight when it was due"))
     }
 
+    @Test("Ctrl-C stops a load run, which still prints and writes what it sent, and exits 130; with SIGINT ignored (nohup) it runs on")
+    func interrupted() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try Self.pipeline(directory, path: "/hello.txt")
+        let report = directory.file("stopped.json").path
+        // The signal goes once the process catches SIGINT (its SigCgt mask), so that it is the
+        // run's handler that gets it; the run asked for would last 60 s.
+        let script = """
+            set -m
+            "$0" run --no-color --rate 50 --duration 60s --concurrency 4 --report histogram:\(report) --var base=\(servers.nginxHTTP.absoluteString) \(path) > \(directory.file("out").path) 2> \(directory.file("err").path) &
+            pid=$!
+            for attempt in $(seq 600); do
+                mask=$(awk '/^SigCgt/ { print $2 }' /proc/$pid/status 2>/dev/null)
+                if [ -n "$mask" ] && (( 0x$mask & 2 )); then break; fi
+                sleep 0.1
+            done
+            sleep 1
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            """
+        let result = try await offPool { try SluiceProcess.run(["-c", script, SluiceProcess.executable.path], executable: URL(fileURLWithPath: "/bin/bash")) }
+        #expect(result.output.hasSuffix("status 130\n"), "\(result.output)\(result.error)")
+        let output = try String(contentsOf: directory.file("out"), encoding: .utf8)
+        let error = try String(contentsOf: directory.file("err"), encoding: .utf8)
+        #expect(output.hasPrefix("load: load (open loop, at most 4 in flight)\n") && output.contains("  statuses  200 ×"), "\(output)")
+        #expect(error.contains("stopping: no more requests start") && error.contains("load: stopped by Ctrl-C after"), "\(error)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let ok = written?["ok"] as? Int ?? 0
+        #expect(ok > 0 && ok < 3000 && written?["dropped"] as? Int == 0, "\(written ?? [:])")
+
+        // Started with SIGINT ignored, as nohup and a shell's background jobs start it: the run
+        // keeps it ignored and goes to its end.
+        let ignored = try await offPool {
+            try SluiceProcess.run(
+                ["-c", "trap '' INT; \"$0\" run --repeat 20 --concurrency 2 --var base=\(servers.nginxHTTP.absoluteString) \(path) & pid=$!; kill -INT $pid; wait $pid; echo \"status $?\"",
+                 SluiceProcess.executable.path],
+                executable: URL(fileURLWithPath: "/bin/bash")
+            )
+        }
+        #expect(ignored.output.hasSuffix("status 0\n") && ignored.output.contains("requests  20  ok 20"), "\(ignored.output)\(ignored.error)")
+    }
+
     @Test("merge refuses files that are not shards of one run, says which shards are missing, and reads histograms HdrHistogram's Python library wrote")
     func mergeChecks() async throws {
         let directory = try TemporaryDirectory()

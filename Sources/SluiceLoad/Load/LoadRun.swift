@@ -19,6 +19,7 @@ public struct LoadRun: Sendable {
     public final class Progress: Sendable {
         private let recorder = Locked<LoadRecorder?>(nil)
         private let started = Locked<ContinuousClock.Instant?>(nil)
+        private let stopped = Atomic<Bool>(false)
 
         /// Creates figures at zero.
         public init() {}
@@ -33,6 +34,15 @@ public struct LoadRun: Sendable {
         public var dropped: Int { recorder.withLock { $0 }?.dropped ?? 0 }
         /// The 99th percentile of the response times so far, in milliseconds.
         public var p99: Double { recorder.withLock { $0 }?.responseTimeP99 ?? 0 }
+
+        /// Whether ``stop()`` was called.
+        public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+        /// Stops the run early: no request starts after this, those in flight end and are
+        /// recorded, and ``LoadRun/run(selection:progress:)`` returns what was measured.
+        public func stop() {
+            stopped.store(true, ordering: .relaxed)
+        }
 
         func attach(_ recorder: LoadRecorder, start: ContinuousClock.Instant) {
             self.recorder.withLock { $0 = recorder }
@@ -75,6 +85,7 @@ public struct LoadRun: Sendable {
         let jar: CookieJar?
         let recorder: LoadRecorder
         let executors: [any TaskExecutor]
+        let progress: Progress
 
         /// Sends the whole run's request `number` and records how it ended.
         /// - Parameter due: when it was due; `nil` when it is due as it starts (the closed loop).
@@ -174,7 +185,7 @@ public struct LoadRun: Sendable {
         try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
         let executors = pipeline.transport.executors
         let recorder = LoadRecorder(slots: executors.count)
-        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: runner.state.cookies.jar, recorder: recorder, executors: executors)
+        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: runner.state.cookies.jar, recorder: recorder, executors: executors, progress: progress)
 
         // The start, on both clocks: shards given the same --start-at agree on it to within
         // their clocks' agreement.
@@ -184,7 +195,7 @@ public struct LoadRun: Sendable {
         let start = clock.now + .seconds(min(max(startWall.timeIntervalSinceNow, -3.2e7), 3.2e7))
         progress.attach(recorder, start: start)
         if start > clock.now { try? await clock.sleep(until: start) }
-        if !jobs.isEmpty {
+        if !jobs.isEmpty, !progress.isStopped {
             if plan.isOpenLoop {
                 await openLoop(context, start: start)
             } else {
@@ -195,7 +206,7 @@ public struct LoadRun: Sendable {
         // The open loop's window holds its whole schedule, up to when the request after the last
         // would be due: N requests a second apart span N seconds, not the N - 1 between them.
         var elapsed = DurationText.milliseconds(max(.zero, clock.now - start)) / 1000
-        if plan.isOpenLoop, !Task.isCancelled, let rate = plan.rate, let total = plan.totalRequests(requestCount: jobs.count), !jobs.isEmpty {
+        if plan.isOpenLoop, !Task.isCancelled, !progress.isStopped, let rate = plan.rate, let total = plan.totalRequests(requestCount: jobs.count), !jobs.isEmpty {
             elapsed = max(elapsed, rate.dueTime(of: total, duration: plan.seconds))
         }
         return LoadResult(
@@ -219,7 +230,7 @@ public struct LoadRun: Sendable {
         await withDiscardingTaskGroup { group in
             for worker in 0..<plan.shardConcurrency {
                 group.addTask(executorPreference: context.executor(worker)) {
-                    while !Task.isCancelled {
+                    while !Task.isCancelled, !context.progress.isStopped {
                         // This shard's n-th request is the whole run's n·N + I.
                         let number = tickets.add(1) * shard.count + shard.index
                         if let total, number >= total { break }
@@ -277,7 +288,7 @@ public struct LoadRun: Sendable {
             await withDiscardingTaskGroup { group in
                 var number = first
                 var woke = start - LoadRun.tick
-                while number < total, !Task.isCancelled {
+                while number < total, !Task.isCancelled, !context.progress.isStopped {
                     let due = start + .seconds(rate.dueTime(of: number, duration: seconds))
                     if due > clock.now {
                         // At most one wake-up a tick: above a thousand requests a second, those
@@ -290,6 +301,7 @@ public struct LoadRun: Sendable {
                             try? await clock.sleep(until: woke, tolerance: .microseconds(50))
                         }
                     }
+                    if context.progress.isStopped { break }
                     if inFlight.current >= cap {
                         context.recorder.drop()
                     } else {
