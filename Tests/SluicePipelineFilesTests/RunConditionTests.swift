@@ -29,6 +29,12 @@ struct RunConditionTests {
         #expect(try RunConditionTests.holds("${s} == 'staging'", values))
         #expect(try RunConditionTests.holds("1e3 == 1000"))
         #expect(try RunConditionTests.holds("'nan' == 'nan'"))
+        // A number and text have no order, either way round; they are not equal.
+        let text = ["qty": "abc"]
+        for condition in ["qty > 40", "qty >= 40", "qty < 40", "qty <= 40", "40 < qty", "qty == 40"] {
+            #expect(try RunConditionTests.holds(condition, text) == false, "\(condition)")
+        }
+        #expect(try RunConditionTests.holds("qty != 40", text))
     }
 
     @Test("exists, missing values, the environment, not/and/or precedence and parentheses")

@@ -12,8 +12,9 @@ import SluiceStageRegistry
 /// - Operands: a name (a variable, a capture, a `for-each` row value; `${NAME}` is accepted too),
 ///   `env.NAME` for the environment, a quoted string (`'...'` or `"..."`), a number.
 /// - Comparisons: `==`, `!=`, `<`, `<=`, `>`, `>=`. Two operands that both read as numbers compare
-///   as numbers (`3 == 3.0`); otherwise as text, code point by code point, with no Unicode
-///   normalization. A comparison with a name that has no value is false (`!=` included): test it
+///   as numbers (`3 == 3.0`); two that read as text, as text, code point by code point, with no
+///   Unicode normalization; a number and text are not equal and have no order (`<`, `<=`, `>`,
+///   `>=` are false). A comparison with a name that has no value is false (`!=` included): test it
 ///   with `exists NAME`.
 /// - `exists NAME`, `true`, `false`, `not`, `and`, `or` and parentheses; `not` binds tightest, then
 ///   `and`, then `or`.
@@ -133,8 +134,12 @@ public struct RunCondition: Sendable, Hashable, CustomStringConvertible {
 
     private static func compare(_ left: String, _ comparison: Comparison, _ right: String) -> Bool {
         let order: Int
-        if let a = number(left), let b = number(right) {
+        let (a, b) = (number(left), number(right))
+        if let a, let b {
             order = a < b ? -1 : (a > b ? 1 : 0)
+        } else if (a == nil) != (b == nil), comparison != .equal, comparison != .notEqual {
+            // A number and text have no order: 'abc' > 40 does not hold (nor 'abc' <= 40).
+            return false
         } else {
             let a = Array(left.unicodeScalars.map(\.value)), b = Array(right.unicodeScalars.map(\.value))
             order = a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
