@@ -473,6 +473,27 @@ extension DocCommentExampleTests {
         #expect((echo["headers"] as? [String: String])?["Content-Type"]?.hasPrefix("application/json") == true)
     }
 
+    @Test("VariableScope.typedText: a text variable typed as Hurl types --variable, checked against Hurl's own test values")
+    func variableScopeTypedText() {
+        let values = Self.playground {
+            VariableScope.typedText("007")    // .int(7)
+            VariableScope.typedText("0x1F")   // .string("0x1F")
+        }
+        #expect(values.compactMap { $0 as? JSONValue } == [.int(7), .string("0x1F")])
+        // Hurl's variables.rs tests (Apache-2.0, Orange-OpenSource/hurl 138afd8): Jennifer, true,
+        // 30, 1.7, 1.0, -1.0, null, and a number past 64 bits.
+        #expect(VariableScope.typedText("Jennifer") == .string("Jennifer"))
+        #expect(VariableScope.typedText("true") == .bool(true) && VariableScope.typedText("null") == .null)
+        #expect(VariableScope.typedText("30") == .int(30) && VariableScope.typedText("1.7") == .double(1.7))
+        #expect(VariableScope.typedText("1.0") == .double(1) && VariableScope.typedText("-1.0") == .double(-1))
+        #expect(VariableScope.typedText("9223372036854775808") == .bigInteger("9223372036854775808"))
+        // What YAML's core schema would read as a value and Hurl keeps as text.
+        for text in ["~", "True", "NULL", "0o17", ".inf", "", "1_000", " 5"] {
+            #expect(VariableScope.typedText(text) == .string(text), "\(text)")
+        }
+        #expect(VariableScope.typedText("1e3") == .double(1000) && VariableScope.typedText(".5") == .double(0.5) && VariableScope.typedText("+5") == .int(5))
+    }
+
     @Test("Serialization.parameterDestination: a GET's parameters go in the query, a POST's in the body's format")
     func serializationParameterDestination() {
         let values = Self.playground {

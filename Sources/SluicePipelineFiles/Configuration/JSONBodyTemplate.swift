@@ -4,7 +4,7 @@ import SluiceStageRegistry
 extension VariableScope {
     /// A raw JSON body with its references filled in by Hurl's rule for JSON bodies: a reference
     /// that stands as a whole JSON value (`{"id": ${id}}`) is written as JSON, keeping its type (a
-    /// typed value as it is; a text one read as YAML reads a plain scalar, so `--var n=2` writes
+    /// typed value as it is; a text one typed as Hurl types it (``typedText(_:)``), so `--var n=2` writes
     /// `2` and a string is quoted and escaped), and one inside a JSON string
     /// (`{"label": "order ${id}"}`) is its text, escaped for the string, so a value holding a `"`
     /// or a `\` cannot break the document out of its string.
@@ -45,7 +45,7 @@ extension VariableScope {
             if inString {
                 output += String(try JSONWriter().string(from: .string(value)).dropFirst().dropLast())
             } else {
-                output += try JSONWriter().string(from: YAMLNode.coreSchemaValue(value))
+                output += try JSONWriter().string(from: VariableScope.typedText(value))
             }
         }
         return output

@@ -84,16 +84,16 @@ public struct VariableScope: Sendable {
     }
 
     /// The node as a JSON value, its references filled in. A scalar that is exactly one `${NAME}`,
-    /// quoted or not, is the variable's value: its typed value when it has one, else its text read
-    /// as YAML reads a plain scalar (`2` a number, `true` a Boolean, else a string), as Hurl types
-    /// its `--variable` values. Any other scalar is rendered as text, then read by the YAML core
+    /// quoted or not, is the variable's value: its typed value when it has one, else its text
+    /// typed as Hurl types its `--variable` values (``typedText(_:)``: `2` a number, `true` a
+    /// Boolean, else a string). Any other scalar is rendered as text, then read by the YAML core
     /// schema (a quoted one stays a string), as `YAMLNode/jsonValue()` reads it.
     /// - Throws: what ``render(_:)-(YAMLNode)`` throws, with the scalar's mark.
     public func jsonValue(of node: YAMLNode) throws(YAMLReader.SyntaxError) -> JSONValue {
         try node.jsonValue { text, _, scalar throws(YAMLReader.SyntaxError) in
             if let name = VariableScope.soleVariable(in: text) {
                 if let typed = typedValues[name] { return typed }
-                if let value = values[name] { return YAMLNode.coreSchemaValue(value) }
+                if let value = values[name] { return VariableScope.typedText(value) }
             }
             return try render(scalar).jsonValue()
         }

@@ -98,7 +98,7 @@ extension CheckQuery {
             default: break
             }
             if let typed = exchange.scope.typedValues[name] { return .json(typed) }
-            return exchange.scope.values[name].map { .json(YAMLNode.coreSchemaValue($0)) }
+            return exchange.scope.values[name].map { .json(VariableScope.typedText($0)) }
         case .certificate(let field):
             guard let certificate = response.metrics?.peerCertificates.first else {
                 throw CheckFailure(response.url?.scheme == "https" ? "none recorded" : "none: the request is not https")
