@@ -184,11 +184,20 @@ extension OptionDescriptor {
         return problems
     }
 
-    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo, or
+    /// else the one that shares the most of its start, when that is most of the word.
     package static func nearest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-        guard let (candidate, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
+        if let (candidate, distance) = scored, distance <= max(2, word.count / 3) { return candidate }
+        // Another ending on the same stem (`url-resolver` for `url-resolution`): at least two
+        // thirds of the word, and four characters, in common from the start.
+        let stems = candidates.map { ($0, commonPrefixLength(word.lowercased(), $0.lowercased())) }.max { $0.1 < $1.1 }
+        guard let (candidate, length) = stems, length >= 4, length * 3 >= word.count * 2 else { return nil }
         return candidate
+    }
+
+    private static func commonPrefixLength(_ a: String, _ b: String) -> Int {
+        zip(a, b).prefix { $0 == $1 }.count
     }
 
     private static func editDistance(_ a: String, _ b: String) -> Int {

@@ -205,6 +205,9 @@ struct ResponseDecodingTests {
         #expect(StatusCodeSet(parsing: "500-503") == [500...503])
         #expect(StatusCodeSet(parsing: "6xx") == nil)
         #expect(StatusCodeSet(parsing: "503-500") == nil)
+        // Three digits only: what a status line can carry (999 included, as some servers send it).
+        #expect(StatusCodeSet(parsing: "99") == nil && StatusCodeSet(parsing: "1000") == nil && StatusCodeSet(parsing: "0-99") == nil)
+        #expect(StatusCodeSet(parsing: "999") == [999...999])
         #expect(StatusCodeSet([200...299, 304...304]).description == "200-299, 304")
         let type = MediaType(parsing: #"Text/HTML; Charset="utf-8"; q=0.5"#)
         #expect(type?.essence == "text/html")

@@ -28,17 +28,24 @@ public struct StatusCodeSet: Sendable, Hashable, ExpressibleByArrayLiteral, Cust
         ranges = codes.map { $0...$0 }
     }
 
-    /// Parses `200`, `200-299`, or `2xx` (a class of a hundred codes); `nil` for anything else.
+    /// The codes a response can carry: three digits (RFC 9110 section 15 makes 100 to 599 HTTP's
+    /// own; servers send 600 to 999 as well).
+    public static let possibleCodes = 100...999
+
+    /// Parses `200`, `200-299`, or `2xx` (a class of a hundred codes); `nil` for anything else,
+    /// and for a code no response can carry (``possibleCodes``).
     public init?(parsing text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text.count == 3, let digit = text.first?.wholeNumberValue, (1...5).contains(digit), text.dropFirst().lowercased() == "xx" {
             ranges = [(digit * 100)...(digit * 100 + 99)]
         } else if let code = Int(text) {
+            guard Self.possibleCodes.contains(code) else { return nil }
             ranges = [code...code]
         } else {
             let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let low = Int(bounds[0].trimmingCharacters(in: .whitespaces)),
-                let high = Int(bounds[1].trimmingCharacters(in: .whitespaces)), low <= high
+                let high = Int(bounds[1].trimmingCharacters(in: .whitespaces)), low <= high,
+                Self.possibleCodes.contains(low), Self.possibleCodes.contains(high)
             else { return nil }
             ranges = [low...high]
         }

@@ -21,7 +21,7 @@ extension PipelineDecoder {
             if !texts.isEmpty, let codes = StatusCodeSet(parsingEach: texts) {
                 expectations.append(Expectation(check: .status(codes), mark: status.mark, label: "status"))
             } else {
-                fail(status.mark, "status is a code (200), a class (2xx), a range (200-299) or a list of them")
+                fail(status.mark, "status is a code (200), a class (2xx), a range (200-299) or a list of them, each code of three digits")
             }
         }
         for pair in node["headers"].flatMap({ scalarMapping($0, "expect.headers") }) ?? [] {

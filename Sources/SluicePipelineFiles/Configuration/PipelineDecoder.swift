@@ -215,7 +215,9 @@ package struct PipelineDecoder {
         let options = pairs[0].value
         if options.isNull { return StageSpec(name: name, source: source, mark: node.mark, options: []) }
         guard let optionPairs = options.pairs else {
-            fail(options.mark, "the options of stage '\(name)' must be a mapping")
+            // A lone value is most often an option's value without its name: say how it is written.
+            let written = options.scalar.map { ", such as '- \(name): {OPTION: \($0)}' ('sluice stages' lists each stage's options)" } ?? ""
+            fail(options.mark, "the options of stage '\(name)' must be a mapping" + written)
             return nil
         }
         return StageSpec(name: name, source: source, mark: node.mark, options: optionPairs)
