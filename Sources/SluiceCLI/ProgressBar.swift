@@ -36,7 +36,8 @@ struct ProgressBar {
 
     private func draw(now: ContinuousClock.Instant, samples: [(time: ContinuousClock.Instant, done: Int)]) {
         guard let start = progress.start, now >= start else {
-            Terminal.writeError("\r\u{1B}[2Kwaiting for the start time")
+            // Before the start: waiting for --start-at's time, or still connecting the pipeline up.
+            Terminal.writeError("\r\u{1B}[2K" + (progress.start == nil ? "starting" : "waiting for the start time (--start-at)"))
             return
         }
         let done = progress.done
