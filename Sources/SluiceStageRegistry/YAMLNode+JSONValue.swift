@@ -60,8 +60,10 @@ extension YAMLNode {
         return .string(text)
     }
 
-    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
-    private static func isCoreFloat(_ text: String) -> Bool {
+    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`: YAML's core schema
+    /// float without `.inf` and `.nan`, which is also what Rust's `f64` parsing (Hurl's) reads as a
+    /// finite number.
+    package static func isCoreFloat(_ text: String) -> Bool {
         var characters = Substring(text)
         if characters.first == "-" || characters.first == "+" { characters = characters.dropFirst() }
         let mantissaEnd = characters.firstIndex { $0 == "e" || $0 == "E" } ?? characters.endIndex

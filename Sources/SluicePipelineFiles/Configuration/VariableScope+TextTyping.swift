@@ -1,4 +1,5 @@
 import SluiceCore
+import SluiceStageRegistry
 
 extension VariableScope {
     /// The value of a text variable (`--var`, a dotenv file, `SLUICE_VAR_NAME`, a CSV cell) where
@@ -19,22 +20,7 @@ extension VariableScope {
         default: break
         }
         if let integer = JSONValue(integerText: text) { return integer }
-        if isDecimal(text), let value = Double(text), value.isFinite { return .double(value) }
+        if YAMLNode.isCoreFloat(text), let value = Double(text), value.isFinite { return .double(value) }
         return .string(text)
-    }
-
-    /// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`: what Rust's `f64` parsing,
-    /// Hurl's, reads as a finite number (it also takes `inf` and `NaN`, which JSON cannot hold).
-    private static func isDecimal(_ text: String) -> Bool {
-        var rest = Substring(text)
-        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
-        let mantissaEnd = rest.firstIndex { $0 == "e" || $0 == "E" } ?? rest.endIndex
-        let parts = rest[..<mantissaEnd].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let digits: (Substring) -> Bool = { $0.allSatisfy { $0.isASCII && $0.isNumber } }
-        guard parts.allSatisfy(digits), parts.contains(where: { !$0.isEmpty }) else { return false }
-        guard mantissaEnd < rest.endIndex else { return true }
-        var exponent = rest[rest.index(after: mantissaEnd)...]
-        if exponent.first == "+" || exponent.first == "-" { exponent = exponent.dropFirst() }
-        return !exponent.isEmpty && digits(exponent)
     }
 }
