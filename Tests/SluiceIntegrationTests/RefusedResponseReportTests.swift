@@ -132,5 +132,20 @@ struct RefusedResponseReportTests {
         #expect(load.status == 1)
         #expect(load.output.contains("expectation not met ×4"), "\(load.output)")
         #expect(load.output.contains("create (status 405): status: expected 200, actual 405; unacceptable content type: "), "\(load.output)")
+
+        // No stage refusing it: every failed check is in the first error, in the order written.
+        let unrefused = try directory.write(
+            """
+            requests:
+              - name: create
+                method: PSOT
+                path: \(servers.httpbin.absoluteString)/post
+                expect:
+                  status: 200
+                  headers: { Content-Type: application/json }
+
+            """, to: "unrefused.yaml")
+        let checks = try await SluiceProcess.launch(["run", "--no-color", "--repeat", "2", unrefused])
+        #expect(checks.output.contains("create (status 405): status: expected 200, actual 405; headers.Content-Type: expected application/json"), "\(checks.output)")
     }
 }

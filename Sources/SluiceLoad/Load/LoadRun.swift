@@ -106,8 +106,8 @@ public struct LoadRun: Sendable {
                 let status = outcome.response.map { " (status \($0.status))" } ?? ""
                 let error = outcome.error.map { "\($0.kind): \($0.message)" }
                 // A failed status check is the cause, a stage's refusal of the same response after it.
-                if let failedStatus = outcome.failures.first(where: \.isStatus) {
-                    failure = ("expectation not met", "\(job.spec.displayName)\(status): \(([failedStatus.description] + [error].compactMap { $0 }).joined(separator: "; "))")
+                if let error, let failedStatus = outcome.failures.first(where: \.isStatus) {
+                    failure = ("expectation not met", "\(job.spec.displayName)\(status): \(failedStatus.description); \(error)")
                 } else {
                     failure = (outcome.error?.kind ?? "expectation not met", "\(job.spec.displayName)\(status): \(error ?? outcome.failures.map(\.description).joined(separator: "; "))")
                 }
