@@ -143,25 +143,20 @@ public enum RunReport {
                 if let reason = result.skipReason {
                     counts.skipped += 1
                     body = "<skipped message=\"\(attribute(reason))\"/>"
-                } else if let failedStatus = result.statusFailureBesideError, let error = result.error {
-                    // The request's own status check failed: a failure, whose cause leads, and
-                    // the stage's refusal of the same response beside it.
-                    counts.failures += 1
-                    let where_ = location(result, suite)
-                    let details = ([failedStatus] + result.failures.filter { $0 != failedStatus }).map { "\(where_):\($0.mark.line):\($0.mark.column): \($0)" }
-                        + ["\(where_):\(result.mark.line):\(result.mark.column): \(error.stage.map { "\($0): " } ?? "")\(error.message)"]
-                        + [responseSummary(result, redactor: redactor)].compactMap { $0 }
-                    body = "<failure message=\"\(attribute(failedStatus.description))\" type=\"expectation\">\(attribute(details.joined(separator: "\n")))</failure>"
-                } else if let error = result.error {
+                } else if let error = result.error, result.statusFailureBesideError == nil {
                     counts.errors += 1
                     let where_ = "\(location(result, suite)):\(result.mark.line):\(result.mark.column)"
                     let answer = responseSummary(result, redactor: redactor).map { "\n" + $0 } ?? ""
                     body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)\(answer)"))</error>"
                 } else if !result.failures.isEmpty {
+                    // A failed status check beside a stage's refusal of the same response is the
+                    // cause: it leads, and the refusal is among the details.
                     counts.failures += 1
-                    let details = (result.failures.map { "\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [responseSummary(result, redactor: redactor)].compactMap { $0 })
+                    let failures = result.statusFailureBesideError.map { status in [status] + result.failures.filter { $0 != status } } ?? result.failures
+                    let refusal = result.error.map { "\(location(result, suite)):\(result.mark.line):\(result.mark.column): \($0.stage.map { "\($0): " } ?? "")\($0.message)" }
+                    let details = (failures.map { "\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [refusal, responseSummary(result, redactor: redactor)].compactMap { $0 })
                         .joined(separator: "\n")
-                    body = "<failure message=\"\(attribute(result.failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
+                    body = "<failure message=\"\(attribute(failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
                 }
                 let open = "    <testcase name=\"\(attribute(result.name))\" classname=\"\(attribute(suite.pipeline))\" time=\"\(seconds(time))\""
                 cases.append(body.isEmpty ? open + "/>" : open + ">\n      " + body + "\n    </testcase>")
