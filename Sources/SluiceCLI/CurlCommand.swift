@@ -33,13 +33,13 @@ struct CurlCommand: AsyncParsableCommand {
             let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
             // Captures have no value before the file runs: the command holds <NAME> for each.
             let captured = Set(file.spec.requests.flatMap(\.captures).map(\.name)).subtracting(file.scope.values.keys)
-            for prepared in try await runner.prepare(selection: RequestSelection(only: only)) {
+            for prepared in try await runner.prepare(selection: RequestSelection(only: only), checksBodyFiles: false) {
                 let spec = prepared.spec
                 switch prepared.result {
                 case .success(let request):
                     let command = CurlExport.command(
                         for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
-                        ownCookies: prepared.written?.ownCookies, redactor: redactor
+                        ownCookies: prepared.written?.ownCookies, placeholders: prepared.placeholders, redactor: redactor
                     )
                     Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(captured)) + "\(command)\n")
                 case .failure(let error):

@@ -75,7 +75,7 @@ struct FileRun {
             if options.json {
                 outcome.document = RunReport.dryRunJSON(pipeline: file.spec.name, prepared: prepared, redactor: runner.redactor)
             } else {
-                write(prepared.map { text.dryRun($0.spec, $0.result) }.joined())
+                write(prepared.map(text.dryRun).joined())
             }
             outcome.failed = prepared.contains { if case .failure = $0.result { true } else { false } }
             return outcome

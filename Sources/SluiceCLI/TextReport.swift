@@ -78,13 +78,14 @@ struct TextReport {
     }
 
     /// A dry run's request: its request line, headers and body as they would be sent.
-    func dryRun(_ spec: RequestSpec, _ request: Result<Request, SluiceError>) -> String {
+    func dryRun(_ prepared: PreparedRequest) -> String {
+        let spec = prepared.spec
         var text = "# \(spec.displayName)\n"
-        switch request {
+        switch prepared.result {
         case .failure(let error):
             return text + "\(spec.source.location(spec.mark)): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"
         case .success(let request):
-            text += "\(request.method) \(redactor.redact(request.url.absoluteString))\n"
+            text += "\(request.method) \(redactor.redact(CapturePlaceholder.shown(request.url, names: prepared.placeholders)))\n"
             for field in request.headers { text += "\(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
             if let body = RunReport.bodyBytes(request.body) {
                 if let string = String(data: body, encoding: .utf8) {

@@ -246,6 +246,31 @@ struct RunCommandTests {
         #expect(!log.contains(marker))
     }
 
+    @Test("--dry-run: a capture's placeholder shows as written in the URL; a body file a run could not send is the request's error")
+    func dryRunPlaceholdersAndBodyFiles() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - { name: login, path: "http://127.0.0.1:9/login", capture: { n: $.id } }
+              - { name: upload, method: POST, path: "http://127.0.0.1:9/upload", body-file: missing.json }
+              - { name: item, path: "http://127.0.0.1:9/items/${n}?of=${n}" }
+            """, to: "p.yaml")
+        let text = try await SluiceProcess.launch(["run", "--dry-run", "--no-color", path])
+        #expect(text.status == 1, "\(text.output)")
+        #expect(text.output.contains("# upload\n\(path):3:5: error: file I/O failure in transport for http://127.0.0.1:9/upload: cannot read upload file \(directory.file("missing.json").path): No such file or directory\n"), "\(text.output)")
+        #expect(text.output.contains("# item\nGET http://127.0.0.1:9/items/<n>?of=<n>\n"), "\(text.output)")
+        let json = try await SluiceProcess.launch(["run", "--dry-run", "--format", "json", path])
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let requests = try #require(document["requests"] as? [[String: Any]])
+        #expect(requests[2]["url"] as? String == "http://127.0.0.1:9/items/<n>?of=<n>")
+        #expect((requests[1]["error"] as? [String: Any])?["kind"] as? String == "file I/O failure" && requests[1]["body"] == nil, "\(json.output)")
+        // A curl command names the file, which may be there by the time it runs: written as it is.
+        let curl = try await SluiceProcess.launch(["curl", path])
+        #expect(curl.status == 0, "\(curl.error)")
+        #expect(curl.output.contains("curl -X POST http://127.0.0.1:9/upload"), "\(curl.output)")
+        #expect(curl.output.contains("curl 'http://127.0.0.1:9/items/<n>?of=<n>'"), "\(curl.output)")
+    }
+
     @Test("--report junit:PATH writes JUnit XML with a testcase per request")
     func junitReport() async throws {
         let servers = try TestServers.load()

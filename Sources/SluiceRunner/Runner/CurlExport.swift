@@ -22,9 +22,12 @@ public enum CurlExport {
     ///   - ownCookies: the request's own cookies (`Request.ownCookies`), which the
     ///     cookies stage put at the end of its `Cookie` field: written as `-b`, which curl sends on
     ///     every hop as Sluice does.
+    ///   - placeholders: the captures standing in the request as their ``CapturePlaceholder``s,
+    ///     shown in the URL as written.
     ///   - redactor: hides secrets; `Redactor/none` shows them.
     public static func command(
-        for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, ownCookies: String? = nil, redactor: Redactor
+        for request: Request, parts: [MultipartPart] = [], redirects: Redirection?, ownCookies: String? = nil, placeholders: [String] = [],
+        redactor: Redactor
     ) -> String {
         var request = request
         // The field's bytes, compared as bytes: the stage wrote them, nothing normalized them.
@@ -44,7 +47,7 @@ public enum CurlExport {
         case .head: arguments.append("--head")
         default: arguments += ["-X", request.method.rawValue]
         }
-        let url = request.url.absoluteString
+        let url = CapturePlaceholder.shown(request.url, names: placeholders)
         // curl reads [] and {} in a URL as a glob; the URL is sent as Sluice sends it.
         if url.contains(where: { "[]{}".contains($0) }) { arguments.append("--globoff") }
         arguments.append(quote(redactor.redact(url)))

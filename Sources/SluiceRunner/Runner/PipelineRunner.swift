@@ -12,6 +12,16 @@ public struct PreparedRequest: Sendable {
     public var written: Request?
     /// The request as it would reach the transport, or why it cannot be prepared.
     public var result: Result<Request, SluiceError>
+    /// The captures that have no value before the file runs, each standing in the request as its
+    /// ``CapturePlaceholder``.
+    public var placeholders: [String] = []
+
+    /// The URL the request would be sent to, each placeholder shown as written
+    /// (``CapturePlaceholder/shown(_:names:)``); `nil` when the request could not be prepared.
+    public var shownURL: String? {
+        guard case .success(let request) = result else { return nil }
+        return CapturePlaceholder.shown(request.url, names: placeholders)
+    }
 }
 
 /// Runs a pipeline file's requests: in file order, each through the file's stages, captures
@@ -153,14 +163,21 @@ public struct PipelineRunner: Sendable {
     }
 
     /// Runs each request through the request half of the chain without sending it.
+    /// - Parameter checksBodyFiles: whether a body file that the transport could not send (gone,
+    ///   unreadable, a directory) makes the request's result an error, as it would in a run; a
+    ///   curl command, which names the file, is written without reading it.
     /// - Returns: for each selected request, the request as it would be sent, or why it could
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
-    public func prepare(selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true) async throws(SluiceError) -> [PreparedRequest] {
+    public func prepare(
+        selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true, checksBodyFiles: Bool = true
+    ) async throws(SluiceError) -> [PreparedRequest] {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let manager = SessionManager(pipeline: try pipeline(dryRun: true, adding: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
+        var placeholders: [String] = []
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
-            scope.values[capture.name] = "<\(capture.name)>"
+            scope.values[capture.name] = CapturePlaceholder.text(for: capture.name)
+            placeholders.append(capture.name)
         }
         var prepared: [PreparedRequest] = []
         for spec in selected {
@@ -177,9 +194,14 @@ public struct PipelineRunner: Sendable {
                 guard let request = handle.context.storage[SentRequestRecorder.Key.self] else {
                     throw SluiceError(kind: .invalidRequest, message: "the request did not reach the transport")
                 }
-                prepared.append(PreparedRequest(spec: spec, written: written, result: .success(request)))
+                // The body's files, checked as the transport checks them before it sends: a file
+                // that a run could not send is this request's error, not an empty body.
+                if checksBodyFiles { _ = try UploadSource(request.body, url: request.url) }
+                prepared.append(PreparedRequest(spec: spec, written: written, result: .success(request), placeholders: placeholders))
             } catch {
-                prepared.append(PreparedRequest(spec: spec, written: written, result: .failure(SluiceError.wrapping(error, stage: nil, url: nil))))
+                prepared.append(PreparedRequest(
+                    spec: spec, written: written, result: .failure(SluiceError.wrapping(error, stage: nil, url: nil)), placeholders: placeholders
+                ))
             }
         }
         return prepared

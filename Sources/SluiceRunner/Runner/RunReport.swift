@@ -91,7 +91,7 @@ public enum RunReport {
                 return [
                     "name": .string(entry.spec.displayName),
                     "method": .string(request.method.rawValue),
-                    "url": .string(redactor.redact(request.url.absoluteString)),
+                    "url": .string(redactor.redact(CapturePlaceholder.shown(request.url, names: entry.placeholders))),
                     "headers": .array(request.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] }),
                     "body": text.map { .string(redactor.redact($0)) } ?? .null,
                     "body-base64": body.flatMap { text == nil ? .string($0.base64EncodedString()) : nil } ?? .null,
