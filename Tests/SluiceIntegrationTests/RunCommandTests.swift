@@ -192,8 +192,37 @@ struct RunCommandTests {
                 + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
             environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
         )
-        #expect(good.status == 0, "\(good.error)")
+        #expect(good.status == 0 && !good.error.contains("warning: request"), "\(good.error)")
         #expect(good.output.contains("demo.yaml: ok (5 stages listed, 8 in the chain, 2 requests)"), "\(good.output)")
+    }
+
+    @Test("validate: a body file or part file that is not there, or is a directory, is a warning with its place; a templated path is not checked")
+    func validateWarnsOfUnsendableFiles() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.file("folder"), withIntermediateDirectories: false)
+        _ = try directory.write("{}", to: "there.json")
+        let path = try directory.write("""
+            stages:
+              - serialization: { format: multipart }
+            requests:
+              - { name: raw, method: POST, path: "http://127.0.0.1:9/", body-file: missing.json }
+              - { name: present, method: POST, path: "http://127.0.0.1:9/", body-file: there.json }
+              - name: parts
+                method: POST
+                path: http://127.0.0.1:9/
+                parts:
+                  - { name: a, file: folder }
+                  - { name: b, file: "${dir}/anything" }
+                  - { name: c, file: there.json }
+            """, to: "p.yaml")
+        let result = try await SluiceProcess.launch(["validate", "--var", "dir=nowhere", path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "\(path): ok (1 stage listed, 5 in the chain, 3 requests)\n")
+        #expect(result.error == """
+            \(path):4:72: warning: request raw sends missing.json, which does not exist (\(directory.file("missing.json").path)): a run fails the request unless the file is there by then
+            \(path):10:26: warning: request parts sends folder, a directory, not a file: a run fails the request
+
+            """, "\(result.error)")
     }
 
     @Test("--format json: one document with results and summary, as the format page says")
