@@ -143,7 +143,7 @@ struct RunCommand: AsyncParsableCommand {
         guard repetitions != nil || duration != nil || rate != nil else { return nil }
         var plan = LoadPlan(repetitions: repetitions, concurrency: concurrency)
         if let duration {
-            guard let parsed = DurationText.parse(duration) else { throw ValidationError("--duration takes a duration such as 30s, 1.5m or 500ms, not '\(duration)'") }
+            guard let parsed = DurationText.parse(duration) else { throw ValidationError("--duration takes a duration such as 30s, 1.5m, 1h30m or 500ms, not '\(duration)'") }
             plan.duration = parsed
         }
         if let rate {

@@ -83,7 +83,7 @@ public enum PipelineSchema {
     }
 
     private static let scalar: JSONValue = ["type": ["string", "number", "boolean"]]
-    private static let duration: JSONValue = ["type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?(ms|us|s|m|h)$"]
+    private static let duration: JSONValue = ["type": "string", "pattern": "^(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|\u{00B5}s|\u{03BC}s|ms|s|m|h))+)$"]
     private static let statusCode: JSONValue = [
         "anyOf": [["type": "integer"], ["type": "string", "pattern": "^([1-5]xx|[0-9]{3}(-[0-9]{3})?)$"]],
     ]
