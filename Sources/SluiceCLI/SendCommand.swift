@@ -344,6 +344,9 @@ struct SendCommand: AsyncParsableCommand {
         var response: Response
         let handle: TaskHandle
         var bodyBytes: Int64 = 0
+        // The response whose body is being taken: a failure while it streams (a timeout, a
+        // reset) is written by -w for it and the bytes that came, as curl writes `200 1 28`.
+        var streaming: Response?
         do {
             // Opened before anything is sent, so a path that cannot be used is said at once.
             let file = try output.flatMap { (path) throws(SluiceError) in try outputOptions.file(at: path) }
@@ -363,6 +366,7 @@ struct SendCommand: AsyncParsableCommand {
             }
             try writeHeads(of: response, hops: hopLog, write: write)
             if let body = response.bodyStream {
+                streaming = response
                 var pieces = body.makeAsyncIterator()
                 // As curl: binary bytes are not written to a terminal unless -o - asks for them.
                 var checksForTerminal = file == nil && output == nil && isatty(STDOUT_FILENO) == 1
@@ -392,8 +396,20 @@ struct SendCommand: AsyncParsableCommand {
         } catch let error as SluiceError {
             await transport.shutdown()
             // A failure after the last response came (too many redirects, a redirect refused) is
-            // written for that response, as curl writes it; one during an exchange, for none.
-            try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyWritten: nil, hops: hopLog, failure: .error(error))
+            // written for that response, as curl writes it; one during an exchange, for none;
+            // one while the body streamed, for its response and the bytes taken before it.
+            if var streaming {
+                // Its metrics were read at its head: the body's bytes and the time are the ones
+                // up to the failure (the bytes as written: a compressed body's decoded size).
+                if var metrics = streaming.metrics {
+                    metrics.bodyBytesReceived = bodyBytes
+                    if let sent = metrics.requestSentAt { metrics.total = metrics.timeToPreTransfer + (.now - sent) }
+                    streaming.metrics = metrics
+                }
+                try? writeOutLine(streaming, request: request, bodyWritten: bodyBytes, hops: hopLog, failure: .error(error))
+            } else {
+                try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyWritten: nil, hops: hopLog, failure: .error(error))
+            }
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
         if metrics {

@@ -169,6 +169,32 @@ struct SendCurlOutputTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)) == Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("data.json")))
     }
 
+    @Test("a body cut off (a short body, a truncated chunk, a timeout mid-body): -w writes the response's status and the bytes that came, as curl does")
+    func writeOutAfterBodyFailure() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let format = "%{http_code} %{size_download} %{exitcode}"
+        for path in ["short-body", "truncated-chunked"] {
+            let url = servers.fault.appendingPathComponent(path).absoluteString
+            for output in [["-o", "/dev/null"], ["-o", directory.file(path).path]] {
+                let arguments = ["-s", "-w", format] + output + [url]
+                let sent = try await SluiceProcess.launch(["send"] + arguments)
+                let reference = try await CurlCLI.run(arguments)
+                #expect(sent.status == 18 && reference.status == 18, "\(arguments)")
+                #expect(sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
+            }
+        }
+        // A byte every 0.2 s, cut off by -m 1 after a handful: how many is the clock's, so the
+        // status and the exit code are compared, and the count with the bytes written out.
+        let drip = servers.fault.appendingPathComponent("drip").absoluteString + "?interval=0.2"
+        let timedOut = try await SluiceProcess.launch(["send", "-s", "-m", "1", "-w", "\n" + format + " %{time_total}", drip])
+        let lines = timedOut.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let fields = lines.last.map { $0.split(separator: " ").map(String.init) } ?? []
+        let taken = lines.count == 2 ? lines[0].count : -1
+        #expect(timedOut.status == 28 && fields.count == 4 && fields[0] == "200" && fields[2] == "28", "\(timedOut.output)")
+        #expect(fields.count == 4 && Int(fields[1]) == taken && taken > 0 && (Double(fields[3]) ?? 0) >= 1, "\(timedOut.output)")
+    }
+
     @Test("-f writes no body and leaves an -o file alone, but still writes the head to -D and -i (or -I) and -w's line, as curl does")
     func failKeepsHeadAndWriteOut() async throws {
         let servers = try TestServers.load()
