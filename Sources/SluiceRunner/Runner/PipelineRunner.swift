@@ -15,13 +15,6 @@ public struct PreparedRequest: Sendable {
     /// The captures that have no value before the file runs, each standing in the request as its
     /// ``CapturePlaceholder``.
     public var placeholders: [String] = []
-
-    /// The URL the request would be sent to, each placeholder shown as written
-    /// (``CapturePlaceholder/shown(_:names:)``); `nil` when the request could not be prepared.
-    public var shownURL: String? {
-        guard case .success(let request) = result else { return nil }
-        return CapturePlaceholder.shown(request.url, names: placeholders)
-    }
 }
 
 /// Runs a pipeline file's requests: in file order, each through the file's stages, captures
