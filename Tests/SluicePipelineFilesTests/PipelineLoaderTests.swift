@@ -136,6 +136,7 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/\n    timeout: soon\n", "3:14: timeout must be a duration such as 500ms, 30s or 2m"),
         ("requests:\n  - path: http://h/\n    paht: x\n", "3:5: unknown key 'paht' in a request; did you mean 'path'?"),
         ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at p.yaml:2:5"),
+        ("requests:\n  - path: http://h/\n  - path: http://h/\n", "3:5: a request named 'GET http://h/' is already defined at p.yaml:2:5; names must be unique (a request with no name: is named METHOD path: give these a name: each)"),
         ("nmae: x\n", "1:1: unknown key 'nmae' in a pipeline; did you mean 'name'?"),
     ])
     func errorPositions(text: String, expected: String) {

@@ -262,7 +262,10 @@ struct PipelineAssembly {
             let places = [first.includedAt, includedAt].map { $0 ?? "the file itself" }
             fail(request.source, request.mark, "request '\(request.name)' is included twice: at \(places[0]) and at \(places[1]); names must be unique")
         } else {
-            fail(request.source, request.mark, "a request named '\(request.name)' is already defined at \(first.location); names must be unique")
+            // Two requests alike with no name: of their own are the usual way here: say how.
+            let defaulted = request.name.hasSameCodePoints(as: "\(request.method) \(request.path.scalar ?? "")")
+            let hint = defaulted ? " (a request with no name: is named METHOD path: give these a name: each)" : ""
+            fail(request.source, request.mark, "a request named '\(request.name)' is already defined at \(first.location); names must be unique\(hint)")
         }
     }
 
