@@ -296,7 +296,7 @@ struct RunCommandTests {
         // A curl command names the file, which may be there by the time it runs: written as it is.
         let curl = try await SluiceProcess.launch(["curl", path])
         #expect(curl.status == 0, "\(curl.error)")
-        #expect(curl.output.contains("curl -X POST http://127.0.0.1:9/upload"), "\(curl.output)")
+        #expect(curl.output.contains("curl http://127.0.0.1:9/upload"), "\(curl.output)")
         #expect(curl.output.contains("curl 'http://127.0.0.1:9/items/<n>?of=<n>'"), "\(curl.output)")
     }
 
@@ -368,6 +368,35 @@ struct RunCommandTests {
         #expect(echoed["form"] as? [String: String] == ["q": "a&b=c", "empty": ""])
         let headers = try #require(echoed["headers"] as? [String: String])
         #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test("curl: a POST redirected by a 303 goes on as a GET in the exported command run by curl, as sluice run sends it")
+    func curlExportOfRedirectedPost() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - name: post
+                method: POST
+                path: "\(servers.httpbin.absoluteString)/redirect-to?url=/anything&status_code=303"
+                body: hello
+                expect: { body: { $.method: GET } }
+            """, to: "p.yaml")
+        let run = try await SluiceProcess.launch(["run", path])
+        #expect(run.status == 0, "\(run.output)")
+        let exported = try await SluiceProcess.launch(["curl", path])
+        let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
+        #expect(!command.contains("-X POST") && command.contains("--data-binary hello"), "\(command)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", String(command) + " --silent"]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        shell.waitUntilExit()
+        let echoed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(echoed["method"] as? String == "GET", "\(String(decoding: data, as: UTF8.self))")
     }
 
     @Test("curl: a command that holds a capture's placeholder says so above it; a value given with --var is no placeholder")

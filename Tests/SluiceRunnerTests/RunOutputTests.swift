@@ -38,12 +38,19 @@ struct RunOutputTests {
         let command = CurlExport.command(for: request, redirects: Redirection(maximumHops: 5), redactor: Redactor(secrets: ["tok"]))
         #expect(command == """
             # not exported: public-key pinning to sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)
-            curl -X POST 'https://api.test/items?q=a%20b' -H 'Authorization: Bearer ***' -H 'X-Note: it'\\''s' -H User-Agent: --compressed --data-binary '{"k":"***"}' --location --max-redirs 5 --max-time 1.5 --connect-timeout 10
+            curl 'https://api.test/items?q=a%20b' -H 'Authorization: Bearer ***' -H 'X-Note: it'\\''s' -H User-Agent: --compressed --data-binary '{"k":"***"}' --location --max-redirs 5 --max-time 1.5 --connect-timeout 10
             """)
         let shown = CurlExport.command(for: request, redirects: nil, redactor: .none)
         #expect(shown.contains("'Authorization: Bearer tok'") && shown.contains(#"'{"k":"tok"}'"#))
         let head = CurlExport.command(for: Request(method: .head, url: URL(string: "http://h/")!, body: .data(Data([0, 1]))), redirects: nil, redactor: .none)
         #expect(head == "echo AAE= | base64 -d | curl --head http://h/ -H User-Agent: --compressed --data-binary @-")
+        // A POST with no body, and any other method, keep -X: curl would send a GET without it.
+        // A limit under a millisecond is a millisecond, never 0, which curl reads as none.
+        var empty = Request(method: .post, url: URL(string: "http://h/")!)
+        empty.timeouts = Timeouts(connect: .nanoseconds(1), total: .microseconds(999))
+        #expect(CurlExport.command(for: empty, redirects: nil, redactor: .none) == "curl -X POST http://h/ -H User-Agent: --compressed --max-time 0.001 --connect-timeout 0.001")
+        let put = Request(method: .put, url: URL(string: "http://h/")!, body: .data(Data("x".utf8)))
+        #expect(CurlExport.command(for: put, redirects: nil, redactor: .none) == "curl -X PUT http://h/ -H User-Agent: --compressed --data-binary x")
     }
 
     @Test("multipart bodies become -F parts so curl streams the same files")
@@ -60,7 +67,7 @@ struct RunOutputTests {
         _ = try await SessionManager(pipeline: try Pipeline(stages: [Serialization(format: .multipart)], transport: transport)).send(request)
         let sent = try #require(received.withLock { $0 })
         let command = CurlExport.command(for: sent, parts: request.parts, redirects: nil, redactor: .none)
-        #expect(command == "curl -X POST http://h/up -H User-Agent: --compressed --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
+        #expect(command == "curl http://h/up -H User-Agent: --compressed --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
     }
 
     @Test("the redactor hides secrets longest first and credential headers whole")

@@ -42,11 +42,6 @@ public enum CurlExport {
         var lines: [String] = []
         var arguments = ["curl"]
         var prefix = ""
-        switch request.method {
-        case .get: break
-        case .head: arguments.append("--head")
-        default: arguments += ["-X", request.method.rawValue]
-        }
         let url = CapturePlaceholder.shown(request.url, names: placeholders)
         // curl reads [] and {} in a URL as a glob; the URL is sent as Sluice sends it.
         if url.contains(where: { "[]{}".contains($0) }) { arguments.append("--globoff") }
@@ -92,6 +87,16 @@ public enum CurlExport {
             case .stream:
                 lines.append("# the body is streamed from a producer in the program; curl cannot show it")
             }
+        }
+        // curl sends a body given with --data-binary or -F as a POST, and turns that POST into
+        // a GET after a 303 (and a 301 or 302), as Sluice's redirects do; `-X POST` would keep it
+        // a POST on every hop.
+        let postsBody = arguments.contains { ["--data-binary", "-F", "--form-string"].contains($0) }
+        switch request.method {
+        case .get: break
+        case .head: arguments.insert("--head", at: 1)
+        case .post where postsBody: break
+        default: arguments.insert(contentsOf: ["-X", request.method.rawValue], at: 1)
         }
         if let redirects, redirects.follows {
             arguments += [redirects.trustsOtherOrigins ? "--location-trusted" : "--location", "--max-redirs", "\(redirects.maximumHops)"]
@@ -163,8 +168,10 @@ public enum CurlExport {
         return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// Seconds as curl's timeouts take them: to the millisecond, libcurl's finest, rounded up, so
+    /// that a limit under a millisecond is not written as 0, which curl reads as none.
     private static func seconds(_ duration: Duration) -> String {
-        let value = DurationText.milliseconds(duration) / 1000
+        let value = DurationText.milliseconds(duration).rounded(.up) / 1000
         return value.formatted(.number.precision(.fractionLength(0...3)).grouping(.never))
     }
 }
