@@ -94,10 +94,10 @@ struct SendCommand: AsyncParsableCommand {
     )
     var hstsFile: String?
 
-    @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds.")
+    @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds (fractions allowed; 0: the default, 10).")
     var connectTimeout: Double = 10
 
-    @Option(name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")], help: ArgumentHelp("The total timeout in seconds (fractions allowed); none by default, as curl's -m.", valueName: "SECONDS"))
+    @Option(name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")], help: ArgumentHelp("The total timeout in seconds (fractions allowed); none by default or with 0, as curl's -m.", valueName: "SECONDS"))
     var timeout: Double?
 
     @Option(
@@ -197,8 +197,8 @@ struct SendCommand: AsyncParsableCommand {
         for header in headers where !header.hasPrefix("@") && !header.contains(":") && !header.hasSuffix(";") {
             throw ValidationError("header '\(header)' is not of the form 'Name: value', 'Name:' or 'Name;'")
         }
-        if connectTimeout <= 0 || (timeout ?? 1) <= 0 {
-            throw ValidationError("timeouts must be positive")
+        if connectTimeout < 0 || (timeout ?? 0) < 0 || !connectTimeout.isFinite || !(timeout ?? 0).isFinite {
+            throw ValidationError("timeouts are seconds, 0 or more (0: none, as curl's -m 0)")
         }
         if maxEvents != nil, !events {
             throw ValidationError("--max-events goes with --events")
@@ -707,7 +707,12 @@ struct SendCommand: AsyncParsableCommand {
         try bodyOptions.apply(to: &request, joined: joined)
         request.destination = .stream()
         request.maxResponseSize = maxFileSize.flatMap(ByteCountText.parse)
-        request.timeouts = Timeouts(connect: .milliseconds(Int(connectTimeout * 1000)), total: timeout.map { .milliseconds(Int($0 * 1000)) })
+        // As curl: 0 is no limit of its own (the connection then has the default); a fraction of a
+        // millisecond is a millisecond, libcurl's finest, never 0, which would be no limit.
+        func limit(_ seconds: Double) -> Duration? {
+            seconds == 0 ? nil : .milliseconds(Int64(min((seconds * 1000).rounded(.up), 9e15)))
+        }
+        request.timeouts = Timeouts(connect: limit(connectTimeout), total: timeout.flatMap(limit))
         return request
     }
 

@@ -169,7 +169,7 @@ struct SendCurlOutputTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)) == Data(contentsOf: URL(fileURLWithPath: servers.wwwRoot).appendingPathComponent("data.json")))
     }
 
-    @Test("a body cut off (a short body, a truncated chunk, a timeout mid-body): -w writes the response's status and the bytes that came, as curl does")
+    @Test("a body cut off (a short body, a truncated chunk, a timeout mid-body): -w writes the response's status and the bytes that came, as curl does; -m 0 is no limit")
     func writeOutAfterBodyFailure() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -183,6 +183,13 @@ struct SendCurlOutputTests {
                 #expect(sent.status == 18 && reference.status == 18, "\(arguments)")
                 #expect(sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
             }
+        }
+        // -m 0 is no limit, as curl reads it (and --connect-timeout 0 the default).
+        let ok = servers.fault.appendingPathComponent("ok").absoluteString
+        for arguments in [["-s", "-m", "0", "-o", "/dev/null", "-w", format, ok], ["-s", "--connect-timeout", "0", "-o", "/dev/null", "-w", format, ok]] {
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            let reference = try await CurlCLI.run(arguments)
+            #expect(sent.status == 0 && sent.output == reference.output, "\(arguments): \(sent.output) vs \(reference.output)")
         }
         // A byte every 0.2 s, cut off by -m 1 after a handful: how many is the clock's, so the
         // status and the exit code are compared, and the count with the bytes written out.
