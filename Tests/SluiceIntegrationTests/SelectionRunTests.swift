@@ -69,6 +69,11 @@ struct SelectionRunTests {
         let orphan = try await SluiceProcess.launch(["run", "--only", "fetch*", path])
         #expect(orphan.status == 2)
         #expect(orphan.error.contains("the selection leaves out request 'login', which captures ${id} for 'fetch [a]'"))
+        // Nothing is sent by a dry run or `sluice curl`: the capture shows as its placeholder.
+        for command in [["run", "--dry-run", "--no-color"], ["curl"]] {
+            let shown = try await SluiceProcess.launch(command + ["--only", "fetch [b]", path])
+            #expect(shown.status == 0 && shown.output.contains("/anything/<id>/b"), "\(command): \(shown.output)\(shown.error)")
+        }
     }
 
     @Test("--jobs runs files at once, each with its own captures and cookies, and prints them in the order given")

@@ -56,16 +56,18 @@ public struct PipelineRunner: Sendable {
     ///   - selection: `--only`, `--tag`, `--skip-tag`.
     ///   - requiresMatches: whether an `--only` pattern that matches no request of this file is an
     ///     error (a run of several files checks that across them instead).
-    /// - Throws: `.configuration` for a pattern that matches nothing, or a selected request that
-    ///   uses a capture of a request left out.
-    public func requests(selection: RequestSelection, requiresMatches: Bool = true) throws(SluiceError) -> [RequestSpec] {
+    ///   - requiresCaptures: whether a selected request that uses a capture of a request left out
+    ///     is an error (a dry run shows the capture's placeholder instead).
+    /// - Throws: `.configuration` for a pattern that matches nothing, or, when `requiresCaptures`,
+    ///   a selected request that uses a capture of a request left out.
+    public func requests(selection: RequestSelection, requiresMatches: Bool = true, requiresCaptures: Bool = true) throws(SluiceError) -> [RequestSpec] {
         let all = file.spec.requests
         guard !selection.selectsAll else { return all }
         if requiresMatches, let pattern = selection.unmatchedPatterns(in: all).first {
             throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
         }
         let chosen = all.map(selection.selects)
-        for (position, request) in all.enumerated() where chosen[position] {
+        for (position, request) in all.enumerated() where chosen[position] && requiresCaptures {
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
             let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
             for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
@@ -164,7 +166,8 @@ public struct PipelineRunner: Sendable {
     public func prepare(
         selection: RequestSelection = RequestSelection(), requiresMatches: Bool = true, checksBodyFiles: Bool = true
     ) async throws(SluiceError) -> [PreparedRequest] {
-        let selected = try requests(selection: selection, requiresMatches: requiresMatches)
+        // A capture of a request left out stands as its placeholder, as every capture does here.
+        let selected = try requests(selection: selection, requiresMatches: requiresMatches, requiresCaptures: false)
         let manager = SessionManager(pipeline: try pipeline(dryRun: true, adding: [SentRequestRecorder(stops: true)]))
         var scope = file.scope
         var placeholders: [String] = []
