@@ -134,6 +134,8 @@ struct PipelineLoaderTests {
         ("requests:\n  - path: http://h/\n    expect:\n      status: [200, 0-99]\n", "4:15: status is a code (200), a class (2xx), a range (200-299) or a list of them, each code of three digits"),
         ("requests:\n  - path: http://h/\n    expect:\n      headers: {X: '/[/'}\n", "4:20: '[' is not a regular expression"),
         ("requests:\n  - path: http://h/\n    timeout: soon\n", "3:14: timeout must be a duration such as 500ms, 30s or 2m"),
+        ("requests:\n  - {method: POST, path: 'http://h/', body-file: ''}\n", "2:50: body-file must be a path"),
+        ("stages:\n  - serialization: {format: multipart}\nrequests:\n  - {method: POST, path: 'http://h/', parts: [{name: f, file: ''}]}\n", "4:63: a part's file must be a path"),
         ("requests:\n  - path: http://h/\n    paht: x\n", "3:5: unknown key 'paht' in a request; did you mean 'path'?"),
         ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at p.yaml:2:5"),
         ("requests:\n  - path: http://h/\n  - path: http://h/\n", "3:5: a request named 'GET http://h/' is already defined at p.yaml:2:5; names must be unique (a request with no name: is named METHOD path: give these a name: each)"),

@@ -310,7 +310,7 @@ package struct PipelineDecoder {
         if let body = request.body, body.scalar == nil {
             fail(body.mark, "body is raw text; to send structured data, use parameters: with a serialization stage")
         }
-        if let file = request.bodyFile, file.scalar == nil { fail(file.mark, "body-file must be a path") }
+        if let file = request.bodyFile, file.scalar?.isEmpty ?? true { fail(file.mark, "body-file must be a path") }
         if request.body != nil && request.bodyFile != nil {
             fail(node.mark, "give body or body-file, not both")
         }
@@ -426,6 +426,7 @@ package struct PipelineDecoder {
         for value in [part.name, part.value, part.file, part.filename, part.contentType].compactMap({ $0 }) where value.scalar == nil {
             fail(value.mark, "part entries are strings")
         }
+        if let file = part.file, file.scalar?.isEmpty == true { fail(file.mark, "a part's file must be a path") }
         return part
     }
 
