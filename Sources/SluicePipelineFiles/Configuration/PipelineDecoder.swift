@@ -516,7 +516,9 @@ package struct PipelineDecoder {
 
     mutating func duration(_ node: YAMLNode, _ name: String) -> Duration? {
         guard let text = node.scalar, let duration = DurationText.parse(text) else {
-            fail(node.mark, "\(name) must be a duration such as 500ms, 30s or 2m")
+            // A bare number is seconds to wrk and curl, milliseconds to Hurl: its unit is asked for.
+            let bare = node.scalar.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } } ?? false
+            fail(node.mark, "\(name) must be a duration such as 500ms, 30s, 2m or 1h30m" + (bare ? "; give \(node.scalar ?? "")'s unit (\(node.scalar ?? "")s for seconds)" : ""))
             return nil
         }
         return duration
