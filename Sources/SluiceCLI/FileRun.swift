@@ -82,12 +82,24 @@ struct FileRun {
         }
         if let plan = options.load {
             let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
-            let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: plan.totalRequests(requestCount: requests).map(plan.shard.share(of:)))
+            let total = plan.totalRequests(requestCount: requests).map(plan.shard.share(of:))
+            let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: total)
             outcome.failed = !saveRunFiles(runner.state, writeError) || result.errors > 0 || result.dropped > 0
             if options.json {
                 outcome.document = result.json(redactor: runner.redactor)
             } else {
                 write(LoadTextReport(terminal: options.terminal, redactor: runner.redactor).text(result, merged: false))
+            }
+            // A run that measured nothing is no pass: its duration ended before a request was due
+            // (a shard whose share is none is said so, and fails nothing).
+            if result.requests == 0, result.dropped == 0, !LoadInterruption.isInterrupted {
+                let duration = plan.duration.map { " (--duration \(DurationText.string($0)))" } ?? ""
+                if total == 0, plan.shard.count > 1 {
+                    writeError("\(file.path): load: shard \(plan.shard)'s share of the requests is none\n")
+                } else {
+                    writeError("\(file.path): load: no request was sent: the run ended before the first one was due\(duration); give it longer\n")
+                    outcome.failed = true
+                }
             }
             if LoadInterruption.isInterrupted {
                 writeError("\(file.path): load: stopped by Ctrl-C after \(FixedPointText.string(result.seconds, fractionDigits: 1)) s: the figures are those of the \(result.requests) requests sent until then\n")

@@ -72,10 +72,15 @@ public enum DurationText {
     }
 
     /// A duration as pipeline files write it: whole seconds as `60s`, anything finer in
-    /// milliseconds (`200ms`, `1.5ms`); what ``parse(_:)`` reads back as the same duration.
+    /// milliseconds (`200ms`, `1.5ms`), and under a millisecond in whole microseconds or
+    /// nanoseconds (`250us`, `1ns`); what ``parse(_:)`` reads back as the same duration.
     public static func string(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         if attoseconds == 0 { return "\(seconds)s" }
+        if seconds == 0, attoseconds < 1_000_000_000_000_000 {
+            if attoseconds % 1_000_000_000_000 == 0 { return "\(attoseconds / 1_000_000_000_000)us" }
+            if attoseconds % 1_000_000_000 == 0 { return "\(attoseconds / 1_000_000_000)ns" }
+        }
         let milliseconds = milliseconds(duration)
         return milliseconds == milliseconds.rounded() ? "\(Int64(milliseconds))ms" : "\(milliseconds)ms"
     }

@@ -543,5 +543,10 @@ struct LoadModeTests {
         let past = Int(Date().timeIntervalSince1970) - 30
         let late = try await Self.sluice(["run", "--repeat", "1", "--start-at", String(past), file])
         #expect(late.error.contains("load: started 3") && late.error.contains("s after --start-at \(RFC3339Timestamp.string(Date(timeIntervalSince1970: Double(past))))"), "\(late.error)")
+        // A run over before its first request was due measured nothing: said, and no pass.
+        for (arguments, shown) in [(["--duration", "1ns"], "1ns"), (["--rate", "1", "--duration", "500ms"], "500ms")] {
+            let empty = try await Self.sluice(["run"] + arguments + [file])
+            #expect(empty.status == 1 && empty.error.contains("load: no request was sent: the run ended before the first one was due (--duration \(shown)); give it longer"), "\(arguments): \(empty.error)")
+        }
     }
 }

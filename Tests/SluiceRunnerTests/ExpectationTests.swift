@@ -108,7 +108,8 @@ struct ExpectationTests {
     @Test("a duration is written as pipeline files write it (how sluice stages shows a default), and reads back the same")
     func durationText() {
         #expect(DurationText.string(.seconds(60)) == "60s" && DurationText.string(.milliseconds(200)) == "200ms" && DurationText.string(.microseconds(1500)) == "1.5ms")
-        for duration: Duration in [.seconds(1), .milliseconds(250), .microseconds(1500), .seconds(3600)] {
+        #expect(DurationText.string(.nanoseconds(1)) == "1ns" && DurationText.string(.microseconds(999)) == "999us")
+        for duration: Duration in [.seconds(1), .milliseconds(250), .microseconds(1500), .seconds(3600), .nanoseconds(1), .microseconds(999), .nanoseconds(999_999)] {
             #expect(DurationText.parse(DurationText.string(duration)) == duration)
         }
     }
