@@ -97,16 +97,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
-    @Option(name: .customLong("repeat"), help: "Load mode: send each request this many times.")
+    // The plan's numbers are read whatever they start with: `--rate -5` is a rate the plan's
+    // check refuses by name, not a missing value followed by an unknown option.
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Load mode: send each request this many times.")
     var repetitions: Int?
 
-    @Option(help: ArgumentHelp("Load mode: how long to send, 30s, 5m (with --repeat, whichever ends first).", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Load mode: how long to send, 30s, 5m, 1h30m (with --repeat, whichever ends first).", valueName: "DURATION"))
     var duration: String?
 
-    @Option(help: ArgumentHelp("Load mode, open loop: requests per second, whatever the responses do, or a ramp FROM:TO over --duration.", valueName: "R|FROM:TO"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Load mode, open loop: requests per second, whatever the responses do, or a ramp FROM:TO over --duration.", valueName: "R|FROM:TO"))
     var rate: String?
 
-    @Option(help: "Load mode: how many requests are in flight at once (in the open loop, at most).")
+    @Option(parsing: .unconditional, help: "Load mode: how many requests are in flight at once (in the open loop, at most).")
     var concurrency: Int = 1
 
     @Option(help: ArgumentHelp("Load mode: run shard I (from 0) of N; each sends its share of the requests or of the rate.", valueName: "I/N"))

@@ -94,10 +94,10 @@ struct SendCommand: AsyncParsableCommand {
     )
     var hstsFile: String?
 
-    @Option(name: .customLong("connect-timeout"), help: "The connect timeout in seconds (fractions allowed; 0: the default, 10).")
+    @Option(name: .customLong("connect-timeout"), parsing: .unconditional, help: "The connect timeout in seconds (fractions allowed; 0: the default, 10).")
     var connectTimeout: Double = 10
 
-    @Option(name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")], help: ArgumentHelp("The total timeout in seconds (fractions allowed); none by default or with 0, as curl's -m.", valueName: "SECONDS"))
+    @Option(name: [.customShort("m"), .customLong("max-time"), .customLong("timeout")], parsing: .unconditional, help: ArgumentHelp("The total timeout in seconds (fractions allowed); none by default or with 0, as curl's -m.", valueName: "SECONDS"))
     var timeout: Double?
 
     @Option(

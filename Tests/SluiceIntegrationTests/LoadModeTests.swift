@@ -526,6 +526,10 @@ struct LoadModeTests {
             (["--rate", "100"], "--rate needs --duration or --repeat"),
             (["--rate", "fast", "--duration", "1s"], "--rate takes requests per second"),
             (["--duration", "soon"], "--duration takes a duration such as 30s"),
+            // Negative values are read as values, and refused by name, not as missing.
+            (["--rate", "-5", "--duration", "1s"], "--rate takes requests per second, R or FROM:TO (at most 1000000), not '-5'"),
+            (["--duration", "-1s"], "--duration takes a duration such as 30s, 1.5m, 1h30m or 500ms, not '-1s'"),
+            (["--repeat", "-3"], "--repeat must be 1 or more"),
             (["--repeat", "5", "--shard", "4/4"], "--shard takes I/N with 0 ≤ I < N"),
             (["--repeat", "5", "--shard", "0/4"], "--concurrency 1 cannot be split over 4 shards"),
             (["--repeat", "5", "--start-at", "tomorrow"], "--start-at takes an RFC 3339 time"),
