@@ -68,6 +68,19 @@ struct RunOutputTests {
         let sent = try #require(received.withLock { $0 })
         let command = CurlExport.command(for: sent, parts: request.parts, redirects: nil, redactor: .none)
         #expect(command == "curl http://h/up -H User-Agent: --compressed --form-string caption=sea -F 'photo=@\(file.path);type=image/jpeg;filename=a.jpg' --connect-timeout 10")
+        // Names that end a word in -F's syntax go in double quotes, `"` and `\` escaped, as
+        // curl's manual writes them (curl 7.88 reads `-F 'f=@"a;b,c.txt";filename="x;\"y"'`
+        // as that file and that name); a part name with `=` cannot be written, and is said.
+        let odd = [
+            MultipartPart.file("f", URL(fileURLWithPath: "/tmp/a;b,c.txt"), filename: #"we ird;"name.txt"#, contentType: nil),
+            MultipartPart.file("g", URL(fileURLWithPath: #"/tmp/q"uo\te.txt"#), filename: nil, contentType: nil),
+            MultipartPart.field("we=ird", "x"),
+        ]
+        let quoted = CurlExport.command(for: sent, parts: odd, redirects: nil, redactor: .none)
+        #expect(quoted == #"""
+            # part we=ird is left out: curl's -F cannot write a name that holds '='
+            curl http://h/up -H User-Agent: --compressed -F 'f=@"/tmp/a;b,c.txt";filename="we ird;\"name.txt"' -F 'g=@"/tmp/q\"uo\\te.txt"' --connect-timeout 10
+            """#, "\(quoted)")
     }
 
     @Test("the redactor hides secrets longest first and credential headers whole")

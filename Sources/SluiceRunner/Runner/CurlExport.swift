@@ -58,15 +58,21 @@ public enum CurlExport {
         if !request.headers.contains("Accept-Encoding") && !request.omitsHeader("Accept-Encoding") { arguments.append("--compressed") }
         if multipart {
             for part in parts {
+                // curl's -F and --form-string end a part's name at its first `=`: such a name
+                // cannot be written, and the command says which part it leaves out.
+                guard !part.name.contains("=") else {
+                    lines.append("# part \(part.name) is left out: curl's -F cannot write a name that holds '='")
+                    continue
+                }
                 switch part.content {
                 case .value(let value):
                     arguments += ["--form-string", quote(redactor.redact("\(part.name)=\(value)"))]
                 case .data(let data):
                     lines.append("# part \(part.name) holds \(data.count) bytes from memory, which curl cannot be given inline")
                 case .file(let url):
-                    var text = "\(part.name)=@\(url.path)"
-                    if let type = part.contentType { text += ";type=\(type)" }
-                    if let filename = part.filename { text += ";filename=\(filename)" }
+                    var text = "\(part.name)=@\(formWord(url.path))"
+                    if let type = part.contentType { text += ";type=\(formWord(type))" }
+                    if let filename = part.filename { text += ";filename=\(formWord(filename))" }
                     arguments += ["-F", quote(text)]
                 }
             }
@@ -166,6 +172,15 @@ public enum CurlExport {
     static func quote(_ text: String) -> String {
         let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
         return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A file name, content type or `filename=` as curl's `-F` reads it: as it is unless it holds
+    /// what ends a word there (`;`, `,`, a quote, a backslash, a space at an end), else in double
+    /// quotes with `"` and `\` escaped by a backslash, as curl's manual says for such names.
+    static func formWord(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.contains { ";,\"\\".contains($0) } && text.first != " " && text.last != " "
+        guard !plain else { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Seconds as curl's timeouts take them: to the millisecond, libcurl's finest, rounded up, so
