@@ -64,8 +64,9 @@ public enum DurationText {
                 value += UInt64(Double(fraction) * (Double(unit) / scale))
                 guard value <= limit else { return nil }
             }
+            // Both at most 2^63, so their sum could pass UInt64's last value: checked before.
+            guard value <= limit - total else { return nil }
             total += value
-            guard total <= limit else { return nil }
         }
         guard total < limit else { return nil }
         return .nanoseconds(Int64(total))

@@ -66,7 +66,9 @@ struct DurationTextTests {
         // A bare number is no duration (wrk reads `-d 2` as seconds, curl's --max-time too;
         // Hurl's --delay as milliseconds): refused rather than guessed; `0` alone is zero.
         #expect(DurationText.parse("2") == nil && DurationText.parse("0") == .zero)
-        for bad in ["1 s", "1s ", " 1s", "1e3s", "1S", "1sec", "1d", "1h-30m", "soon", "s1", "1..5s"] {
+        // Two halves of the limit, each allowed alone: their sum is refused, not wrapped around.
+        for bad in ["1 s", "1s ", " 1s", "1e3s", "1S", "1sec", "1d", "1h-30m", "soon", "s1", "1..5s",
+                    "9223372036854775808ns9223372036854775808ns", "9223372036854775807ns1ns", "2562048h2562048h"] {
             #expect(DurationText.parse(bad) == nil, "\(bad)")
         }
     }
