@@ -110,8 +110,9 @@ public struct PipelineRunner: Sendable {
     ///   - failFast: stop after the first request that fails.
     ///   - onResult: called with each result as it is known, for live output.
     /// - Returns: the results, in order.
-    /// - Throws: `.configuration` for a selection ``requests(selection:requiresMatches:)`` refuses
-    ///   or stages that cannot form a pipeline.
+    /// - Throws: `.configuration` for a selection that
+    ///   ``requests(selection:requiresMatches:requiresCaptures:)`` refuses or stages that cannot
+    ///   form a pipeline.
     public func run(
         selection: RequestSelection = RequestSelection(),
         requiresMatches: Bool = true,
@@ -158,9 +159,14 @@ public struct PipelineRunner: Sendable {
     }
 
     /// Runs each request through the request half of the chain without sending it.
-    /// - Parameter checksBodyFiles: whether a body file that the transport could not send (gone,
-    ///   unreadable, a directory) makes the request's result an error, as it would in a run; a
-    ///   curl command, which names the file, is written without reading it.
+    /// - Parameters:
+    ///   - selection: `--only`, `--tag`, `--skip-tag`; a capture of a request it leaves out shows
+    ///     as its placeholder.
+    ///   - requiresMatches: whether an `--only` pattern that matches no request of this file is an
+    ///     error.
+    ///   - checksBodyFiles: whether a body file that the transport could not send (gone,
+    ///     unreadable, a directory) makes the request's result an error, as it would in a run; a
+    ///     curl command, which names the file, is written without reading it.
     /// - Returns: for each selected request, the request as it would be sent, or why it could
     ///   not be prepared. Captures have no value in a dry run and show as `<NAME>`.
     public func prepare(
