@@ -356,15 +356,8 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.error)")
         let commands = result.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
         #expect(commands.count == 2)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", String(commands[1]) + " --silent"]
-        let output = Pipe()
-        shell.standardOutput = output
-        try shell.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
-        let echoed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let sent = try await SluiceProcess.launch(["-c", String(commands[1]) + " --silent"], executable: URL(fileURLWithPath: "/bin/bash"))
+        let echoed = try #require(JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any])
         #expect(echoed["form"] as? [String: String] == ["q": "a&b=c", "empty": ""])
         let headers = try #require(echoed["headers"] as? [String: String])
         #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
@@ -387,16 +380,9 @@ struct RunCommandTests {
         let exported = try await SluiceProcess.launch(["curl", path])
         let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
         #expect(!command.contains("-X POST") && command.contains("--data-binary hello"), "\(command)")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", String(command) + " --silent"]
-        let output = Pipe()
-        shell.standardOutput = output
-        try shell.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
-        let echoed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(echoed["method"] as? String == "GET", "\(String(decoding: data, as: UTF8.self))")
+        let sent = try await SluiceProcess.launch(["-c", String(command) + " --silent"], executable: URL(fileURLWithPath: "/bin/bash"))
+        let echoed = try #require(JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any])
+        #expect(echoed["method"] as? String == "GET", "\(sent.output)")
     }
 
     @Test("curl: a command that holds a capture's placeholder says so above it; a value given with --var is no placeholder")
@@ -438,12 +424,10 @@ struct RunCommandTests {
         #expect(commands.count == 2)
         #expect(!commands.contains { $0.contains("--pinnedpubkey") })
         for (command, extra) in [(commands[1], ""), (commands[1], " --pinnedpubkey '\(servers.pins.ca)'")] {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-            shell.arguments = ["-c", String(command) + extra + " --silent --fail --output /dev/null"]
-            try shell.run()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == (extra.isEmpty ? 0 : 90), "\(command)\(extra)")
+            let sent = try await SluiceProcess.launch(
+                ["-c", String(command) + extra + " --silent --fail --output /dev/null"], executable: URL(fileURLWithPath: "/bin/bash")
+            )
+            #expect(sent.status == (extra.isEmpty ? 0 : 90), "\(command)\(extra)")
         }
     }
 
