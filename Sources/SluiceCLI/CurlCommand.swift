@@ -31,8 +31,6 @@ struct CurlCommand: AsyncParsableCommand {
             let runner = try PipelineRunner(file: file, transport: CurlTransport.shared)
             let redactor = showSecrets ? Redactor.none : runner.redactor
             let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
-            // Captures have no value before the file runs: the command holds <NAME> for each.
-            let captured = Set(file.spec.requests.flatMap(\.captures).map(\.name)).subtracting(file.scope.values.keys)
             for prepared in try await runner.prepare(selection: RequestSelection(only: only), checksBodyFiles: false) {
                 let spec = prepared.spec
                 switch prepared.result {
@@ -41,7 +39,7 @@ struct CurlCommand: AsyncParsableCommand {
                         for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
                         ownCookies: prepared.written?.ownCookies, placeholders: prepared.placeholders, redactor: redactor
                     )
-                    Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(captured)) + "\(command)\n")
+                    Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(prepared.placeholders)) + "\(command)\n")
                 case .failure(let error):
                     failed = true
                     Terminal.writeError("\(spec.source.location(spec.mark)): error: \(redactor.redact(error.description))\n")
