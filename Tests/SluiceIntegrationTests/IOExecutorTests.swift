@@ -110,7 +110,7 @@ struct IOExecutorTests {
         await transport.shutdown()
     }
 
-    @Test("several I/O threads: a task stays on the one it runs on; a caller on none uses the first; shutdown stops them all")
+    @Test("several I/O threads, named for the system: a task stays on the one it runs on; a caller on none uses the first; shutdown stops them all")
     func severalThreads() async throws {
         let servers = try TestServers.load()
         let transport = servers.trustingTransport(.init(ioThreads: 3))
@@ -135,6 +135,15 @@ struct IOExecutorTests {
         #expect(all.count == 3 && all.isSuperset(of: first))
         #expect(log.threads("stage before", from: before) == all)
         #expect(log.threads("stage after", from: after) == all)
+        // The names the system shows (`top -H`, `perf`, gdb), not only Foundation's.
+        var names: [String] = []
+        for executor in executors {
+            names.append(await Task(executorPreference: executor) { () -> String in
+                let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                return comm.trimmingCharacters(in: .newlines)
+            }.value)
+        }
+        #expect(names == ["sluice.curl", "sluice.curl.1", "sluice.curl.2"])
         await transport.shutdown()
         #expect(await kindOfFailure(manager, servers.nginx("data.json"), on: executors[2]) == .invalidated)
     }
