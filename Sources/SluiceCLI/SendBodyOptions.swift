@@ -31,10 +31,10 @@ struct SendBodyOptions: ParsableArguments {
     @Option(name: .customLong("json"), help: ArgumentHelp("JSON body data (@FILE reads a file, @- standard input), with Content-Type and Accept application/json unless given, POST by default, as curl's --json: repeated, the pieces are joined with nothing between them.", valueName: "DATA"))
     var json: [String] = []
 
-    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk (- standard input, sent chunked); a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
+    @Option(name: [.customShort("T"), .customLong("upload-file")], help: ArgumentHelp("PUT this file, streamed from disk (- standard input, a FIFO or a device sent chunked); a URL ending in '/' gets the file's name, as curl's -T.", valueName: "FILE"))
     var uploadFile: String?
 
-    @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk.")
+    @Option(name: .customLong("data-file"), help: "A file to send as the body, streamed from disk (a FIFO or a device read whole first).")
     var dataFile: String?
 
     @Option(
@@ -116,8 +116,8 @@ struct SendBodyOptions: ParsableArguments {
 
     /// Puts the body on `request` as curl sends it: the data with its `Content-Type` (form data,
     /// or JSON with `Accept` too) unless the request names one, `-T` streamed (`-` standard
-    /// input, chunked), `--data-file` from disk, `-F` as multipart parts; a bare `-X POST` with
-    /// no `Content-Length: 0`.
+    /// input, a FIFO or a device chunked), `--data-file` from disk (a FIFO or a device read
+    /// whole first), `-F` as multipart parts; a bare `-X POST` with no `Content-Length: 0`.
     func apply(to request: inout Request, joined: Data?) throws {
         func addUnlessGiven(_ name: String, _ value: String) {
             if !request.headers.contains(name), !request.omitsHeader(name) { request.headers.add(name: name, value: value) }
@@ -132,10 +132,19 @@ struct SendBodyOptions: ParsableArguments {
                 addUnlessGiven("Content-Type", "application/x-www-form-urlencoded")
             }
         } else if let uploadFile {
-            // '-' is standard input, streamed chunked as curl's -T - sends it.
-            request.body = uploadFile == "-" ? .stream(RequestBodyStream(StandardInputPieces())) : .file(URL(fileURLWithPath: uploadFile))
+            // '-' is standard input; it, a FIFO and a device are streamed chunked, as curl's -T
+            // sends a file whose size it cannot know before reading it.
+            if uploadFile == "-" || InputFile.isReadOnce(uploadFile) {
+                request.body = .stream(RequestBodyStream(ReadOncePieces(path: uploadFile == "-" ? nil : uploadFile)))
+            } else {
+                request.body = .file(URL(fileURLWithPath: uploadFile))
+            }
         } else if let dataFile {
-            request.body = .file(URL(fileURLWithPath: dataFile))
+            do {
+                request.body = try RequestBody.fromFile(URL(fileURLWithPath: dataFile))
+            } catch {
+                throw RequestFailure(error: SluiceError(kind: .fileIO, stage: "command line", message: error.description), status: 26)
+            }
         }
         if !carriesBody(joined), uploadFile == nil, [HTTPMethod.post, .put, .patch].contains(request.method) {
             // As curl's -X POST without data: the method alone, no 'Content-Length: 0'.

@@ -149,6 +149,45 @@ final class FIFOReader: Sendable {
     }
 }
 
+/// Writes to a FIFO on a thread of its own, as another program would (`echo text > pipe`): it
+/// opens the FIFO (waiting for a reader), writes `text` and closes it, as many times as asked.
+final class FIFOWriter: Sendable {
+    private let path: String
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ path: String, _ text: String, times: Int = 1) {
+        self.path = path
+        Thread.detachNewThread { [finished] in
+            // A reader that goes away early (`release`'s stand-in) is EPIPE here, not SIGPIPE.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            for _ in 0..<times {
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { break }
+                _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+            }
+            finished.signal()
+        }
+    }
+
+    /// Lets a writer go that still waits for a reader (the code under test never opened the
+    /// FIFO), by opening and closing it as a reader until the writer is done.
+    func release() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [finished, path] in
+                while finished.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+                    let standIn = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+                    if standIn >= 0 { close(standIn) }
+                }
+                continuation.resume()
+            }
+        }
+    }
+}
+
 /// Runs blocking work (waiting for a child process) on a thread of its own, so that it holds none
 /// of the few cooperative threads every other test in the run needs.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

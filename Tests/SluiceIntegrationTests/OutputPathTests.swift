@@ -198,7 +198,7 @@ struct OutputPathTests {
         let request = Request(method: .post, url: servers.httpbin("post"))
         let fromFIFO = await #expect(throws: SluiceError.self) { try await manager.upload(request, fromFile: URL(fileURLWithPath: fifo)) }
         #expect(fromFIFO?.kind == .fileIO)
-        #expect(fromFIFO?.message == "cannot upload \(fifo): it is a device or a FIFO, whose size is not known before it is read; send it as a stream (RequestBody.stream) instead")
+        #expect(fromFIFO?.message == "cannot upload \(fifo): it is a device or a FIFO, whose size is not known before it is read; read it whole first (RequestBody.fromFile) or send it as a stream (RequestBody.stream)")
         let fromFolder = await #expect(throws: SluiceError.self) { try await manager.upload(request, fromFile: directory.url) }
         #expect(fromFolder?.message == "cannot read upload file \(directory.url.path): it is a directory")
     }

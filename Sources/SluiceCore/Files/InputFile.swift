@@ -68,6 +68,18 @@ public enum InputFile {
         }
     }
 
+    /// Whether `path` names a file that is there but has no size before it is read and can be
+    /// read once only: a FIFO or a process substitution (`<(...)`), a device (`/dev/null`,
+    /// `/dev/stdin` on a terminal or a pipe), a socket. `false` for a regular file, a directory,
+    /// and a path that is not there or cannot be examined. Follows symbolic links; opens nothing,
+    /// so a FIFO is not consumed.
+    public static func isReadOnce(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
+    }
+
     /// The UTF-8 text of the file at `path`.
     /// - Throws: ``Unreadable`` as ``data(at:role:limit:)`` does, and when the bytes are not UTF-8.
     public static func text(at path: String, role: String = "the file", limit: Int = defaultLimit) throws(Unreadable) -> String {

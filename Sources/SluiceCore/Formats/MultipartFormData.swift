@@ -1,7 +1,8 @@
 import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) laid out as segments: part headers in memory, file
-/// contents streamed from disk when the request is sent.
+/// contents streamed from disk when the request is sent (a file that can be read only once, a
+/// FIFO or a device, is read whole when the body is built: ``InputFile/isReadOnce(_:)``).
 ///
 /// Each part is `--BOUNDARY`, its headers (`Content-Disposition: form-data; name="…"`, with
 /// `filename` and `Content-Type` for files), a blank line and its content; the body ends with
@@ -40,7 +41,8 @@ public struct MultipartFormData: Sendable {
     }
 
     /// The body: text fields first (a `nil` value is an empty field), then the parts, in order.
-    /// - Throws: `UnreadableFile` when a file part's file cannot be opened.
+    /// - Throws: `UnreadableFile` when a file part's file cannot be opened, or is a FIFO or a
+    ///   device that cannot be read or gives more than ``InputFile/defaultLimit`` bytes.
     public func body(fields: [FormEncoder.Pair], parts: [MultipartPart]) throws(UnreadableFile) -> RequestBody {
         var segments: [RequestBody.Segment] = []
         var pending = Data()
@@ -58,13 +60,26 @@ public struct MultipartFormData: Sendable {
                 pending.append(head(name: part.name, filename: part.filename, contentType: part.contentType ?? FileMediaTypes.fallback))
                 pending.append(data)
             case .file(let url):
-                try MultipartFormData.checkReadable(url, part: part.name)
                 let filename = part.filename ?? url.lastPathComponent
                 let contentType = part.contentType ?? FileMediaTypes.mediaType(forFileName: filename)
-                pending.append(head(name: part.name, filename: filename, contentType: contentType))
-                segments.append(.data(pending))
-                segments.append(.file(url))
-                pending = Data()
+                if InputFile.isReadOnce(url.path) {
+                    // A FIFO or a device has no size until read and can be read once: read whole
+                    // now, as curl's -F name=@FILE does.
+                    let contents: Data
+                    do {
+                        contents = try InputFile.data(at: url.path, role: "the file")
+                    } catch {
+                        throw UnreadableFile(part: part.name, path: url.path, reason: error.reason)
+                    }
+                    pending.append(head(name: part.name, filename: filename, contentType: contentType))
+                    pending.append(contents)
+                } else {
+                    try MultipartFormData.checkReadable(url, part: part.name)
+                    pending.append(head(name: part.name, filename: filename, contentType: contentType))
+                    segments.append(.data(pending))
+                    segments.append(.file(url))
+                    pending = Data()
+                }
             }
             pending.append(Data("\r\n".utf8))
         }

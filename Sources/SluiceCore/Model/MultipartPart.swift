@@ -6,7 +6,9 @@ public struct MultipartPart: Sendable, Hashable {
     public enum Content: Sendable, Hashable {
         /// A text field.
         case value(String)
-        /// The contents of a file, streamed from disk when the request is sent.
+        /// The contents of a file, streamed from disk when the request is sent; a FIFO or a
+        /// device (`/dev/null`, `/dev/stdin`), which can be read only once, is read whole when
+        /// the body is built.
         case file(URL)
         /// Bytes held in memory, sent as a file.
         case data(Data)

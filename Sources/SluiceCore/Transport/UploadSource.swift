@@ -83,7 +83,7 @@ package final class UploadSource {
         default:
             throw SluiceError(
                 kind: .fileIO, stage: "transport", url: url,
-                message: "cannot upload \(path): it is a device or a FIFO, whose size is not known before it is read; send it as a stream (RequestBody.stream) instead"
+                message: "cannot upload \(path): it is a device or a FIFO, whose size is not known before it is read; read it whole first (RequestBody.fromFile) or send it as a stream (RequestBody.stream)"
             )
         }
     }

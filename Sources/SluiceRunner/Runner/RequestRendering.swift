@@ -86,7 +86,8 @@ extension RequestSpec {
     ///   - scope: the variables and captures known so far.
     ///   - directory: the pipeline file's folder, for `body-file`, part files and `output`.
     /// - Throws: `.invalidRequest` for a path that is not a URL reference or a template that
-    ///   cannot be filled in.
+    ///   cannot be filled in; `.fileIO` for a `body-file` that is a FIFO or a device (read whole
+    ///   here, as `RequestBody.fromFile(_:limit:)` reads one) and cannot be read.
     public func makeRequest(scope: VariableScope, directory: URL?) throws(SluiceError) -> Request {
         func text(_ node: YAMLNode) throws(SluiceError) -> String {
             try rendered(node).scalar ?? ""
@@ -161,7 +162,13 @@ extension RequestSpec {
                 request.body = .data(Data(try text(body).utf8))
             }
         } else if let bodyFile {
-            request.body = .file(URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory)))
+            // A FIFO or a device is read whole here, once, as curl's --data-binary @FILE reads it.
+            let file = URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory))
+            do {
+                request.body = try RequestBody.fromFile(file)
+            } catch {
+                throw SluiceError(kind: .fileIO, message: "body-file at line \(bodyFile.mark.line): \(error)")
+            }
         }
         for part in parts {
             let name = try text(part.name)
