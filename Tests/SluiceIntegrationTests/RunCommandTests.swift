@@ -300,6 +300,38 @@ struct RunCommandTests {
         #expect(curl.output.contains("curl 'http://127.0.0.1:9/items/<n>?of=<n>'"), "\(curl.output)")
     }
 
+    @Test("--dry-run and sluice curl: a capture in the host and a function of a capture show as placeholders; an escape the user wrote stays")
+    func dryRunPlaceholdersInHostAndFunctions() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - { name: login, path: "http://127.0.0.1:9/login", capture: { h: $.host, n: $.id, p: $.port } }
+              - name: item
+                method: POST
+                path: "http://${h}/items/${base64(n)}?tag=%3Cb%3E&n=${n}"
+                headers: { X-Token: "t ${urlencode(text(n))}", Content-Type: application/json }
+                body: '{"token": "${base64url(n)}"}'
+              - { name: port, path: "http://127.0.0.1:${p}/" }
+            """, to: "p.yaml")
+        let text = try await SluiceProcess.launch(["run", "--dry-run", "--no-color", path])
+        #expect(text.output.contains("""
+            # item
+            POST http://<h>/items/<base64(n)>?tag=%3Cb%3E&n=<n>
+            X-Token: t <urlencode(text(n))>
+            """), "\(text.output)")
+        #expect(text.output.contains("{\"token\": \"<base64url(n)>\"}"), "\(text.output)")
+        // A port must be digits: no placeholder can stand there, and the dry run says why.
+        #expect(text.output.contains("path 'http://127.0.0.1:<p>/' is not a URL reference with a capture's placeholder in it (a dry run shows no captured port)"), "\(text.output)")
+        #expect(text.status == 1)
+        let json = try await SluiceProcess.launch(["run", "--dry-run", "--format", "json", path])
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let requests = try #require(document["requests"] as? [[String: Any]])
+        #expect(requests[1]["url"] as? String == "http://<h>/items/<base64(n)>?tag=%3Cb%3E&n=<n>")
+        let curl = try await SluiceProcess.launch(["curl", "--only", "item", path])
+        #expect(curl.output.contains("curl 'http://<h>/items/<base64(n)>?tag=%3Cb%3E&n=<n>'"), "\(curl.output)")
+        #expect(curl.output.contains("-H 'X-Token: t <urlencode(text(n))>'"), "\(curl.output)")
+    }
+
     @Test("--report junit:PATH writes JUnit XML with a testcase per request")
     func junitReport() async throws {
         let servers = try TestServers.load()

@@ -40,7 +40,7 @@ extension VariableScope {
                 guard let text = environment[name] else { throw TemplateString.UndefinedVariable(name: "env." + name) }
                 value = text
             case .function(let function):
-                value = try function.evaluate(variables: values, environment: environment)
+                value = try function.evaluate(variables: values, environment: environment, standIns: standIns)
             }
             if inString {
                 output += String(try JSONWriter().string(from: .string(value)).dropFirst().dropLast())

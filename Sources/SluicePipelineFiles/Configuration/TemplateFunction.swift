@@ -115,6 +115,17 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether an argument, or an argument of a call among them, is the value of one of `names`.
+    public func refers(toAnyOf names: Set<String>) -> Bool {
+        arguments.contains { argument in
+            switch argument {
+            case .variable(let name): names.contains(name)
+            case .call(let function): function.refers(toAnyOf: names)
+            case .environment, .literal: false
+            }
+        }
+    }
+
     /// `name(arguments)`, as written.
     public var description: String {
         let written = arguments.map { argument -> String in
@@ -129,9 +140,14 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
         return "\(name.rawValue)(\(written.joined(separator: ", ")))"
     }
 
-    /// The function's result.
+    /// The function's result; the stand-in of the call (`<base64(token)>`) when an argument is one
+    /// of `standIns`, whose value stands in for one not known yet, so that a dry run does not
+    /// show the function of the stand-in's own text.
     /// - Throws: `UndefinedVariable` for an argument nothing supplies.
-    func evaluate(variables: [String: String], environment: [String: String], now: Date = Date()) throws(TemplateString.UndefinedVariable) -> String {
+    func evaluate(
+        variables: [String: String], environment: [String: String], standIns: Set<String> = [], now: Date = Date()
+    ) throws(TemplateString.UndefinedVariable) -> String {
+        if !standIns.isEmpty, refers(toAnyOf: standIns) { return VariableScope.standIn(for: description) }
         func argument(_ index: Int) throws(TemplateString.UndefinedVariable) -> String {
             switch arguments[index] {
             case .literal(let text): return text

@@ -147,8 +147,13 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The string with every reference replaced.
+    /// - Parameters:
+    ///   - variables: the variables' text, by name.
+    ///   - environment: the environment, for `${env.NAME}`.
+    ///   - standIns: names whose value stands in for one not known yet (a dry run's capture): a
+    ///     function of one renders as the stand-in of the call (``VariableScope/standIn(for:)``).
     /// - Throws: `UndefinedVariable` for a reference `variables` or `environment` does not supply.
-    public func render(variables: [String: String], environment: [String: String]) throws(UndefinedVariable) -> String {
+    public func render(variables: [String: String], environment: [String: String], standIns: Set<String> = []) throws(UndefinedVariable) -> String {
         var output = ""
         for part in parts {
             switch part {
@@ -161,7 +166,7 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
                 guard let value = environment[name] else { throw UndefinedVariable(name: "env." + name) }
                 output += value
             case .function(let function):
-                output += try function.evaluate(variables: variables, environment: environment)
+                output += try function.evaluate(variables: variables, environment: environment, standIns: standIns)
             }
         }
         return output

@@ -40,6 +40,15 @@ public struct VariableScope: Sendable {
     public var environment: [String: String]
     /// The names whose values are secrets.
     public var secretNames: Set<String>
+    /// The names whose value stands in for one not known yet: a dry run's captures, whose value
+    /// is ``standIn(for:)`` of the name. A function of one renders as the stand-in of the call.
+    public var standIns: Set<String> = []
+
+    /// What stands in for the value of `expression` (a capture's name, or a call of a function
+    /// of one) where only a run can give it: `<expression>`.
+    public static func standIn(for expression: String) -> String {
+        "<\(expression)>"
+    }
 
     /// Creates a scope.
     public init(values: [String: String] = [:], environment: [String: String] = [:], secretNames: Set<String> = []) {
@@ -110,7 +119,7 @@ public struct VariableScope: Sendable {
     /// The string with its references filled in.
     /// - Throws: `TemplateString.SyntaxError` or `TemplateString.UndefinedVariable`.
     public func render(_ text: String) throws -> String {
-        try TemplateString(parsing: text).render(variables: values, environment: environment)
+        try TemplateString(parsing: text).render(variables: values, environment: environment, standIns: standIns)
     }
 
     /// The node with the references in every scalar filled in; keys stay as written.

@@ -179,6 +179,7 @@ public struct PipelineRunner: Sendable {
         var placeholders: [String] = []
         for capture in file.spec.requests.flatMap(\.captures) where scope.values[capture.name] == nil {
             scope.values[capture.name] = CapturePlaceholder.text(for: capture.name)
+            scope.standIns.insert(capture.name)
             placeholders.append(capture.name)
         }
         var prepared: [PreparedRequest] = []

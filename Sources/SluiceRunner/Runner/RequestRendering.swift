@@ -106,8 +106,14 @@ extension RequestSpec {
         if path.isEmpty {
             request = Request(method: method, path)
         } else {
-            guard let url = URLText.url(path, keepingDotSegments: sendsPathAsIs) else {
-                throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference")
+            // A dry run's capture placeholder cannot stand in a host: a token that can is parsed
+            // in its place, and shown as the placeholder.
+            let hostSafe = scope.standIns.reduce(path) {
+                $0.replacingOccurrences(of: CapturePlaceholder.text(for: $1), with: CapturePlaceholder.hostToken(for: $1))
+            }
+            guard let url = URLText.url(path, keepingDotSegments: sendsPathAsIs) ?? URLText.url(hostSafe, keepingDotSegments: sendsPathAsIs) else {
+                let standsIn = hostSafe != path ? " with a capture's placeholder in it (a dry run shows no captured port)" : ""
+                throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference\(standsIn)")
             }
             request = Request(method: method, url: url)
         }
