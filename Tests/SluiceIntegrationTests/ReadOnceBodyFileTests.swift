@@ -41,7 +41,7 @@ struct ReadOnceBodyFileTests {
         #expect(endless?.description == "cannot read the body file \(zero): it holds more than the 1048576 bytes it may")
     }
 
-    @Test("a multipart part from a FIFO or a device: its bytes in the body, its name as the file name, as curl's -F name=@FILE")
+    @Test("a multipart part from a FIFO or a device: its bytes in the body, its name as the file name, as curl's -F name=@FILE; a directory refused")
     func multipartPart() async throws {
         let directory = try TemporaryDirectory()
         let fifo = try FileNodes.fifo(at: directory.file("notes.txt").path)
@@ -51,6 +51,9 @@ struct ReadOnceBodyFileTests {
         await writer.release()
         let expected = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\na note\r\n--b--\r\n"
         #expect(body == .data(Data(expected.utf8)))
+        // A directory is neither: refused in the words a body file's refusal uses.
+        let folder = #expect(throws: MultipartFormData.UnreadableFile.self) { try form.body(fields: [], parts: [.file("d", directory.url)]) }
+        #expect(folder?.description == "part d: cannot read \(directory.url.path): it is a directory")
         guard FileNodes.canMakeDevices else { return }
         let zero = try FileNodes.zero(at: directory.file("zero").path)
         let endless = #expect(throws: MultipartFormData.UnreadableFile.self) { try form.body(fields: [], parts: [.file("z", URL(fileURLWithPath: zero))]) }

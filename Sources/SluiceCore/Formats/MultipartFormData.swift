@@ -107,10 +107,13 @@ public struct MultipartFormData: Sendable {
             throw UnreadableFile(part: part, path: url.path, reason: String(cString: strerror(errno)))
         }
         var status = stat()
-        let statResult = fstat(descriptor, &status)
+        let failure = fstat(descriptor, &status) == 0 ? nil : String(cString: strerror(errno))
         close(descriptor)
-        guard statResult == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw UnreadableFile(part: part, path: url.path, reason: "not a regular file")
+        if let failure { throw UnreadableFile(part: part, path: url.path, reason: failure) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            // Read-once files (FIFOs, devices) were read whole before this check; what is left
+            // is a directory, or a file that changed kind in between.
+            throw UnreadableFile(part: part, path: url.path, reason: (status.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "not a regular file")
         }
     }
 }
