@@ -13,7 +13,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Checks pipeline files without sending anything.",
         discussion: """
-            Every problem of every file is reported at once, as FILE:LINE:COLUMN: error: MESSAGE: YAML syntax, unknown stages and options, wrong types, missing options, trust policies that cannot work, undefined variables, invalid JSONPath (with the position of the error). A file the pipeline sends (body-file, a part's file) that is not there or cannot be read is a warning: a request before it may write it.
+            Every problem of every file is reported at once, as FILE:LINE:COLUMN: error: MESSAGE: YAML syntax, unknown stages and options, wrong types, missing options, trust policies that cannot work, undefined variables, invalid JSONPath (with the position of the error). A file the pipeline sends (body-file, a part's file) that is not there or cannot be read is a warning: a request before it may write it. A path with variables is checked once filled in from variables:, --var, the environment and its for-each row; one that names a capture or a function (${uuid}) is not.
 
             --verbose also shows each file's chain as it will run, top to bottom: each stage's level and rank, and where the file lists it or why a run adds it. A pipeline runs its stages by level, then rank, whatever order the file lists them in.
 
@@ -35,8 +35,14 @@ struct ValidateCommand: ParsableCommand {
                 stages += " listed, \(file.chain.count) in the chain"
             }
             let requests = file.spec.requests.count == 1 ? "1 request" : "\(file.spec.requests.count) requests"
+            // What a run knows before it sends anything; a capture, which an earlier request
+            // gives, wins over a variable of its name, so a path that names one is not checked.
+            var known = file.scope
+            for capture in file.spec.requests.flatMap(\.captures) {
+                known.values[capture.name] = nil
+            }
             for request in file.spec.requests {
-                for (mark, problem) in request.unsendableFiles() {
+                for (mark, problem) in request.unsendableFiles(scope: known.adding(request.row)) {
                     Terminal.writeError("\(request.source.location(mark)): warning: request \(request.displayName) sends \(problem)\n")
                 }
             }

@@ -196,16 +196,18 @@ struct RunCommandTests {
         #expect(good.output.contains("demo.yaml: ok (5 stages listed, 8 in the chain, 2 requests)"), "\(good.output)")
     }
 
-    @Test("validate: a body file or part file that is not there, or is a directory, is a warning with its place; a templated path is not checked")
+    @Test("validate: a body file or part file that is not there, or is a directory, is a warning with its place; a templated path is checked once filled in, unless only a run can fill it")
     func validateWarnsOfUnsendableFiles() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.file("folder"), withIntermediateDirectories: false)
         _ = try directory.write("{}", to: "there.json")
+        _ = try directory.write("{}", to: "row-1.json")
+        _ = try FileNodes.fifo(at: directory.file("pipe").path)
         let path = try directory.write("""
             stages:
               - serialization: { format: multipart }
             requests:
-              - { name: raw, method: POST, path: "http://127.0.0.1:9/", body-file: missing.json }
+              - { name: raw, method: POST, path: "http://127.0.0.1:9/", body-file: missing.json, capture: { f: $.f } }
               - { name: present, method: POST, path: "http://127.0.0.1:9/", body-file: there.json }
               - name: parts
                 method: POST
@@ -214,13 +216,23 @@ struct RunCommandTests {
                   - { name: a, file: folder }
                   - { name: b, file: "${dir}/anything" }
                   - { name: c, file: there.json }
+                  - { name: d, file: pipe }
+              - { name: captured, method: POST, path: "http://127.0.0.1:9/", body-file: "${f}" }
+              - { name: computed, method: POST, path: "http://127.0.0.1:9/", body-file: "${uuid}.json" }
+              - { name: secret, method: POST, path: "http://127.0.0.1:9/", body-file: "${env.SLUICE_TEST_FOLDER}/x.json" }
+              - { name: rows, for-each: [{ n: 1 }, { n: 2 }], method: POST, path: "http://127.0.0.1:9/", body-file: "row-${n}.json" }
             """, to: "p.yaml")
-        let result = try await SluiceProcess.launch(["validate", "--var", "dir=nowhere", path])
+        let result = try await SluiceProcess.launch(["validate", "--var", "dir=nowhere", path], environment: ["SLUICE_TEST_FOLDER": "/hidden"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == "\(path): ok (1 stage listed, 5 in the chain, 3 requests)\n")
+        #expect(result.output == "\(path): ok (1 stage listed, 5 in the chain, 8 requests)\n")
+        // A capture (only a run gives it) and a function (a new value each time) are not filled
+        // in; a FIFO is sent as read; a path from the environment, a secret, is named as written.
         #expect(result.error == """
             \(path):4:72: warning: request raw sends missing.json, which does not exist (\(directory.file("missing.json").path)): a run fails the request unless the file is there by then
             \(path):10:26: warning: request parts sends folder, a directory, not a file: a run fails the request
+            \(path):11:26: warning: request parts sends ${dir}/anything (\(directory.file("nowhere/anything").path)), which does not exist: a run fails the request unless the file is there by then
+            \(path):16:75: warning: request secret sends ${env.SLUICE_TEST_FOLDER}/x.json, which does not exist: a run fails the request unless the file is there by then
+            \(path):17:105: warning: request rows [n=2] sends row-${n}.json (\(directory.file("row-2.json").path)), which does not exist: a run fails the request unless the file is there by then
 
             """, "\(result.error)")
     }
