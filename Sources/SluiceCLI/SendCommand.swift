@@ -67,8 +67,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Authorization: Bearer TOKEN, as curl's --oauth2-bearer (the token a secret).", valueName: "TOKEN"))
     var oauth2Bearer: String?
 
-    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format; - standard input) read first, as curl's -b.", valueName: "DATA|FILE"))
-    var cookie: String?
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Cookies to send: 'NAME=VALUE; ...' as they are, or a cookie file (curl's format; without '=' or as @FILE; - standard input) read first, as curl's -b (repeatable: the texts joined with ';', every file read).", valueName: "DATA|FILE"))
+    var cookie: [String] = []
 
     @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie after the request to this file, in curl's format (- standard output, after the body), as curl's -c.", valueName: "FILE"))
     var cookieJar: String?
@@ -624,10 +624,9 @@ struct SendCommand: AsyncParsableCommand {
     /// cookie engine on, or unused (`makeRequest` turns the jar off) when `-b` gives only cookies
     /// as text, which it sends on every hop; `nil` without `-b` or `-c`.
     private func cookieStage() throws -> CookieHandling? {
-        let file = cookie.flatMap { $0.contains("=") ? nil : $0 }
-        guard file != nil || cookieJar != nil || cookie != nil else { return nil }
+        guard !cookie.isEmpty || cookieJar != nil else { return nil }
         let jar = CookieJar()
-        if let file {
+        for file in cookieFiles {
             do {
                 if file == "-" {
                     // As curl's -b -: a cookie file on standard input.
@@ -641,6 +640,18 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
         return CookieHandling(jar: jar)
+    }
+
+    /// The `-b` values that are cookies as text, in the order given: those with a `=` and no
+    /// leading `@`, as curl tells them from files.
+    private var cookieTexts: [String] {
+        cookie.filter { !$0.hasPrefix("@") && $0.contains("=") }
+    }
+
+    /// The `-b` values that name cookie files, in the order given: those without a `=`, and
+    /// `@FILE`, which curl reads as a file whatever its name holds.
+    private var cookieFiles: [String] {
+        cookie.compactMap { $0.hasPrefix("@") ? String($0.dropFirst()) : ($0.contains("=") ? nil : $0) }
     }
 
     /// The URL as typed (the argument or `--url`), with `http://` before one that names no
@@ -688,11 +699,12 @@ struct SendCommand: AsyncParsableCommand {
         func addUnlessGiven(_ name: String, _ value: String) {
             if !request.headers.contains(name), !request.omitsHeader(name) { request.headers.add(name: name, value: value) }
         }
-        // As curl's CURLOPT_COOKIE: on every hop, whatever its host, unless -H sets Cookie; with no
-        // cookie file (-b FILE, -c), no cookie engine: the jar stays out.
-        if let cookie, cookie.contains("=") {
-            if !request.headers.contains("Cookie"), !request.omitsHeader("Cookie") { request.ownCookies = cookie }
-            request.usesCookieJar = cookieJar != nil
+        // As curl's CURLOPT_COOKIE: on every hop, whatever its host, unless -H sets Cookie, the
+        // texts of every -b joined with ';' as curl joins them; with no cookie file (-b FILE,
+        // -c), no cookie engine: the jar stays out.
+        if !cookieTexts.isEmpty {
+            if !request.headers.contains("Cookie"), !request.omitsHeader("Cookie") { request.ownCookies = cookieTexts.joined(separator: ";") }
+            request.usesCookieJar = cookieJar != nil || !cookieFiles.isEmpty
         }
         // Not curl's 'curl/VERSION': a server sees what sent the request, the same as from sluice run.
         if userAgent == "" {

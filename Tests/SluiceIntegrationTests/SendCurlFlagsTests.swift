@@ -86,7 +86,7 @@ struct SendCurlFlagsTests {
         }
     }
 
-    @Test("-w, -b, -c and -T: the same write-out, cookies and upload as curl's")
+    @Test("-w, -b (given once or again), -c and -T: the same write-out, cookies and upload as curl's")
     func writeOutCookiesUpload() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -127,6 +127,26 @@ struct SendCurlFlagsTests {
         }
         let literal = try await SluiceProcess.launch(["send", "-b", "x=1; y=2", echo])
         #expect(literal.output == (try await CurlCLI.run(["-b", "x=1; y=2", echo]).output))
+        // -b given again adds to what came before, as curl's does: texts joined with ';' (byte
+        // for byte), every file read, '@FILE' a file whatever it holds. A file's cookies of one
+        // path go out oldest first, as RFC 6265 orders them, where curl sends the newest first:
+        // compared as a set.
+        let headers = servers.httpbin("headers").absoluteString
+        let field = { (output: String) in
+            ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]).flatMap { ($0["headers"] as? [String: String])?["Cookie"] }
+        }
+        let texts = ["-b", "x=1", "-b", "y=2; z=3"]
+        let joined = try await SluiceProcess.launch(["send"] + texts + [headers])
+        let joinedByCurl = try await CurlCLI.run(texts + [headers])
+        #expect(field(joined.output) == "x=1;y=2; z=3" && field(joined.output) == field(joinedByCurl.output), "\(joined.output)")
+        let pairs = { (output: String) in
+            Set((field(output) ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        for arguments in [["-b", byCurl, "-b", "x=1"], ["-b", "x=1", "-b", byCurl, "-b", "y=2"], ["-b", "@" + byCurl]] {
+            let sent = try await SluiceProcess.launch(["send"] + arguments + [headers])
+            let reference = try await CurlCLI.run(arguments + [headers])
+            #expect(pairs(sent.output).contains("a=1") && pairs(sent.output) == pairs(reference.output), "\(arguments): \(sent.output)")
+        }
 
         let upload = try directory.write("uploaded by -T\n", to: "up.txt")
         for target in [servers.httpbin("anything/").absoluteString, servers.httpbin("anything/named").absoluteString] {
