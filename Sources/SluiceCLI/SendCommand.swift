@@ -115,8 +115,14 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("limit-rate"), help: ArgumentHelp("The most bytes a second each way, as curl's --limit-rate: 100000, 200K, 1M, 1G (1024-based).", valueName: "RATE"))
     var limitRate: String?
 
-    @Option(name: .customLong("retry"), help: ArgumentHelp("Send again up to N times after a transient failure (a timeout, a connection refused or lost, 408, 429, 500, 502, 503, 504), as curl's --retry: waits double from 1 s, or follow Retry-After.", valueName: "N"))
+    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Send again up to N times after a transient failure (a timeout, a connection refused or lost, 408, 429, 500, 502, 503, 504), as curl's --retry: waits double from 1 s, or follow Retry-After.", valueName: "N"))
     var retry: Int?
+
+    @Option(name: .customLong("retry-delay"), parsing: .unconditional, help: ArgumentHelp("With --retry: wait this many seconds before each retry instead of doubling from 1 s (a Retry-After still wins), as curl's --retry-delay; 0 keeps the doubling.", valueName: "SECONDS"))
+    var retryDelay: Int?
+
+    @Flag(name: .customLong("retry-connrefused"), help: "With --retry: retry a refused connection too, as curl's --retry-connrefused (--retry here always does).")
+    var retryConnectionRefused = false
 
     @Flag(name: [.customShort("n"), .customLong("netrc")], help: "Take the credential for the URL's host from ~/.netrc, as curl's -n (-u wins).")
     var netrc = false
@@ -214,6 +220,13 @@ struct SendCommand: AsyncParsableCommand {
         }
         if let retry, retry < 0 {
             throw ValidationError("--retry must be 0 or more")
+        }
+        if let retryDelay, retryDelay < 0 {
+            throw ValidationError("--retry-delay must be 0 or more seconds")
+        }
+        // curl takes these without --retry and does nothing with them: said here instead.
+        for (flag, given) in [("--retry-delay", retryDelay != nil), ("--retry-connrefused", retryConnectionRefused)] where given && (retry ?? 0) == 0 {
+            throw ValidationError("\(flag) changes how --retry retries: give --retry N too")
         }
         if netrc, netrcFile != nil {
             throw ValidationError("give one of -n and --netrc-file")
@@ -321,7 +334,7 @@ struct SendCommand: AsyncParsableCommand {
             pipeline: try Pipeline(
                 stages: [reachability] + (bodyOptions.form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
                     + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !(followsRedirects && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
-                    + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, method: request.method)] : nil } ?? [])
+                    + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, delay: retryDelay, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
                 redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted) : nil
@@ -598,11 +611,14 @@ struct SendCommand: AsyncParsableCommand {
         return values.filter { !$0.isEmpty }
     }
 
-    /// curl's `--retry N`: N more attempts for a transient failure, the waits doubling from 1 s
-    /// (or `Retry-After`, up to curl's longest backoff of 10 minutes), whatever the method, as
-    /// curl retries any.
-    static func retryStage(_ retries: Int, method: HTTPMethod) -> Retry {
-        Retry(attempts: retries + 1, baseDelay: .seconds(1), maxDelay: .seconds(600), methods: [method], jitter: { $0 })
+    /// curl's `--retry N`: N more attempts for a transient failure, the waits doubling from 1 s,
+    /// or each `delay` seconds with `--retry-delay` (0 keeps the doubling), a `Retry-After` up to
+    /// curl's longest backoff of 10 minutes winning over either, whatever the method, as curl
+    /// retries any.
+    static func retryStage(_ retries: Int, delay: Int? = nil, method: HTTPMethod) -> Retry {
+        // The backoff's ceiling, in seconds, is the wait: no jitter, as curl has none.
+        let wait: @Sendable (Double) -> Double = if let delay, delay > 0 { { _ in Double(delay) } } else { { $0 } }
+        return Retry(attempts: retries + 1, baseDelay: .seconds(1), maxDelay: .seconds(600), methods: [method], jitter: wait)
     }
 
     /// A `--limit-rate` value in bytes a second: digits with an optional K, M or G (1024-based,

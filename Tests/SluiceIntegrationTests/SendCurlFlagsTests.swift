@@ -245,6 +245,27 @@ struct SendMoreCurlFlagsTests {
         }
     }
 
+    @Test("--retry-delay S waits S seconds before each retry as curl's does (httpbin's 503 has no Retry-After); --retry-connrefused is taken; either without --retry is refused")
+    func retryDelay() async throws {
+        let servers = try TestServers.load()
+        let unavailable = servers.httpbin("status/503").absoluteString
+        let clock = ContinuousClock()
+        // Waits only a lower bound can check: a loaded machine makes them longer, never shorter.
+        // The default wait before the first retry is 1 s; --retry-delay 2 makes it 2.
+        let start = clock.now
+        let sent = try await SluiceProcess.launch(["send", "-s", "--retry", "1", "--retry-delay", "2", "--retry-connrefused", "-o", "/dev/null", "-w", "%{http_code}", unavailable])
+        let waited = clock.now - start
+        let reference = try await CurlCLI.run(["--retry", "1", "--retry-delay", "2", "--retry-connrefused", "-o", "/dev/null", "-w", "%{http_code}", unavailable])
+        #expect(sent.status == reference.status && sent.output == "503" && reference.output == "503", "\(sent.error)")
+        #expect(waited >= .seconds(2), "\(waited)")
+        for flags in [["--retry-delay", "2"], ["--retry-connrefused"], ["--retry", "0", "--retry-delay", "1"]] {
+            let alone = try await SluiceProcess.launch(["send"] + flags + [unavailable])
+            #expect(alone.status == 2 && alone.error.contains("changes how --retry retries: give --retry N too"), "\(flags): \(alone.error)")
+        }
+        let negative = try await SluiceProcess.launch(["send", "--retry", "1", "--retry-delay", "-1", unavailable])
+        #expect(negative.status == 2 && negative.error.contains("--retry-delay must be 0 or more seconds"), "\(negative.error)")
+    }
+
     @Test("--http2 over plain http asks for h2c, which nginx does not take: HTTP/1.1 as curl gets; over TLS HTTP/2; -4 reaches nginx, -6 fails to connect as curl's does")
     func versions() async throws {
         let servers = try TestServers.load()
