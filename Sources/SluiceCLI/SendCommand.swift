@@ -339,7 +339,7 @@ struct SendCommand: AsyncParsableCommand {
                 transport: transport,
                 redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted) : nil
             ),
-            monitors: [ReachabilityNotes()]
+            monitors: [WaitNotes(silent: outputOptions.silent)]
         )
         request.trustPolicy = policy
         request.proxyRoute = try proxy.proxyRoute()

@@ -245,7 +245,7 @@ struct SendMoreCurlFlagsTests {
         }
     }
 
-    @Test("--retry-delay S waits S seconds before each retry as curl's does (httpbin's 503 has no Retry-After); --retry-connrefused is taken; either without --retry is refused")
+    @Test("--retry-delay S waits S seconds before each retry as curl's does (httpbin's 503 has no Retry-After), announced unless -s; --retry-connrefused is taken; either without --retry is refused")
     func retryDelay() async throws {
         let servers = try TestServers.load()
         let unavailable = servers.httpbin("status/503").absoluteString
@@ -253,11 +253,13 @@ struct SendMoreCurlFlagsTests {
         // Waits only a lower bound can check: a loaded machine makes them longer, never shorter.
         // The default wait before the first retry is 1 s; --retry-delay 2 makes it 2.
         let start = clock.now
-        let sent = try await SluiceProcess.launch(["send", "-s", "--retry", "1", "--retry-delay", "2", "--retry-connrefused", "-o", "/dev/null", "-w", "%{http_code}", unavailable])
+        let sent = try await SluiceProcess.launch(["send", "--retry", "1", "--retry-delay", "2", "--retry-connrefused", "-o", "/dev/null", "-w", "%{http_code}", unavailable])
         let waited = clock.now - start
         let reference = try await CurlCLI.run(["--retry", "1", "--retry-delay", "2", "--retry-connrefused", "-o", "/dev/null", "-w", "%{http_code}", unavailable])
         #expect(sent.status == reference.status && sent.output == "503" && reference.output == "503", "\(sent.error)")
         #expect(waited >= .seconds(2), "\(waited)")
+        // Without -s the wait is announced, as curl's "Will retry in 2 seconds" warning is.
+        #expect(sent.error == "sluice: warning: attempt 2 of 2 after status 503, waiting 2000 ms\n", "\(sent.error)")
         for flags in [["--retry-delay", "2"], ["--retry-connrefused"], ["--retry", "0", "--retry-delay", "1"]] {
             let alone = try await SluiceProcess.launch(["send"] + flags + [unavailable])
             #expect(alone.status == 2 && alone.error.contains("changes how --retry retries: give --retry N too"), "\(flags): \(alone.error)")
