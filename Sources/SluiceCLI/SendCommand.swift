@@ -426,7 +426,7 @@ struct SendCommand: AsyncParsableCommand {
             throw RequestFailure(error: error, quiet: outputOptions.quiet)
         }
         if metrics {
-            FileHandle.standardError.write(Data(MetricsReport(response: response, task: handle.context.metrics).text.utf8))
+            Terminal.writeError(MetricsReport(response: response, task: handle.context.metrics).text)
         }
     }
 

@@ -27,6 +27,9 @@ struct SluiceCommand: AsyncParsableCommand {
     ///
     /// `SIGPIPE` is ignored, as curl ignores it: a reader that goes away (`sluice send URL | head`)
     /// ends the write with an error that is reported, instead of killing the process unannounced.
+    /// A command whose standard output went away (`sluice run FILE | head -1`) still runs to its
+    /// end, writing its reports, and exits 23, curl's status for output not written, unless it
+    /// fails otherwise.
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,21 +46,25 @@ struct SluiceCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            if Terminal.standardOutputFailed {
+                Terminal.writeError("sluice: error: standard output could not be written (its reader went away); what came after was dropped\n")
+                Foundation.exit(23)
+            }
         } catch let error as ValidationError where parsed != nil && parsed != SluiceCommand.self {
             // ArgumentParser would show the root's usage for an error thrown from run().
             let command = parsed!
             let name = command.configuration.commandName ?? ""
             let message = "Error: \(error.message)\nUsage: \(usageString(for: command))\n  See 'sluice \(name) --help' for more information.\n"
-            FileHandle.standardError.write(Data(message.utf8))
+            Terminal.writeError(message)
             Foundation.exit(2)
         } catch let error as PipelineFileError {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Terminal.writeError(error.description + "\n")
             Foundation.exit(2)
         } catch let error as SluiceError where error.kind == .configuration {
-            FileHandle.standardError.write(Data("sluice: error: \(error.message)\n".utf8))
+            Terminal.writeError("sluice: error: \(error.message)\n")
             Foundation.exit(2)
         } catch let failure as RequestFailure {
-            if !failure.quiet { FileHandle.standardError.write(Data("sluice: error: \(failure.error)\n".utf8)) }
+            if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
             Foundation.exit(failure.exitStatus)
         } catch let status as ExitCode where status.rawValue > 2 {
             // curl's own statuses (22 for --fail), as they are.
@@ -69,7 +76,7 @@ struct SluiceCommand: AsyncParsableCommand {
             }
             let message = fullMessage(for: error)
             // An ExitCode thrown after its message was written (or with none, as under -s) has no text.
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            if !message.isEmpty { Terminal.writeError(message + "\n") }
             Foundation.exit(code == .failure ? 1 : 2)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Sluice
 import SluiceReachability
 import SluiceStageRegistry
@@ -38,11 +39,38 @@ struct Terminal {
         return result
     }
 
+    /// Whether a write to standard output failed (its reader went away: `sluice run FILE | head -1`).
+    /// What the run still has to say is dropped, and the process ends with curl's status for output
+    /// not written, 23, unless a worse one is due (``SluiceCommand``).
+    static var standardOutputFailed: Bool { outputFailure.load(ordering: .relaxed) }
+
+    private static let outputFailure = Atomic<Bool>(false)
+
+    /// Writes `text` to standard output, or drops it once a write there has failed.
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        guard !standardOutputFailed else { return }
+        if !writeAll(text, to: STDOUT_FILENO) {
+            outputFailure.store(true, ordering: .relaxed)
+        }
     }
 
+    /// Writes `text` to standard error; a standard error that cannot be written has nobody to tell.
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        _ = writeAll(text, to: STDERR_FILENO)
+    }
+
+    /// `write(2)` until every byte is written, through interruptions and short writes; false on
+    /// any other error. `SIGPIPE` is ignored (``SluiceCommand``), so a reader gone is `EPIPE`.
+    private static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
     }
 }

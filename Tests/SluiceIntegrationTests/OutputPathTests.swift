@@ -346,6 +346,37 @@ struct OutputPathTests {
         #expect(FileNodes.contents(errors) == "sluice: error: file I/O failure in output: cannot write the body to standard output: Broken pipe\n")
     }
 
+    @Test("a reader of sluice run's results that goes away (sluice run FILE | head -1): the run ends, its report is written, exit 23 with a line that says so, no crash")
+    func runToClosedPipe() async throws {
+        let directory = try TemporaryDirectory()
+        var text = "requests:\n"
+        for index in 0..<3 {
+            text += "  - name: hello-\(index)\n    path: \(servers.nginx("hello.txt").absoluteString)\n    expect:\n      status: 200\n"
+        }
+        let pipeline = try directory.write(text, to: "pipeline.yaml")
+        let report = directory.file("report.xml").path
+        let errors = directory.file("errors").path
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let sluice = SluiceProcess.executable
+        let status = try await offPool { () throws -> Int32 in
+            // The pipe's reader is closed before sluice starts: its first write meets EPIPE every time.
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            let process = Process()
+            process.executableURL = sluice
+            process.arguments = ["run", pipeline, "--report", "junit:\(report)"]
+            process.standardOutput = pipe.fileHandleForWriting
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+        }
+        #expect(status == 23, "curl's status for output not written, not a crash (132) or SIGPIPE (141)")
+        #expect(FileNodes.contents(errors) == "sluice: error: standard output could not be written (its reader went away); what came after was dropped\n")
+        let written = try #require(FileNodes.contents(report))
+        #expect(written.components(separatedBy: "<testcase ").count == 4, "\(written)")
+    }
+
     // MARK: sluice run: output:, reports, cookie files, HAR files, load results
 
     private func pipeline(in directory: TemporaryDirectory, _ text: String) throws -> String {
