@@ -299,7 +299,9 @@ struct SendCommand: AsyncParsableCommand {
         let policy = try trust.trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
-        let hopLog = HopLog(keepsHeads: followsRedirects && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil))
+        // -i, -I and -D show every hop's head under -L, as curl's do; -w reads the hops' figures.
+        let keepsHeads = followsRedirects && (outputOptions.include || head || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)
+        let hopLog = HopLog(keepsHeads: keepsHeads)
         let hsts = try hstsFile.map { path in
             do {
                 return StrictTransportSecurity(store: try HSTSStore(file: URL(fileURLWithPath: path)))
@@ -333,7 +335,7 @@ struct SendCommand: AsyncParsableCommand {
         let manager = SessionManager(
             pipeline: try Pipeline(
                 stages: [reachability] + (bodyOptions.form.isEmpty ? [] : [Serialization(format: .multipart)]) + (hsts.map { [$0] } ?? [])
-                    + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !(followsRedirects && (outputOptions.include || outputOptions.dumpHeader != nil || outputOptions.writeOut != nil)) ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
+                    + (cookies.map { [$0] } ?? []) + (outputOptions.writeOut == nil && !keepsHeads ? [] : [hopLog]) + (try authentication().map { [$0] } ?? [])
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, delay: retryDelay, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,

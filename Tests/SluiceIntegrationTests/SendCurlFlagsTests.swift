@@ -159,7 +159,7 @@ struct SendCurlFlagsTests {
         #expect(unknown.status == 2 && unknown.error.contains("%{proxy_ssl_verify_result}"), "\(unknown.error)")
     }
 
-    @Test("-I sends HEAD and prints the head, no body; -s hides an error's message but not its status, -sS shows it")
+    @Test("-I sends HEAD and prints the head, with -L every hop's as curl, no body; -s hides an error's message but not its status, -sS shows it")
     func headAndSilence() async throws {
         let servers = try TestServers.load()
         let head = try await SluiceProcess.launch(["send", "-I", servers.nginxTLS("hello.txt").absoluteString, "--cacert", servers.caBundle])
@@ -168,6 +168,21 @@ struct SendCurlFlagsTests {
         #expect(head.output.hasPrefix("HTTP/2 200") && curlHead.output.hasPrefix("HTTP/2 200"), "\(head.output)")
         #expect(head.output.contains("content-length: 17") || head.output.contains("Content-Length: 17"), "\(head.output)")
         #expect(!head.output.contains("hello from nginx"))
+
+        // -IL, -I -L and -I -L -o FILE: every hop's head, as curl prints them.
+        let redirected = servers.httpbin("redirect/2").absoluteString
+        let statusLines = { (text: String) in text.split(separator: "\r\n").filter { $0.hasPrefix("HTTP/") } }
+        let curlHops = try await CurlCLI.run(["-sIL", redirected])
+        #expect(statusLines(curlHops.output).count == 3, "\(curlHops.output)")
+        for arguments in [["-sIL"], ["-I", "-L"]] {
+            let hops = try await SluiceProcess.launch(["send"] + arguments + [redirected])
+            #expect(statusLines(hops.output) == statusLines(curlHops.output), "\(arguments): \(hops.output)")
+        }
+        let directory = try TemporaryDirectory()
+        let headFile = directory.file("heads.txt").path
+        let toFile = try await SluiceProcess.launch(["send", "-I", "-L", "-o", headFile, redirected])
+        #expect(toFile.status == 0 && toFile.output.isEmpty, "\(toFile.error)")
+        #expect(statusLines(FileNodes.contents(headFile) ?? "") == statusLines(curlHops.output))
 
         let refused = "http://127.0.0.1:1/"
         let silent = try await SluiceProcess.launch(["send", "-s", refused])
