@@ -20,14 +20,16 @@ struct SendProxyOptions: ParsableArguments {
     var proxyCABundle: String?
 
     /// The route the proxy options ask for: `-x URL` (with `--proxy-user` and `--noproxy`), `-x ''`
-    /// or `--noproxy '*'` for none; `nil` (the environment, as curl reads it) when none is given.
+    /// or `--noproxy '*'` for none, `--noproxy HOSTS` alone for the environment's proxy with those
+    /// hosts in place of `NO_PROXY`; `nil` (the environment, as curl reads it) when none is given.
     func proxyRoute() throws -> ProxyRoute? {
         let bypass = (noProxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard let proxy else {
             if proxyUser != nil { throw ValidationError("--proxy-user goes with --proxy") }
+            if proxyCABundle != nil { throw ValidationError("--proxy-cacert goes with --proxy") }
             if noProxy == nil { return nil }
-            guard bypass == ["*"] else { throw ValidationError("--noproxy without --proxy takes only '*' (no proxy at all)") }
-            return .direct
+            // As curl's --noproxy without -x: it takes the place of NO_PROXY for the environment's proxy.
+            return bypass == ["*"] ? .direct : .environmentBypassing(bypass)
         }
         var settings = ProxySettings(url: proxy.isEmpty ? nil : proxy)
         if let proxyUser {

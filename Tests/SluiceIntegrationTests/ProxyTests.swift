@@ -123,7 +123,7 @@ struct ProxyTests {
         #expect(error?.kind == .connect)
     }
 
-    @Test("the environment, as curl reads it: http_proxy honoured by default; the proxy stage, -x '' and --noproxy '*' ignore it; the password stays secret")
+    @Test("the environment, as curl reads it: http_proxy honoured by default; the proxy stage, -x '' and --noproxy '*' ignore it, --noproxy HOSTS bypasses it for those; the password stays secret")
     func environment() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -144,6 +144,16 @@ struct ProxyTests {
         #expect(try await viaLine(["send", "-i", servers.httpbin("get").absoluteString]).contains("sluice-test-proxy"))
         #expect(try await viaLine(["send", "-i", "-x", "", servers.httpbin("get").absoluteString]).isEmpty)
         #expect(try await viaLine(["send", "-i", "--noproxy", "*", servers.httpbin("get").absoluteString]).isEmpty)
+        // --noproxy HOSTS without -x takes NO_PROXY's place for the environment's proxy, as curl's does.
+        let host = servers.httpbin("get").host!
+        for (bypass, proxied) in [(host, false), ("other.example", true), ("other.example, \(host)", false)] {
+            let line = try await viaLine(["send", "-i", "--noproxy", bypass, servers.httpbin("get").absoluteString])
+            let curl = try await SluiceProcess.launch(["-s", "-i", "--noproxy", bypass, servers.httpbin("get").absoluteString], executable: URL(fileURLWithPath: "/usr/bin/curl"), environment: environment)
+            #expect(line.contains("sluice-test-proxy") == proxied, "--noproxy \(bypass): \(line)")
+            #expect(curl.output.lowercased().contains("via: ") == proxied, "curl --noproxy \(bypass)")
+        }
+        let caWithoutProxy = try await SluiceProcess.launch(["send", "--proxy-cacert", servers.caBundle, servers.httpbin("get").absoluteString], environment: environment)
+        #expect(caWithoutProxy.status == 2 && caWithoutProxy.error.contains("--proxy-cacert goes with --proxy"), "\(caWithoutProxy.error)")
         // No proxy beside a proxy's credentials: refused in both forms by one rule, never ignored.
         let ignored = try await SluiceProcess.launch(["send", "-x", "", "--proxy-user", "user:proxy-s3cret", servers.httpbin("get").absoluteString])
         #expect(ignored.status == 2 && ignored.error.contains("-x '' goes direct; --proxy-user"), "\(ignored.error)")

@@ -7,6 +7,8 @@ import Foundation
 ///   only, as curl reads it, since `HTTP_PROXY` can be set by a CGI request), `HTTPS_PROXY` or
 ///   `https_proxy` for `https`, `ALL_PROXY`/`all_proxy` for both, and `NO_PROXY`/`no_proxy` naming
 ///   hosts that go direct.
+/// - ``environmentBypassing(_:)`` is curl's `--noproxy HOSTS` without `-x`: the proxy the
+///   environment names, with these hosts going direct in place of those `NO_PROXY` names.
 /// - ``direct`` ignores those variables: no proxy at all.
 /// - ``through(_:)`` uses one proxy and ignores the variables, `NO_PROXY` included (the proxy's own
 ///   `bypass` list takes its place).
@@ -16,6 +18,9 @@ import Foundation
 public enum ProxyRoute: Sendable, Hashable {
     /// The proxy the environment names, as curl reads it.
     case environment
+    /// The proxy the environment names, with these hosts (as ``Proxy/bypass`` reads them) going
+    /// direct instead of those `NO_PROXY` names.
+    case environmentBypassing([String])
     /// No proxy, whatever the environment says.
     case direct
     /// This proxy, whatever the environment says.

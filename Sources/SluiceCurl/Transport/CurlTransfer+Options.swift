@@ -164,6 +164,8 @@ extension CurlTransfer {
         switch route {
         case .environment:
             break
+        case .environmentBypassing(let hosts):
+            try easy.set(CURLOPT_NOPROXY, hosts.joined(separator: ","))
         case .direct:
             try easy.set(CURLOPT_PROXY, "")
         case .through(let proxy):

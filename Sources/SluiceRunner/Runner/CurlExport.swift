@@ -138,6 +138,8 @@ public enum CurlExport {
                 arguments += ["--proxy-user", quote(username + ":" + redactor.redact(proxy.password ?? ""))]
             }
             arguments += ["--noproxy", quote(proxy.bypass.joined(separator: ","))]
+        case .environmentBypassing(let hosts)?:
+            arguments += ["--noproxy", quote(hosts.joined(separator: ","))]
         case .environment?, nil:
             break
         }
