@@ -105,6 +105,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Load mode: how long to send, 30s, 5m, 1h30m (with --repeat, whichever ends first).", valueName: "DURATION"))
     var duration: String?
 
+    @Option(name: .customLong("grace-period"), parsing: .unconditional, help: ArgumentHelp("Load mode: how long requests still in flight at the planned end (--duration, or the --rate schedule) may take before they are cancelled and counted as interrupted, as k6's gracefulStop; 30s by default.", valueName: "DURATION"))
+    var gracePeriod: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Load mode, open loop: requests per second, whatever the responses do, or a ramp FROM:TO over --duration.", valueName: "R|FROM:TO"))
     var rate: String?
 
@@ -126,11 +129,15 @@ struct RunCommand: AsyncParsableCommand {
         if let plan {
             if let problem = plan.problem { throw ValidationError(problem) }
             if dryRun { throw ValidationError("--dry-run and load mode (--repeat, --duration, --rate) cannot be combined") }
+            if gracePeriod != nil, duration == nil, rate == nil {
+                throw ValidationError("--grace-period needs a planned end, --duration or --rate: a run that --repeat alone bounds waits for every response")
+            }
             if failFast {
                 throw ValidationError("--fail-fast and load mode (--repeat, --duration, --rate) cannot be combined: a load run sends every request it planned and counts each failure")
             }
         } else {
             if concurrency != 1 { throw ValidationError("--concurrency needs load mode: --repeat, --duration or --rate") }
+            if gracePeriod != nil { throw ValidationError("--grace-period needs load mode: --duration or --rate") }
             if shard != nil || startAt != nil { throw ValidationError("--\(shard != nil ? "shard" : "start-at") needs load mode: --repeat, --duration or --rate") }
         }
         let loadMode = plan != nil
@@ -147,6 +154,10 @@ struct RunCommand: AsyncParsableCommand {
         if let duration {
             guard let parsed = DurationText.parse(duration) else { throw ValidationError("--duration takes a duration such as 30s, 1.5m, 1h30m or 500ms, not '\(duration)'") }
             plan.duration = parsed
+        }
+        if let gracePeriod {
+            guard let parsed = DurationText.parse(gracePeriod) else { throw ValidationError("--grace-period takes a duration such as 30s, 500ms or 0s, not '\(gracePeriod)'") }
+            plan.gracePeriod = parsed
         }
         if let rate {
             guard let parsed = LoadRate(rate) else {

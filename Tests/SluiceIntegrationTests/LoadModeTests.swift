@@ -517,6 +517,27 @@ struct LoadModeTests {
         #expect(overflow.status == 2 && overflow.error.contains("add up to more than"), "\(overflow.error)")
     }
 
+    @Test("a server that never answers cannot hold a run: what is in flight --grace-period after the planned end is cancelled and counted as interrupted, in both loops")
+    func gracePeriod() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        // The head and one byte, then nothing for 60 s: the whole test would take that long if the
+        // grace period did not cut it.
+        let file = try Self.pipeline(directory, path: "/conformance/hold")
+        let base = ["--format", "json", "--var", "base=\(servers.scenario.absoluteString)", file]
+        for (arguments, requests) in [(["--rate", "5", "--duration", "1s", "--concurrency", "10", "--grace-period", "500ms"], 5), (["--duration", "1s", "--concurrency", "2", "--grace-period", "0s"], 2)] {
+            let result = try await Self.sluice(["run"] + arguments + base)
+            #expect(result.status == 1, "\(arguments): \(result.error)")
+            let load = try Self.load(result)
+            #expect(load["requests"] as? Int == requests && load["errors"] as? Int == requests, "\(arguments): \(load)")
+            #expect(load["errors-by-kind"] as? [String: Int] == ["interrupted": requests], "\(arguments): \(load)")
+            let grace = arguments[arguments.firstIndex(of: "--grace-period")! + 1]
+            #expect(load["first-error"] as? String == "get: still in flight \(grace) after the run's planned end; cancelled (--grace-period)", "\(load)")
+            let seconds = try #require(load["seconds"] as? Double)
+            #expect(seconds >= 1 && seconds < 60, "\(arguments): \(seconds) s")
+        }
+    }
+
     @Test("the command line says what is wrong with a load plan before anything is sent")
     func commandLine() async throws {
         let directory = try TemporaryDirectory()
@@ -538,6 +559,9 @@ struct LoadModeTests {
             (["--report", "histogram:x.json"], "--report histogram: needs load mode"),
             (["--shard", "0/2"], "--shard needs load mode"),
             (["--concurrency", "2"], "--concurrency needs load mode"),
+            (["--grace-period", "1s"], "--grace-period needs load mode"),
+            (["--repeat", "5", "--grace-period", "1s"], "--grace-period needs a planned end, --duration or --rate"),
+            (["--duration", "1s", "--grace-period", "soon"], "--grace-period takes a duration such as 30s"),
         ]
         for (arguments, message) in cases {
             let result = try await Self.sluice(["run"] + arguments + [file])

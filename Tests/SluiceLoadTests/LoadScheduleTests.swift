@@ -88,6 +88,14 @@ struct LoadScheduleTests {
         #expect(LoadPlan(duration: .seconds(2), rate: LoadRate(from: 50)).totalRequests(requestCount: 3) == 100)
         #expect(LoadPlan(repetitions: 10, duration: .seconds(2), rate: LoadRate(from: 50)).totalRequests(requestCount: 3) == 30)
         #expect(LoadPlan(duration: .seconds(2)).totalRequests(requestCount: 3) == nil)
+        // The planned end the grace period counts from: the duration, the schedule, or none.
+        #expect(LoadPlan(duration: .seconds(2)).plannedSeconds(requestCount: 3) == 2)
+        #expect(LoadPlan(repetitions: 10, rate: LoadRate(from: 50)).plannedSeconds(requestCount: 3) == 0.6)
+        #expect(LoadPlan(repetitions: 10, duration: .seconds(2), rate: LoadRate(from: 50)).plannedSeconds(requestCount: 3) == 0.6)
+        #expect(LoadPlan(repetitions: 10).plannedSeconds(requestCount: 3) == nil)
+        var negative = LoadPlan(duration: .seconds(1))
+        negative.gracePeriod = .seconds(-1)
+        #expect(negative.problem == "--grace-period must be 0 or more")
         // Concurrency is split like the requests: 10 over 4 shards is 3, 3, 2, 2.
         #expect((0..<4).map { LoadPlan(concurrency: 10, shard: LoadShard(index: $0, count: 4)!).shardConcurrency } == [3, 3, 2, 2])
     }

@@ -29,6 +29,10 @@ public struct LoadPlan: Sendable, Hashable {
     /// When the run starts, on the wall clock: shards given the same time send together. `nil`
     /// starts at once.
     public var startAt: Date?
+    /// How long requests still in flight when a run of known length ends (its duration, or the
+    /// open loop's schedule) may take to finish, as k6's `gracefulStop`; those still in flight
+    /// then are cancelled and counted as errors of kind `interrupted`. 30 seconds, as k6's.
+    public var gracePeriod: Duration = .seconds(30)
 
     /// A plan; see each property.
     public init(repetitions: Int? = nil, duration: Duration? = nil, rate: LoadRate? = nil, concurrency: Int = 1, shard: LoadShard = .whole, startAt: Date? = nil) {
@@ -49,6 +53,7 @@ public struct LoadPlan: Sendable, Hashable {
         }
         if let rate, rate.isRamp, duration == nil { return "a ramping --rate (\(rate)) needs --duration: the time the ramp takes" }
         if concurrency < 1 { return "--concurrency must be 1 or more" }
+        if gracePeriod < .zero { return "--grace-period must be 0 or more" }
         if concurrency < shard.count {
             return "--concurrency \(concurrency) cannot be split over \(shard.count) shards: each shard needs at least one request in flight"
         }
@@ -63,6 +68,15 @@ public struct LoadPlan: Sendable, Hashable {
 
     /// The duration in seconds, if there is one.
     var seconds: Double? { duration.map { DurationText.milliseconds($0) / 1000 } }
+
+    /// When the run is due to end, in seconds from its start, for `requestCount` selected
+    /// requests: the closed loop's duration, the open loop's schedule (up to when the request
+    /// after its last would be due); `nil` for a closed loop that only `repetitions` bounds.
+    public func plannedSeconds(requestCount: Int) -> Double? {
+        guard let rate else { return seconds }
+        guard let total = totalRequests(requestCount: requestCount) else { return nil }
+        return rate.dueTime(of: total, duration: seconds)
+    }
 
     /// How many requests the whole run sends at most, for `requestCount` selected requests:
     /// the repetitions, the schedule's arrivals within the duration, whichever is fewer; `nil`

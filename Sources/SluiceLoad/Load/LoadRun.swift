@@ -64,6 +64,17 @@ public struct LoadRun: Sendable {
         }
     }
 
+    /// A flag the loops' tasks share, raised once.
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+
+        var isRaised: Bool { value.load(ordering: .relaxed) }
+
+        func raise() {
+            value.store(true, ordering: .relaxed)
+        }
+    }
+
     /// One prepared request, sent again and again. A class: a request's spec, request and scope
     /// hold many references, which a copy for every send would retain and release one by one.
     private final class Job: Sendable {
@@ -86,6 +97,9 @@ public struct LoadRun: Sendable {
         let recorder: LoadRecorder
         let executors: [any TaskExecutor]
         let progress: Progress
+        let gracePeriod: Duration
+        /// Raised when the grace period after the planned end is over and what is in flight is cancelled.
+        let graceEnded = Flag()
 
         /// Sends the whole run's request `number` and records how it ended.
         /// - Parameter due: when it was due; `nil` when it is due as it starts (the closed loop).
@@ -102,7 +116,9 @@ public struct LoadRun: Sendable {
         private func record(_ outcome: PipelineRunner.Outcome, of job: Job, due: ContinuousClock.Instant, started: ContinuousClock.Instant, slot: Int) {
             let ended = ContinuousClock.now
             var failure: (kind: String, description: String)?
-            if outcome.error != nil || !outcome.failures.isEmpty {
+            if outcome.error?.kind == SluiceError.Kind.cancelled.description, graceEnded.isRaised {
+                failure = ("interrupted", "\(job.spec.displayName): still in flight \(DurationText.string(gracePeriod)) after the run's planned end; cancelled (--grace-period)")
+            } else if outcome.error != nil || !outcome.failures.isEmpty {
                 let status = outcome.response.map { " (status \($0.status))" } ?? ""
                 let error = outcome.error.map { "\($0.kind): \($0.message)" }
                 // A failed status check is the cause, a stage's refusal of the same response after it.
@@ -185,7 +201,7 @@ public struct LoadRun: Sendable {
         try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
         let executors = pipeline.transport.executors
         let recorder = LoadRecorder(slots: executors.count)
-        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: runner.state.cookies.jar, recorder: recorder, executors: executors, progress: progress)
+        let context = Context(jobs: jobs, manager: SessionManager(pipeline: pipeline), jar: runner.state.cookies.jar, recorder: recorder, executors: executors, progress: progress, gracePeriod: plan.gracePeriod)
 
         // The start, on both clocks: shards given the same --start-at agree on it to within
         // their clocks' agreement.
@@ -196,10 +212,25 @@ public struct LoadRun: Sendable {
         progress.attach(recorder, start: start)
         if start > clock.now { try? await clock.sleep(until: start) }
         if !jobs.isEmpty, !progress.isStopped {
-            if plan.isOpenLoop {
-                await openLoop(context, start: start)
-            } else {
-                await closedLoop(context, start: start)
+            let planned = plan.plannedSeconds(requestCount: jobs.count)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    if plan.isOpenLoop {
+                        await openLoop(context, start: start)
+                    } else {
+                        await closedLoop(context, start: start)
+                    }
+                }
+                // The grace period: what is still in flight that long after the planned end is
+                // cancelled, so that a server that never answers cannot hold the run.
+                if let planned {
+                    group.addTask {
+                        try? await clock.sleep(until: start + .seconds(planned) + plan.gracePeriod)
+                        if !Task.isCancelled { context.graceEnded.raise() }
+                    }
+                }
+                _ = await group.next()
+                group.cancelAll()
             }
         }
         let tally = recorder.tally()

@@ -362,7 +362,8 @@ public struct PipelineRunner: Sendable {
         let handle = manager.task(request, startsImmediately: true)
         let ended: Result<Response, any Error>
         do {
-            ended = .success(try await handle.value)
+            // Cancelling the caller (a load run's grace period over) cancels the exchange.
+            ended = .success(try await withTaskCancellationHandler { try await handle.value } onCancel: { handle.cancel() })
         } catch {
             ended = .failure(error)
         }
