@@ -37,13 +37,24 @@ struct PollingRunTests {
         #expect(lines[2].hasPrefix("    attempt 2: 202 in "))
         #expect(lines[3].hasPrefix("✔ seen"))
 
-        let json = try await SluiceProcess.launch(["run", "--format", "json", "--only", "job", path])
+        let report = directory.file("junit.xml").path
+        let json = try await SluiceProcess.launch(["run", "--format", "json", "--only", "job", "--report", "junit:\(report)", path])
         let document = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
-        let attempts = ((document?["results"] as? [[String: Any]])?.first?["attempts"] as? [[String: Any]]) ?? []
+        let result = try #require((document?["results"] as? [[String: Any]])?.first)
+        let attempts = (result["attempts"] as? [[String: Any]]) ?? []
         // The counter goes on from 3: 4 and 5 answer 202, 6 answers 200 with attempt 6, which is not 3.
         #expect(attempts.map { $0["status"] as? Int } == [202, 202, 200, 202, 202])
         #expect(attempts.map { $0["ok"] as? Bool } == [false, false, false, false, false])
         #expect(json.status == 1)
+        // duration-ms is the last attempt's; total-ms and JUnit's time hold every attempt and the
+        // four 50 ms waits between them (lower bounds: a slow machine only takes longer).
+        let durations = attempts.compactMap { $0["duration-ms"] as? Double }
+        #expect(result["duration-ms"] as? Double == durations.last)
+        let total = try #require(result["total-ms"] as? Double)
+        #expect(total >= 200 + durations.reduce(0, +) - 1, "\(total) ms for \(durations)")
+        let xml = try #require(FileNodes.contents(report))
+        let time = try #require(xml.firstMatch(of: /<testcase name="job" [^>]*time="([0-9.]+)"/).flatMap { Double($0.1) })
+        #expect(time >= 0.2, "\(xml)")
     }
 
     @Test("retry gives up after its attempts: the last attempt's failure is the request's, exit 1")

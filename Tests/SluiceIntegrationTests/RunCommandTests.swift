@@ -250,7 +250,7 @@ struct RunCommandTests {
         // The format page's keys, and the extensions (size, headers, cache, file, line, tags, skipped, attempts).
         #expect(
             Set(results[0].keys) == [
-                "name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts",
+                "name", "method", "url", "status", "size", "headers", "duration-ms", "total-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts",
                 "error", "failures", "decoded",
             ]
         )

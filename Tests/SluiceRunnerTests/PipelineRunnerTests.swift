@@ -365,7 +365,7 @@ struct PipelineRunnerTests {
         // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
         #expect(
             members.keys == [
-                "name", "method", "url", "status", "size", "headers", "duration-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts", "error",
+                "name", "method", "url", "status", "size", "headers", "duration-ms", "total-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts", "error",
                 "failures", "decoded",
             ]
         )

@@ -242,6 +242,7 @@ public struct PipelineRunner: Sendable {
             result.skipReason = "${\(name)} has no value: \(source)"
             return result
         }
+        let began = ContinuousClock.now
         if let delay = spec.delay { try? await Task.sleep(for: delay) }
         let attempts = spec.retry?.attempts ?? 1
         // A FIFO that several attempts may write to is held open across them, so that its reader
@@ -261,6 +262,7 @@ public struct PipelineRunner: Sendable {
             }
             if result.ok || Task.isCancelled { break }
         }
+        if spec.delay != nil || spec.retry != nil { result.totalDuration = ContinuousClock.now - began }
         return result
     }
 

@@ -65,8 +65,13 @@ public struct RequestResult: Sendable {
     /// The response, when one arrived: also when a stage then refused it (its status, content
     /// type or body), so that every output can show what the server answered.
     public var response: Response?
-    /// How long the request took, through the whole chain.
+    /// How long the request took, through the whole chain: its last attempt's, with `retry:`.
     public var duration: Duration
+    /// The request's whole time in the run when it is more than one send: its `delay:`, every
+    /// attempt of `retry:` and the waits between them; `nil` when ``duration`` is all of it.
+    public var totalDuration: Duration?
+    /// The request's whole time in the run, the time a JUnit test case reports.
+    public var wallTime: Duration { totalDuration ?? duration }
     /// Why the request failed, if it did.
     public var error: Failure?
     /// The expectations that were not met.

@@ -137,7 +137,7 @@ public enum RunReport {
             var cases: [String] = []
             var counts = (failures: 0, errors: 0, skipped: 0, time: 0.0)
             for result in suite.results {
-                let time = DurationText.milliseconds(result.duration) / 1000
+                let time = DurationText.milliseconds(result.wallTime) / 1000
                 counts.time += time
                 var body = ""
                 if let reason = result.skipReason {
@@ -225,6 +225,7 @@ public enum RunReport {
                 .array(response.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] })
             } ?? .null,
             "duration-ms": .double(rounded(DurationText.milliseconds(result.duration))),
+            "total-ms": .double(rounded(DurationText.milliseconds(result.wallTime))),
             "cache": result.cache.map { .string($0.rawValue) } ?? .null,
             "ok": .bool(result.ok),
             "file": .string(result.file),
