@@ -58,6 +58,15 @@ static inline int sluice_spki_der(X509 *certificate, unsigned char *out, int cap
     return i2d_X509_PUBKEY(key, &cursor);
 }
 
+/* 1 when the bytes are exactly one DER SubjectPublicKeyInfo of a key OpenSSL knows, else 0. */
+static inline int sluice_spki_is_valid(const unsigned char *der, long length) {
+    const unsigned char *cursor = der;
+    EVP_PKEY *key = d2i_PUBKEY(NULL, &cursor, length);
+    if (key == NULL) return 0;
+    EVP_PKEY_free(key);
+    return cursor == der + length;
+}
+
 /* Parses a DER certificate; NULL when it is not one. Free with sluice_certificate_free. */
 static inline X509 *sluice_certificate_from_der(const unsigned char *der, long length) {
     const unsigned char *cursor = der;

@@ -46,6 +46,27 @@ struct TrustEvaluationTests {
         #expect(try await manager(fromFile).send(Request(url: servers.nginxTLS("hello.txt"))).status == 200)
     }
 
+    @Test("a public-key file, PEM or DER as openssl writes it, pins its key, as curl's --pinnedpubkey reads the same file")
+    func publicKeyFiles() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let pem = directory.file("localhost.pub.pem").path, der = directory.file("localhost.pub.der").path
+        let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
+        _ = try await SluiceProcess.launch(["x509", "-in", servers.certificates + "/localhost.pem", "-pubkey", "-noout", "-out", pem], executable: openssl)
+        _ = try await SluiceProcess.launch(["pkey", "-pubin", "-in", pem, "-outform", "DER", "-out", der], executable: openssl)
+        for file in [pem, der] {
+            #expect(try TrustPin.pins(from: file).map(\.description) == [servers.pins.localhost], "\(file)")
+            let policy = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: file), caBundle: servers.caBundle)
+            #expect(try await manager(policy).send(Request(url: servers.nginxTLS("hello.txt"))).status == 200)
+            let curl = try await CurlCLI.run(["--cacert", servers.caBundle, "--pinnedpubkey", file, servers.nginxTLS("hello.txt").absoluteString])
+            #expect(curl.status == 0, "curl takes \(file) too")
+        }
+        // A PUBLIC KEY block that holds no key is refused, naming the file.
+        let broken = try directory.write("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", to: "broken.pem")
+        let error = #expect(throws: SluiceError.self) { try TrustPin.pins(from: broken) }
+        #expect(error?.message == "pin file \(broken) is not a PEM or DER certificate or public key: a PEM PUBLIC KEY block is not a public key")
+    }
+
     @Test("a wrong pin fails before the request is sent, naming host, mode, pins and the server's keys")
     func wrongPin() async throws {
         let servers = try TestServers.load()

@@ -24,7 +24,8 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a pin as a pipeline writes it: `sha256//BASE64`, or the path of a PEM or DER
-    /// certificate file (relative paths from `directory`), which may hold several certificates.
+    /// certificate file (relative paths from `directory`), which may hold several certificates,
+    /// or of a PEM or DER public-key file, as curl's `--pinnedpubkey` reads one.
     /// - Throws: `.configuration` for a malformed hash or an unreadable or malformed file.
     public static func pins(from text: String, relativeTo directory: URL? = nil) throws(SluiceError) -> [TrustPin] {
         if text.hasPrefix("sha256//") {
@@ -41,9 +42,11 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
             throw failure(error.description)
         }
         do {
+            // A public-key file, as curl's --pinnedpubkey takes one, pins its keys.
+            if let hashes = try PublicKeyFile.hashes(in: data) { return hashes.map(TrustPin.publicKeySHA256) }
             return try X509Certificate.certificates(in: data).map(TrustPin.certificate)
         } catch {
-            throw failure("pin file \(url.path) is not a PEM or DER certificate: \(error.reason)")
+            throw failure("pin file \(url.path) is not a PEM or DER certificate or public key: \(error.reason)")
         }
     }
 
