@@ -87,6 +87,24 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Flag(name: .customLong("no-jsonpath-coercion"), help: "Hurl files: a jsonpath query or filter gives the list of nodes it selects, even for a singular path, as Hurl's --no-jsonpath-coercion (a pipeline's jsonpath-nodes:).")
     var noJSONPathCoercion = false
 
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Hurl files: accept a certificate that does not verify (expired, self-signed, another name), as Hurl's -k; an entry's insecure: false still checks.")
+    var insecure = false
+
+    @Option(name: .customLong("cacert"), help: ArgumentHelp("Hurl files: trust the CAs of this PEM file in place of the system's, as Hurl's --cacert.", valueName: "FILE"))
+    var caBundle: String?
+
+    @Option(name: [.customShort("E"), .customLong("cert")], help: ArgumentHelp("Hurl files: the client certificate (PEM, or PKCS#12) every entry shows, as Hurl's --cert.", valueName: "FILE[:PASSWORD]"))
+    var clientCertificate: String?
+
+    @Option(name: .customLong("key"), help: ArgumentHelp("Hurl files: the PEM key of --cert, when it is not in the certificate's file.", valueName: "FILE"))
+    var clientKey: String?
+
+    @Option(name: .customLong("pinnedpubkey"), help: ArgumentHelp("Hurl files: the public keys (sha256//BASE64, or a PEM/DER public-key file, separated by ';') of which the server's verified chain must show one.", valueName: "PINS"))
+    var pinnedPublicKeys: String?
+
+    @Option(name: [.customShort("m"), .customLong("max-time")], help: ArgumentHelp("Hurl files: the most time an entry may take (a bare number is seconds, as Hurl's and curl's -m; 500ms, 2m), unless its own max-time says otherwise.", valueName: "DURATION"))
+    var maxTime: String?
+
     /// The options given, as written on the command line (`--no-header`), in the order above.
     var given: [String] {
         let options: [(String, Bool)] = [
@@ -98,7 +116,8 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
             ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
             ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil), ("--compressed", compressed),
-            ("--no-jsonpath-coercion", noJSONPathCoercion),
+            ("--no-jsonpath-coercion", noJSONPathCoercion), ("--insecure", insecure), ("--cacert", caBundle != nil), ("--cert", clientCertificate != nil),
+            ("--key", clientKey != nil), ("--pinnedpubkey", pinnedPublicKeys != nil), ("--max-time", maxTime != nil),
         ]
         return options.filter(\.1).map(\.0)
     }
@@ -167,6 +186,17 @@ struct HurlCommandLineOptions: ParsableArguments {
         if let limitRate {
             guard let rate = SendCommand.rate(limitRate) else { throw ValidationError("--limit-rate '\(limitRate)' is not a rate such as 100000, 200K or 1M") }
             defaults.limitRate = rate
+        }
+        defaults.insecure = insecure
+        defaults.caBundle = caBundle
+        defaults.clientCertificate = clientCertificate
+        defaults.clientKey = clientKey
+        defaults.pinnedPublicKeys = pinnedPublicKeys
+        if let maxTime {
+            // Seconds when bare, as Hurl's and curl's -m read it.
+            let written = maxTime.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) ? maxTime + "s" : maxTime
+            guard let parsed = DurationText.parse(written), parsed > .zero else { throw ValidationError("--max-time \(maxTime): give seconds, or a duration such as 500ms or 2m") }
+            defaults.maxTime = written
         }
         return defaults == HurlDefaults() ? nil : defaults
     }

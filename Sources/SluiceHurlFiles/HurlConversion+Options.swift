@@ -9,10 +9,12 @@ extension HurlConversion {
     mutating func option(
         _ option: HurlOption, redirects: inout [(String, YAMLNode)],
         connection: inout [String: [YAMLNode]], variables: inout [(String, YAMLNode)], removedHeaders: inout [YAMLNode], headerLines: inout [YAMLNode],
-        retry: inout (attempts: YAMLNode?, interval: YAMLNode?), credential: inout HurlEntryCredential, rest: inout [(String, YAMLNode)]
+        retry: inout (attempts: YAMLNode?, interval: YAMLNode?), credential: inout HurlEntryCredential, trust: inout [(String, YAMLNode)],
+        rest: inout [(String, YAMLNode)]
     ) {
         let at = option.position
         let name = option.name.rawValue
+        if trustOption(option, into: &trust) { return }
         switch (option.name, option.value) {
         case (.location, _):
             redirects.append(("follow", optionScalar(option.value, at: at)))
@@ -68,6 +70,10 @@ extension HurlConversion {
             } else {
                 rest.append(("for-each", HurlConversion.list(Array(repeating: HurlConversion.mapping([], at: at), count: times), at: at)))
             }
+        case (.maxTime, .duration(let duration)):
+            HurlConversion.assign("timeout", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at), to: &rest)
+        case (.maxTime, .integer(let digits)):
+            HurlConversion.assign("timeout", HurlConversion.text(digits + "ms", at: at), to: &rest)
         case (.delay, .duration(let duration)):
             rest.append(("delay", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)))
         case (.delay, .integer(let digits)):
@@ -109,9 +115,6 @@ extension HurlConversion {
             if on { rest.append(("path-as-is", HurlConversion.plain("true", at: at))) }
         case (.compressed, .boolean(_)):
             // Read by request(_:number:isLast:): without `true` no Accept-Encoding goes out.
-            break
-        case (.insecure, .boolean(false)):
-            // Certificates are checked: the pipeline's own default.
             break
         case (.verbose, _), (.veryVerbose, _):
             // They change only what Hurl prints.

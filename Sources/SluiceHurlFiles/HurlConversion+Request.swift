@@ -22,6 +22,7 @@ extension HurlConversion {
         var headerLines = defaults.headerLines.map { HurlConversion.text($0, at: at) }
         var retry: (attempts: YAMLNode?, interval: YAMLNode?) = (nil, nil)
         var credential = HurlEntryCredential()
+        var trust = defaultTrust(at: at)
 
         for header in request.headers {
             addHeader(template(header.key), templateNode(header.value), at: header.position, to: &headers)
@@ -53,22 +54,28 @@ extension HurlConversion {
                 break
             case .options(let options):
                 for option in options {
-                    self.option(option, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, headerLines: &headerLines, retry: &retry, credential: &credential, rest: &rest)
+                    self.option(option, redirects: &redirects, connection: &connection, variables: &variables, removedHeaders: &removedHeaders, headerLines: &headerLines, retry: &retry, credential: &credential, trust: &trust, rest: &rest)
                 }
             }
         }
         if let body = request.body { self.body(body, headers: &headers, into: &rest) }
+        var stages: [YAMLNode] = []
         if credential.awsSigV4 != nil {
             // The user option is the signing keys, not a credential.
-            if let stage = awsSigV4Stage(credential, at: at) { rest.append(("stages", HurlConversion.list([stage], at: at))) }
+            if let stage = awsSigV4Stage(credential, at: at) { stages.append(stage) }
             credential.user = nil
         }
+        if let stage = HurlConversion.trustStage(trust, at: at) { stages.append(stage) }
+        if !stages.isEmpty { rest.append(("stages", HurlConversion.list(stages, at: at))) }
         if let node = self.credential(credential, headers: &headers, at: at) {
             guard !rest.contains(where: { $0.0 == "credential" }) else {
                 refuse(HurlSourcePosition(line: node.mark.line, column: node.mark.column), "[BasicAuth] and the user option together: the entry sends one credential")
                 return HurlConversion.mapping(keys, at: at)
             }
             rest.append(("credential", node))
+        }
+        if let maxTime = defaults.maxTime, !rest.contains(where: { $0.0 == "timeout" }) {
+            rest.append(("timeout", HurlConversion.text(maxTime, at: at)))
         }
         if let delay = defaults.delay, !rest.contains(where: { $0.0 == "delay" }) {
             rest.append(("delay", HurlConversion.text(delay, at: at)))

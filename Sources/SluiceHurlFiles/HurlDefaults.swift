@@ -68,6 +68,19 @@ public struct HurlDefaults: Sendable, Equatable {
     /// always (`jsonpath-nodes:`), not a singular path's one value.
     public var jsonPathNodeLists = false
 
+    /// `-k`/`--insecure`: every entry accepts a certificate that does not verify, as Hurl's.
+    public var insecure = false
+    /// `--cacert FILE`: the trust anchors of every entry, in place of the system's.
+    public var caBundle: String?
+    /// `-E`/`--cert FILE[:PASSWORD]`: every entry's client certificate.
+    public var clientCertificate: String?
+    /// `--key FILE`: the key of `clientCertificate`, when it is not in the certificate's file.
+    public var clientKey: String?
+    /// `--pinnedpubkey sha256//...;...`: the public keys every entry's server must show.
+    public var pinnedPublicKeys: String?
+    /// `-m`/`--max-time DURATION`: every entry's total timeout, unless its own says otherwise.
+    public var maxTime: String?
+
     /// Hurl's own defaults: no redirect followed, no delay, no retry.
     public init() {}
 }

@@ -141,7 +141,7 @@ struct HurlConversionTests {
         let text = """
             GET http://localhost:8000/x
             [Options]
-            insecure: true
+            netrc: true
             HTTP 200
             [Asserts]
             body == {{name toInt}}
@@ -152,7 +152,7 @@ struct HurlConversionTests {
             Issue.record("converted")
         } catch let error as HurlConversionError {
             #expect(error.problems.map { "\($0.position)" } == ["3:1", "6:9", "7:9"], "\(error)")
-            #expect(error.problems[0].message == "the option insecure has no pipeline spelling yet")
+            #expect(error.problems[0].message == "the option netrc has no pipeline spelling yet")
         }
     }
 
@@ -199,6 +199,57 @@ struct HurlConversionTests {
         let file = try PipelineFile.load(text: yaml, path: "repeat.yaml", environment: [:])
         #expect(file.spec.requests.map(\.displayName) == ["entry 1", "entry 1", "entry 1", "entry 2"])
         #expect(throws: HurlConversionError.self) { try document("GET http://h/a\n[Options]\nrepeat: -1\n") }
+    }
+
+    @Test("the TLS options: the entry's own trust-evaluation stage, over what the command line gives every entry; the last insecure wins; files from the working folder; max-time a timeout")
+    func trustOptions() throws {
+        let working = FileManager.default.currentDirectoryPath
+        let text = """
+            GET https://h/a
+            [Options]
+            insecure: false
+            insecure: true
+
+            GET https://h/b
+            [Options]
+            cacert: certs/ca.pem
+            cert: /c/client.pem:pa55
+            key: /c/client.key
+            pinnedpubkey: sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=;keys/server.pub.pem
+            max-time: 1500
+
+            GET https://h/c
+            [Options]
+            insecure: false
+
+            GET https://h/d
+
+            """
+        let plain = YAMLWriter().text(of: try document(text))
+        #expect(plain.contains("  - name: entry 1\n    method: GET\n    path: https://h/a\n    remove-headers:\n      - Accept-Encoding\n    stages:\n      - trust-evaluation:\n          allow-invalid-certificates: true\n          validates-domain-name: false\n"), "\(plain)")
+        #expect(plain.contains("""
+                timeout: 1500ms
+                stages:
+                  - trust-evaluation:
+                      ca-bundle: \(working)/certs/ca.pem
+                      client-certificate: /c/client.pem
+                      client-key-password: pa55
+                      client-key: /c/client.key
+                      pinning: public-key
+                      pins:
+                        - sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=
+                        - \(working)/keys/server.pub.pem
+
+            """), "\(plain)")
+        #expect(plain.components(separatedBy: "trust-evaluation").count == 3, "entries 3 and 4 check as the pipeline does: \(plain)")
+        // -k and -m for every entry: entry 3's insecure: false still checks, entry 2's max-time wins.
+        var defaults = HurlDefaults()
+        defaults.insecure = true
+        defaults.maxTime = "5s"
+        let insecure = YAMLWriter().text(of: try HurlConversion.pipelineDocument(of: try HurlFile.parse(text), defaults: defaults))
+        let entries = insecure.components(separatedBy: "  - name: entry ").dropFirst().map { String($0) }
+        #expect(entries.map { $0.contains("allow-invalid-certificates: true") } == [true, true, false, true], "\(insecure)")
+        #expect(entries.map { $0.contains("timeout: 5s") } == [true, false, true, true], "\(insecure)")
     }
 
     @Test("aws-sigv4 with user: the entry's own aws-sigv4 stage, user's KEY:SECRET its keys (not a credential); another provider, a missing region or user are refused")

@@ -53,11 +53,11 @@ struct HurlRunTests {
     func errors() async throws {
         let directory = try TemporaryDirectory()
         let syntax = try directory.write("GET http://localhost:8000/hello\nHTTP 200\n[Asserts]\nstatus equals 200\n", to: "syntax.hurl")
-        let unsupported = try directory.write("GET http://localhost:8000/hello\n[Options]\ninsecure: true\n", to: "unsupported.hurl")
+        let unsupported = try directory.write("GET http://localhost:8000/hello\n[Options]\nnetrc: true\n", to: "unsupported.hurl")
         let run = try await SluiceProcess.launch(["validate", syntax, unsupported])
         #expect(run.status == 2)
         #expect(run.error.contains("syntax.hurl:4:8: error: expected a predicate"), "\(run.error)")
-        #expect(run.error.contains("unsupported.hurl:3:1: error: the option insecure has no pipeline spelling yet"), "\(run.error)")
+        #expect(run.error.contains("unsupported.hurl:3:1: error: the option netrc has no pipeline spelling yet"), "\(run.error)")
         let convert = try await SluiceProcess.launch(["convert", unsupported])
         #expect(convert.status == 2 && convert.output.isEmpty)
         let valid = try directory.write("GET http://localhost:8000/hello\nHTTP 200\n", to: "valid.hurl")
@@ -175,6 +175,49 @@ struct HurlRunTests {
         let yaml = try directory.write(convert.output, to: "location.yaml")
         let refused = try await SluiceProcess.launch(["run", "-L", yaml])
         #expect(refused.status == 2 && refused.error.contains("location.yaml: --location is Hurl's, for .hurl files"), "\(refused.error)")
+    }
+
+    @Test("Hurl's TLS options (insecure, cacert, cert and key, pinnedpubkey) and -k, --cacert, -E, --key, -m: each entry as curl with the same flags, run and converted alike")
+    func tlsOptions() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let certificates = servers.certificates
+        let entries: [(options: String, url: URL, curl: [String])] = [
+            ("insecure: true", servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt"), ["-k"]),
+            ("cacert: \(servers.caBundle)", servers.nginxTLS("hello.txt"), ["--cacert", servers.caBundle]),
+            ("cacert: \(servers.caBundle)\ncert: \(certificates)/client.pem\nkey: \(certificates)/client.key", servers.nginxHTTPSClientAuth.appendingPathComponent("who"),
+                ["--cacert", servers.caBundle, "--cert", "\(certificates)/client.pem", "--key", "\(certificates)/client.key"]),
+            ("cacert: \(servers.caBundle)\npinnedpubkey: \(servers.pins.selfSigned)", servers.nginxTLS("hello.txt"), ["--cacert", servers.caBundle, "--pinnedpubkey", servers.pins.selfSigned]),
+            ("cacert: \(servers.caBundle)\npinnedpubkey: \(servers.pins.selfSigned);\(servers.pins.localhost)", servers.nginxTLS("hello.txt"), ["--cacert", servers.caBundle, "--pinnedpubkey", "\(servers.pins.selfSigned);\(servers.pins.localhost)"]),
+        ]
+        for (index, entry) in entries.enumerated() {
+            let hurl = try directory.write("GET \(entry.url.absoluteString)\n[Options]\n\(entry.options)\nHTTP 200\n", to: "tls-\(index).hurl")
+            let curl = try await CurlCLI.run(entry.curl + ["-o", "/dev/null", entry.url.absoluteString])
+            let run = try await SluiceProcess.launch(["run", "--no-color", hurl])
+            #expect((run.status == 0) == (curl.status == 0), "\(entry.options): sluice \(run.status), curl \(curl.status): \(run.output)")
+            let converted = try await SluiceProcess.launch(["convert", hurl])
+            let yaml = try directory.write(converted.output, to: "tls-\(index).yaml")
+            #expect(try await SluiceProcess.launch(["run", yaml]).status == run.status, "\(entry.options): converted")
+        }
+        // The command line's flags set every entry; an entry's insecure: false still checks.
+        let plain = try directory.write("""
+            GET \(servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt").absoluteString)
+            HTTP 200
+
+            GET \(servers.nginxHTTPSClientAuth.appendingPathComponent("who").absoluteString)
+            HTTP 200
+            """, to: "plain.hurl")
+        #expect(try await SluiceProcess.launch(["run", plain]).status == 1)
+        let flags = try await SluiceProcess.launch(["run", "--no-color", "-k", "-E", "\(certificates)/client.pem", "--key", "\(certificates)/client.key", plain])
+        #expect(flags.status == 0, "\(flags.output)\(flags.error)")
+        let checked = try directory.write("GET \(servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt").absoluteString)\n[Options]\ninsecure: false\nHTTP 200\n", to: "checked.hurl")
+        #expect(try await SluiceProcess.launch(["run", "-k", checked]).status == 1)
+        // -m: a bare number is seconds, as Hurl's and curl's; the entry times out.
+        let slow = try directory.write("GET \(servers.httpbin("delay/3").absoluteString)\nHTTP 200\n", to: "slow.hurl")
+        let timedOut = try await SluiceProcess.launch(["run", "--no-color", "-m", "1", slow])
+        #expect(timedOut.status == 1 && timedOut.output.contains("timeout"), "\(timedOut.output)")
+        let refused = try await SluiceProcess.launch(["run", "-k", try directory.write("requests: []\n", to: "p.yaml")])
+        #expect(refused.status == 2 && refused.error.contains("--insecure is Hurl's, for .hurl files"), "\(refused.error)")
     }
 
     @Test("Hurl's --no-header, --no-cookie-store, --ignore-asserts, --output, --from/--to-entry, --cookie/--cookie-jar and --file-root, run and converted alike")
