@@ -703,7 +703,8 @@ struct SendCommand: AsyncParsableCommand {
     private func makeRequest() throws -> Request {
         let joined = try bodyOptions.joinedPieces()
         let target = bodyOptions.target(url, joined: joined)
-        var request = Request(method: HTTPMethod((method ?? bodyOptions.defaultMethod(head: head, joined: joined)).uppercased()), url: try sendableURL(target))
+        // -X as typed, as curl sends it: methods are case-sensitive (RFC 9110 section 9.1).
+        var request = Request(method: HTTPMethod(method ?? bodyOptions.defaultMethod(head: head, joined: joined)), url: try sendableURL(target))
         for header in try headerLines() {
             if let colon = header.firstIndex(of: ":") {
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)

@@ -55,6 +55,20 @@ struct SendCurlFlagsTests {
         }
     }
 
+    @Test("-X goes out as typed, as curl sends it: get stays get, PURGE stays PURGE (methods are case-sensitive)")
+    func methodAsTyped() async throws {
+        let servers = try TestServers.load()
+        let url = servers.scenario.appendingPathComponent("raw/method").absoluteString
+        for method in ["get", "Post", "PURGE", "m-search"] {
+            let arguments = ["-X", method, "-H", "X-Record-Request: 1", url]
+            let reference = try await CurlCLI.run(arguments)
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            let line = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["request_line"] as? String }
+            #expect(line(sent.output) == "\(method) /raw/method HTTP/1.1", "\(sent.output)\(sent.error)")
+            #expect(line(sent.output) == line(reference.output))
+        }
+    }
+
     @Test("-L and --location-trusted across hosts: -u, -H Authorization, -H Cookie and -b go where curl sends them")
     func credentialsAcrossRedirects() async throws {
         let servers = try TestServers.load()

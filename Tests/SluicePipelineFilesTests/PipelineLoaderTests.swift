@@ -141,10 +141,18 @@ struct PipelineLoaderTests {
         ("requests:\n  - {name: a, path: 'http://h/'}\n  - {name: a, path: 'http://h/'}\n", "3:5: a request named 'a' is already defined at p.yaml:2:5"),
         ("requests:\n  - path: http://h/\n  - path: http://h/\n", "3:5: a request named 'GET http://h/' is already defined at p.yaml:2:5; names must be unique (a request with no name: is named METHOD path: give these a name: each)"),
         ("nmae: x\n", "1:1: unknown key 'nmae' in a pipeline; did you mean 'name'?"),
+        ("requests:\n  - {method: post, path: 'http://h/'}\n", "2:14: method 'post': methods are case-sensitive (RFC 9110 section 9.1); write POST"),
+        ("requests:\n  - {method: 'GE T', path: 'http://h/'}\n", "2:14: 'GE T' is not an HTTP method"),
     ])
     func errorPositions(text: String, expected: String) {
         let found = errors(text)
         #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test("a method goes out as written: one no RFC defines keeps its case, a standard one must be written as the RFC writes it")
+    func methodsAsWritten() throws {
+        let file = try load("requests:\n  - {name: a, method: PURGE, path: 'http://h/'}\n  - {name: b, method: m-search, path: 'http://h/'}\n  - {name: c, method: PATCH, path: 'http://h/'}\n")
+        #expect(file.spec.requests.map(\.method.rawValue) == ["PURGE", "m-search", "PATCH"])
     }
 
     @Test("a mapping with no operator, and no near miss of one, is a literal object to compare with")

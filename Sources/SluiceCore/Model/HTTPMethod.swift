@@ -48,4 +48,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let trace: HTTPMethod = "TRACE"
     /// `CONNECT`.
     public static let connect: HTTPMethod = "CONNECT"
+
+    /// The methods RFC 9110 and RFC 5789 define, as they are written.
+    public static let standard: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
 }

@@ -233,8 +233,15 @@ package struct PipelineDecoder {
         checkKeys(pairs, allowed: PipelineKeys.request, in: "a request")
         var method = HTTPMethod.get
         if let node = node["method"], let text = scalar(node, "method") {
-            method = HTTPMethod(text.uppercased())
-            if !method.isValidToken { fail(node.mark, "'\(text)' is not an HTTP method") }
+            // As written: methods are case-sensitive (RFC 9110 section 9.1), and a server that
+            // knows POST answers post with 405 or 501. A standard one in another case is refused
+            // rather than sent or changed in silence.
+            method = HTTPMethod(text)
+            if !method.isValidToken {
+                fail(node.mark, "'\(text)' is not an HTTP method")
+            } else if text != text.uppercased(), HTTPMethod.standard.contains(HTTPMethod(text.uppercased())) {
+                fail(node.mark, "method '\(text)': methods are case-sensitive (RFC 9110 section 9.1); write \(text.uppercased())")
+            }
         }
         guard let path = node["path"] else {
             fail(node.mark, "a request needs path: (resolved against url-resolution's base-url)")
