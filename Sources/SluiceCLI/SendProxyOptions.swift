@@ -31,7 +31,14 @@ struct SendProxyOptions: ParsableArguments {
             // As curl's --noproxy without -x: it takes the place of NO_PROXY for the environment's proxy.
             return bypass == ["*"] ? .direct : .environmentBypassing(bypass)
         }
-        var settings = ProxySettings(url: proxy.isEmpty ? nil : proxy)
+        let (address, credentials) = SendProxyOptions.credentials(in: proxy)
+        var settings = ProxySettings(url: proxy.isEmpty ? nil : address)
+        // As curl: credentials in -x's URL (which curl prefers to --proxy-user's: both is refused).
+        if let credentials {
+            if proxyUser != nil { throw ValidationError("--proxy-user and credentials in -x's URL: give them once") }
+            settings.username = credentials.username
+            settings.password = credentials.password
+        }
         if let proxyUser {
             let parts = proxyUser.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             settings.username = String(parts[0])
@@ -51,9 +58,22 @@ struct SendProxyOptions: ParsableArguments {
         .url: "-x ''", .username: "--proxy-user", .password: "--proxy-user", .bypass: "--noproxy", .caBundle: "--proxy-cacert",
     ]
 
-    /// The password `--proxy-user` gives, a secret `-v` hides.
+    /// The password `--proxy-user`, or else `-x`'s URL, gives: a secret `-v` hides.
     var secret: String? {
-        guard let proxyUser, let colon = proxyUser.firstIndex(of: ":") else { return nil }
+        guard let proxyUser else { return proxy.flatMap { SendProxyOptions.credentials(in: $0).credentials?.password } }
+        guard let colon = proxyUser.firstIndex(of: ":") else { return nil }
         return String(proxyUser[proxyUser.index(after: colon)...])
+    }
+
+    /// `-x`'s URL without the credentials written in it (`http://user:pass@proxy:3128`), and
+    /// those credentials, percent-decoded, as curl reads them; the URL as written when it holds
+    /// none, or is not one.
+    private static func credentials(in proxy: String) -> (address: String, credentials: (username: String, password: String)?) {
+        let written = proxy.contains("://") ? proxy : "http://" + proxy
+        guard var components = URLComponents(string: written), let user = components.user else { return (proxy, nil) }
+        let password = components.password ?? ""
+        components.user = nil
+        components.password = nil
+        return (components.string ?? proxy, (user, password))
     }
 }

@@ -113,6 +113,27 @@ struct ProxyTests {
         #expect(try await send(servers.nginxTLS("hello.txt"), route: authenticated, policy: TrustPolicy(caBundle: servers.caBundle)).status == 200)
     }
 
+    @Test("sluice send -x with credentials in the proxy's URL (percent-encoded too) goes through as curl's does; beside --proxy-user it is refused; -v shows the password as ***")
+    func credentialsInProxyURL() async throws {
+        let servers = try TestServers.load()
+        var components = try #require(URLComponents(url: servers.proxyWithAuth, resolvingAgainstBaseURL: false))
+        components.percentEncodedUser = "user"
+        components.percentEncodedPassword = "proxy%2Ds3cret"
+        let proxy = try #require(components.string)
+        let target = servers.httpbin("get").absoluteString
+        for arguments in [["-x", proxy], ["-x", proxy.replacingOccurrences(of: "http://", with: "")]] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-v"] + arguments + [target])
+            let curl = try await CurlCLI.run(["-o", "/dev/null", "-w", "%{http_code}"] + arguments + [target])
+            #expect(sent.output == curl.output, "\(arguments): sluice \(sent.output), curl \(curl.output)")
+            #expect(!sent.error.contains("s3cret") && !sent.error.contains("proxy%2D"), "\(sent.error)")
+        }
+        #expect(try await CurlCLI.run(["-o", "/dev/null", "-w", "%{http_code}", "-x", proxy, target]).output == "200")
+        // curl takes the URL's over --proxy-user's in silence; both is refused here.
+        let twice = try await SluiceProcess.launch(["send", "-x", proxy, "--proxy-user", "user:other", target])
+        #expect(twice.status == 2 && twice.error.contains("--proxy-user and credentials in -x's URL: give them once"), "\(twice.error)")
+        #expect(!twice.error.contains("s3cret"))
+    }
+
     @Test("a proxy URL with credentials in it, or of another scheme, is refused when made; a proxy that is not there is a connect failure")
     func badProxies() async throws {
         #expect(throws: SluiceError.self) { try Proxy(url: URL(string: "http://user:pw@127.0.0.1:3128")!) }
