@@ -276,7 +276,7 @@ struct PipelineRunnerTests {
         #expect(results[1].skipReason == "${id} has no value: request 'first' did not capture it")
     }
 
-    @Test("--fail-fast stops after the first failure; --only selects by name")
+    @Test("--fail-fast stops after the first failure, the rest skipped and said so; --only selects by name")
     func failFastAndOnly() async throws {
         let runner = try runner(PipelineRunnerTests.stages + """
 
@@ -286,7 +286,11 @@ struct PipelineRunnerTests {
               - { name: c, path: items, capture: { x: $.method } }
               - { name: d, path: "items/${x}" }
             """)
-        #expect(try await runner.run(failFast: true).map(\.name) == ["a"])
+        // What --fail-fast leaves unsent is skipped, with why: every report counts it.
+        let stopped = try await runner.run(failFast: true)
+        #expect(stopped.map(\.name) == ["a", "b", "c", "d"])
+        #expect(stopped.map(\.skipReason) == [nil] + Array(repeating: "--fail-fast stopped the run after 'a' failed", count: 3))
+        #expect(stopped.dropFirst().allSatisfy { $0.sent == nil && $0.response == nil })
         #expect(try await runner.run(selection: RequestSelection(only: ["b"])).map(\.name) == ["b"])
         #expect(try await runner.run(selection: RequestSelection(only: ["c", "d"])).map(\.ok) == [true, true])
         let unknown = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["zz"])) }

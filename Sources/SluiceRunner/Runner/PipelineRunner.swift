@@ -103,7 +103,8 @@ public struct PipelineRunner: Sendable {
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
     /// one with `delay:` waits first; one with `retry:` is sent again until it passes. After a
-    /// failure with `failFast`, only the requests marked `always` still run.
+    /// failure with `failFast`, only the requests marked `always` still run; the others are
+    /// skipped, each with a reason that names the request that failed.
     /// - Parameters:
     ///   - selection: the requests to run; all by default.
     ///   - requiresMatches: whether an `--only` pattern must match a request of this file.
@@ -132,8 +133,16 @@ public struct PipelineRunner: Sendable {
             var scope = file.scope
             var missing: [String: String] = [:]
             var results: [RequestResult] = []
-            var stopped = false
-            for (index, spec) in selected.enumerated() where !stopped || spec.always {
+            var stoppedBy: String?
+            for (index, spec) in selected.enumerated() {
+                if let stoppedBy, !spec.always {
+                    // Counted and reported as skipped, never left out: every report says what did not run.
+                    var result = PipelineRunner.unsent(spec)
+                    result.skipReason = "--fail-fast stopped the run after '\(stoppedBy)' failed"
+                    results.append(result)
+                    onResult(result)
+                    continue
+                }
                 let result = await send(spec, manager: managers[index] ?? manager, scope: scope, missing: missing, redactor: redactor.withLock { $0 })
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
@@ -152,7 +161,7 @@ public struct PipelineRunner: Sendable {
                 }
                 results.append(result)
                 onResult(result)
-                if failFast && !result.ok { stopped = true }
+                if failFast, !result.ok, stoppedBy == nil { stoppedBy = result.name }
             }
             return results
         }
@@ -210,6 +219,19 @@ public struct PipelineRunner: Sendable {
         return prepared
     }
 
+    /// The result of `spec` before it is sent: its name, place, tags and the checks it holds.
+    private static func unsent(_ spec: RequestSpec) -> RequestResult {
+        var result = RequestResult(
+            name: spec.displayName, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
+            duration: .zero, error: nil, failures: [], captured: [:]
+        )
+        result.file = spec.source.path
+        result.tags = spec.tags
+        result.expectations = spec.expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
+            + spec.captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
+        return result
+    }
+
     /// Runs one request of the file: checks its conditions, waits its `delay`, sends it (again,
     /// as `retry` allows, until it passes) and checks it; `redactor` says which captured values
     /// hold a secret.
@@ -223,14 +245,7 @@ public struct PipelineRunner: Sendable {
             scope.assign(name, value)
             assigned.append((name, value))
         }
-        var result = RequestResult(
-            name: spec.displayName, mark: spec.mark, method: spec.method, url: spec.path.scalar ?? "", sent: nil, response: nil,
-            duration: .zero, error: nil, failures: [], captured: [:]
-        )
-        result.file = spec.source.path
-        result.tags = spec.tags
-        result.expectations = spec.expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
-            + spec.captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
+        var result = PipelineRunner.unsent(spec)
         if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
             result.skipReason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
             return result
