@@ -61,8 +61,20 @@ struct FileRun {
             runner.addedSecrets = headers.derivedSecrets
         }
         var text = TextReport(file: file, terminal: options.terminal, redactor: runner.redactor)
+        // A body streamed to standard output (Hurl's --output -) has it to itself, as curl's
+        // body has: the result lines go to standard error, and a JSON document cannot share it.
+        let bodyRequest = options.dryRun ? nil : file.spec.requests.first(where: FileRun.writesStandardOutput)
+        if let bodyRequest, options.json {
+            throw SluiceError(kind: .configuration, message: "\(file.path): --format json and the output: \(bodyRequest.output?.scalar ?? "") of request '\(bodyRequest.name)' both write standard output; send the body to a file, or the results with --report json:PATH")
+        }
         func write(_ string: String) {
-            if live { Terminal.write(string) } else { outcome.output += string }
+            if bodyRequest != nil {
+                writeError(string)
+            } else if live {
+                Terminal.write(string)
+            } else {
+                outcome.output += string
+            }
         }
         func writeError(_ string: String) {
             if live { Terminal.writeError(string) } else { outcome.errorOutput += string }
@@ -125,6 +137,12 @@ struct FileRun {
         }
         outcome.suite = RunReport.Suite(file: file.path, pipeline: file.spec.name, results: results, elapsed: clock.now - start, chain: file.chain)
         return outcome
+    }
+
+    /// Whether the request streams its body to this process's standard output.
+    static func writesStandardOutput(_ request: RequestSpec) -> Bool {
+        guard let path = request.output?.scalar else { return false }
+        return ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains { $0.utf8.elementsEqual(path.utf8) }
     }
 
     /// Writes the run's cookie file and HSTS file, those it has; says why not and returns

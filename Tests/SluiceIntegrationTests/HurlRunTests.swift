@@ -177,6 +177,23 @@ struct HurlRunTests {
         #expect(refused.status == 2 && refused.error.contains("location.yaml: --location is Hurl's, for .hurl files"), "\(refused.error)")
     }
 
+    @Test("--output - gives standard output to the body alone, as Hurl's does: the results go to standard error; beside --format json it is refused")
+    func bodyToStandardOutput() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("GET \(servers.httpbin("get?from=hurl").absoluteString)\nHTTP 200\n", to: "body.hurl")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--output", "-", hurl])
+        #expect(run.status == 0, "\(run.error)")
+        let body = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        #expect((body?["args"] as? [String: String]) == ["from": "hurl"], "standard output is the body alone: \(run.output)")
+        #expect(run.error.contains("✔ entry 1") && run.error.contains("1 request: 1 passed"), "\(run.error)")
+        let json = try await SluiceProcess.launch(["run", "--output", "-", "--format", "json", hurl])
+        #expect(json.status == 2 && json.error.contains("--format json and the output: /dev/stdout of request 'entry 1' both write standard output"), "\(json.error)")
+        // To a file, the results stay on standard output.
+        let toFile = try await SluiceProcess.launch(["run", "--no-color", "--output", directory.file("body.json").path, hurl])
+        #expect(toFile.output.contains("✔ entry 1"), "\(toFile.output)")
+    }
+
     @Test("Hurl's TLS options (insecure, cacert, cert and key, pinnedpubkey) and -k, --cacert, -E, --key, -m: each entry as curl with the same flags, run and converted alike")
     func tlsOptions() async throws {
         let servers = try TestServers.load()
