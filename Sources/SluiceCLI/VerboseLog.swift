@@ -51,11 +51,12 @@ struct VerboseLog: Stage {
                     let name = String(line[..<colon])
                     text += "> \(name): \(shown(name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))\n"
                 } else {
-                    text += "> \(line)\n"
+                    // The request line too: a password or token may stand in the URL.
+                    text += "> \(redactor.redact(String(line)))\n"
                 }
             }
         } else {
-            text += "> \(request.method.rawValue) \(request.url.requestTarget) \(versionText)\n"
+            text += "> \(redactor.redact("\(request.method.rawValue) \(request.url.requestTarget) \(versionText)"))\n"
             if !request.headers.contains("Host") {
                 text += "> Host: \(host)\(request.url.port.map { ":\($0)" } ?? "")\n"
             }

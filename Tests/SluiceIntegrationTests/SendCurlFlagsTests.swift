@@ -208,7 +208,7 @@ struct SendCurlFlagsTests {
         #expect(failed.status == 22 && failed.error.isEmpty && failed.output.isEmpty)
     }
 
-    @Test("what cannot go together is refused with the flags' names, exit 2; a password never shows")
+    @Test("what cannot go together is refused with the flags' names, exit 2; a password never shows, in a URL either")
     func refused() async throws {
         let servers = try TestServers.load()
         let url = servers.httpbin("anything").absoluteString
@@ -225,6 +225,16 @@ struct SendCurlFlagsTests {
         #expect(unreadable.status == 26 && unreadable.error.contains("--data-urlencode"), "\(unreadable.error)")
         let verbose = try await SluiceProcess.launch(["send", "-i", "--metrics", "-u", "ada:hunter2-secret", servers.httpbin("status/401").absoluteString])
         #expect(!verbose.output.contains("hunter2") && !verbose.error.contains("hunter2") && !verbose.error.contains("aHVudGVy"))
+        // A password that stands in the URL too is hidden there as well, by send -v and by run -u.
+        let inPath = servers.httpbin("basic-auth/ada/hunter2-secret").absoluteString
+        let sent = try await SluiceProcess.launch(["send", "-sv", "-o", "/dev/null", "-u", "ada:hunter2-secret", inPath])
+        #expect(sent.status == 0 && sent.error.contains("> GET /basic-auth/ada/*** HTTP/1.1"), "\(sent.error)")
+        let directory = try TemporaryDirectory()
+        let pipeline = try directory.write("requests:\n  - name: in-path\n    path: \(inPath)\n    expect: {status: 200}\n", to: "in-path.yaml")
+        for format in [["--no-color"], ["--format", "json"], ["--verbose"]] {
+            let run = try await SluiceProcess.launch(["run", "-u", "ada:hunter2-secret"] + format + [pipeline])
+            #expect(run.status == 0 && !run.output.contains("hunter2") && !run.error.contains("hunter2"), "\(format): \(run.output)\(run.error)")
+        }
     }
 }
 

@@ -58,7 +58,7 @@ public struct HeaderInjection: SynchronousRequestStage, ConfigurationReporting {
     private let omitsUserAgent: Bool
 
     /// The credentials of the `Authorization` header built from `authorization` (a Basic pair's
-    /// base64, a Bearer token), which output redacts.
+    /// base64 and its password, a Bearer token), which output redacts.
     public let derivedSecrets: [String]
 
     /// `header-injection`.
@@ -100,7 +100,10 @@ public struct HeaderInjection: SynchronousRequestStage, ConfigurationReporting {
         add("Accept-Language", HeaderInjection.resolve(acceptLanguage, default: HeaderInjection.acceptLanguage(environment: environment)))
         add("Authorization", authorization?.headerValue)
         injectedHeaders = injected
-        derivedSecrets = authorization.flatMap { $0.headerValue.split(separator: " ", maxSplits: 1).last.map { [String($0)] } } ?? []
+        var secrets = authorization.flatMap { $0.headerValue.split(separator: " ", maxSplits: 1).last.map { [String($0)] } } ?? []
+        // A Basic password shows wherever its text does (a URL that holds it too), not only encoded.
+        if case .basic(_, let password)? = authorization, !password.isEmpty { secrets.append(password) }
+        derivedSecrets = secrets
     }
 
     private static func resolve(_ value: DefaultedValue, default defaultValue: String?) -> String? {
