@@ -232,11 +232,8 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("give one of -n and --netrc-file")
         }
         if outputOptions.continueAt != nil {
-            guard let output, output != "-" else {
-                throw ValidationError("-C resumes a download into a file: give -o FILE")
-            }
             if try outputOptions.include || head || events || bodyOptions.get || bodyOptions.isGiven {
-                throw ValidationError("-C resumes a GET download into -o FILE; it goes with no -i, -I, -G, --events or request body")
+                throw ValidationError("-C resumes a GET download; it goes with no -i, -I, -G, --events or request body")
             }
         }
         if events, output != nil {
@@ -356,6 +353,11 @@ struct SendCommand: AsyncParsableCommand {
             try await resumeDownload(resume, request: request, manager: manager, transport: transport, hops: hopLog)
             return
         }
+        // -C without a file, as curl's: the body from the offset (none for -C -) to standard output.
+        let resumedOffset = outputOptions.continueAt.flatMap { output == nil || output == "-" ? Int64($0) : nil } ?? 0
+        if resumedOffset > 0, !request.headers.contains("Range") {
+            request.headers["Range"] = "bytes=\(resumedOffset)-"
+        }
         var response: Response
         let handle: TaskHandle
         var bodyBytes: Int64 = 0
@@ -378,6 +380,19 @@ struct SendCommand: AsyncParsableCommand {
                 try writeHeads(of: response, hops: hopLog, write: file == nil ? write : nil)
                 try writeOutLine(response, request: request, bodyWritten: nil, hops: hopLog, failure: .status(response.status))
                 throw failedStatus(response.status)
+            }
+            if resumedOffset > 0, response.status == 200 || response.status == 416 {
+                // As curl: a 200 is the whole body, which cannot resume (33); a 416, a body
+                // already whole, writes nothing.
+                await transport.shutdown()
+                try writeOutLine(response, request: request, bodyWritten: 0, hops: hopLog)
+                guard response.status == 416 else {
+                    throw RequestFailure(
+                        error: SluiceError(kind: .protocolError, stage: "output", message: "the server answered 200 to a range from byte \(resumedOffset): it does not seem to take ranges, so the download cannot resume"),
+                        quiet: outputOptions.quiet, status: 33
+                    )
+                }
+                return
             }
             try writeHeads(of: response, hops: hopLog, write: write)
             if let body = response.bodyStream {
@@ -433,9 +448,10 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     /// What `-C` resumes: the `-o` file's first bytes (all of them for `-C -`), kept in place;
-    /// `nil` without `-C`, or with nothing to keep (no file yet, or an offset of 0).
+    /// `nil` without `-C`, with nothing to keep (no file yet, or an offset of 0), or to standard
+    /// output.
     private func resumeData(for request: Request) throws -> DownloadResumeData? {
-        guard let continueAt = outputOptions.continueAt, let output else { return nil }
+        guard let continueAt = outputOptions.continueAt, let output, output != "-" else { return nil }
         let file = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
         let offset = continueAt == "-" ? size ?? 0 : Int64(continueAt) ?? 0

@@ -37,7 +37,7 @@ struct SendOutputOptions: ParsableArguments {
 
     @Option(
         name: [.customShort("C"), .customLong("continue-at")],
-        help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it.", valueName: "OFFSET|-")
+        help: ArgumentHelp("Resume the download into -o FILE, as curl's -C: '-' from the file's size, or from OFFSET bytes; a 206 is appended, a 200 (the server ignored the range) rewrites the file whole, a 416 for a complete file leaves it. Without -o, the body from OFFSET to standard output (exit 33 for a 200).", valueName: "OFFSET|-")
     )
     var continueAt: String?
 

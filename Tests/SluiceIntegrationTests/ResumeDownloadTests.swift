@@ -170,9 +170,22 @@ struct ResumeDownloadTests {
         #expect(fromOffset.status == 0)
         #expect(try Data(contentsOf: explicit) == original)
 
-        for (arguments, named) in [(["-C", "-"], "-o FILE"), (["-C", "x", "-o", file.path], "-C"), (["-C", "-", "-o", file.path, "-i"], "-C")] {
+        for (arguments, named) in [(["-C", "x", "-o", file.path], "-C"), (["-C", "-", "-o", file.path, "-i"], "-C")] {
             let refused = try await SluiceProcess.launch(["send"] + arguments + [servers.nginx("medium.bin").absoluteString])
             #expect(refused.status == 2 && refused.error.contains(named), "\(arguments): \(refused.error)")
+        }
+    }
+
+    @Test("sluice send -C without -o, as curl's: the body from the offset to standard output (206), all of it for -C -, nothing for a 416, exit 33 for a 200")
+    func resumeToStandardOutput() async throws {
+        let servers = try TestServers.load()
+        let hello = servers.nginx("hello.txt").absoluteString
+        for arguments in [["-C", "5", hello], ["-C", "-", hello], ["-C", "5", "-o", "-", hello], ["-C", "500", hello], ["-C", "5", servers.httpbin("get").absoluteString]] {
+            let format = ["-w", " [%{http_code}]"]
+            let sent = try await SluiceProcess.launch(["send", "-s"] + format + arguments)
+            let reference = try await CurlCLI.run(format + arguments)
+            #expect(sent.status == reference.status, "\(arguments): sluice \(sent.status), curl \(reference.status)")
+            #expect(sent.output == reference.output, "\(arguments): \(sent.output) against \(reference.output)")
         }
     }
 }
