@@ -13,7 +13,7 @@ struct CurlCommand: AsyncParsableCommand {
         commandName: "curl",
         abstract: "Prints a curl command that reproduces each request of a pipeline file.",
         discussion: """
-            Each request runs through the request half of the chain (nothing is sent), and the command carries the method, URL, headers and body as the stages left them, with curl flags for redirects, timeouts, the CA bundle and public-key pins. Secrets print as *** unless --show-secrets. Captures have no value without a run and print as <NAME>.
+            Each request runs through the request half of the chain (nothing is sent), and the command carries the method, URL, headers and body as the stages left them, with curl flags for redirects, timeouts, the CA bundle and public-key pins. Secrets print as *** unless --show-secrets. Captures have no value without a run and print as <NAME>. A line says when the requests share a cookie jar, which the commands share only through a cookie file (-b FILE -c FILE).
             """
     )
 
@@ -31,7 +31,9 @@ struct CurlCommand: AsyncParsableCommand {
             let runner = try PipelineRunner(file: file, transport: CurlTransport.shared)
             let redactor = showSecrets ? Redactor.none : runner.redactor
             let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
-            for prepared in try await runner.prepare(selection: RequestSelection(only: only), checksBodyFiles: false) {
+            let preparedRequests = try await runner.prepare(selection: RequestSelection(only: only), checksBodyFiles: false)
+            Terminal.write(CurlCommand.cookieNote(preparedRequests.map(\.spec), readsCookieFile: file.spec.cookieFile != nil))
+            for prepared in preparedRequests {
                 let spec = prepared.spec
                 switch prepared.result {
                 case .success(let request):
@@ -47,6 +49,15 @@ struct CurlCommand: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// A comment line saying that a run carries cookies from response to request, which separate
+    /// curl commands do only when each is given the same cookie file; nothing when no request
+    /// after another uses the jar and no cookie file fills it.
+    static func cookieNote(_ specs: [RequestSpec], readsCookieFile: Bool) -> String {
+        let users = specs.filter { $0.cookieJar != .off }
+        guard users.count > 1 || (readsCookieFile && !users.isEmpty) else { return "" }
+        return "# sluice run keeps one cookie jar for these requests (\(readsCookieFile ? "filled from the file's cookie-file: and " : "")the cookies each response sets); to do the same, give every command below -b cookies.txt -c cookies.txt\n"
     }
 
     /// A comment line naming the placeholders a command holds for `captures`, which only a run

@@ -407,6 +407,34 @@ struct RunCommandTests {
         #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
+    @Test("curl: requests that share the run's cookie jar get a line that says so; the commands run with -b and -c as it says pass as sluice run does")
+    func curlExportOfSharedCookies() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - name: set
+                path: \(servers.httpbin("cookies/set?flavour=oat").absoluteString)
+              - name: read
+                path: \(servers.httpbin("cookies").absoluteString)
+                expect:
+                  body:
+                    $.cookies.flavour: oat
+            """, to: "cookies.yaml")
+        #expect(try await SluiceProcess.launch(["run", path]).status == 0)
+        let exported = try await SluiceProcess.launch(["curl", path])
+        #expect(exported.output.hasPrefix("# sluice run keeps one cookie jar for these requests (the cookies each response sets); to do the same, give every command below -b cookies.txt -c cookies.txt\n"), "\(exported.output)")
+        let commands = exported.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }.map { $0 + " --silent -b cookies.txt -c cookies.txt" }
+        let script = commands.joined(separator: " > /dev/null\n")
+        let folder = directory.url.path
+        let ran = try await offPool { try SluiceProcess.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"), directory: folder) }
+        let cookies = (try JSONSerialization.jsonObject(with: Data(ran.output.utf8)) as? [String: Any])?["cookies"] as? [String: String]
+        #expect(cookies == ["flavour": "oat"], "\(ran.output)\(ran.error)")
+        // One request, or a jar turned off, needs no such line.
+        let alone = try await SluiceProcess.launch(["curl", "--only", "read", path])
+        #expect(!alone.output.contains("cookie jar"), "\(alone.output)")
+    }
+
     @Test("curl: a POST redirected by a 303 goes on as a GET in the exported command run by curl, as sluice run sends it")
     func curlExportOfRedirectedPost() async throws {
         let servers = try TestServers.load()
