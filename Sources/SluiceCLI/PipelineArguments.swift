@@ -140,6 +140,10 @@ struct PipelineArguments: ParsableArguments {
         for warning in files.flatMap(\.warnings) {
             Terminal.writeError(warning + "\n")
         }
+        // A --var nothing reads is most likely misspelled: said, as a name no file defines is.
+        for name in try commandLineVariables().keys.sorted() {
+            if let warning = PipelineFile.unreadVariableWarning(name, files: files) { Terminal.writeError("sluice: \(warning)\n") }
+        }
         return files
     }
 }

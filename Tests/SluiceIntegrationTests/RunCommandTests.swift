@@ -237,6 +237,17 @@ struct RunCommandTests {
             """, "\(result.error)")
     }
 
+    @Test("a --var nothing reads is warned of on standard error, with the near name; the run goes on")
+    func unreadVariable() async throws {
+        let path = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
+        for command in ["validate", "curl"] {
+            let result = try await SluiceProcess.launch([command, "--var", "bsae=http://prod.example", path])
+            #expect(result.error.contains("sluice: warning: --var bsae: nothing in \(path) reads ${bsae}; did you mean base?"), "\(command): \(result.error)")
+        }
+        let read = try await SluiceProcess.launch(["validate", "--var", "base=http://h", path])
+        #expect(!read.error.contains("warning: --var"), "\(read.error)")
+    }
+
     @Test("--format json: one document with results and summary, as the format page says")
     func jsonOutput() async throws {
         let servers = try TestServers.load()

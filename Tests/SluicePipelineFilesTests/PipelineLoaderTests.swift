@@ -155,6 +155,34 @@ struct PipelineLoaderTests {
         #expect(file.spec.requests.map(\.method.rawValue) == ["PURGE", "m-search", "PATCH"])
     }
 
+    @Test("the names a file reads: variables:, stage options, paths, conditions, a request's variables: and own stages; a --var none reads is warned of, with the near name")
+    func readVariableNames() throws {
+        let file = try load("""
+            variables:
+              base: http://h
+              derived: "${root}/x"
+            stages:
+              - header-injection: {headers: {X-Key: "${key}"}}
+            requests:
+              - name: a
+                path: ${base}/${id}
+                when: mode == 'full'
+                variables:
+                  page: ${start}
+                capture:
+                  token: $.token
+              - name: b
+                path: http://h/${token}
+                stages:
+                  - header-injection: {headers: {X-Own: "${own}"}}
+            """, variables: ["root": "r", "key": "k", "id": "1", "mode": "full", "start": "0", "own": "o"])
+        // A capture a later request reads counts too: --var gives it when that request runs alone.
+        #expect(file.readVariableNames == ["base", "derived", "root", "key", "id", "mode", "start", "own", "token"])
+        #expect(PipelineFile.unreadVariableWarning("bsae", files: [file]) == "warning: --var bsae: nothing in p.yaml reads ${bsae}; did you mean base?")
+        #expect(PipelineFile.unreadVariableWarning("page", files: [file]) != nil, "a request's own variables: are set, not read from --var")
+        #expect(PipelineFile.unreadVariableWarning("mode", files: [file]) == nil)
+    }
+
     @Test("a mapping with no operator, and no near miss of one, is a literal object to compare with")
     func literalObjects() throws {
         let file = try load("requests:\n  - path: http://h/\n    expect:\n      body:\n        $.a: {id: 1, it: 2, q: swift}\n")

@@ -1,0 +1,30 @@
+import SluiceStageRegistry
+
+extension PipelineFile {
+    /// The variable names the file reads: its `variables:` (which a value given for one
+    /// overrides), and every `${NAME}`, `variable:` query and condition of its variables, stages
+    /// and requests (their own stages and `variables:` included). A name given on the command
+    /// line that is none of these is read by nothing.
+    public var readVariableNames: Set<String> {
+        var names = Set(spec.variables.compactMap(\.value.key.scalar))
+        var nodes = spec.variables.map(\.value.value) + spec.stages.flatMap { $0.options.map(\.value) }
+        nodes += [spec.cookieFile?.value].compactMap { $0 } + spec.plugins.map(\.value)
+        for request in spec.requests {
+            names.formUnion(request.referencedVariableNames)
+            names.formUnion(request.conditions.flatMap(\.variables))
+            nodes += request.stages.flatMap { $0.options.map(\.value) }
+        }
+        names.formUnion(nodes.flatMap { $0.references().references }.filter { !$0.isEnvironment }.map(\.name))
+        return names
+    }
+
+    /// For a variable given on the command line that no file reads, a warning that says so, with
+    /// the nearest name a file reads when one is close (`bsae` for `base`); `nil` when one reads it.
+    public static func unreadVariableWarning(_ name: String, files: [PipelineFile]) -> String? {
+        let read = files.reduce(into: Set<String>()) { $0.formUnion($1.readVariableNames) }
+        guard !read.contains(name) else { return nil }
+        let near = OptionDescriptor.nearest(to: name, in: read.sorted()).map { "; did you mean \($0)?" } ?? ""
+        let where_ = files.count == 1 ? files[0].path : "the \(files.count) files"
+        return "warning: --var \(name): nothing in \(where_) reads ${\(name)}\(near)"
+    }
+}
