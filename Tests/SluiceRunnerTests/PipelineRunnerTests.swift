@@ -299,6 +299,20 @@ struct PipelineRunnerTests {
         #expect(orphan?.message.contains("leaves out request 'c', which captures ${x} for 'd'") == true)
     }
 
+    @Test("a selection that leaves out several captures names them all at once, each once, with every --var that would stand in")
+    func everyMissingCapture() async throws {
+        let runner = try runner(PipelineRunnerTests.stages + """
+
+            requests:
+              - { name: login, path: items, capture: { token: $.method } }
+              - { name: order, path: items, capture: { id: $.method } }
+              - { name: fetch, path: "items/${id}?t=${token}" }
+              - { name: again, path: "items/${id}" }
+            """)
+        let error = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["fetch", "again"])) }
+        #expect(error?.message == "the selection leaves out requests whose captures the selected ones use: 'login' captures ${token} for 'fetch'; 'order' captures ${id} for 'fetch'; select them too, or pass --var token=VALUE --var id=VALUE")
+    }
+
     @Test("each runner makes its run's stages: two runs of one file, or of the file loaded twice, share no cookie jar or HSTS store")
     func runsShareNoState() async throws {
         let text = """

@@ -67,17 +67,27 @@ public struct PipelineRunner: Sendable {
             throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
         }
         let chosen = all.map(selection.selects)
+        // Every capture the selection leaves out, at once, each name once: a compiler's list,
+        // not one --var at a time.
+        var missing: [(capture: String, from: String, for: String)] = []
         for (position, request) in all.enumerated() where chosen[position] && requiresCaptures {
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
             let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
             for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
-                if let capture = earlier.captures.first(where: { needed.contains($0.name) && file.scope.values[$0.name] == nil }) {
-                    throw SluiceError(
-                        kind: .configuration,
-                        message: "the selection leaves out request '\(earlier.displayName)', which captures ${\(capture.name)} for '\(request.displayName)'; select it too, or pass --var \(capture.name)=VALUE"
-                    )
+                for capture in earlier.captures where needed.contains(capture.name) && file.scope.values[capture.name] == nil {
+                    guard !missing.contains(where: { $0.capture.utf8.elementsEqual(capture.name.utf8) }) else { continue }
+                    missing.append((capture.name, earlier.displayName, request.displayName))
                 }
             }
+        }
+        if let first = missing.first {
+            let vars = missing.map { "--var \($0.capture)=VALUE" }.joined(separator: " ")
+            let message = missing.count == 1
+                ? "the selection leaves out request '\(first.from)', which captures ${\(first.capture)} for '\(first.for)'; select it too, or pass \(vars)"
+                : "the selection leaves out requests whose captures the selected ones use: "
+                    + missing.map { "'\($0.from)' captures ${\($0.capture)} for '\($0.for)'" }.joined(separator: "; ")
+                    + "; select them too, or pass \(vars)"
+            throw SluiceError(kind: .configuration, message: message)
         }
         return zip(all, chosen).filter(\.1).map(\.0)
     }
