@@ -724,6 +724,13 @@ struct SendCommand: AsyncParsableCommand {
         for header in try headerLines() {
             if let colon = header.firstIndex(of: ":") {
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+                // A name with blanks around it is no field line a server takes (RFC 9112 section
+                // 5.1 has it refused with 400; a leading blank reads as a folded line): refused,
+                // not sent mended in silence. The value's blanks are no part of it (RFC 9110
+                // section 5.5), and go.
+                guard name.utf8.elementsEqual(header[..<colon].utf8) else {
+                    throw ValidationError("-H '\(name)': a field name has no space or tab before it or before its colon (RFC 9112 section 5.1); write '\(name): VALUE'")
+                }
                 let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 // As curl: 'Name:' sends no such field, not even libcurl's own.
                 if value.isEmpty { request.omittedHeaders.append(name) } else { request.headers.add(name: name, value: value) }

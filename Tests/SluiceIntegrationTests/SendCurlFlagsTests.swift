@@ -216,6 +216,7 @@ struct SendCurlFlagsTests {
             (["-u", "ada", url], "-u"), (["--basic", url], "--basic"), (["-u", "a:b", "--oauth2-bearer", "t", url], "--oauth2-bearer"),
             (["-I", "-d", "a=1", url], "-I"), (["-G", "--json", "{}", url], "-G"),
             (["-S", url], "-S"), (["--digest", "--basic", "-u", "a:b", url], "--digest"), (["-K", "config.txt", url], "-K"), (["--no-such", "1", url], "--no-such"),
+            (["-H", "X-D :  spaced", url], "-H 'X-D': a field name has no space or tab before it"), (["-H", " Lead: sp", url], "-H 'Lead'"),
         ] {
             let result = try await SluiceProcess.launch(["send"] + arguments)
             #expect(result.status == 2 && result.error.contains(named), "\(arguments): \(result.error)")
