@@ -17,13 +17,13 @@ struct PipelineArguments: ParsableArguments {
     )
     var files: [String]
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("A variable, over every other source (repeatable).", valueName: "NAME=VALUE"))
+    @Option(name: [.customLong("var"), .customLong("variable")], help: ArgumentHelp("A variable, over every other source (repeatable; --variable, Hurl's spelling, too).", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
     @Option(
-        name: .customLong("vars-file"),
+        name: [.customLong("vars-file"), .customLong("variables-file")],
         help: ArgumentHelp(
-            "Variables from a file: YAML (.yaml, .yml, .json) or dotenv (NAME=VALUE lines). Below --var, above SLUICE_VAR_NAME environment variables and variables: (repeatable; a later file wins).",
+            "Variables from a file: YAML (.yaml, .yml, .json) or dotenv (NAME=VALUE lines). Below --var, above SLUICE_VAR_NAME environment variables and variables: (repeatable; a later file wins; --variables-file, Hurl's spelling, too).",
             valueName: "FILE"
         )
     )

@@ -237,7 +237,7 @@ struct RunCommandTests {
             """, "\(result.error)")
     }
 
-    @Test("a --var nothing reads is warned of on standard error, with the near name; the run goes on")
+    @Test("a --var nothing reads is warned of on standard error, with the near name; the run goes on; Hurl's --variable and --variables-file are taken")
     func unreadVariable() async throws {
         let path = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
         for command in ["validate", "curl"] {
@@ -246,6 +246,11 @@ struct RunCommandTests {
         }
         let read = try await SluiceProcess.launch(["validate", "--var", "base=http://h", path])
         #expect(!read.error.contains("warning: --var"), "\(read.error)")
+        // Hurl's spellings, --variable and --variables-file, are taken as --var and --vars-file.
+        let directory = try TemporaryDirectory()
+        let dotenv = try directory.write("base=http://h\n", to: "vars.env")
+        let hurlSpelling = try await SluiceProcess.launch(["validate", "--variable", "bsae=x", "--variables-file", dotenv, path])
+        #expect(hurlSpelling.status == 0 && hurlSpelling.error.contains("--var bsae: nothing in"), "\(hurlSpelling.error)")
     }
 
     @Test("--format json: one document with results and summary, as the format page says")
