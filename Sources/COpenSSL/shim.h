@@ -107,19 +107,47 @@ static inline const char *sluice_certificate_issuer(X509 *certificate, char *out
     return X509_NAME_oneline(X509_get_issuer_name(certificate), out, capacity);
 }
 
-/* The subject (is_issuer 0) or issuer (1) as RFC 2253 text ("CN=localhost,O=Example") into out
- * (capacity bytes, NUL-terminated); returns its length, or -1. */
-static inline int sluice_certificate_name_rfc2253(X509 *certificate, int is_issuer, char *out, int capacity) {
+/* The subject (is_issuer 0) or issuer (1) as X509_NAME_print_ex writes it with `flags`, into out
+ * (NUL-terminated); returns the length, or -1. */
+static inline int sluice_certificate_name_printed(X509 *certificate, int is_issuer, unsigned long flags, char *out, int capacity) {
     BIO *bio = BIO_new(BIO_s_mem());
     if (bio == NULL) return -1;
     X509_NAME *name = is_issuer ? X509_get_issuer_name(certificate) : X509_get_subject_name(certificate);
     int length = -1;
-    if (X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) >= 0) {
+    if (X509_NAME_print_ex(bio, name, 0, flags) >= 0) {
         length = BIO_read(bio, out, capacity - 1);
         if (length < 0) length = 0;
         out[length] = 0;
     }
     BIO_free(bio);
+    return length;
+}
+
+/* The subject (is_issuer 0) or issuer (1) as RFC 2253 text ("CN=localhost,O=Example") into out
+ * (capacity bytes, NUL-terminated); returns its length, or -1. */
+static inline int sluice_certificate_name_rfc2253(X509 *certificate, int is_issuer, char *out, int capacity) {
+    return sluice_certificate_name_printed(certificate, is_issuer, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB, out, capacity);
+}
+
+/* The subject (is_issuer 0) or issuer (1) in OpenSSL's one-line form, as curl's certinfo gives
+ * it: "C = US, ST = Denial, CN = localhost"; returns the length, or -1. */
+static inline int sluice_certificate_name_oneline(X509 *certificate, int is_issuer, char *out, int capacity) {
+    return sluice_certificate_name_printed(certificate, is_issuer, XN_FLAG_ONELINE & ~ASN1_STRFLGS_ESC_MSB, out, capacity);
+}
+
+/* The serial number's octets as written in the certificate, in lower-case hex separated by
+ * colons ("0f:4e:1d"), as curl and Hurl show it; returns the length, or -1. */
+static inline int sluice_certificate_serial_octets(X509 *certificate, char *out, int capacity) {
+    const ASN1_INTEGER *serial = X509_get0_serialNumber(certificate);
+    const unsigned char *octets = ASN1_STRING_get0_data(serial);
+    int count = ASN1_STRING_length(serial);
+    int length = 0;
+    if (serial->type == V_ASN1_NEG_INTEGER && length + 1 < capacity) out[length++] = '-';
+    for (int index = 0; index < count; index++) {
+        if (length + 3 >= capacity) return -1;
+        length += snprintf(out + length, (size_t)(capacity - length), index == 0 ? "%02x" : ":%02x", octets[index]);
+    }
+    out[length] = 0;
     return length;
 }
 

@@ -38,11 +38,11 @@ extension HurlConversion {
             case .captures(let written):
                 for capture in written {
                     if capture.isRedacted { refuse(capture.position, "redact has no pipeline spelling yet") }
-                    captures.append((template(capture.name), HurlConversion.mapping(query(capture.query) + filters(capture.filters), at: capture.position)))
+                    captures.append((template(capture.name), HurlConversion.mapping(query(capture.query) + filters(capture.filters, of: capture.query), at: capture.position)))
                 }
             case .asserts(let asserts):
                 for check in asserts {
-                    checks.append(HurlConversion.mapping(query(check.query) + filters(check.filters) + [predicate(check.predicate)], at: check.position))
+                    checks.append(HurlConversion.mapping(query(check.query) + filters(check.filters, of: check.query) + [predicate(check.predicate)], at: check.position))
                 }
             }
         }
@@ -77,12 +77,13 @@ extension HurlConversion {
         case .regex(let pattern): return [("regex", patternNode(pattern, asRegexLiteral: false))]
         case .variable(let name): return [("variable", templateNode(name))]
         case .certificate(let attribute):
+            // The forms Hurl gives, from curl's certinfo: one-line names, colon-separated octets.
             let field = switch attribute {
-            case .subject: "subject"
-            case .issuer: "issuer"
+            case .subject: "subject-oneline"
+            case .issuer: "issuer-oneline"
             case .startDate: "not-before"
             case .expireDate: "not-after"
-            case .serialNumber: "serial-number"
+            case .serialNumber: "serial-number-octets"
             }
             return [("certificate", HurlConversion.text(field, at: at))]
         }
@@ -97,10 +98,16 @@ extension HurlConversion {
         }
     }
 
-    /// The filters, as `filters: [...]` when there are any.
-    private mutating func filters(_ filters: [HurlFilter]) -> [(String, YAMLNode)] {
-        guard let first = filters.first else { return [] }
-        return [("filters", HurlConversion.list(filters.map { filter($0) }, at: first.position))]
+    /// The filters of `query`, as `filters: [...]` when there are any: a certificate's date is
+    /// made a date first, as Hurl's query gives it (its text is ISO 8601).
+    private mutating func filters(_ filters: [HurlFilter], of query: HurlQuery) -> [(String, YAMLNode)] {
+        var nodes = filters.map { filter($0) }
+        if case .certificate(let attribute) = query.kind, [.startDate, .expireDate].contains(attribute) {
+            let at = query.position
+            nodes.insert(HurlConversion.mapping([("to-date", HurlConversion.text("%Y-%m-%dT%H:%M:%SZ", at: at))], at: at), at: 0)
+        }
+        guard !nodes.isEmpty else { return [] }
+        return [("filters", HurlConversion.list(nodes, at: filters.first?.position ?? query.position))]
     }
 
     /// One filter: a bare name, or `{name: argument}`.

@@ -6,11 +6,11 @@ import Testing
 /// certificate file.
 @Suite("Certificate expectations and captures over real TLS")
 struct CertificateExpectationTests {
-    /// `openssl x509 -noout ... -nameopt RFC2253` on a certificate file, as NAME=VALUE lines.
-    private func openssl(_ file: String) throws -> [String: String] {
+    /// `openssl x509 -noout ... -nameopt FORM` on a certificate file, as NAME=VALUE lines.
+    private func openssl(_ file: String, names form: String = "RFC2253") throws -> [String: String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-in", file, "-noout", "-subject", "-issuer", "-serial", "-enddate", "-nameopt", "RFC2253"]
+        process.arguments = ["openssl", "x509", "-in", file, "-noout", "-subject", "-issuer", "-serial", "-enddate", "-nameopt", form]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -30,6 +30,11 @@ struct CertificateExpectationTests {
         let servers = try TestServers.load()
         let fields = try openssl(servers.certificates + "/localhost.pem")
         let subject = try #require(fields["subject"]), issuer = try #require(fields["issuer"]), serial = try #require(fields["serial"])
+        // The forms curl's certinfo and Hurl give: OpenSSL's one-line names, the serial's octets.
+        let oneLine = try openssl(servers.certificates + "/localhost.pem", names: "oneline")
+        let subjectOneLine = try #require(oneLine["subject"]), issuerOneLine = try #require(oneLine["issuer"])
+        let hex = Array((serial.count % 2 == 1 ? "0" : "") + serial.lowercased())
+        let octets = stride(from: 0, to: hex.count, by: 2).map { String(hex[$0..<$0 + 2]) }.joined(separator: ":")
         // notAfter=Feb 24 18:52:59 2029 GMT, as ISO 8601.
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -50,6 +55,9 @@ struct CertificateExpectationTests {
                     subject: "\(subject)"
                     issuer: "\(issuer)"
                     serial-number: "\(serial)"
+                    subject-oneline: "\(subjectOneLine)"
+                    issuer-oneline: "\(issuerOneLine)"
+                    serial-number-octets: "\(octets)"
                     not-after: "\(notAfter.formatted(.iso8601))"
                     days-to-expiry: { ge: \(days - 1), le: \(days) }
                     subject-alt-names: ["DNS:localhost", "IP:127.0.0.1"]

@@ -9,8 +9,16 @@ public enum CertificateField: String, Sendable, CaseIterable {
     case subject
     /// The issuer as RFC 2253 text.
     case issuer
+    /// The subject in OpenSSL's one-line form, as curl's certinfo and Hurl give it:
+    /// `C = US, O = Example, CN = localhost`.
+    case subjectOneLine = "subject-oneline"
+    /// The issuer in OpenSSL's one-line form.
+    case issuerOneLine = "issuer-oneline"
     /// The serial number in upper-case hex, without separators.
     case serialNumber = "serial-number"
+    /// The serial number's octets in lower-case hex separated by colons, as curl and Hurl show
+    /// it: `0f:4e:1d`.
+    case serialNumberOctets = "serial-number-octets"
     /// The start of the validity period, ISO 8601 in UTC: `2026-11-22T18:03:00Z`.
     case notBefore = "not-before"
     /// The end of the validity period, ISO 8601 in UTC.
@@ -26,7 +34,10 @@ public enum CertificateField: String, Sendable, CaseIterable {
         switch self {
         case .subject: return .string(certificate.text { sluice_certificate_name_rfc2253($0, 0, $1, $2) })
         case .issuer: return .string(certificate.text { sluice_certificate_name_rfc2253($0, 1, $1, $2) })
+        case .subjectOneLine: return .string(certificate.text { sluice_certificate_name_oneline($0, 0, $1, $2) })
+        case .issuerOneLine: return .string(certificate.text { sluice_certificate_name_oneline($0, 1, $1, $2) })
         case .serialNumber: return .string(certificate.text { sluice_certificate_serial_hex($0, $1, $2) })
+        case .serialNumberOctets: return .string(certificate.text { sluice_certificate_serial_octets($0, $1, $2) })
         case .notBefore: return date(certificate.notBefore)
         case .notAfter: return date(certificate.notAfter)
         case .daysToExpiry:
