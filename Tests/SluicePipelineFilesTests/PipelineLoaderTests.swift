@@ -262,6 +262,35 @@ struct PipelineLoaderTests {
         #expect(found.contains { $0.hasPrefix("4:11: undefined variable ${token}: it is captured by request 'login', which does not run before this point") }, "\(found)")
     }
 
+    @Test("a request's own stages read its own variables: when the file knows their values, as Hurl sets an entry's variable options first; one that reads a capture is still refused")
+    func ownStagesReadOwnVariables() throws {
+        let file = try load("""
+            variables:
+              base: http://h
+            requests:
+              - name: signed
+                path: ${base}/a
+                variables:
+                  key: "k-${base}"
+                stages:
+                  - header-injection: {headers: {X-Key: "${key}"}}
+            """)
+        #expect(file.spec.requests[0].ownStages.count == 1)
+        let found = errors("""
+            requests:
+              - name: login
+                path: http://h/login
+                capture: { token: $.token }
+              - name: use
+                path: http://h/use
+                variables:
+                  bearer: "${token}"
+                stages:
+                  - header-injection: {headers: {X-Token: "${bearer}"}}
+            """)
+        #expect(found.contains { $0.contains("undefined variable ${bearer}: it is captured by request 'use', but stage options are read before any request runs") }, "\(found)")
+    }
+
     @Test("--var wins over variables:, which may read the environment; environment values are secrets")
     func variables() throws {
         let file = try load("""

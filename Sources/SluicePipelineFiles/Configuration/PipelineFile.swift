@@ -455,11 +455,22 @@ private struct Loader {
         guard !hasConflicts else { return }
         for index in requests.indices where !requests[index].stages.isEmpty {
             let request = requests[index]
+            // The request's own `variables:` whose values the file already knows (no capture)
+            // hold for its own stages, as Hurl sets an entry's variable options before its
+            // others: `variable: file=client.pem` then `cert: {{file}}`.
+            let fileScope = scope
+            var known = capturedBy
+            for pair in request.variables {
+                guard let name = pair.key.scalar, capturedBy[name] == request.name, let value = try? scope.jsonValue(of: pair.value) else { continue }
+                scope.assign(name, value)
+                known[name] = nil
+            }
             var own: [(any Stage, StageBlueprint, StageSpec)] = []
             for entry in request.stages {
-                guard let (stage, blueprint) = makeStage(entry, capturedBy: capturedBy) else { continue }
+                guard let (stage, blueprint) = makeStage(entry, capturedBy: known) else { continue }
                 own.append((stage, blueprint, entry))
             }
+            scope = fileScope
             current = request.source
             let locations = listed.map(\.link.origin) + own.map { $0.2.source.location($0.2.mark) }
             let combined = chain + own.map(\.0)
