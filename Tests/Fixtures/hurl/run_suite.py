@@ -9,7 +9,9 @@ of the case's `.sh` is run from this folder, as Hurl's runner does:
              paths mean what they mean from the .hurl; removed afterwards), then
              sluice run --no-color [options] FILE.converted.yaml
 
-where [options] are `--connect-to` for both of servers.json's hurlConnectTo mappings, then the
+where [options] are `--connect-to` for both of servers.json's hurlConnectTo mappings and for
+hurlTLSConnectTo's (Hurl's TLS servers: localhost:8001 self-signed, 8002 CA-signed, 8003 client
+certificate required; curl's semantics keep the name localhost for the certificate check), then the
 case's Hurl options (its config file's, its HURL_* environment's, its command line's) mapped onto
 `sluice run`'s by FLAGS below. An option FLAGS does not map makes the case `unmapped`: counted as
 not passing, never dropped. A form passes when its exit status is the one Hurl's case expects.
@@ -81,7 +83,15 @@ FLAGS = {
     "--cookie-jar": (1, ["--cookie-jar", "{value}"], "yes"),
     "--no-cookie-store": (0, ["--no-cookie-store"], "yes"),
     # connection
-    "--insecure": (0, UNMAPPED, "not yet"),
+    # TLS (the tests_ssl cases). File values are passed as written: sluice runs from this folder,
+    # as Hurl from integration/hurl, so a relative path means the same file to both.
+    "--insecure": (0, ["--insecure"], "yes"),
+    "--cacert": (1, ["--cacert", "{value}"], "yes"),
+    "--cert": (1, ["--cert", "{value}"], "yes"),
+    "--key": (1, ["--key", "{value}"], "yes"),
+    "--pinnedpubkey": (1, ["--pinnedpubkey", "{value}"], "yes"),
+    # Hurl reads a bare number as seconds here (curl's -m), as `sluice run --max-time` does: as is.
+    "--max-time": (1, ["--max-time", "{value}"], "yes"),
     "--http1.0": (0, ["--http1.0"], "yes"),
     "--http1.1": (0, ["--http1.1"], "yes"),
     "--ipv6": (0, ["--ipv6", "--connect-to", "{ipv6_connect_to}"], "yes"),
@@ -122,7 +132,7 @@ FLAGS = {
 SHORT = {
     "-u": "--user", "-H": "--header", "-L": "--location", "-k": "--insecure", "-b": "--cookie",
     "-c": "--cookie-jar", "-v": "--verbose", "-o": "--output", "-x": "--proxy",
-    "-A": "--user-agent", "-0": "--http1.0", "-6": "--ipv6",
+    "-A": "--user-agent", "-0": "--http1.0", "-6": "--ipv6", "-E": "--cert", "-m": "--max-time",
 }
 
 # Environment the case's .sh sets, other than HURL_* (which is: HURL_VARIABLE_name or HURL_name
@@ -375,6 +385,7 @@ CONVERT_OPTIONS = {
     "--location": 0, "--location-trusted": 0, "--max-redirs": 1, "--delay": 1, "--retry": 1, "--retry-interval": 1,
     "--header": 1, "--no-header": 1, "--no-cookie-store": 0, "--ignore-asserts": 0, "--output": 1, "--from-entry": 1, "--to-entry": 1,
     "--http1.0": 0, "--http1.1": 0, "--http2": 0, "--limit-rate": 1, "--cookie": 1, "--cookie-jar": 1, "--digest": 0, "--netrc-file": 1, "--path-as-is": 0, "--file-root": 1, "--proxy": 1, "--no-proxy": 1, "--compressed": 0, "--no-jsonpath-coercion": 0,
+    "--insecure": 0, "--cacert": 1, "--cert": 1, "--key": 1, "--pinnedpubkey": 1, "--max-time": 1,
 }
 
 
@@ -541,6 +552,7 @@ def main():
         servers = json.loads(Path(args.servers).read_text(encoding="utf-8"))
     elif args.plan:
         servers = {"hurlConnectTo": ["localhost:8000:127.0.0.1:PORT", "127.0.0.1:8000:127.0.0.1:PORT"],
+                   "hurlTLSConnectTo": [f"localhost:{port}:127.0.0.1:TLS{port}" for port in (8001, 8002, 8003)],
                    "hurlIPv6": "http://[::1]:PORT6", "hurlUnixSocket": "SOCKET"}
     else:
         parser.error("--servers is needed to run cases")
@@ -548,7 +560,8 @@ def main():
         sys.exit("hurl suite: servers.json has no hurlConnectTo: start the servers again (scripts/test-servers start)")
     ipv6 = servers.get("hurlIPv6")
     context = {
-        "connect_to": [a for mapping in servers["hurlConnectTo"] for a in ("--connect-to", mapping)],
+        "connect_to": [a for mapping in servers["hurlConnectTo"] + (servers.get("hurlTLSConnectTo") or [])
+                       for a in ("--connect-to", mapping)],
         "unix_socket": servers.get("hurlUnixSocket") or "",
         "ipv6_connect_to": "[::1]:8004:" + ipv6.split("//", 1)[1] if ipv6 else "",
     }

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -Eeuo pipefail
+hurl tests_ssl/live.hurl
+

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -Eeuo pipefail
+hurl tests_ssl/options.hurl --verbose
