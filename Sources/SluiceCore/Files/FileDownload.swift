@@ -127,6 +127,7 @@ final class FileDownload: @unchecked Sendable {
         let cut = failure?.resumeData.flatMap { $0.partialFile.path == hopFile?.path ? $0 : nil }
         guard keepsPartial, let kept = cut ?? resumed else {
             failure?.resumeData = nil
+            output.discard()
             return failure ?? error
         }
         _ = output.keepStaging()

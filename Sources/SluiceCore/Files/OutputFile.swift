@@ -203,7 +203,15 @@ public final class OutputFile: @unchecked Sendable {
     }
 
     deinit {
+        discard()
+    }
+
+    /// Gives the write up: the staging file goes (the destination stays as it was), at once
+    /// rather than when the last reference goes, so a task that failed has left nothing behind
+    /// by the time its caller hears of it. Nothing once committed, kept or discarded.
+    package func discard() {
         guard !finished else { return }
+        finished = true
         switch placement {
         case .rename(let staging, _):
             close(descriptor)
