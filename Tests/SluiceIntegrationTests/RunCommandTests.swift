@@ -253,6 +253,15 @@ struct RunCommandTests {
         #expect(hurlSpelling.status == 0 && hurlSpelling.error.contains("--var bsae: nothing in"), "\(hurlSpelling.error)")
     }
 
+    @Test("a --header line with a blank before its name or its colon is no field line: refused before anything is sent, as send -H refuses it")
+    func headerLineWithBlanks() async throws {
+        let path = RunCommandTests.pipelines.appendingPathComponent("demo.yaml").path
+        for line in ["X-D : v", " X-Lead: v"] {
+            let refused = try await SluiceProcess.launch(["run", "--header", line, "--var", "base=http://127.0.0.1:1", path])
+            #expect(refused.status == 2 && refused.error.contains("write NAME: VALUE"), "\(line): \(refused.error)")
+        }
+    }
+
     @Test("--format json: one document with results and summary, as the format page says")
     func jsonOutput() async throws {
         let servers = try TestServers.load()
