@@ -141,8 +141,8 @@ struct PipelineArguments: ParsableArguments {
             Terminal.writeError(warning + "\n")
         }
         // A --var nothing reads is most likely misspelled: said, as a name no file defines is.
-        for name in try commandLineVariables().keys.sorted() {
-            if let warning = PipelineFile.unreadVariableWarning(name, files: files) { Terminal.writeError("sluice: \(warning)\n") }
+        for warning in PipelineFile.unreadVariableWarnings(try commandLineVariables().keys.sorted(), files: files) {
+            Terminal.writeError("sluice: \(warning)\n")
         }
         return files
     }

@@ -18,13 +18,16 @@ extension PipelineFile {
         return names
     }
 
-    /// For a variable given on the command line that no file reads, a warning that says so, with
-    /// the nearest name a file reads when one is close (`bsae` for `base`); `nil` when one reads it.
-    public static func unreadVariableWarning(_ name: String, files: [PipelineFile]) -> String? {
+    /// For each variable given on the command line that no file reads, a warning that says so,
+    /// with the nearest name a file reads when one is close (`bsae` for `base`); none for a name
+    /// one reads. The names the files read are gathered once, however many are given.
+    public static func unreadVariableWarnings(_ names: [String], files: [PipelineFile]) -> [String] {
         let read = files.reduce(into: Set<String>()) { $0.formUnion($1.readVariableNames) }
-        guard !read.contains(name) else { return nil }
-        let near = OptionDescriptor.nearest(to: name, in: read.sorted()).map { "; did you mean \($0)?" } ?? ""
+        let candidates = read.sorted()
         let where_ = files.count == 1 ? files[0].path : "the \(files.count) files"
-        return "warning: --var \(name): nothing in \(where_) reads ${\(name)}\(near)"
+        return names.filter { !read.contains($0) }.map { name in
+            let near = OptionDescriptor.nearest(to: name, in: candidates).map { "; did you mean \($0)?" } ?? ""
+            return "warning: --var \(name): nothing in \(where_) reads ${\(name)}\(near)"
+        }
     }
 }
