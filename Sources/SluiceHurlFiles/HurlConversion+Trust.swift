@@ -7,10 +7,7 @@ extension HurlConversion {
     /// `--key`, `--pinnedpubkey`) give every entry, before its own `[Options]` change them.
     func defaultTrust(at position: HurlSourcePosition) -> [(String, YAMLNode)] {
         var trust: [(String, YAMLNode)] = []
-        if defaults.insecure {
-            trust.append(("allow-invalid-certificates", HurlConversion.plain("true", at: position)))
-            trust.append(("validates-domain-name", HurlConversion.plain("false", at: position)))
-        }
+        if defaults.insecure { trust += HurlConversion.insecure(at: position) }
         if let caBundle = defaults.caBundle {
             trust.append(("ca-bundle", HurlConversion.text(URL(fileURLWithPath: caBundle).path, at: position)))
         }
@@ -37,11 +34,9 @@ extension HurlConversion {
         let at = option.position
         switch (option.name, option.value) {
         case (.insecure, .boolean(let on)):
-            trust.removeAll { ["allow-invalid-certificates", "validates-domain-name"].contains($0.0) }
-            if on {
-                trust.append(("allow-invalid-certificates", HurlConversion.plain("true", at: at)))
-                trust.append(("validates-domain-name", HurlConversion.plain("false", at: at)))
-            }
+            let options = HurlConversion.insecure(at: at)
+            trust.removeAll { option in options.contains { $0.0 == option.0 } }
+            if on { trust += options }
         case (.caCertificate, .text(let written)):
             HurlConversion.assign("ca-bundle", workingFolderPath(written), to: &trust)
         case (.clientCertificate, .text(let written)):
@@ -68,6 +63,11 @@ extension HurlConversion {
     /// The entry's own `trust-evaluation` stage for `trust`, or `nil` when it holds nothing.
     static func trustStage(_ trust: [(String, YAMLNode)], at position: HurlSourcePosition) -> YAMLNode? {
         trust.isEmpty ? nil : HurlConversion.mapping([("trust-evaluation", HurlConversion.mapping(trust, at: position))], at: position)
+    }
+
+    /// What `-k` and `insecure: true` turn off: certificate validation and the name check.
+    private static func insecure(at position: HurlSourcePosition) -> [(String, YAMLNode)] {
+        [("allow-invalid-certificates", HurlConversion.plain("true", at: position)), ("validates-domain-name", HurlConversion.plain("false", at: position))]
     }
 
     /// `pinning: public-key` with `pins`.
