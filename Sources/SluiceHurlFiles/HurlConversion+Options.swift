@@ -70,21 +70,15 @@ extension HurlConversion {
             } else {
                 rest.append(("for-each", HurlConversion.list(Array(repeating: HurlConversion.mapping([], at: at), count: times), at: at)))
             }
-        case (.maxTime, .duration(let duration)):
-            HurlConversion.assign("timeout", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at), to: &rest)
-        case (.maxTime, .integer(let digits)):
-            HurlConversion.assign("timeout", HurlConversion.text(digits + "ms", at: at), to: &rest)
-        case (.delay, .duration(let duration)):
-            rest.append(("delay", HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)))
-        case (.delay, .integer(let digits)):
-            rest.append(("delay", HurlConversion.text(digits + "ms", at: at)))
+        case (.maxTime, .duration), (.maxTime, .integer):
+            if let text = option.value.durationText { HurlConversion.assign("timeout", HurlConversion.text(text, at: at), to: &rest) }
+        case (.delay, .duration), (.delay, .integer):
+            if let text = option.value.durationText { rest.append(("delay", HurlConversion.text(text, at: at))) }
         case (.retry, .integer(let digits)):
             guard let count = Int(digits), count >= 0 else { return refuse(at, "retry -1 (without end) has no pipeline spelling; give a number") }
             retry.attempts = HurlConversion.plain(String(count + 1), at: at)
-        case (.retryInterval, .duration(let duration)):
-            retry.interval = HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: at)
-        case (.retryInterval, .integer(let digits)):
-            retry.interval = HurlConversion.text(digits + "ms", at: at)
+        case (.retryInterval, .duration), (.retryInterval, .integer):
+            retry.interval = option.value.durationText.map { HurlConversion.text($0, at: at) }
         case (.noHeader, .text(let written)):
             removedHeaders.append(templateNode(written))
         case (.skip, _):
@@ -148,8 +142,25 @@ extension HurlConversion {
         case .integer(let digits): return HurlConversion.plain(digits, at: position)
         case .text(let written): return templateNode(written)
         case .expression(let expression): return HurlConversion.text(self.expression(expression) ?? "", at: expression.position)
-        case .duration(let duration): return HurlConversion.text(duration.value + (duration.unit?.rawValue ?? "ms"), at: position)
+        case .duration(let duration): return HurlConversion.text(duration.pipelineText, at: position)
         case .variableDefinition(let definition): return HurlConversion.text(definition.name, at: definition.position)
         }
     }
+}
+
+extension HurlOptionValue {
+    /// A duration option's value as a pipeline writes it: its digits and unit, milliseconds when
+    /// it has none (a bare number, as Hurl reads it); `nil` for any other value.
+    var durationText: String? {
+        switch self {
+        case .duration(let duration): duration.pipelineText
+        case .integer(let digits): HurlDuration(value: digits, unit: nil).pipelineText
+        default: nil
+        }
+    }
+}
+
+extension HurlDuration {
+    /// The duration as a pipeline writes it: its digits and unit, milliseconds when it has none.
+    var pipelineText: String { value + (unit?.rawValue ?? "ms") }
 }
