@@ -385,13 +385,15 @@ struct SendCommand: AsyncParsableCommand {
                 // As curl: a 200 is the whole body, which cannot resume (33); a 416, a body
                 // already whole, writes nothing.
                 await transport.shutdown()
-                try writeOutLine(response, request: request, bodyWritten: 0, hops: hopLog)
                 guard response.status == 416 else {
-                    throw RequestFailure(
+                    let failure = RequestFailure(
                         error: SluiceError(kind: .protocolError, stage: "output", message: "the server answered 200 to a range from byte \(resumedOffset): it does not seem to take ranges, so the download cannot resume"),
                         quiet: outputOptions.quiet, status: 33
                     )
+                    try writeOutLine(response, request: request, bodyWritten: 0, hops: hopLog, failure: .request(failure))
+                    throw failure
                 }
+                try writeOutLine(response, request: request, bodyWritten: 0, hops: hopLog)
                 return
             }
             try writeHeads(of: response, hops: hopLog, write: write)
@@ -496,11 +498,15 @@ struct SendCommand: AsyncParsableCommand {
         case status(Int, withBody: Bool = false)
         /// The request failed.
         case error(SluiceError)
+        /// The request failed with an exit status the command chose (33 for a download that
+        /// cannot resume).
+        case request(RequestFailure)
 
         var exitCode: Int32 {
             switch self {
             case .status: 22
             case .error(let error): RequestFailure(error: error).exitStatus
+            case .request(let failure): failure.exitStatus
             }
         }
 
@@ -509,6 +515,7 @@ struct SendCommand: AsyncParsableCommand {
             case .status(_, withBody: true): "HTTP response code said error"
             case .status(let status, withBody: false): "The requested URL returned error: \(status)"
             case .error(let error): error.message
+            case .request(let failure): failure.error.message
             }
         }
     }

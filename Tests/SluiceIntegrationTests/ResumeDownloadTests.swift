@@ -181,7 +181,7 @@ struct ResumeDownloadTests {
         let servers = try TestServers.load()
         let hello = servers.nginx("hello.txt").absoluteString
         for arguments in [["-C", "5", hello], ["-C", "-", hello], ["-C", "5", "-o", "-", hello], ["-C", "500", hello], ["-C", "5", servers.httpbin("get").absoluteString]] {
-            let format = ["-w", " [%{http_code}]"]
+            let format = ["-w", " [%{http_code} %{exitcode}]"]
             let sent = try await SluiceProcess.launch(["send", "-s"] + format + arguments)
             let reference = try await CurlCLI.run(format + arguments)
             #expect(sent.status == reference.status, "\(arguments): sluice \(sent.status), curl \(reference.status)")
