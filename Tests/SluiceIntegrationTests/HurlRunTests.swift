@@ -227,6 +227,9 @@ struct HurlRunTests {
         #expect(try await SluiceProcess.launch(["run", plain]).status == 1)
         let flags = try await SluiceProcess.launch(["run", "--no-color", "-k", "-E", "\(certificates)/client.pem", "--key", "\(certificates)/client.key", plain])
         #expect(flags.status == 0, "\(flags.output)\(flags.error)")
+        // -k warns once for the file, naming the other entry it applies to.
+        let warning = flags.error.split(separator: "\n").filter { $0.contains("allow-invalid-certificates is on") }
+        #expect(warning.count == 1 && warning.first?.hasSuffix("(also at \(plain):4:1)") == true, "\(flags.error)")
         let checked = try directory.write("GET \(servers.nginxHTTPSSelfSigned.appendingPathComponent("hello.txt").absoluteString)\n[Options]\ninsecure: false\nHTTP 200\n", to: "checked.hurl")
         #expect(try await SluiceProcess.launch(["run", "-k", checked]).status == 1)
         // -m: a bare number is seconds, as Hurl's and curl's; the entry times out.

@@ -332,6 +332,20 @@ struct PipelineLoaderTests {
         #expect(file.warnings.count == 1 && file.warnings.first?.hasPrefix("p.yaml:2:") == true && file.warnings.first?.hasSuffix(": warning: signing is weak") == true, "\(file.warnings)")
     }
 
+    @Test("a warning several stages give alike is said once, naming the other places: past three, counting them")
+    func repeatedWarningSaidOnce() throws {
+        var registry = StageRegistry.builtIn
+        try registry.register(StageDescriptor(name: "signer", summary: "Signs.") { _ in ReportingSigner() })
+        func warnings(requests: Int) throws -> [String] {
+            let entries = (0..<requests).map { "  - path: http://h/\($0)\n    stages: [signer]\n" }.joined()
+            return try PipelineFile.load(text: "requests:\n" + entries, path: "p.yaml", environment: [:], registry: registry).warnings
+        }
+        #expect(try warnings(requests: 1) == ["p.yaml:3:14: warning: signing is weak"])
+        #expect(try warnings(requests: 2) == ["p.yaml:3:14: warning: signing is weak (also at p.yaml:5:14)"])
+        #expect(try warnings(requests: 4) == ["p.yaml:3:14: warning: signing is weak (also at p.yaml:5:14, p.yaml:7:14 and p.yaml:9:14)"])
+        #expect(try warnings(requests: 6) == ["p.yaml:3:14: warning: signing is weak (also at p.yaml:5:14, p.yaml:7:14, p.yaml:9:14 and 2 more)"])
+    }
+
     @Test("an environment value is a secret wherever an option holds it: nested in headers, in a list, as a key")
     func nestedEnvironmentSecrets() throws {
         let file = try PipelineFile.load(text: """

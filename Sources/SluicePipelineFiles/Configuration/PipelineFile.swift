@@ -130,7 +130,7 @@ public struct PipelineFile: Sendable {
         guard diagnostics.isEmpty else { throw PipelineFileError(diagnostics) }
         return PipelineFile(
             path: path, spec: spec, stages: loader.stages, blueprint: loader.blueprint, scope: loader.scope,
-            secrets: loader.secrets, warnings: loader.warnings
+            secrets: loader.secrets, warnings: loader.warnings.lines
         )
     }
 
@@ -191,7 +191,7 @@ private struct Loader {
     var chain: [any Stage] = []
     var scope = VariableScope()
     var secrets: [String] = []
-    var warnings: [String] = []
+    var warnings = ConfigurationWarnings()
 
     init(environment: [String: String], registry: StageRegistry) {
         self.environment = environment
@@ -432,7 +432,9 @@ private struct Loader {
             let stage = try descriptor.make(options)
             if let reporting = stage as? any ConfigurationReporting {
                 secrets += reporting.derivedSecrets
-                warnings += reporting.configurationWarnings.map { "\(entry.source.location(entry.mark)): warning: \($0)" }
+                for warning in reporting.configurationWarnings {
+                    warnings.add(warning, at: entry.source.location(entry.mark))
+                }
             }
             let factory = descriptor.make
             let make: @Sendable () throws -> any Stage
