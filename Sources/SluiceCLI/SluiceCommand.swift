@@ -95,13 +95,13 @@ struct RequestFailure: Error {
     /// the transport failed (6 DNS, 7 connect, 28 timeout, 35 TLS, 52 empty reply, 56 receive,
     /// 60 certificate, 58 client certificate, 91 OCSP staple..., 61 for a body whose content coding
     /// cannot be undone), 90 for a pin that does not
-    /// match, 47 for too many redirects, 63 for a body over --max-filesize, 23 for output that
+    /// match, 47 for too many redirects (or a loop, found before the limit), 63 for a body over --max-filesize, 23 for output that
     /// cannot be written, 26 for a file to send that cannot be read, 28 for a timeout (a wait for a route included), 7 for no route to the
     /// host (curl's connect() fails so), and 1 for what curl has no code for.
     var exitStatus: Int32 {
         if let status { return status }
         if error.kind == .trustEvaluation { return 90 }
-        if error.kind == .tooManyRedirects { return 47 }
+        if error.kind == .tooManyRedirects || error.kind == .redirectLoop { return 47 }
         if error.kind == .responseTooLarge { return 63 }
         if error.kind == .fileIO { return error.stage == "output" ? 23 : 26 }
         if let code = error.curlCode, code > 0, code < 100 { return Int32(code) }

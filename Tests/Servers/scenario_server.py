@@ -57,6 +57,9 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
   /conformance/status/S                           status S, an empty body
   /conformance/hold                               the head, one byte, then nothing for 60 s (or until
                                                   the client leaves): an exchange to cancel mid-body
+  /cookie-check/KEY                               a site's cookie check: without the cookie
+                                                  `check-KEY=1`, 302 to this same URL setting it
+                                                  (Path=/); with it, 200 {"cookie": its value}
   /stall/KEY?after=MS&for=MS                      quick answers, but a pause: counted from KEY's first
                                                   request, every request that arrives between `after`
                                                   and `after`+`for` ms is held until that pause ends, as
@@ -171,6 +174,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.stall(parts[1], query)
         if parts[0] == "cache" and len(parts) == 2:
             return self.cache(parts[1], query)
+        if parts[0] == "cookie-check" and len(parts) == 2:
+            name = "check-" + parts[1]
+            cookies = dict(pair.strip().split("=", 1) for pair in self.headers.get("Cookie", "").split(";") if "=" in pair)
+            if name in cookies:
+                return self.answer(200, {"cookie": cookies[name]})
+            return self.answer(302, {}, [("Location", self.path), ("Set-Cookie", name + "=1; Path=/")])
         if parts[0] == "events" and len(parts) == 2:
             return self.events(parts[1], query)
         if parts[0] == "events-log" and len(parts) == 2:

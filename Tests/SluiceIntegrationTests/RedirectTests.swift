@@ -156,6 +156,25 @@ struct RedirectTests {
         #expect(!stop.output.contains("--location"))
     }
 
+    @Test("a site's cookie check, a redirect to the same URL that sets a cookie, is followed as curl follows it; a loop that sets none stops at once, exit 47 as curl's")
+    func cookieCheckRedirect() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let check = servers.scenario.appendingPathComponent("cookie-check/\(UUID().uuidString)").absoluteString
+        let sent = try await SluiceProcess.launch(["send", "-sS", "-L", "-c", directory.file("sluice.jar").path, check])
+        let curl = try await CurlCLI.run(["-sS", "-L", "-c", directory.file("curl.jar").path, check])
+        #expect(sent.status == 0 && curl.status == 0, "sluice \(sent.status): \(sent.error)")
+        #expect(sent.output.contains("\"cookie\": \"1\"") && sent.output == curl.output, "\(sent.output) against \(curl.output)")
+        let file = try directory.write("requests:\n  - path: \(check)x\n    expect: { status: 200 }\n", to: "check.yaml")
+        let run = try await SluiceProcess.launch(["run", file])
+        #expect(run.status == 0, "\(run.output)")
+        // The same URL again with nothing changed is a loop: found before the limit, curl's status.
+        let loop = servers.fault.appendingPathComponent("redirect-loop").absoluteString
+        let looped = try await SluiceProcess.launch(["send", "-sS", "-L", loop])
+        #expect(looped.status == 47 && looped.error.contains("redirect loop"), "\(looped.status): \(looped.error)")
+        #expect(try await CurlCLI.run(["-sS", "-L", loop]).status == 47)
+    }
+
     @Test("https to http is refused by default; http to https is followed")
     func downgrade() async throws {
         let servers = try TestServers.load()

@@ -17,7 +17,10 @@ import Logging
 /// - `https` to `http` is refused as `.insecureRedirect` unless `allowsInsecureRedirects`; a
 ///   scheme other than `http` and `https` is always refused.
 /// - More than `maximumHops` redirects is `.tooManyRedirects`; a hop back to a method and URL
-///   already requested in the chain is `.redirectLoop`, found at once rather than after the limit.
+///   already requested in the chain is `.redirectLoop`, found at once rather than after the limit,
+///   unless a response since then set a cookie no response of the chain set before (a
+///   `Set-Cookie` value new to it): the request it leads to is not the one made before, as with
+///   a cookie check that redirects to itself.
 ///
 /// A ``Pipeline`` adds this stage unless told otherwise or given one. Wherever it is listed, it
 /// is the last call stage (``StagePlacement/redirects``): the call stages above it (serialization,
@@ -148,13 +151,33 @@ public struct Redirection: Stage {
         var hops = 0
         /// What a hop back to the first request's origin needs, from the first redirect on.
         var first: FirstOrigin?
+        /// Every `Set-Cookie` value the chain's responses gave.
+        var cookiesSet: [String] = []
+
+        /// Whether `response` sets a cookie, in a `Set-Cookie` value (compared byte for byte)
+        /// that no response before it in the chain gave; it counts it as given.
+        mutating func setsNewCookie(_ response: Response) -> Bool {
+            var new = false
+            for value in response.headers.values(for: "Set-Cookie") where !cookiesSet.contains(where: { $0.utf8.elementsEqual(value.utf8) }) {
+                cookiesSet.append(value)
+                new = true
+            }
+            return new
+        }
     }
 
     /// The request that follows `response` to `request`, checked against the chain so far and
     /// added to it; `nil` when the response is not a redirect to follow.
     private func hop(from request: Request, to response: Response, along chain: inout Chain, context: TaskContext) throws(SluiceError) -> Request? {
         guard let following = try followUp(to: response, of: request) else { return nil }
-        if chain.visited.isEmpty { chain.visited.insert(Redirection.visitKey(request)) }
+        if chain.setsNewCookie(response) {
+            // The hops after a response that sets a cookie not set before in the chain carry what
+            // it set: a hop back to a URL already requested is a new request then (a cookie check
+            // that redirects to itself).
+            chain.visited.removeAll()
+        } else if chain.visited.isEmpty {
+            chain.visited.insert(Redirection.visitKey(request))
+        }
         guard chain.hops < maximumHops else {
             throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(following.url.absoluteString)", request, response)
         }
