@@ -204,6 +204,42 @@ struct SendCommandTests {
         #expect(missing.error.contains("part f: cannot read /nonexistent/file"))
     }
 
+    @Test("-F as curl reads it: ;type= and ;filename= on a value, name=<FILE, quoted values, blanks, a type's parameters: the same bytes as curl's; what curl skips or splits is refused")
+    func formSyntaxBesideCurl() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let body = try directory.write("{\"a\":1}\n", to: "body.json")
+        try Data("x".utf8).write(to: directory.file("a,b"))
+        let raw = servers.scenario.appendingPathComponent("raw").absoluteString
+        /// The multipart body the server received, its boundary named BOUNDARY.
+        func received(_ output: String) throws -> String {
+            let echo = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+            let bytes = try #require(Data(base64Encoded: echo["body"] as? String ?? ""))
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let boundary = text.split(separator: "\r\n").first?.dropFirst(2) else { return text }
+            return text.replacingOccurrences(of: String(boundary), with: "BOUNDARY")
+        }
+        let forms = [
+            "n=v;type=text/x-foo", "n=<\(body)", "n=\"quoted;semi\";type=text/plain", "n= sp ;type=text/plain; charset=utf-8",
+            "n=v;type=text/plain;charset=utf-8", "n=<\(body);type=application/json", #"n="x\"y""#, "n=v;filename=f.txt",
+            "n=v;filename=f.unknownext", "n=\"unclosed;type=text/plain", "n=@\"\(directory.file("a,b").path)\"", "n=",
+            "n=@\(body);type=text/plain;filename=\"a;b.txt\"",
+        ]
+        for form in forms {
+            let sent = try await SluiceProcess.launch(["send", "-sS", "-F", form, raw])
+            let curl = try await CurlCLI.run(["-sS", "-F", form, raw])
+            #expect(sent.status == 0, "\(form): \(sent.error)")
+            #expect(try received(sent.output) == received(curl.output), "\(form)")
+        }
+        for (form, message) in [
+            ("n=a;b", "unknown attribute 'b'"), ("n=@\(body),\(body)", "several files in one part"),
+            ("n=v;type=plain", "is not a media type"), ("n=v;headers=X-A: 1", "unknown attribute 'headers=X-A: 1'"),
+        ] {
+            let refused = try await SluiceProcess.launch(["send", "-F", form, raw])
+            #expect(refused.status == 2 && refused.error.contains(message), "\(form): \(refused.error)")
+        }
+    }
+
     @Test("redirects are followed only with --location, as with curl")
     func location() async throws {
         let servers = try TestServers.load()

@@ -10,9 +10,14 @@ import Foundation
 enum FileMediaTypes {
     /// The media type for a file name, `application/octet-stream` when its extension is unknown.
     static func mediaType(forFileName name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return fallback }
+        knownMediaType(forFileName: name) ?? fallback
+    }
+
+    /// The media type for a file name; `nil` when its extension is unknown.
+    static func knownMediaType(forFileName name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let fileExtension = name[name.index(after: dot)...].lowercased()
-        return system[fileExtension] ?? builtIn[fileExtension] ?? fallback
+        return system[fileExtension] ?? builtIn[fileExtension]
     }
 
     static let fallback = "application/octet-stream"

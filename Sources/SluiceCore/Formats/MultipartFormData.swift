@@ -54,7 +54,9 @@ public struct MultipartFormData: Sendable {
         for part in parts {
             switch part.content {
             case .value(let value):
-                pending.append(head(name: part.name, filename: part.filename, contentType: part.contentType))
+                // A value with a file name is typed by the name's extension, when it is known.
+                let contentType = part.contentType ?? part.filename.flatMap(FileMediaTypes.knownMediaType(forFileName:))
+                pending.append(head(name: part.name, filename: part.filename, contentType: contentType))
                 pending.append(Data(value.utf8))
             case .data(let data):
                 pending.append(head(name: part.name, filename: part.filename, contentType: part.contentType ?? FileMediaTypes.fallback))

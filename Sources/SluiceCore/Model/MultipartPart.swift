@@ -21,7 +21,9 @@ public struct MultipartPart: Sendable, Hashable {
     /// The file name sent for the part; for a file, its last path component when `nil`.
     public var filename: String?
     /// The part's `Content-Type`; for a file, guessed from its extension when `nil`
-    /// (`application/octet-stream` when the extension is unknown).
+    /// (`application/octet-stream` when the extension is unknown); for a text field given a
+    /// ``filename``, from that name's extension when it is known, as curl's
+    /// `-F 'name=value;filename=NAME'` types it.
     public var contentType: String?
 
     /// Creates a part.
