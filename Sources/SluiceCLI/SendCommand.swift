@@ -690,9 +690,15 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     /// The `-b` values that name cookie files, in the order given: those without a `=`, and
-    /// `@FILE`, which curl reads as a file whatever its name holds.
+    /// `@FILE`, which curl reads as a file whatever its name holds; not `-b ''`, which names none.
     private var cookieFiles: [String] {
-        cookie.compactMap { $0.hasPrefix("@") ? String($0.dropFirst()) : ($0.contains("=") ? nil : $0) }
+        cookie.compactMap { $0.hasPrefix("@") ? String($0.dropFirst()) : ($0.contains("=") || $0.isEmpty ? nil : $0) }
+    }
+
+    /// Whether curl's cookie engine is on: `-c`, a cookie file, or `-b ''`, curl's way to turn it
+    /// on with no file.
+    private var usesCookieEngine: Bool {
+        cookieJar != nil || !cookieFiles.isEmpty || cookie.contains("")
     }
 
     /// The URL as typed (the argument or `--url`), with `http://` before one that names no
@@ -753,7 +759,7 @@ struct SendCommand: AsyncParsableCommand {
         // -c), no cookie engine: the jar stays out.
         if !cookieTexts.isEmpty {
             if !request.headers.contains("Cookie"), !request.omitsHeader("Cookie") { request.ownCookies = cookieTexts.joined(separator: ";") }
-            request.usesCookieJar = cookieJar != nil || !cookieFiles.isEmpty
+            request.usesCookieJar = usesCookieEngine
         }
         // Not curl's 'curl/VERSION': a server sees what sent the request, the same as from sluice run.
         if userAgent == "" {

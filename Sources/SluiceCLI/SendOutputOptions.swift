@@ -85,10 +85,12 @@ struct SendOutputOptions: ParsableArguments {
         return try OutputFile(path: path, replacement: continueAt == nil ? .onCommit : .asWritten, role: "the download", stage: "output")
     }
 
-    /// The `-w` format, read from a file for `@FILE`.
+    /// The `-w` format, read from a file for `@FILE` (`@-` standard input, as curl's).
     func writeOutFormat(_ argument: String) throws -> WriteOut {
         var format = argument
-        if argument.hasPrefix("@") {
+        if argument == "@-" {
+            format = String(decoding: try DataPiece.contents(of: "-", role: "standard input"), as: UTF8.self)
+        } else if argument.hasPrefix("@") {
             do {
                 format = try InputFile.text(at: String(argument.dropFirst()), role: "the -w file")
             } catch {

@@ -169,6 +169,14 @@ struct SendCurlFlagsTests {
             #expect(try Self.seen(sent.output) == Self.seen(reference.output), "\(target)")
             #expect(sent.output.contains("/anything/up.txt") == reference.output.contains("/anything/up.txt"))
         }
+        // -w @- reads the format from standard input; -b '' turns the cookie engine on with no
+        // file, so a cookie set on the way is sent on the next hop: both as curl's.
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let piped = try await SluiceProcess.launch(["-c", "printf '%%{http_code}' | '\(SluiceProcess.executable.path)' send -w @- -o /dev/null '\(echo)'"], executable: shell)
+        #expect(piped.status == 0 && piped.output == "200", "\(piped.output)\(piped.error)")
+        let engine = try await SluiceProcess.launch(["send", "-L", "-b", "", set])
+        let engineByCurl = try await CurlCLI.run(["-L", "-b", "", set])
+        #expect(engine.status == 0 && engine.output.contains(#""a": "1""#) && engine.output == engineByCurl.output, "\(engine.output)\(engine.error)")
         let unknown = try await SluiceProcess.launch(["send", "-w", "%{proxy_ssl_verify_result}", echo])
         #expect(unknown.status == 2 && unknown.error.contains("%{proxy_ssl_verify_result}"), "\(unknown.error)")
     }
