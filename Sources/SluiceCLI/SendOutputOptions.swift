@@ -3,7 +3,7 @@ import Foundation
 import Sluice
 
 /// `sluice send`'s output options, as curl names them (`-o`, `-O`, `-D`, `-i`, `-w`, `-s`, `-S`,
-/// `-f`, `--fail-with-body`, `-C`, `--compressed`, `--raw`), their rules, and the file they open.
+/// `-f`, `--fail-with-body`, `-C`, `--compressed`, `--raw`, `--create-dirs`), their rules, and the file they open.
 struct SendOutputOptions: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
         "Write the body to this file instead of standard output (- is standard output), as curl writes it: through to a device, FIFO or terminal; into an existing file in place, keeping its hard links, mode and owner; following a symbolic link. A regular file changes only when the transfer succeeds. Repeated, the Nth -o goes with the Nth URL.",
@@ -13,6 +13,9 @@ struct SendOutputOptions: ParsableArguments {
 
     @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Write each body to a file in the current folder named as the URL's last path segment, as curl's -O (a URL's own -o wins).")
     var remoteName = false
+
+    @Flag(name: .customLong("create-dirs"), help: "Create the folders an -o (or -O) file's path names that do not exist (mode 0750), as curl's --create-dirs.")
+    var createDirectories = false
 
     @Option(name: [.customShort("D"), .customLong("dump-header")], help: ArgumentHelp("Write the response heads (every one with -L) to this file (- for standard output), as curl's -D.", valueName: "FILE"))
     var dumpHeader: String?
@@ -80,6 +83,14 @@ struct SendOutputOptions: ParsableArguments {
     /// (with `-C`, as they arrive); `nil` for standard output (`-`).
     func file(at path: String) throws(SluiceError) -> OutputFile? {
         guard path != "-" else { return nil }
+        if createDirectories {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
+            } catch {
+                throw SluiceError(kind: .fileIO, stage: "output", message: "--create-dirs: cannot create \(folder.path) for \(path): \((error as NSError).localizedDescription)")
+            }
+        }
         // With -C the bytes reach the file as they come, as curl's -o writes them, so that a
         // run cut short leaves what it got for the next -C - to go on from.
         return try OutputFile(path: path, replacement: continueAt == nil ? .onCommit : .asWritten, role: "the download", stage: "output")

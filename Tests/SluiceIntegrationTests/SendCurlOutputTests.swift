@@ -55,6 +55,28 @@ struct SendCurlOutputTests {
         #expect(badRange.status == 2 && badRange.error.contains("-r"))
     }
 
+    @Test("--create-dirs makes the folders of -o's and -O's path as curl's does, with its mode; without it, or through a file, 23 as curl")
+    func createDirectories() async throws {
+        let servers = try TestServers.load()
+        let hello = servers.nginx("hello.txt").absoluteString
+        var modes: [String: [Int]] = [:]
+        for tool in ["curl", "sluice"] {
+            let directory = try TemporaryDirectory()
+            let launch = { (arguments: [String]) in
+                tool == "curl"
+                    ? try await SluiceProcess.launch(["-s"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"), directory: directory.url.path)
+                    : try await SluiceProcess.launch(["send", "-s"] + arguments, directory: directory.url.path)
+            }
+            #expect(try await launch(["-o", "a/b/hello.txt", hello]).status == 23, "\(tool): no such folder")
+            #expect(try await launch(["--create-dirs", "-o", "a/b/hello.txt", hello]).status == 0, "\(tool)")
+            #expect(try String(contentsOf: directory.file("a/b/hello.txt"), encoding: .utf8) == "hello from nginx\n", "\(tool)")
+            modes[tool] = try ["a", "a/b"].map { try (FileManager.default.attributesOfItem(atPath: directory.file($0).path)[.posixPermissions] as? Int) ?? -1 }
+            try Data().write(to: directory.file("plain"))
+            #expect(try await launch(["--create-dirs", "-o", "plain/hello.txt", hello]).status == 23, "\(tool): a file in the way")
+        }
+        #expect(modes["sluice"] == modes["curl"], "\(modes)")
+    }
+
     @Test("several URLs are sent in turn, each -o with its URL, -w for each; the exit status is the last one's, as curl's")
     func severalURLs() async throws {
         let servers = try TestServers.load()
