@@ -208,7 +208,8 @@ struct WriteOut {
             return (String(format: "%03d", status), .int(status))
         default:
             var object: [(String, JSONValue)] = []
-            for variable in variables where variable != "json" && variable != "onerror" { object.append((variable, value(variable, figures).json)) }
+            // curl's %{json} holds every variable but itself and %{header_json}.
+            for variable in variables where !["json", "header_json", "onerror"].contains(variable) { object.append((variable, value(variable, figures).json)) }
             return ((try? JSONWriter().string(from: .object(JSONObject(object)))) ?? "{}", .null)
         }
     }
