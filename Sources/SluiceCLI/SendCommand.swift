@@ -43,7 +43,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent header, unless -H gives one (an empty NAME sends none).", valueName: "NAME"))
     var userAgent: String?
 
-    @Option(name: [.customShort("e"), .customLong("referer")], help: ArgumentHelp("The Referer header, unless -H gives one.", valueName: "URL"))
+    @Option(name: [.customShort("e"), .customLong("referer")], help: ArgumentHelp("The Referer header, unless -H gives one; with ';auto' after it (or alone), each redirect followed sends the URL it came from, as curl's -e.", valueName: "URL[;auto]"))
     var referer: String?
 
     @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("The credential, as curl's -u: USER:PASSWORD (the password a secret), for the URL's host and port only, never a redirect's other host; Basic unless --digest or --anyauth.", valueName: "USER:PASSWORD"))
@@ -336,7 +336,7 @@ struct SendCommand: AsyncParsableCommand {
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, delay: retryDelay, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
-                redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted) : nil
+                redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted, setsReferer: refersOnRedirect) : nil
             ),
             monitors: [WaitNotes(silent: outputOptions.silent)]
         )
@@ -588,6 +588,19 @@ struct SendCommand: AsyncParsableCommand {
         return HTTPAuthentication(credentials: [.init(host: space.host, port: space.port, credential: credential)])
     }
 
+    /// `-e`'s URL, without `;auto`; `nil` without `-e` or for `-e ';auto'` alone.
+    private var givenReferer: String? {
+        guard let referer else { return nil }
+        let url = refersOnRedirect ? String(referer.dropLast(5)) : referer
+        return url.isEmpty ? nil : url
+    }
+
+    /// `-e URL;auto` (or `-e ';auto'`): each redirect followed sends the URL it came from as its
+    /// `Referer`, as curl's.
+    private var refersOnRedirect: Bool {
+        referer?.hasSuffix(";auto") == true
+    }
+
     /// Whether redirects are followed: `-L` or `--location-trusted`.
     private var followsRedirects: Bool {
         location || locationTrusted
@@ -768,7 +781,7 @@ struct SendCommand: AsyncParsableCommand {
         } else {
             addUnlessGiven("User-Agent", userAgent ?? HeaderInjection.defaultUserAgent)
         }
-        if let referer { addUnlessGiven("Referer", referer) }
+        if let referer = givenReferer { addUnlessGiven("Referer", referer) }
         if let range { addUnlessGiven("Range", "bytes=" + range) }
         if let oauth2Bearer { addUnlessGiven("Authorization", "Bearer " + oauth2Bearer) }
         try bodyOptions.apply(to: &request, joined: joined)

@@ -180,6 +180,18 @@ struct SendCurlFlagsTests {
         let engine = try await SluiceProcess.launch(["send", "-L", "-b", "", set])
         let engineByCurl = try await CurlCLI.run(["-L", "-b", "", set])
         #expect(engine.status == 0 && engine.output.contains(#""a": "1""#) && engine.output == engineByCurl.output, "\(engine.output)\(engine.error)")
+        // -e URL;auto: the URL on the first request, and each hop the URL it came from, without
+        // user information or fragment, as curl's.
+        let redirect = servers.httpbin("redirect-to?url=/headers").absoluteString
+        let withUser = redirect.replacingOccurrences(of: "http://", with: "http://u:p@") + "#fragment"
+        for arguments in [["-e", "http://ref.example/;auto", redirect], ["-e", ";auto", withUser], ["-e", "http://ref.example/;auto", headers], ["-e", "http://r/", redirect]] {
+            let sent = try await SluiceProcess.launch(["send", "-sL"] + arguments)
+            let reference = try await CurlCLI.run(["-L"] + arguments)
+            let referer = { (output: String) in
+                ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]).flatMap { ($0["headers"] as? [String: String])?["Referer"] }
+            }
+            #expect(sent.status == 0 && referer(sent.output) != nil && referer(sent.output) == referer(reference.output), "\(arguments): \(sent.output) against \(reference.output)")
+        }
         let unknown = try await SluiceProcess.launch(["send", "-w", "%{proxy_ssl_verify_result}", echo])
         #expect(unknown.status == 2 && unknown.error.contains("%{proxy_ssl_verify_result}"), "\(unknown.error)")
     }

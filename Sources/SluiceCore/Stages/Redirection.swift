@@ -40,6 +40,10 @@ public struct Redirection: Stage {
     /// Whether `Authorization` and `Cookie` go to every hop, whatever its origin, as curl's
     /// `--location-trusted` sends them; `false` by default.
     public let trustsOtherOrigins: Bool
+    /// Whether each hop carries the URL it was redirected from as its `Referer`, without user
+    /// information or fragment, as curl's `-e ';auto'` (`CURLOPT_AUTOREFERER`) sends it; `false`
+    /// by default.
+    public let setsReferer: Bool
 
     /// `redirects`.
     public var name: String { "redirects" }
@@ -51,11 +55,12 @@ public struct Redirection: Stage {
     public var claims: [String] { ["following redirects"] }
 
     /// Creates the stage.
-    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true, trustsOtherOrigins: Bool = false) {
+    public init(maximumHops: Int = 10, allowsInsecureRedirects: Bool = false, follows: Bool = true, trustsOtherOrigins: Bool = false, setsReferer: Bool = false) {
         self.maximumHops = max(0, maximumHops)
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.follows = follows
         self.trustsOtherOrigins = trustsOtherOrigins
+        self.setsReferer = setsReferer
     }
 
     /// Sends the request, then each redirect it leads to, and returns the first response that
@@ -224,6 +229,14 @@ public struct Redirection: Stage {
                 following.headers.remove(name: name)
             }
             if !trustsOtherOrigins, following.ownCredentials != nil { following.ownCredentials = nil }
+        }
+        if setsReferer {
+            var referer = base
+            referer.fragment = nil
+            if let authority = referer.authority, let at = authority.lastIndex(of: "@") {
+                referer.authority = String(authority[authority.index(after: at)...])
+            }
+            following.headers["Referer"] = referer.description
         }
         return following
     }
