@@ -432,6 +432,34 @@ struct CacheTests {
         #expect(second.status == 200 && metrics.cacheOutcomes == [.hit, .hit] && metrics.transfers.isEmpty)
         #expect(try await count(servers, source) == 1)
         #expect(try await count(servers, target) == 1)
+        // The redirect followed is told alike, whether its response came from the cache or not.
+        let handle = manager.task(Request(url: url))
+        _ = try await handle.value
+        let hops = handle.context.storage[Redirection.Followed.self]
+        #expect(hops?.map(\.status) == [301] && hops?.first?.from == url && hops?.first?.to.path == "/cache/\(target)", "\(String(describing: hops))")
+    }
+
+    @Test("a pipeline's redirect answered from the cache: its redirects, URL and checks read as when it was sent")
+    func redirectHopsInRun() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let source = "run-source-\(UUID().uuidString)"
+        let request = { (name: String) in """
+              - name: \(name)
+                path: \(servers.scenario.absoluteString)/cache/\(source)?status=301&location=/cache/\(source)-t%3Fcache-control%3Dmax-age%253D60&cache-control=max-age%3D60
+                expect:
+                  checks:
+                    - { redirects: , filters: [count], equals: 1 }
+                    - { url: , ends-with: "\(source)-t?cache-control=max-age%3D60" }
+
+            """
+        }
+        let file = try directory.write("stages:\n  - cache\nrequests:\n" + request("sent") + request("cached"), to: "cached.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--format", "json", file])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])["results"] as? [[String: Any]]
+        let urls = (results ?? []).map { $0["url"] as? String }
+        #expect(urls.count == 2 && urls[0] == urls[1] && urls[0]?.contains("/cache/\(source)?status=301") == true, "\(urls)")
     }
 
     @Test("the request's own directives: no-cache validates, max-age=0 validates, only-if-cached never sends, no-store stores nothing")

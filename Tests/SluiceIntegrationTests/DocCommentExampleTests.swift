@@ -404,6 +404,17 @@ extension DocCommentExampleTests {
 // MARK: SluiceCore: the built-in stages
 
 extension DocCommentExampleTests {
+    @Test("Redirection.Followed: the hops a task followed, read from its storage")
+    func redirectionFollowed() async throws {
+        let servers = try TestServers.load()
+        let manager = try servers.manager()
+        let request = Request(url: servers.httpbin("redirect/2"))
+        let handle = manager.task(request)
+        _ = try await handle.value
+        let hops = handle.context.storage[Redirection.Followed.self] ?? []
+        #expect(hops.map(\.status) == [302, 302] && hops.first?.from == request.url && hops.last?.to.path == "/get", "\(hops)")
+    }
+
     @Test("CookieHandling: a jar of one's own keeps what httpbin set and sends it back")
     func cookieHandling() async throws {
         let servers = try TestServers.load()

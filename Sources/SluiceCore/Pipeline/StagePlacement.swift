@@ -94,7 +94,8 @@ public struct StagePlacement: Sendable, Hashable, Comparable, CustomStringConver
     /// ``HTTPAuthentication``: below cookies, above the cache, so the cache sees the
     /// `Authorization` field it adds (RFC 9111 section 3.5).
     public static let authentication = StagePlacement(.hop, rank: 150)
-    /// ``ResponseCaching``: below cookies, so it varies on the cookies sent.
+    /// ``ResponseCaching``: below cookies, so it sees the `Cookie` field each hop sends: a
+    /// response with `Vary: Cookie` is kept per cookie sent.
     public static let cache = StagePlacement(.hop, rank: 200)
     /// ``ProxySelection``.
     public static let proxy = StagePlacement(.hop, rank: 300)

@@ -109,6 +109,7 @@ public struct Redirection: Stage {
         _ rules: Redirection, from current: inout Request, to response: Response, along chain: inout Chain, context: TaskContext
     ) throws -> Bool {
         guard let following = try rules.hop(from: current, to: response, along: &chain, context: context) else { return false }
+        Redirection.record(Hop(status: response.status, from: current.url, to: following.url), first: chain.hops == 1, in: context)
         let origin = chain.first ?? FirstOrigin(current)
         chain.first = origin
         current = origin.restoring(following)

@@ -65,7 +65,8 @@ public struct ResponseCaching: Stage {
     /// `cache`.
     public var name: String { "cache" }
 
-    /// ``StagePlacement/cache``: a hop stage below cookies, so each hop is stored under its own URL and varies on the cookies sent.
+    /// ``StagePlacement/cache``: a hop stage below cookies, so each hop is stored under its own URL
+    /// and a response with `Vary: Cookie` is kept per cookie sent.
     public static var placement: StagePlacement { .cache }
 
     /// The cache: two would store and answer the same exchanges.

@@ -320,8 +320,9 @@ public struct PipelineRunner: Sendable {
         let jar = state.cookies.jar
         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
         result.sent = outcome.sent
-        // A cache hit sends nothing: the stored response says where it came from.
-        result.url = outcome.sent?.url.absoluteString ?? outcome.response?.url?.absoluteString ?? request.url.absoluteString
+        // A cache hit sends nothing: the first hop the redirect stage followed, or else the stored
+        // response, says what was asked for.
+        result.url = outcome.sent?.url.absoluteString ?? outcome.requestedURL?.absoluteString ?? outcome.response?.url?.absoluteString ?? request.url.absoluteString
         result.response = outcome.response
         result.duration = outcome.duration
         result.error = outcome.error
@@ -359,6 +360,9 @@ public struct PipelineRunner: Sendable {
         var captured: [(name: String, value: JSONValue, kind: VariableScope.Kind?)] = []
         /// The redirects the request followed.
         var redirects: [RedirectHop] = []
+        /// The URL of the first hop, when a redirect was followed: what was asked for, where a
+        /// cache answered the first hop and `sent` is `nil`.
+        var requestedURL: URL?
         /// What the stages reported (retries, token refreshes).
         var notes: [StageNote] = []
         /// The time in each stage and the wire metrics of each exchange.
@@ -428,11 +432,9 @@ public struct PipelineRunner: Sendable {
             outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
         }
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
-        outcome.redirects = handle.context.storage[SentRequestRecorder.RedirectsKey.self] ?? []
-        if let response = outcome.response, (300..<400).contains(response.status), !outcome.redirects.isEmpty {
-            // The last redirect was the answer, not followed.
-            outcome.redirects.removeLast()
-        }
+        let followed = handle.context.storage[Redirection.Followed.self] ?? []
+        outcome.redirects = followed.map { RedirectHop(status: $0.status, location: $0.to.absoluteString) }
+        outcome.requestedURL = followed.first?.from
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
         check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
