@@ -53,6 +53,32 @@ struct RunCommandTests {
         #expect(check.terminationStatus == 0)
     }
 
+    @Test("pipelines/schema.json takes what the loader takes: variables of any type, a bare 0 for a duration, for-each rows holding lists")
+    func schemaTakesWhatLoads() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            variables:
+              ids: [1, 2]
+              user: { name: zoe }
+              nothing: null
+              count: 7
+            requests:
+              - name: r ${id}
+                path: http://localhost/${id}
+                timeout: 0
+                delay: 0
+                retry: { attempts: 2, interval: 0 }
+                for-each: [{ id: 1, tags: [a, b] }, { id: 2, owner: { name: ada } }]
+            """, to: "loose.yaml")
+        let validated = try await SluiceProcess.launch(["validate", file])
+        #expect(validated.status == 0, "\(validated.output)\(validated.error)")
+        let check = try await SluiceProcess.launch(
+            [RunCommandTests.root.appendingPathComponent("scripts/check-schema.py").path, RunCommandTests.pipelines.appendingPathComponent("schema.json").path, file],
+            executable: RunCommandTests.root.appendingPathComponent(".venv/bin/python")
+        )
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+    }
+
     @Test("text output: a line per request, each failure with expected, actual and its pipeline line; exit 1")
     func textOutput() async throws {
         let servers = try TestServers.load()

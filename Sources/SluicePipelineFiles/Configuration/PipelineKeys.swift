@@ -18,7 +18,7 @@ package enum PipelineKeys {
     static let forEach = OptionDescriptor(
         "for-each",
         .oneOf([
-            .list(.oneOf([.string, .map(.string)])),
+            .list(.oneOf([.string, .map(.any)])),
             .object([OptionDescriptor("csv", .string, required: true, summary: "A CSV file, relative to the pipeline file; its header row names the variables.")]),
             .object([OptionDescriptor("json", .string, required: true, summary: "A JSON file holding an array, relative to the pipeline file.")]),
         ]),
@@ -46,7 +46,7 @@ package enum PipelineKeys {
             summary: "Stage modules built as shared libraries (.so) to load, relative to the file; `sluice stages --schema --plugin PATH` writes a schema with their stages."
         ),
         OptionDescriptor(
-            "variables", .map(.string),
+            "variables", .map(.any),
             summary: "Defaults for ${NAME}; --var NAME=VALUE, --vars-file and SLUICE_VAR_NAME override them. A name defined in two included files is an error."
         ),
         OptionDescriptor("stages", .list(.reference("stage")), summary: "The stages, top to bottom: '- NAME' or '- NAME: {options}'."),

@@ -83,7 +83,10 @@ public enum PipelineSchema {
     }
 
     private static let scalar: JSONValue = ["type": ["string", "number", "boolean"]]
-    private static let duration: JSONValue = ["type": "string", "pattern": "^(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|\u{00B5}s|\u{03BC}s|ms|s|m|h))+)$"]
+    /// A duration's text, or a bare 0 (YAML reads `timeout: 0` as a number), which is none.
+    private static let duration: JSONValue = [
+        "anyOf": [["type": "string", "pattern": "^(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|\u{00B5}s|\u{03BC}s|ms|s|m|h))+)$"], ["const": 0]],
+    ]
     private static let statusCode: JSONValue = [
         "anyOf": [["type": "integer"], ["type": "string", "pattern": "^([1-5]xx|[0-9]{3}(-[0-9]{3})?)$"]],
     ]
