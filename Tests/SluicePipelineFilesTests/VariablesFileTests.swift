@@ -51,6 +51,24 @@ struct VariablesFileTests {
         #expect(name?.description.hasPrefix("v.yaml:1:1: error: 'env.HOME' is not a variable name") == true)
     }
 
+    @Test("a .json file is an object read as strictly as a for-each JSON file: its types kept, a trailing comma refused at its line and column")
+    func json() throws {
+        #expect(try VariablesFile.json(#"{"port": 8080, "zip": "007", "ids": [1, 2], "none": null, "flag": true}"#, path: "v.json") == ["port": 8080, "zip": "007", "ids": [1, 2], "none": .null, "flag": true])
+        let comma = #expect(throws: PipelineFileError.self) { try VariablesFile.json("{\"a\": 1,\n}", path: "v.json") }
+        #expect(comma?.description == "v.json:2:1: error: the variables file is not JSON: expected a string as object key")
+        let array = #expect(throws: PipelineFileError.self) { try VariablesFile.json("[1]", path: "v.json") }
+        #expect(array?.description == "v.json:1:1: error: a variables file is an object of names to values, not array")
+        let name = #expect(throws: PipelineFileError.self) { try VariablesFile.json(#"{"env.HOME": 1}"#, path: "v.json") }
+        #expect(name?.description.hasPrefix("v.json:1:1: error: env.HOME: 'env.HOME' is not a variable name") == true, "\(String(describing: name))")
+        // YAML's looser reading (a trailing comma, a comment) is for .yaml files.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vars-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["v.json", "v.yaml"] { try Data("{\"a\": 1,}".utf8).write(to: directory.appendingPathComponent(name)) }
+        #expect(throws: PipelineFileError.self) { try VariablesFile.load(path: directory.appendingPathComponent("v.json").path) }
+        #expect(try VariablesFile.load(path: directory.appendingPathComponent("v.yaml").path).typed == ["a": 1])
+    }
+
     @Test("dotenv errors name their line; a value is never expanded from the environment")
     func dotenvErrors() throws {
         let error = #expect(throws: PipelineFileError.self) {

@@ -2,7 +2,8 @@ import Foundation
 import SluiceCore
 import SluiceStageRegistry
 
-/// A file of variables for `--vars-file`: a YAML mapping (`.yaml`, `.yml`, `.json`) or a
+/// A file of variables for `--vars-file`: a YAML mapping (`.yaml`, `.yml`), a JSON object
+/// (`.json`, read as strictly as a `for-each` JSON file: RFC 8259, no trailing comma) or a
 /// dotenv file (anything else, `.env` for one).
 ///
 /// The dotenv form is the one docker compose and most dotenv libraries read: `NAME=VALUE` lines,
@@ -23,8 +24,32 @@ public enum VariablesFile {
         } catch {
             throw PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: 1, column: 1), message: "cannot read the variables file: \(error.reason)")])
         }
-        let isYAML = [".yaml", ".yml", ".json"].contains { path.lowercased().hasSuffix($0) }
+        let lowercased = path.lowercased()
+        if lowercased.hasSuffix(".json") { return ([:], try json(text, path: path)) }
+        let isYAML = [".yaml", ".yml"].contains { lowercased.hasSuffix($0) }
         return isYAML ? ([:], try yaml(text, path: path)) : try dotenv(text, path: path)
+    }
+
+    /// Reads the variables of a JSON object (RFC 8259), each with its JSON type.
+    /// - Throws: ``PipelineFileError`` for text that is not JSON, a value that is not an object,
+    ///   or a name that is not a variable's.
+    static func json(_ text: String, path: String) throws(PipelineFileError) -> [String: JSONValue] {
+        func failure(_ message: String, line: Int = 1, column: Int = 1) -> PipelineFileError {
+            PipelineFileError([PipelineDiagnostic(file: path, mark: YAMLNode.Mark(line: line, column: column), message: message)])
+        }
+        let value: JSONValue
+        do {
+            value = try JSONReader().value(from: text)
+        } catch {
+            throw failure("the variables file is not JSON: \(error.message)", line: error.line, column: error.column)
+        }
+        guard case .object(let object) = value else { throw failure("a variables file is an object of names to values, not \(Expectation.typeName(of: value))") }
+        var values: [String: JSONValue] = [:]
+        for (name, value) in object.map({ ($0.key, $0.value) }) {
+            if let problem = TemplateString.problem(naming: name) { throw failure("\(name): \(problem)") }
+            values[name] = value
+        }
+        return values
     }
 
     /// Reads the variables of a YAML mapping, each with the type YAML gives it (the core schema: a
