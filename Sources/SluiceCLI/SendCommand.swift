@@ -317,14 +317,15 @@ struct SendCommand: AsyncParsableCommand {
                         try NetscapeCookieFile.save(cookies.jar, to: URL(fileURLWithPath: cookieJar))
                     }
                 } catch {
-                    if !outputOptions.quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
+                    // A warning: the exchange's status stands, as curl's does (which says nothing).
+                    if !outputOptions.quiet { Terminal.writeError("sluice: warning: \((error as? SluiceError)?.message ?? "cannot write the cookie jar: \(error)")\n") }
                 }
             }
             if let hsts {
                 do {
                     try hsts.store.save()
                 } catch {
-                    if !outputOptions.quiet { Terminal.writeError("sluice: error: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n") }
+                    if !outputOptions.quiet { Terminal.writeError("sluice: warning: \((error as? SluiceError)?.message ?? "cannot write the HSTS file: \(error)")\n") }
                 }
             }
         }

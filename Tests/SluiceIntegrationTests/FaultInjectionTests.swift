@@ -191,6 +191,8 @@ struct FaultInjectionTests {
         #expect(error.kind == .responseTooLarge)
         #expect(error.message.contains("\(Pipeline.defaultMaxInMemoryResponseSize) bytes"))
         #expect(error.message.contains("the default for a body held in memory"))
+        // The way to raise it is named for a pipeline file and for Swift alike.
+        #expect(error.message.contains("max-response-size: in a pipeline file, maxResponseSize in Swift"), "\(error.message)")
         // Just over the default, declared: refused before the body. Streamed to a file: taken whole.
         let over = Request(url: fault("stream?bytes=\((64 << 20) + 1)"))
         #expect(try await failure(over).error.kind == .responseTooLarge)

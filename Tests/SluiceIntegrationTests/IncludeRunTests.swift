@@ -136,6 +136,10 @@ struct IncludeRunTests {
         let again = try directory.write("requests:\n  - include: login.yaml\n  - include: login.yaml\n", to: "again.yaml")
         let repeated = try await SluiceProcess.launch(["validate", again])
         #expect(repeated.error.contains("login.yaml:2:5: error: request 'login' is included twice: at \(again):2:14 and at \(again):3:14"), "\(repeated.error)")
+        // The same through the top-level include: list, each place named.
+        let listed = try directory.write("include: [login.yaml, login.yaml]\nrequests: []\n", to: "listed.yaml")
+        let listedTwice = try await SluiceProcess.launch(["validate", listed])
+        #expect(listedTwice.error.contains("request 'login' is included twice: at \(listed):1:11 and at \(listed):1:23"), "\(listedTwice.error)")
     }
 
     @Test("a file that only declares stages and variables can be included, and one include of it serves a diamond")

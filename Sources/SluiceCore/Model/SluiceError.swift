@@ -186,9 +186,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
 
     /// The response body passed `limit` bytes (a request's `maxResponseSize`).
     package static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
-        var message = "the response body passed the limit of \(limit) bytes (maxResponseSize); the transfer was stopped there"
+        var message = "the response body passed the limit of \(limit) bytes; the transfer was stopped there"
         if limit == Pipeline.defaultMaxInMemoryResponseSize {
-            message += ". That is the default for a body held in memory: raise maxResponseSize (nil for no limit), or stream the body to a file (ResponseDestination.file)"
+            message += ". That is the default for a body held in memory: raise the limit (max-response-size: in a pipeline file, maxResponseSize in Swift; none or nil for no limit), or stream the body to a file (output: in a pipeline file, ResponseDestination.file in Swift)"
         }
         return SluiceError(kind: .responseTooLarge, stage: "transport", url: url, message: message)
     }

@@ -86,7 +86,8 @@ struct PipelineAssembly {
         // An included file's includes come first: their declarations, then their requests.
         for include in file.decoded.includes {
             guard let included = enter(include.path, from: file.source) else { continue }
-            requests += self.requests(of: included, inherited: Inherited(tags: inherited.tags, always: inherited.always, checksNames: inherited.checksNames))
+            let through = Inherited(tags: inherited.tags, always: inherited.always, checksNames: inherited.checksNames, includedAt: file.source.location(include.path.mark))
+            requests += self.requests(of: included, inherited: through)
             stack.removeLast()
         }
         if declares { declare(file) }
