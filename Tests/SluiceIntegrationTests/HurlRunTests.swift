@@ -192,6 +192,13 @@ struct HurlRunTests {
         // To a file, the results stay on standard output.
         let toFile = try await SluiceProcess.launch(["run", "--no-color", "--output", directory.file("body.json").path, hurl])
         #expect(toFile.output.contains("✔ entry 1"), "\(toFile.output)")
+        // A pipeline's output: "-" is standard output too, and ./- a file of that name.
+        for (output, toStandardOutput) in [("\"-\"", true), ("./-", false)] {
+            let yaml = try directory.write("requests:\n  - path: \(servers.httpbin("get?from=yaml").absoluteString)\n    output: \(output)\n", to: "dash.yaml")
+            let dash = try await SluiceProcess.launch(["run", "--no-color", yaml], directory: directory.url.path)
+            #expect(dash.status == 0 && dash.output.contains(#""from": "yaml""#) == toStandardOutput, "\(output): \(dash.output)")
+            #expect(FileManager.default.fileExists(atPath: directory.file("-").path) != toStandardOutput, "\(output)")
+        }
     }
 
     @Test("Hurl's TLS options (insecure, cacert, cert and key, pinnedpubkey) and -k, --cacert, -E, --key, -m: each entry as curl with the same flags, run and converted alike")

@@ -197,7 +197,9 @@ extension RequestSpec {
         request.recordsPeerCertificates = readsCertificate
         request.keepsRawBody = readsRawBody
         if let output {
-            request.destination = .file(URL(fileURLWithPath: StageOptions.resolve(try text(output), against: directory)))
+            // `-` is standard output, as curl's `-o -` and Hurl's `--output -` (`./-` names a file).
+            let path = try text(output)
+            request.destination = .file(URL(fileURLWithPath: path == "-" ? "/dev/stdout" : StageOptions.resolve(path, against: directory)))
         }
         if events != nil {
             request.destination = .stream()
