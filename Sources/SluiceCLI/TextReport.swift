@@ -19,24 +19,24 @@ struct TextReport {
     func lines(for result: RequestResult) -> String {
         let where_ = result.file.isEmpty ? file.path : result.file
         if let reason = result.skipReason {
-            return "\(terminal.bold("○")) \(terminal.bold(redactor.redact(result.name)))  skipped: \(redactor.redact(reason))\n"
+            return "\(terminal.bold("○")) \(terminal.bold(shown(result.name)))  skipped: \(shown(reason))\n"
         }
         let mark = result.ok ? terminal.green("✔") : terminal.red("✘")
         let status = result.status.map(String.init) ?? "---"
         let attempts = result.attempts.count > 1 ? "  attempt \(result.attempts.count)" : ""
-        var text = "\(mark) \(terminal.bold(redactor.redact(result.name)))  \(result.method) \(redactor.redact(result.url))  \(status)  "
+        var text = "\(mark) \(terminal.bold(shown(result.name)))  \(result.method) \(shown(result.url))  \(status)  "
             + "\(TextReport.milliseconds(result.duration))  \(TextReport.size(result.size))"
             + (result.cache.map { "  cache \($0.rawValue)" } ?? "") + attempts + "\n"
         for attempt in result.attempts.dropLast() {
             let detail = attempt.error.map { "\($0.kind): \($0.message)" } ?? attempt.failures.map(\.description).joined(separator: "; ")
-            text += "    attempt \(attempt.number): \(attempt.status.map(String.init) ?? "---") in \(TextReport.milliseconds(attempt.duration)): \(redactor.redact(detail))\n"
+            text += "    attempt \(attempt.number): \(attempt.status.map(String.init) ?? "---") in \(TextReport.milliseconds(attempt.duration)): \(shown(detail))\n"
         }
         // A failed status check leads: a stage's refusal of the same response follows from it.
         let leading = result.statusFailureBesideError
         if let leading { text += failed(leading, in: where_) }
         if let error = result.error {
             let stage = error.stage.map { " in \($0)" } ?? ""
-            text += "    \(where_):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(redactor.redact(error.message))\n"
+            text += "    \(where_):\(result.mark.line):\(result.mark.column): \(terminal.red("error")): \(error.kind)\(stage): \(shown(error.message))\n"
         }
         for failure in result.failures where failure != leading {
             text += failed(failure, in: where_)
@@ -47,24 +47,35 @@ struct TextReport {
     /// A failure's lines: where its expectation is written, what it expected, what it found.
     private func failed(_ failure: ExpectationFailure, in file: String) -> String {
         "    \(file):\(failure.mark.line):\(failure.mark.column): \(terminal.red("failed")): \(failure.label)\n"
-            + "        expected: \(redactor.redact(failure.expected))\n"
-            + "        actual:   \(redactor.redact(failure.actual))\n"
+            + "        expected: \(shown(failure.expected))\n"
+            + "        actual:   \(shown(failure.actual))\n"
     }
 
     /// `* ` lines for what the stages reported, then `> ` request and `< ` response lines with
     /// headers, for `--verbose`.
     func verbose(for result: RequestResult) -> String {
         var text = ""
-        for note in result.notes { text += "* \(note.stage): \(redactor.redact(note.detail))\n" }
+        for note in result.notes { text += "* \(note.stage): \(shown(note.detail))\n" }
         if let sent = result.sent {
-            text += "> \(sent.method) \(redactor.redact(sent.url.absoluteString))\n"
-            for field in sent.headers { text += "> \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+            text += "> \(sent.method) \(shown(sent.url.absoluteString))\n"
+            for field in sent.headers { text += "> \(field.name): \(shown(header: field.name, value: field.value))\n" }
         }
         if let response = result.response {
             text += "< \(response.httpVersion) \(response.status)\n"
-            for field in response.headers { text += "< \(field.name): \(redactor.redact(header: field.name, value: field.value))\n" }
+            for field in response.headers { text += "< \(field.name): \(shown(header: field.name, value: field.value))\n" }
         }
         return text
+    }
+
+    /// `text` as printed: its secrets hidden, its control characters and bidirectional overrides
+    /// escaped (`Terminal.printable`).
+    private func shown(_ text: String) -> String {
+        Terminal.printable(redactor.redact(text))
+    }
+
+    /// A header field's value as printed: hidden as the field's name asks, escaped.
+    private func shown(header name: String, value: String) -> String {
+        Terminal.printable(redactor.redact(header: name, value: value))
     }
 
     /// `N requests: P passed, [S skipped, ]F failed in S s`.

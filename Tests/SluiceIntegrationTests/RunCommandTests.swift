@@ -79,6 +79,21 @@ struct RunCommandTests {
         #expect(check.status == 0, "\(check.output)\(check.error)")
     }
 
+    @Test("a server's control characters reach the text output as escapes, never as terminal commands; JSON keeps them as the value")
+    func controlCharactersEscaped() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let url = "\(servers.scenario.absoluteString)/cache/escape-\(UUID().uuidString)?set-cookie=a%1B%5B31mred%1B%5D0%3Btitle%07"
+        let file = try directory.write("requests:\n  - name: escapes\n    path: \(url)\n    expect: { headers: { Set-Cookie: plain } }\n", to: "escapes.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--verbose", file])
+        #expect(run.status == 1)
+        #expect(!run.output.contains("\u{1B}") && !run.error.contains("\u{1B}") && !run.output.contains("\u{07}"), "\(run.output)")
+        #expect(run.output.contains(#"actual:   a\u{1B}[31mred\u{1B}]0;title\u{7}"#), "\(run.output)")
+        #expect(run.error.contains(#"< Set-Cookie: a\u{1B}[31mred"#), "\(run.error)")
+        let json = try await SluiceProcess.launch(["run", "--format", "json", file])
+        #expect(json.output.contains(#"a\u001B[31mred"#), "the JSON string escapes it as JSON does: \(json.output)")
+    }
+
     @Test("text output: a line per request, each failure with expected, actual and its pipeline line; exit 1")
     func textOutput() async throws {
         let servers = try TestServers.load()
