@@ -5,10 +5,11 @@ import SluiceCore
 /// reports and curl commands.
 ///
 /// It knows the secret values themselves and hides each in every form it is written in on the way
-/// out: as it is; percent-encoded as a URL writes it (a capture sent in a path or a query: `a b/c`
-/// as `a%20b/c`, every reserved character kept) or as a parameter is (`a%20b%2Fc`), with either
-/// case of hex digit; form-encoded (`a+b%2Fc`); escaped inside a JSON string; and in base64 and
-/// base64url, as the template functions write it.
+/// out: as it is; percent-encoded, whichever of its bytes are encoded and with either case of hex
+/// digit (a URL keeps the reserved characters, a parameter encodes them, a server that echoes a
+/// query may encode a third set: `a%20b/c`, `a%20b%2Fc`, `a+b%2fc` are all read back to the
+/// secret, a space as `+` too); escaped inside a JSON string; and in base64 and base64url, as the
+/// template functions write it.
 /// Matching is on UTF-8 bytes, so a secret followed by a combining mark, which `String.contains`
 /// would not find inside the larger character, is hidden too. The longest form is replaced first,
 /// so a secret that contains another is hidden whole. It hides the credentials of `Authorization`
@@ -18,7 +19,9 @@ public struct Redactor: Sendable {
     // fits in an existential's inline room and takes no box of its own.
     /// The secrets, longest first.
     public let secrets: [String]
-    /// The UTF-8 bytes of every written form of every secret, longest first.
+    /// The UTF-8 bytes of the forms of every secret that are not its bytes with some of them
+    /// percent-encoded (JSON, base64), longest first; those are matched byte by byte against
+    /// ``secrets``.
     private let forms: [[UInt8]]
     /// Whether credential headers are hidden whole.
     public let hidesCredentials: Bool
@@ -41,12 +44,12 @@ public struct Redactor: Sendable {
 
     /// Whether `text` shows a secret in any of its forms.
     public func reveals(_ text: String) -> Bool {
-        !forms.isEmpty && firstMatch(in: Array(text.utf8), from: 0) != nil
+        !secrets.isEmpty && firstMatch(in: Array(text.utf8), from: 0) != nil
     }
 
     /// The text with every secret, in every form, replaced by `***`.
     public func redact(_ text: String) -> String {
-        guard !forms.isEmpty else { return text }
+        guard !secrets.isEmpty else { return text }
         let bytes = Array(text.utf8)
         guard var match = firstMatch(in: bytes, from: 0) else { return text }
         var output: [UInt8] = []
@@ -78,51 +81,64 @@ public struct Redactor: Sendable {
     private func firstMatch(in bytes: [UInt8], from start: Int) -> (start: Int, length: Int)? {
         var index = start
         while index < bytes.count {
-            for form in forms where form.count <= bytes.count - index && bytes[index] == form[0] {
-                if bytes[index..<index + form.count].elementsEqual(form) { return (index, form.count) }
+            var longest = 0
+            for form in forms where form.count > longest && form.count <= bytes.count - index && bytes[index] == form[0] {
+                if bytes[index..<index + form.count].elementsEqual(form) { longest = form.count }
             }
+            for secret in secrets {
+                if let length = Redactor.encodedLength(of: secret, in: bytes, at: index), length > longest { longest = length }
+            }
+            if longest > 0 { return (index, longest) }
             index += 1
         }
         return nil
     }
 
-    /// A secret as it is; percent-encoded as a parameter (unreserved bytes kept), as a form value
-    /// and as a URL writes an invalid character (every reserved byte kept, `%` kept or not), each
-    /// with both cases of hex digit; and as the inside of a JSON string.
+    /// How many bytes of `bytes` from `index` spell `secret` with any of its bytes
+    /// percent-encoded (`%2F` or `%2f`) and a space as `+`, or as it is; `nil` when they do not.
+    private static func encodedLength(of secret: String, in bytes: [UInt8], at index: Int) -> Int? {
+        var secretBytes = secret.utf8[...]
+        return encodedLength(of: &secretBytes, in: bytes, at: index).map { $0 - index }
+    }
+
+    /// Where the spelling of `secret` that starts at `position` ends. Only a `%` of the secret's
+    /// own can be read two ways (as itself, or `%25`), and both are tried.
+    private static func encodedLength(of secret: inout Substring.UTF8View, in bytes: [UInt8], at start: Int) -> Int? {
+        var position = start
+        while let byte = secret.first {
+            guard position < bytes.count else { return nil }
+            let decoded: UInt8? =
+                if bytes[position] == UInt8(ascii: "%"), position + 2 < bytes.count, let high = HexText.value(of: bytes[position + 1]), let low = HexText.value(of: bytes[position + 2]) {
+                    high << 4 | low
+                } else {
+                    nil
+                }
+            secret.removeFirst()
+            if bytes[position] == byte, decoded == byte {
+                var rest = secret
+                if let end = encodedLength(of: &rest, in: bytes, at: position + 3) { return end }
+                position += 1
+            } else if bytes[position] == byte || (byte == UInt8(ascii: " ") && bytes[position] == UInt8(ascii: "+")) {
+                position += 1
+            } else if decoded == byte {
+                position += 3
+            } else {
+                return nil
+            }
+        }
+        return position
+    }
+
+    /// The forms of a secret that percent-decoding does not read back to it: the inside of a
+    /// JSON string, and base64 and base64url.
     private static func writtenForms(of secret: String) -> [[UInt8]] {
-        let encodings = [
-            PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved),
-            PercentEncoding.encode(secret, spaceAsPlus: true, keeping: PercentEncoding.isUnreserved),
-            PercentEncoding.encode(secret) { PercentEncoding.isUnreserved($0) || reserved.contains($0) },
-            PercentEncoding.encode(secret) { PercentEncoding.isUnreserved($0) || reserved.contains($0) || $0 == UInt8(ascii: "%") },
-        ]
-        var forms = [secret] + encodings + encodings.map(lowercasingEscapes)
-        if let json = try? JSONWriter().string(from: .string(secret)) {
+        var forms: [String] = []
+        if let json = try? JSONWriter().string(from: .string(secret)), !json.dropFirst().dropLast().utf8.elementsEqual(secret.utf8) {
             forms.append(String(json.dropFirst().dropLast()))
         }
-        // As `${base64(NAME)}` and `${base64url(NAME)}` write it (`${urlencode(NAME)}` is above).
+        // As `${base64(NAME)}` and `${base64url(NAME)}` write it (`${urlencode(NAME)}` decodes back).
         let base64 = Data(secret.utf8).base64EncodedString()
         forms += [base64, Base64URL.encode(Data(secret.utf8))]
         return forms.filter { !$0.isEmpty }.map { Array($0.utf8) }
-    }
-
-    /// RFC 3986's reserved characters (gen-delims and sub-delims), which a URL may hold as they are.
-    private static let reserved = Set(":/?#[]@!$&'()*+,;=".utf8)
-
-    /// `%2F` as `%2f`: servers and proxies echo either.
-    private static func lowercasingEscapes(_ encoded: String) -> String {
-        var bytes = Array(encoded.utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count {
-                for offset in 1...2 where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(bytes[index + offset]) {
-                    bytes[index + offset] += 0x20
-                }
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -77,6 +77,48 @@ struct SecurityTests {
         #expect(shown.output.contains(secret))
     }
 
+    @Test("a secret the server echoes encoded its own way (httpbin's url: '/' decoded, the rest kept) is hidden in every output, the HTML report's bodies included")
+    func secretEchoedReencoded() async throws {
+        let secret = "s3cr3t+/=&x y"
+        let directory = try TemporaryDirectory()
+        let pipeline = try directory.write("""
+            variables:
+              token: ${env.API_TOKEN}
+            requests:
+              - name: echo
+                path: \(servers.httpbin.absoluteString)/anything?k=${urlencode(token)}
+                expect: { status: 201 }
+            """, to: "echo.yaml")
+        let html = directory.file("report.html")
+        let junit = directory.file("report.xml")
+        /// `text` with every %XX read as its byte, and '+' as a space: whatever encoding a server
+        /// chose, the secret shows here if any form of it is left.
+        func decoded(_ text: String) -> String {
+            var bytes: [UInt8] = []
+            var input = Array(text.utf8)[...]
+            while let byte = input.popFirst() {
+                if byte == UInt8(ascii: "%"), input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
+                    bytes.append(value)
+                    input = input.dropFirst(2)
+                } else {
+                    bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for arguments in [["run", "--verbose"], ["run", "--format", "json"], ["run", "--report", "html:\(html.path)", "--report", "junit:\(junit.path)"]] {
+            let result = try await SluiceProcess.launch(arguments + [pipeline], environment: ["API_TOKEN": secret])
+            #expect(result.status == 1, "\(arguments): the status check fails, so the echo is shown")
+            #expect(!decoded(result.output).contains(secret) && !decoded(result.error).contains(secret), "\(arguments): \(result.output)")
+        }
+        let report = try String(contentsOf: html, encoding: .utf8)
+        #expect(report.contains("anything") && !decoded(report).contains(secret))
+        #expect(try !decoded(String(contentsOf: junit, encoding: .utf8)).contains(secret))
+        // The check has teeth: httpbin did echo it, in an encoding of its own.
+        let echoed = try await CurlCLI.run(["\(servers.httpbin.absoluteString)/anything?k=s3cr3t%2B%2F%3D%26x%20y"])
+        #expect(decoded(echoed.output).contains(secret) && echoed.output.contains("s3cr3t%2B/%3D%26x%20y"), "\(echoed.output)")
+    }
+
     @Test("a secret written only in stage options, a plugin's options or a request, echoed back and captured, appears in no output")
     func secretsWhereverWritten() async throws {
         // Spaces and a slash: sent in a path, the capture is percent-encoded (k3y%20w/sl4sh), so

@@ -103,6 +103,8 @@ struct RunOutputTests {
             "k3y%20w%2fsl%22sh%20%c3%a9",             // lower-case hex, as some servers echo
             "k3y+w%2Fsl%22sh+%C3%A9",                 // as a form value
             "k3y w/sl\\\"sh é",                   // inside a JSON string
+            "k3y%20w/sl\"sh%20%C3%A9",               // another set encoded, as a server echoes a query
+            "%6B3y%20w%2Fsl%22sh%20%c3%A9",           // every byte a server chose, hex of either case
         ] {
             #expect(redactor.redact("<" + shown + ">") == "<***>", "\(shown)")
             #expect(redactor.reveals(shown))
@@ -115,6 +117,11 @@ struct RunOutputTests {
         // A canonically equivalent spelling is other bytes: the value as sent is what is hidden.
         #expect(Redactor(secrets: ["caf\u{E9}"]).redact("cafe\u{301}").hasSameCodePoints(as: "cafe\u{301}"))
         #expect(!plain.reveals("tok3"))
+        // What httpbin echoes of a query it was sent (`/` decoded, the rest kept encoded), and a
+        // '%' that is the secret's own.
+        #expect(Redactor(secrets: ["s3cr3t+/=&x y"]).redact("k=s3cr3t%2B/%3D%26x%20y&z=1") == "k=***&z=1")
+        #expect(Redactor(secrets: ["50%off"]).redact("a 50%off b 50%25off") == "a *** b ***")
+        #expect(Redactor(secrets: ["tok3n"]).redact("tok3%") == "tok3%")
         #expect(plain.adding(["other"]).redact("tok3n other") == "*** ***")
     }
 

@@ -23,8 +23,8 @@ package enum HexText {
         return bytes
     }
 
-    /// The value of one hex digit.
-    private static func value(of digit: UInt8) -> UInt8? {
+    /// The value of one hex digit, of either case; `nil` for any other byte.
+    package static func value(of digit: UInt8) -> UInt8? {
         switch digit {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
