@@ -305,9 +305,32 @@ struct PipelineLoaderTests {
         #expect(file.secrets.contains("t-s3cr3t") && file.secrets.contains("s3cr3t"))
         #expect(file.scope.secretNames == ["token"])
         // A secret that reads as a number is hidden as written, never as the number's text.
-        let pin = try load("variables:\n  pin: ${env.PIN}\nrequests:\n  - path: http://h/\n", environment: ["PIN": "007"])
-        #expect(pin.scope.values["pin"] == "007" && pin.scope.typedValues["pin"] == 7)
-        #expect(pin.secrets.contains("007") && !pin.secrets.contains("7"))
+        let pin = try load("variables:\n  pin: ${env.PIN}\nrequests:\n  - path: http://h/\n", environment: ["PIN": "0007"])
+        #expect(pin.scope.values["pin"] == "0007" && pin.scope.typedValues["pin"] == 7)
+        #expect(pin.secrets.contains("0007") && !pin.secrets.contains("7"))
+    }
+
+    @Test("an environment value under 4 bytes is shown, with a warning where it is read: hiding a 1 would hide every 1 in the output")
+    func shortEnvironmentValues() throws {
+        let text = """
+            variables:
+              size: ${env.PAGE_SIZE}
+              label: "n-${env.PAGE_SIZE}"
+              key: ${env.API_KEY}
+            stages:
+              - header-injection: { authorization: { bearer: "${env.TOKEN}" } }
+            requests:
+              - path: http://h/?size=${size}&x=${x}
+            """
+        let file = try PipelineFile.load(text: text, path: "p.yaml", environment: ["PAGE_SIZE": "20", "API_KEY": "k3y-long", "TOKEN": "t1", "SLUICE_VAR_x": "1"])
+        #expect(!file.secrets.contains("20") && !file.secrets.contains("n-20") && !file.secrets.contains("1"), "\(file.secrets)")
+        #expect(file.secrets.contains("k3y-long"))
+        // Under a secret option, a value is hidden whatever its length.
+        #expect(file.secrets.contains("t1"))
+        #expect(!file.scope.secretNames.contains("size") && !file.scope.secretNames.contains("x") && file.scope.secretNames.contains("key"))
+        #expect(file.warnings.contains { $0.hasPrefix("p.yaml:2:9: warning: ${env.PAGE_SIZE} is 2 bytes long, too short to hide") && $0.hasSuffix("(also at p.yaml:3:10)") }, "\(file.warnings)")
+        #expect(file.warnings.contains { $0.hasPrefix("p.yaml:1:1: warning: SLUICE_VAR_x's value is 1 byte long") }, "\(file.warnings)")
+        #expect(Redactor(secrets: file.secrets).redact("200 OK size=20 x=1") == "200 OK size=20 x=1")
     }
 
     @Test("values under authorization are secrets, and so is the Basic credential sent")

@@ -11,7 +11,8 @@ struct ConfigurationWarnings {
     /// Adds `message`, given by the stage at `location` (`FILE:LINE:COLUMN`).
     mutating func add(_ message: String, at location: String) {
         if let index = warnings.firstIndex(where: { $0.message.utf8.elementsEqual(message.utf8) }) {
-            warnings[index].locations.append(location)
+            // A place checked twice is one place.
+            if !warnings[index].locations.contains(location) { warnings[index].locations.append(location) }
         } else {
             warnings.append((message, [location]))
         }

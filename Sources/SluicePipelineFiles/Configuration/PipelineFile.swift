@@ -192,6 +192,8 @@ private struct Loader {
     var scope = VariableScope()
     var secrets: [String] = []
     var warnings = ConfigurationWarnings()
+    /// The `${env.NAME}` read whose values are too short to hide, with where each is read.
+    private var shortEnvironmentReads: [(name: String, location: String)] = []
 
     init(environment: [String: String], registry: StageRegistry) {
         self.environment = environment
@@ -201,6 +203,11 @@ private struct Loader {
 
     /// The file of the entry being checked: where `fail` places a problem.
     private var current = PipelineSource(path: "", directory: nil)
+
+    /// The warning for an environment value too short to hide (``VariableScope/shortestHiddenValue``).
+    static func shownValue(_ what: String, bytes: Int) -> String {
+        "\(what) is \(bytes) byte\(bytes == 1 ? "" : "s") long, too short to hide in the output without hiding every match of it (a status, a date), so it is shown; a secret of \(VariableScope.shortestHiddenValue) bytes or more is hidden"
+    }
 
     mutating func fail(_ mark: YAMLNode.Mark, _ message: String) {
         diagnostics.append(PipelineDiagnostic(file: current.path, mark: mark, message: message))
@@ -227,6 +234,11 @@ private struct Loader {
         for index in spec.requests.indices {
             spec.requests[index].variableNames = spec.requests[index].referencedVariableNames
         }
+        // Said once every secret is known: a short value under a secret option is hidden all the same.
+        for (name, location) in shortEnvironmentReads {
+            guard let value = environment[name], !secrets.contains(where: { $0.utf8.elementsEqual(value.utf8) }) else { continue }
+            warnings.add(Loader.shownValue("${env.\(name)}", bytes: value.utf8.count), at: location)
+        }
         return spec
     }
 
@@ -243,6 +255,10 @@ private struct Loader {
             let name = String(key.dropFirst(PipelineFile.environmentVariablePrefix.count))
             guard TemplateString.problem(naming: name) == nil, scope.values[name] == nil else { continue }
             scope.values[name] = value
+            guard VariableScope.isHideable(value) else {
+                warnings.add(Loader.shownValue("\(key)'s value", bytes: value.utf8.count), at: "\(current.path):1:1")
+                continue
+            }
             scope.secretNames.insert(name)
             secrets.append(value)
         }
@@ -650,7 +666,10 @@ private struct Loader {
         var ok = problems.isEmpty
         for reference in references {
             if reference.isEnvironment {
-                guard environment[reference.name] == nil else { continue }
+                if let value = environment[reference.name] {
+                    if !VariableScope.isHideable(value) { shortEnvironmentReads.append((reference.name, current.location(reference.mark))) }
+                    continue
+                }
                 fail(reference.mark, "undefined variable ${env.\(reference.name)}: the environment variable \(reference.name) is not set")
             } else {
                 guard !known.contains(reference.name) else { continue }

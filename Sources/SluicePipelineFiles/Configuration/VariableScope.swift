@@ -148,13 +148,25 @@ public struct VariableScope: Sendable {
 
     /// The values of the secrets a template refers to, directly or through secret variables.
     public func secrets(in template: TemplateString) -> [String] {
-        template.environmentVariables.compactMap { environment[$0] }
+        template.environmentVariables.compactMap { environment[$0] }.filter(VariableScope.isHideable)
             + template.variables.filter { secretNames.contains($0) }.compactMap { values[$0] }
+    }
+
+    /// The fewest UTF-8 bytes of a value read from the environment that output hides. A shorter
+    /// one (`1`, `20`, `yes`) is no credential, and hiding it would hide every match of it (a `1`
+    /// in every status and date), so it is shown, with a warning; a value under a secret option
+    /// (`authorization`) is hidden whatever its length.
+    public static let shortestHiddenValue = 4
+
+    /// Whether an environment value is long enough to hide (``shortestHiddenValue``).
+    static func isHideable(_ value: String) -> Bool {
+        value.utf8.count >= shortestHiddenValue
     }
 
     /// Whether a template refers to a secret.
     public func isSecret(_ template: TemplateString) -> Bool {
-        !template.environmentVariables.isEmpty || template.variables.contains { secretNames.contains($0) }
+        template.environmentVariables.contains { environment[$0].map(VariableScope.isHideable) ?? true }
+            || template.variables.contains { secretNames.contains($0) }
     }
 }
 
