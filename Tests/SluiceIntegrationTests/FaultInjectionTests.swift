@@ -110,13 +110,18 @@ struct FaultInjectionTests {
         #expect(elapsed < Self.noHang)
     }
 
-    @Test("the connection closes mid-body, short of Content-Length: .connectionLost, nothing kept")
+    @Test("the connection closes mid-body, short of Content-Length: .connectionLost with the head and the bytes that came, no file kept; sluice run shows the status")
     func shortBody() async throws {
         let directory = try TemporaryDirectory()
         let (error, _) = try await failure(Request(url: fault("short-body")))
         #expect(error.kind == .connectionLost)
         #expect(error.stage == "transport")
         #expect(error.message.contains("99000 bytes remaining"))
+        #expect(error.response?.status == 200 && error.response?.body.count == 1000 && error.response?.headers["Content-Length"] == "100000")
+        let file = try directory.write("requests:\n  - name: short\n    path: \(fault("short-body").absoluteString)\n", to: "short.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", file])
+        #expect(run.status == 1 && run.output.contains("short-body  200  ") && run.output.contains("1000 B") && run.output.contains("connection lost"), "\(run.output)")
+        try FileManager.default.removeItem(atPath: file)
         let (toFile, _) = try await failure(Request(url: fault("short-body"), destination: .file(directory.file("short.bin"))))
         #expect(toFile.kind == .connectionLost)
         #expect(directory.contents.isEmpty)

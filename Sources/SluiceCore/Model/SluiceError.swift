@@ -128,7 +128,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// The error a stage threw, when it was not a `SluiceError`.
     public var underlying: (any Error)?
     /// The response the error is about, when there was one: its status, headers and raw body
-    /// (and the decoded body, where decoding worked), for errors of response decoding.
+    /// (and the decoded body, where decoding worked), for errors of response decoding; for a
+    /// transfer that failed after its head came (a body cut short, a timeout mid-body, a body
+    /// past the limit), that head and the bytes that came before the failure.
     public var response: Response? {
         get { responseBox?.value }
         set { responseBox = newValue.map(Box.init) }

@@ -300,7 +300,14 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map { ($0.reason, $0.certificates) },
             proxyRefusal: proxyRefusal(code)
         )
-        return state.error(for: ending)
+        var error = state.error(for: ending)
+        // A failure after the head came (a body cut short, a timeout mid-body, a body past the
+        // limit) keeps that head, and the bytes that came, as `response`: callers show its status.
+        let status = easy.long(CURLINFO_RESPONSE_CODE)
+        if error.response == nil, state.head.isComplete, status >= 200 {
+            error.response = Response(status: status, headers: state.head.headers, body: body, url: request.url)
+        }
+        return error
     }
 
     /// libcurl's words for a stapled OCSP answer that is not good (`CURLE_SSL_INVALIDCERTSTATUS`),
