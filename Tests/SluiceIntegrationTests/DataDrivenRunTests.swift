@@ -170,6 +170,10 @@ struct DataDrivenRunTests {
         let missing = try directory.write("requests:\n  - path: http://h/d\n    for-each: { csv: nowhere.csv }\n", to: "missing.yaml")
         let unread = try await SluiceProcess.launch(["validate", missing])
         #expect(unread.error.hasPrefix("\(missing):3:22: error: cannot read 'nowhere.csv'"), "\(unread.error)")
+        // Rows of two shapes: each shape fails the request for the other, so the list is refused.
+        let mixed = try directory.write("requests:\n  - path: http://h/${item}\n    for-each:\n      - 1\n      - {a: 1}\n", to: "mixed.yaml")
+        let mixedRun = try await SluiceProcess.launch(["validate", mixed])
+        #expect(mixedRun.status == 2 && mixedRun.error.hasPrefix("\(mixed):5:9: error: for-each mixes single values (${item}, line 4) and mappings of variables (line 5)"), "\(mixedRun.error)")
     }
 
     @Test("nested for-each that would expand past 100,000 requests is refused at load time, before memory fills")

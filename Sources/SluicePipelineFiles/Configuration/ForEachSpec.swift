@@ -66,6 +66,15 @@ public struct ForEachSpec: Sendable {
 
     private func listRows(_ node: YAMLNode) throws(Problem) -> [ForEachRow] {
         guard let elements = node.elements else { throw Problem(mark: node.mark, message: "for-each is a list, {csv: PATH} or {json: PATH}") }
+        // Every row one shape: a request reads ${item} of a value or the keys of a mapping, and
+        // a list of both fails the rows of the other shape.
+        if let first = elements.first, let other = elements.first(where: { ($0.scalar != nil) != (first.scalar != nil) && ($0.scalar != nil || $0.pairs != nil) }) {
+            let (values, mapping) = first.scalar != nil ? (first, other) : (other, first)
+            throw Problem(
+                mark: other.mark,
+                message: "for-each mixes single values (${\(ForEachSpec.itemName)}, line \(values.mark.line)) and mappings of variables (line \(mapping.mark.line)): give every row the same shape"
+            )
+        }
         var rows: [ForEachRow] = []
         for element in elements {
             if element.scalar != nil {
