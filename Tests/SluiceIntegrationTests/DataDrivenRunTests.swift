@@ -138,8 +138,8 @@ struct DataDrivenRunTests {
         #expect(lines.contains("○ needs-token  skipped: when: exists token does not hold"), "\(run.output)")
         #expect(lines.contains { $0.hasPrefix("✔ staging-only  GET") })
         #expect(lines.contains("○ not-in-staging  skipped: skip: stage == \"staging\" holds"))
-        #expect(lines.contains { $0.hasPrefix("✔ size [5]  GET") })
-        #expect(lines.contains("○ size [50]  skipped: skip: item > limit holds"))
+        #expect(lines.contains { $0.hasPrefix("✔ size [\"5\"]  GET") })
+        #expect(lines.contains("○ size [\"50\"]  skipped: skip: item > limit holds"))
         #expect(run.output.contains("when: 6 requests: 2 passed, 3 skipped, 1 failed"))
 
         let junit = directory.file("junit.xml").path

@@ -225,7 +225,7 @@ struct TypedCaptureRunTests {
         )
         let results = try await PipelineRunner(file: loaded, transport: CurlTransport.shared).run()
         #expect(results.map(\.name) == [
-            "variables", "vars file", "command line and dotenv", "csv row [zip=007, count=3]", #"json row [zip=007, count=3, tags=["a"]]"#, "inline row [zip=007, count=3]",
+            "variables", "vars file", "command line and dotenv", "csv row [zip=007, count=3]", #"json row [zip="007", count=3, tags=["a"]]"#, #"inline row [zip="007", count=3]"#,
         ])
         for result in results { #expect(result.ok, "\(result.name): \(result.failures) \(result.error?.message ?? "")") }
     }

@@ -310,6 +310,14 @@ struct PipelineLoaderTests {
         #expect(pin.secrets.contains("0007") && !pin.secrets.contains("7"))
     }
 
+    @Test("for-each rows of [1, \"1\"] are named apart: a string that reads as another type is quoted in the result's name")
+    func rowNamesApart() throws {
+        let file = try PipelineFile.load(text: "requests:\n  - name: list\n    path: http://h/${item}\n    for-each: [1, \"1\", true, \"true\", ada]\n", path: "p.yaml", environment: [:])
+        #expect(file.spec.requests.map(\.displayName) == ["list [1]", "list [\"1\"]", "list [true]", "list [\"true\"]", "list [ada]"])
+        let mappings = try PipelineFile.load(text: "requests:\n  - name: m\n    path: http://h/${n}\n    for-each: [{n: 2}, {n: \"2\"}]\n", path: "p.yaml", environment: [:])
+        #expect(mappings.spec.requests.map(\.displayName) == ["m [n=2]", "m [n=\"2\"]"])
+    }
+
     @Test("an environment value under 4 bytes is shown, with a warning where it is read: hiding a 1 would hide every 1 in the output")
     func shortEnvironmentValues() throws {
         let text = """

@@ -195,10 +195,18 @@ public struct ForEachRow: Sendable, Hashable {
         Dictionary(values.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// How results name the row: `alice` for a single value, `user=alice, role=admin` for a mapping.
+    /// How results name the row: `alice` for a single value, `user=alice, role=admin` for a
+    /// mapping. A string that reads as another type is quoted (`"1"` beside `1`), so that rows of
+    /// `[1, "1"]` are told apart.
     public var label: String {
-        if values.count == 1, values[0].name == ForEachSpec.itemName { return values[0].value }
-        return values.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        if values.count == 1, values[0].name == ForEachSpec.itemName { return ForEachRow.shown(values[0]) }
+        return values.map { "\($0.name)=\(ForEachRow.shown($0))" }.joined(separator: ", ")
+    }
+
+    /// A value's text, quoted when it is a string that would read as a number, a Boolean or null.
+    private static func shown(_ pair: Pair) -> String {
+        guard case .string(let text)? = pair.typed, VariableScope.typedText(text) != .string(text) else { return pair.value }
+        return "\"\(text)\""
     }
 
     /// The row with another's values added, the other's winning: for nested `for-each`.
