@@ -47,7 +47,12 @@ struct PipelineArguments: ParsableArguments {
             guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
                 throw ValidationError("--var '\(variable)' is not of the form NAME=VALUE")
             }
-            values[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+            let name = String(variable[..<equals])
+            // A name no ${...} can read is a mistake, as a variables file's is.
+            if let problem = TemplateString.problem(naming: name) {
+                throw ValidationError("--var '\(variable)': \(problem)")
+            }
+            values[name] = String(variable[variable.index(after: equals)...])
         }
         return values
     }

@@ -292,6 +292,11 @@ struct RunCommandTests {
         let dotenv = try directory.write("base=http://h\n", to: "vars.env")
         let hurlSpelling = try await SluiceProcess.launch(["validate", "--variable", "bsae=x", "--variables-file", dotenv, path])
         #expect(hurlSpelling.status == 0 && hurlSpelling.error.contains("--var bsae: nothing in"), "\(hurlSpelling.error)")
+        // A name no ${...} can read is refused, as a variables file's is.
+        for (variable, reason) in [("bad name=1", "is not a variable name"), ("env.HOME=x", "is not a variable name"), ("now=1", "the name of a template function")] {
+            let refused = try await SluiceProcess.launch(["validate", "--var", variable, path])
+            #expect(refused.status == 2 && refused.error.contains("--var '\(variable)': ") && refused.error.contains(reason), "\(variable): \(refused.error)")
+        }
     }
 
     @Test("a --header line with a blank before its name or its colon is no field line: refused before anything is sent, as send -H refuses it")

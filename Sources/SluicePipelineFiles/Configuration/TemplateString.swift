@@ -100,7 +100,7 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     /// Why `name` cannot name a variable, a capture, a vars file's entry or a for-each column: it
     /// is malformed, reads the environment (`env.`), or is a template function written bare
     /// (`now`); `nil` when it can.
-    static func problem(naming name: String) -> String? {
+    package static func problem(naming name: String) -> String? {
         if !isValidName(name) || name.hasPrefix("env.") {
             return "'\(name)' is not a variable name (letters, digits, '_', '-', '.'; not env.)"
         }
