@@ -136,7 +136,9 @@ struct LoadModeTests {
         #expect(text.output.contains("  dropped ") && !text.output.contains("dropped 0"), "\(text.output)")
         #expect(text.output.contains("load (open loop, at most 10 in flight)") && text.output.contains("  service   p50 "), "\(text.output)")
         // Why it exits 1, and what to change.
-        #expect(text.status == 1 && text.output.contains("  failed    ") && text.output.contains("were dropped: they were due while 10 were in flight; raise --concurrency"), "\(text.output)")
+        // The remedy depends on whether this machine kept up (a loaded one may not): either is said.
+        let remedies = ["; raise --concurrency", "; the client could not keep up"]
+        #expect(text.status == 1 && text.output.contains("  failed    ") && remedies.contains { text.output.contains("were dropped: they were due while 10 were in flight" + $0) }, "\(text.output)")
     }
 
     @Test(

@@ -8,7 +8,7 @@ import Testing
 /// `--data-binary @FILE` and `-F name=@FILE` read one, or streamed chunked, as curl's `-T` sends
 /// one; checked beside curl 7.88 on the same httpbin. Devices are private `mknod` copies in the
 /// test's own folder.
-@Suite("A FIFO or a device as a body or part file: read whole or streamed, as curl does", .timeLimit(.minutes(2)))
+@Suite("A FIFO or a device as a body or part file: read whole or streamed, as curl does", .timeLimit(.minutes(5)))
 struct ReadOnceBodyFileTests {
     let servers: TestServers
 
