@@ -15,7 +15,8 @@ struct TextReport {
 
     /// `✔ NAME  METHOD URL  STATUS  DURATION  SIZE`, with `cache hit` (or `miss`, `revalidated`,
     /// `stale`) when a cache handled it, then one line per failure with the
-    /// pipeline line it comes from.
+    /// pipeline line it comes from, and a line naming the checks a failure kept from being
+    /// judged.
     func lines(for result: RequestResult) -> String {
         let where_ = result.file.isEmpty ? file.path : result.file
         if let reason = result.skipReason {
@@ -40,6 +41,10 @@ struct TextReport {
         }
         for failure in result.failures where failure != leading {
             text += failed(failure, in: where_)
+        }
+        // Every check is reported: those the failure kept from being judged are named.
+        if let notJudged = result.notJudged {
+            text += "    \(where_):\(result.mark.line):\(result.mark.column): \(shown(notJudged.description))\n"
         }
         return text
     }

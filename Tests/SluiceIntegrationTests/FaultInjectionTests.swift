@@ -118,9 +118,22 @@ struct FaultInjectionTests {
         #expect(error.stage == "transport")
         #expect(error.message.contains("99000 bytes remaining"))
         #expect(error.response?.status == 200 && error.response?.body.count == 1000 && error.response?.headers["Content-Length"] == "100000")
-        let file = try directory.write("requests:\n  - name: short\n    path: \(fault("short-body").absoluteString)\n", to: "short.yaml")
+        // The checks of the head are judged, the body's named as not judged: none goes unreported.
+        let file = try directory.write("""
+            requests:
+              - name: short
+                path: \(fault("short-body").absoluteString)
+                expect:
+                  status: 200
+                  headers: { Content-Length: "1000" }
+                  checks:
+                    - { bytes: , count: 100000 }
+
+            """, to: "short.yaml")
         let run = try await SluiceProcess.launch(["run", "--no-color", file])
         #expect(run.status == 1 && run.output.contains("short-body  200  ") && run.output.contains("1000 B") && run.output.contains("connection lost"), "\(run.output)")
+        #expect(run.output.contains("short.yaml:6:18: failed: headers.Content-Length\n        expected: 1000\n        actual:   100000\n"), "\(run.output)")
+        #expect(run.output.contains("short.yaml:2:5: not judged (the exchange failed after the response head came): bytes count (line 8)\n"), "\(run.output)")
         try FileManager.default.removeItem(atPath: file)
         let (toFile, _) = try await failure(Request(url: fault("short-body"), destination: .file(directory.file("short.bin"))))
         #expect(toFile.kind == .connectionLost)

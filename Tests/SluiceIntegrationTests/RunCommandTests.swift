@@ -317,12 +317,11 @@ struct RunCommandTests {
         #expect(document["pipeline"] as? String == "httpbin-demo")
         #expect(document["summary"] as? [String: Int] == ["passed": 2, "failed": 0, "skipped": 0])
         let results = try #require(document["results"] as? [[String: Any]])
-        // The format page's keys, and this runner's own: the response's size and headers, what a cache did.
-        // The format page's keys, and the extensions (size, headers, cache, file, line, tags, skipped, attempts).
+        // The format page's keys, and the extensions (size, headers, cache, file, line, tags, skipped, attempts, not-judged).
         #expect(
             Set(results[0].keys) == [
                 "name", "method", "url", "status", "size", "headers", "duration-ms", "total-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts",
-                "error", "failures", "decoded",
+                "error", "failures", "not-judged", "decoded",
             ]
         )
         #expect(results[0]["cache"] is NSNull)

@@ -276,6 +276,59 @@ struct PipelineRunnerTests {
         #expect(results[1].skipReason == "${id} has no value: request 'first' did not capture it")
     }
 
+    @Test("after a failure every check is reported: those of the head judged when a head came, the others named as not judged, in every report")
+    func checksBesideAFailure() async throws {
+        // A body cut short after a 200 head, as libcurl's transport reports it; no response at all.
+        let transport = InMemoryTransport { request in
+            guard request.url.path == "/cut" else { throw SluiceError(kind: .connect, stage: "transport", message: "refused") }
+            throw SluiceError(
+                kind: .connectionLost, stage: "transport", message: "transfer closed with 90 bytes remaining to read",
+                response: Response(status: 200, headers: ["Content-Length": "100", "X-Id": "7"], body: Data("{\"a\":".utf8), url: request.url)
+            )
+        }
+        let file = try PipelineFile.load(text: """
+            requests:
+              - name: cut
+                path: http://api.test/cut
+                expect:
+                  status: 201
+                  headers: { X-Id: "7", Content-Length: "99" }
+                  body: { $.a: 1 }
+                  checks:
+                    - { header: X-Id, equals: "7" }
+                    - { cookie: session, exists: true }
+                capture: { id: { header: X-Id } }
+              - name: refused
+                path: http://api.test/none
+                expect: { status: 200 }
+              - name: uses
+                path: "http://api.test/${id}"
+            """, path: "p.yaml")
+        let runner = try PipelineRunner(file: file, transport: transport)
+        let results = try await runner.run()
+        // The head's checks judged: the status and one header field fail, the other passes.
+        #expect(results[0].error?.kind == "connection lost")
+        #expect(results[0].failures.map(\.label) == ["status", "headers.Content-Length"], "\(results[0].failures)")
+        #expect(results[0].notJudged?.reason == "the exchange failed after the response head came")
+        #expect(results[0].notJudged?.items.map(\.label) == ["body $.a", "cookie session exists", "capture id"], "\(String(describing: results[0].notJudged))")
+        #expect(results[0].captured.isEmpty)
+        #expect(results[1].failures.isEmpty && results[1].notJudged == RequestResult.NotJudged(reason: "no response came", items: results[1].expectations))
+        #expect(results[2].skipReason == "${id} has no value: request 'cut' did not capture it")
+        let json = RunReport.json(pipeline: "p", results: results, redactor: runner.redactor)
+        let expected: JSONValue = ["reason": "no response came", "checks": [["expectation": "status", "line": 14, "column": 23]]]
+        #expect(json["results"]?[1]?["not-judged"] == expected)
+        #expect(json["results"]?[2]?["not-judged"] == JSONValue.null)
+        let suite = RunReport.Suite(file: "p.yaml", pipeline: "p", results: results)
+        let junit = RunReport.junit([suite], redactor: runner.redactor)
+        #expect(junit.contains("p.yaml:5:15: status: expected 201, actual 200&#10;p.yaml:6:29: headers.Content-Length: expected 99, actual 100&#10;p.yaml:2:5: transport: transfer closed with 90 bytes remaining to read&#10;not judged (the exchange failed after the response head came): body $.a (line 7), cookie session exists (line 10), capture id (line 11)&#10;response: status 200"), "\(junit)")
+        #expect(junit.contains(#"<error message="refused" type="connection failed">p.yaml:12:5: transport: refused&#10;not judged (no response came): status (line 14)</error>"#))
+        let tap = RunReport.tap(RunReport.Run(suites: [suite]), redactor: runner.redactor)
+        #expect(tap.contains(#"  not-judged: "not judged (no response came): status (line 14)""#), "\(tap)")
+        let html = RunReport.html(RunReport.Run(suites: [suite]), redactor: runner.redactor)
+        #expect(html.contains("<code>headers.X-Id</code> <span class=\"muted\">line 6</span></li>"), "\(html)")
+        #expect(html.contains("<code>body $.a</code> <span class=\"muted\">line 7</span> <span class=\"muted\">not judged: the exchange failed after the response head came</span>"))
+    }
+
     @Test("--fail-fast stops after the first failure, the rest skipped and said so; --only selects by name")
     func failFastAndOnly() async throws {
         let runner = try runner(PipelineRunnerTests.stages + """
@@ -384,7 +437,7 @@ struct PipelineRunnerTests {
         #expect(
             members.keys == [
                 "name", "method", "url", "status", "size", "headers", "duration-ms", "total-ms", "cache", "ok", "file", "line", "tags", "skipped", "attempts", "error",
-                "failures", "decoded",
+                "failures", "not-judged", "decoded",
             ]
         )
         #expect(result["url"] == "http://api.test/v1/items?key=***")

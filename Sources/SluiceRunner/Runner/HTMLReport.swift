@@ -129,7 +129,6 @@ extension RunReport {
     /// Every expectation and capture, each marked met or not, with expected and actual for those
     /// that were not.
     private static func expectations(_ result: RequestResult, redactor: Redactor) -> String {
-        let checked = result.response != nil && result.error == nil
         var items = result.expectations.map { item in (item, result.failures.first { $0.label == item.label && $0.mark == item.mark }) }
         // A failure the request did not list up front (none today) is still shown.
         for failure in result.failures where !items.contains(where: { $0.1 == failure }) {
@@ -138,14 +137,14 @@ extension RunReport {
         guard !items.isEmpty else { return "" }
         var html = "<h3>Expectations</h3>\n<ul class=\"expectations\">\n"
         for (item, failure) in items {
-            let state = failure != nil ? "fail" : (checked ? "pass" : "unchecked")
-            let mark = failure != nil ? "✘" : (checked ? "✔" : "–")
-            let unchecked = result.response == nil ? "not checked: no response" : "not checked: the request failed first"
+            let notJudged = result.notJudged.flatMap { $0.items.contains(item) ? $0.reason : nil }
+            let state = failure != nil ? "fail" : (notJudged == nil ? "pass" : "unchecked")
+            let mark = failure != nil ? "✘" : (notJudged == nil ? "✔" : "–")
             html += "<li class=\"\(state)\"><span class=\"mark\">\(mark)</span> <code>\(xmlEscaped(redactor.redact(item.label)))</code> <span class=\"muted\">line \(item.mark.line)</span>"
             if let failure {
                 html += "<div class=\"compare\">expected <code>\(xmlEscaped(redactor.redact(failure.expected)))</code>, actual <code>\(xmlEscaped(redactor.redact(failure.actual)))</code></div>"
-            } else if !checked {
-                html += " <span class=\"muted\">\(unchecked)</span>"
+            } else if let notJudged {
+                html += " <span class=\"muted\">not judged: \(xmlEscaped(notJudged))</span>"
             }
             html += "</li>\n"
         }

@@ -237,9 +237,18 @@ public struct PipelineRunner: Sendable {
         )
         result.file = spec.source.path
         result.tags = spec.tags
-        result.expectations = spec.expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
-            + spec.captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
+        result.expectations = checkedItems(spec.expectations) + checkedItems(spec.captures)
         return result
+    }
+
+    /// Expectations as a result lists them.
+    private static func checkedItems(_ expectations: [Expectation]) -> [RequestResult.CheckedItem] {
+        expectations.map { RequestResult.CheckedItem(label: $0.label, mark: $0.mark) }
+    }
+
+    /// Captures as a result lists them: `capture NAME`.
+    private static func checkedItems(_ captures: [Capture]) -> [RequestResult.CheckedItem] {
+        captures.map { RequestResult.CheckedItem(label: "capture \($0.name)", mark: $0.mark) }
     }
 
     /// Runs one request of the file: checks its conditions, waits its `delay`, sends it (again,
@@ -308,6 +317,7 @@ public struct PipelineRunner: Sendable {
         result.failures = []
         result.captured = [:]
         result.capturedKinds = [:]
+        result.notJudged = nil
         if spec.cookieJar == .clear { state.cookies.jar.removeAll() }
         let request: Request
         do {
@@ -315,6 +325,9 @@ public struct PipelineRunner: Sendable {
             request = try spec.makeRequest(scope: scope, directory: spec.source.directory)
         } catch {
             result.error = RequestResult.Failure(error)
+            if !result.expectations.isEmpty {
+                result.notJudged = RequestResult.NotJudged(reason: "the request was not sent", items: result.expectations)
+            }
             return result
         }
         let jar = state.cookies.jar
@@ -327,6 +340,7 @@ public struct PipelineRunner: Sendable {
         result.duration = outcome.duration
         result.error = outcome.error
         result.failures = outcome.failures
+        result.notJudged = outcome.notJudged
         result.notes = outcome.notes
         result.metrics = outcome.metrics
         // The values of HttpOnly cookies are credentials: hidden from here on, in this result too.
@@ -350,6 +364,8 @@ public struct PipelineRunner: Sendable {
         /// Whether the expectations are judged although ``error`` is set: response decoding
         /// refused a response that arrived, and the user's checks are reported beside its verdict.
         var judgesBesideError = false
+        /// The checks and captures the error kept from being judged, and why.
+        var notJudged: RequestResult.NotJudged?
         /// The body as JSON, read once when an expectation or a capture needs it.
         var body: JSONValue?
         /// The cookies the run's jar holds for the response's URL after the exchange, when an
@@ -469,8 +485,16 @@ public struct PipelineRunner: Sendable {
     /// Takes the outcome's captures and then checks its expectations (which may read those
     /// captures, as in Hurl), when a response arrived and no stage failed. In place: an outcome
     /// holds the request, the response and the metrics, and every copy retains each of them.
+    ///
+    /// After a failure the checks are still reported: with no response, each as not judged; with
+    /// a response whose transfer failed after its head (a body cut short, a timeout mid-body),
+    /// the checks of the head are judged and the others, and the captures, are not.
     private static func check(_ outcome: inout Outcome, spec: RequestSpec, request: Request, scope: VariableScope, jar: CookieJar?) {
-        guard let response = outcome.response, outcome.error == nil || outcome.judgesBesideError else { return }
+        if outcome.error != nil, !outcome.judgesBesideError {
+            judgeHead(&outcome, spec: spec, scope: scope)
+            return
+        }
+        guard let response = outcome.response else { return }
         outcome.body = spec.readsJSONBody ? response.jsonBody : nil
         if spec.readsCookies, let jar {
             outcome.cookies = jar.cookies(for: response.url ?? outcome.sent?.url ?? request.url)
@@ -493,5 +517,25 @@ public struct PipelineRunner: Sendable {
             }
         }
         outcome.failures = spec.expectations.compactMap { $0.evaluate(in: exchange) } + failures
+    }
+
+    /// The checks of an exchange that failed: those of the head judged when a head came, every
+    /// other one, and every capture, listed as not judged. A failed request captures nothing:
+    /// the requests that use its captures are skipped, naming it.
+    private static func judgeHead(_ outcome: inout Outcome, spec: RequestSpec, scope: VariableScope) {
+        guard !spec.expectations.isEmpty || !spec.captures.isEmpty else { return }
+        guard let response = outcome.response else {
+            outcome.notJudged = RequestResult.NotJudged(reason: "no response came", items: checkedItems(spec.expectations) + checkedItems(spec.captures))
+            return
+        }
+        let exchange = CheckedExchange(
+            response: response, body: nil, duration: outcome.duration, cookies: [], redirects: outcome.redirects, scope: scope
+        )
+        let (head, rest) = (spec.expectations.filter(\.readsHeadOnly), spec.expectations.filter { !$0.readsHeadOnly })
+        outcome.failures = head.compactMap { $0.evaluate(in: exchange) }
+        let unjudged = checkedItems(rest) + checkedItems(spec.captures)
+        if !unjudged.isEmpty {
+            outcome.notJudged = RequestResult.NotJudged(reason: "the exchange failed after the response head came", items: unjudged)
+        }
     }
 }

@@ -30,12 +30,7 @@ extension RequestSpec {
     /// or by a regular expression): with `output:` too, the body is then kept in memory to be
     /// checked, and written to the output after the exchange, as Hurl checks a body it writes.
     var readsBody: Bool {
-        hasQuery {
-            switch $0 {
-            case .body, .bytes, .rawBytes, .sha256, .md5, .jsonPath, .xpath, .regex: true
-            case .status, .version, .url, .ip, .duration, .redirects, .header, .setCookie, .cookie, .variable, .certificate: false
-            }
-        }
+        hasQuery(\.readsBody)
     }
 
     /// Whether a check or capture reads the body as it came over the wire.

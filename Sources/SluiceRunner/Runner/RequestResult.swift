@@ -106,6 +106,25 @@ public struct RequestResult: Sendable {
         /// Where it is written.
         public var mark: YAMLNode.Mark
     }
+    /// The expectations and captures of the request that were not judged, and why: the request
+    /// failed before a response came, or its body did not arrive whole (then the checks that
+    /// read only the head, its status and header fields, are judged all the same); `nil` when
+    /// each was judged.
+    public var notJudged: NotJudged?
+
+    /// Checks a failure kept from being judged: every report lists them, so that no check the
+    /// user wrote goes unmentioned.
+    public struct NotJudged: Sendable, Hashable {
+        /// Why: `no response came`, `the body did not arrive whole`.
+        public var reason: String
+        /// The checks and captures, as ``expectations`` lists them.
+        public var items: [CheckedItem]
+
+        /// `not judged (REASON): status (line 5), capture id (line 9)`.
+        public var description: String {
+            "not judged (\(reason)): " + items.map { "\($0.label) (line \($0.mark.line))" }.joined(separator: ", ")
+        }
+    }
 
     /// Whether the request completed and met every expectation, or was skipped by a condition.
     public var ok: Bool { error == nil && failures.isEmpty }

@@ -147,14 +147,15 @@ public enum RunReport {
                     counts.errors += 1
                     let where_ = "\(location(result, suite)):\(result.mark.line):\(result.mark.column)"
                     let answer = responseSummary(result, redactor: redactor).map { "\n" + $0 } ?? ""
-                    body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)\(answer)"))</error>"
+                    let checks = (result.failures.map { "\n\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [result.notJudged.map { "\n" + $0.description }].compactMap { $0 }).joined()
+                    body = "<error message=\"\(attribute(error.message))\" type=\"\(attribute(error.kind))\">\(attribute("\(where_): \(error.stage.map { "\($0): " } ?? "")\(error.message)\(checks)\(answer)"))</error>"
                 } else if !result.failures.isEmpty {
                     // A failed status check beside a stage's refusal of the same response is the
                     // cause: it leads, and the refusal is among the details.
                     counts.failures += 1
                     let failures = result.statusFailureBesideError.map { status in [status] + result.failures.filter { $0 != status } } ?? result.failures
                     let refusal = result.error.map { "\(location(result, suite)):\(result.mark.line):\(result.mark.column): \($0.stage.map { "\($0): " } ?? "")\($0.message)" }
-                    let details = (failures.map { "\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [refusal, responseSummary(result, redactor: redactor)].compactMap { $0 })
+                    let details = (failures.map { "\(location(result, suite)):\($0.mark.line):\($0.mark.column): \($0)" } + [refusal, result.notJudged?.description, responseSummary(result, redactor: redactor)].compactMap { $0 })
                         .joined(separator: "\n")
                     body = "<failure message=\"\(attribute(failures[0].description))\" type=\"expectation\">\(attribute(details))</failure>"
                 }
@@ -244,6 +245,12 @@ public enum RunReport {
             }),
             "error": result.error.map { failure(json: $0, redactor: redactor) } ?? .null,
             "failures": .array(result.failures.map { failure(json: $0, redactor: redactor) }),
+            "not-judged": result.notJudged.map { notJudged in
+                [
+                    "reason": .string(notJudged.reason),
+                    "checks": .array(notJudged.items.map { ["expectation": .string($0.label), "line": .int($0.mark.line), "column": .int($0.mark.column)] }),
+                ]
+            } ?? .null,
             "decoded": result.decoded.map { redacted($0, redactor) } ?? .null,
         ]
     }

@@ -34,6 +34,10 @@ extension RunReport {
                     block.append(("message", redactor.redact(result.failures.map(\.description).joined(separator: "; "))))
                     block.append(("at", "\(file):\(first.mark.line):\(first.mark.column)"))
                 }
+                if result.error != nil, !result.failures.isEmpty {
+                    block.append(("failures", redactor.redact(result.failures.map(\.description).joined(separator: "; "))))
+                }
+                if let notJudged = result.notJudged { block.append(("not-judged", notJudged.description)) }
                 block.append(("severity", result.error == nil ? "fail" : "error"))
                 block.append(("url", redactor.redact(result.url)))
                 if let summary = responseSummary(result, redactor: redactor) { block.append(("response", summary)) }
