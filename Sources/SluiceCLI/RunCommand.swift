@@ -193,7 +193,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let files = try pipeline.load(user: user, headers: header)
+        let files: [PipelineFile]
+        do {
+            files = try pipeline.load(user: user, headers: header)
+        } catch let error as PipelineFileError {
+            writeReports(unloaded: error.diagnostics)
+            throw error
+        }
         let plan = try loadPlan()
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
@@ -230,6 +236,22 @@ struct RunCommand: AsyncParsableCommand {
         // A load run stopped by Ctrl-C printed and wrote what it measured, and exits as interrupted.
         if LoadInterruption.isInterrupted { throw ExitCode(130) }
         if outcomes.contains(where: \.failed) { throw ExitCode(1) }
+    }
+
+    /// The reports of a run whose files did not load: each file an error with its problems, so that
+    /// CI reads a failed run where it would find no report. A histogram, the result of a load run
+    /// for `sluice report merge`, is not written: no load ran. A report that cannot be written is
+    /// said, beside the problems that are the run's error.
+    private func writeReports(unloaded problems: [PipelineDiagnostic]) {
+        guard let requests = try? reports() else { return }
+        let run = RunReport.Run(suites: RunReport.Suite.unloaded(problems))
+        for request in requests where request.kind != .histogram {
+            do {
+                try request.write(run, redactor: Redactor(secrets: []), to: try request.open())
+            } catch {
+                Terminal.writeError("sluice: --report \(request.kind.rawValue): \(error)\n")
+            }
+        }
     }
 
     /// Runs the files, `jobs` at a time, printing each one's output in file order: with one job

@@ -51,6 +51,27 @@ struct ReportRunTests {
         return (result.status, result.output + result.error)
     }
 
+    /// What Perl's TAP::Parser reads of a TAP file, on one line: version, tests run, passed,
+    /// failed, skipped, whether the plan is right, parse errors.
+    static func tapParser(_ path: String) throws -> String {
+        let perl = Process()
+        perl.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+        perl.arguments = [
+            "-MTAP::Parser", "-e",
+            """
+            my $p = TAP::Parser->new({source => $ARGV[0]});
+            while (my $r = $p->next) {}
+            print join(" ", $p->version, scalar $p->tests_run, scalar $p->passed, scalar $p->failed, scalar $p->skipped, $p->is_good_plan ? "plan-ok" : "plan-bad", scalar $p->parse_errors), "\\n";
+            """,
+            path,
+        ]
+        let output = Pipe()
+        perl.standardOutput = output
+        try perl.run()
+        perl.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     @Test("one run writes all four; JSON, TAP (read by Perl's TAP::Parser) and JUnit agree on the counts; no secret in any")
     func fourReports() async throws {
         let servers = try TestServers.load()
@@ -65,23 +86,8 @@ struct ReportRunTests {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.file("report.json"))) as? [String: Any]
         #expect(json?["summary"] as? [String: Int] == ["files": 1, "passed": 2, "failed": 2, "skipped": 1])
 
-        let perl = Process()
-        perl.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
-        perl.arguments = [
-            "-MTAP::Parser", "-e",
-            """
-            my $p = TAP::Parser->new({source => $ARGV[0]});
-            while (my $r = $p->next) {}
-            print join(" ", $p->version, scalar $p->tests_run, scalar $p->passed, scalar $p->failed, scalar $p->skipped, $p->is_good_plan ? "plan-ok" : "plan-bad", scalar $p->parse_errors), "\\n";
-            """,
-            directory.file("report.tap").path,
-        ]
-        let output = Pipe()
-        perl.standardOutput = output
-        try perl.run()
-        perl.waitUntilExit()
         // Version 13, 5 tests, 3 pass (a skip is ok), 2 fail, 1 skipped, the plan right, no parse errors.
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "13 5 3 2 1 plan-ok 0\n")
+        #expect(try ReportRunTests.tapParser(directory.file("report.tap").path) == "13 5 3 2 1 plan-ok 0\n")
 
         let junit = try XMLDocument(contentsOf: directory.file("report.junit"))
         let suite = try #require(try junit.nodes(forXPath: "/testsuites/testsuite").first as? XMLElement)
@@ -89,6 +95,40 @@ struct ReportRunTests {
         #expect(suite.attribute(forName: "failures")?.stringValue == "1")
         #expect(suite.attribute(forName: "errors")?.stringValue == "1")
         #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
+    }
+
+    @Test("files that do not load still write each report: one error a file with every problem, read by TAP::Parser and an XML parser; no histogram")
+    func unloadedFiles() async throws {
+        let directory = try TemporaryDirectory()
+        let bad = try directory.write("requests:\n  - name: a\n    pathh: /x\n  - name: b\n    path: ${nope}\n", to: "bad.yaml")
+        let also = try directory.write("requests:\n  - { name: c, path: \"http://127.0.0.1:1/${zip}\" }\n", to: "also.yaml")
+        let arguments = ["json", "tap", "junit", "html"].flatMap { ["--report", "\($0):\(directory.file("report.\($0)").path)"] }
+        let run = try await SluiceProcess.launch(["run", "--no-color"] + arguments + [bad, also])
+        #expect(run.status == 2 && run.error.contains("bad.yaml:3:5: error: unknown key 'pathh'"), "\(run.error)")
+
+        let junit = try XMLDocument(contentsOf: directory.file("report.junit"))
+        let root = try #require(junit.rootElement())
+        #expect(root.attribute(forName: "tests")?.stringValue == "2" && root.attribute(forName: "errors")?.stringValue == "2")
+        let errors = try junit.nodes(forXPath: "//testcase[@name='load']/error").compactMap { $0 as? XMLElement }
+        #expect(errors.map { $0.attribute(forName: "type")?.stringValue } == ["invalid pipeline", "invalid pipeline"])
+        // In the order the problems are reported: by file, then line.
+        #expect(errors.first?.stringValue?.contains("also.yaml:2:22: error: undefined variable ${zip}") == true, "\(errors.first?.stringValue ?? "")")
+        #expect(errors.last?.stringValue?.contains("bad.yaml:5:11: error: undefined variable ${nope}") == true, "\(errors.last?.stringValue ?? "")")
+
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.file("report.json"))) as? [String: Any]
+        #expect(json?["summary"] as? [String: Int] == ["files": 2, "passed": 0, "failed": 2, "skipped": 0])
+        let problems = (json?["pipelines"] as? [[String: Any]])?.last?["problems"] as? [[String: Any]]
+        #expect(problems?.count == 3 && problems?.first?["line"] as? Int == 2)
+
+        #expect(try ReportRunTests.tapParser(directory.file("report.tap").path) == "13 2 0 2 0 plan-ok 0\n")
+        let html = try String(contentsOf: directory.file("report.html"), encoding: .utf8)
+        #expect(html.contains(">0 passed<") && html.contains(">2 failed<") && html.contains("the file did not load"))
+
+        // A load run's histogram is a result for `sluice report merge`: none is made up.
+        let histogram = directory.file("shard.json")
+        let load = try await SluiceProcess.launch(["run", "--repeat", "2", "--report", "histogram:\(histogram.path)", "--report", "junit:\(directory.file("load.xml").path)", bad])
+        #expect(load.status == 2 && !FileManager.default.fileExists(atPath: histogram.path))
+        #expect(try String(contentsOf: directory.file("load.xml"), encoding: .utf8).contains("type=\"invalid pipeline\""))
     }
 
     @Test("the HTML report, rendered by headless Chromium with no network, shows every request, expectation, attempt and timeline; hostile HTML stays text")

@@ -18,7 +18,7 @@ extension RunReport {
     /// Failed requests are open, the others folded; a box, labelled with the number of failures,
     /// shows only them.
     public static func html(_ run: Run, redactor: Redactor, generated: Date = Date()) -> String {
-        let counts = counts(run.results)
+        let counts = run.counts
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -39,9 +39,13 @@ extension RunReport {
 
             """
         for suite in run.suites {
-            let suiteCounts = self.counts(suite.results)
+            let suiteCounts = Run(suites: [suite]).counts
             page += "<section class=\"suite\">\n<h2>\(xmlEscaped(suite.pipeline)) <span class=\"file\">\(xmlEscaped(suite.file))</span> <span class=\"muted\">\(suiteCounts.passed) passed, \(suiteCounts.failed) failed, \(suiteCounts.skipped) skipped · \(milliseconds(suite.elapsed))</span></h2>\n"
             page += chain(suite.chain)
+            if !suite.problems.isEmpty {
+                page += "<details class=\"request failed\" open>\n<summary><span class=\"mark\">✘</span> <span class=\"name\">the file did not load</span></summary>\n"
+                    + "<div class=\"body\">\n<pre class=\"error\">\(xmlEscaped(redactor.redact(suite.problemText)))</pre>\n</div>\n</details>\n"
+            }
             for result in suite.results {
                 page += request(result, suite: suite, redactor: redactor)
             }

@@ -19,6 +19,10 @@ public enum RunReport {
         public var elapsed: Duration
         /// The chain of stages the requests ran through, top to bottom.
         public var chain: [ChainLink]
+        /// Why the file did not load, when it did not: every problem found in it, and no results.
+        /// Each report shows such a file as one error, so that CI reads a failed run, not an
+        /// empty one.
+        public var problems: [PipelineDiagnostic] = []
 
         /// Creates a suite.
         public init(file: String, pipeline: String, results: [RequestResult], elapsed: Duration = .zero, chain: [ChainLink] = []) {
@@ -28,6 +32,20 @@ public enum RunReport {
             self.elapsed = elapsed
             self.chain = chain
         }
+
+        /// The suites of files that did not load: one a file, in the order the problems name them.
+        public static func unloaded(_ problems: [PipelineDiagnostic]) -> [Suite] {
+            var files: [String] = []
+            for problem in problems where !files.contains(problem.file) { files.append(problem.file) }
+            return files.map { file in
+                var suite = Suite(file: file, pipeline: file, results: [])
+                suite.problems = problems.filter { $0.file == file }
+                return suite
+            }
+        }
+
+        /// `FILE:LINE:COLUMN: error: MESSAGE` lines, one a problem.
+        var problemText: String { problems.map(\.description).joined(separator: "\n") }
     }
 
     /// A whole run: every file's results, in the order the files were given.
@@ -42,6 +60,14 @@ public enum RunReport {
 
         /// Every result.
         var results: [RequestResult] { suites.flatMap(\.results) }
+
+        /// Passed, failed and skipped counts of every result, a file that did not load counted
+        /// as one failure.
+        var counts: (passed: Int, failed: Int, skipped: Int) {
+            var counts = RunReport.counts(results)
+            counts.failed += suites.filter { !$0.problems.isEmpty }.count
+            return counts
+        }
     }
 
     /// Passed, failed and skipped counts: a skipped request is neither passed nor failed.
@@ -62,14 +88,19 @@ public enum RunReport {
     }
 
     /// `--report json:PATH`: `{"pipelines": [the --format json document of each file], "summary":
-    /// {"files", "passed", "failed", "skipped"}}`, the same shape for one file or many.
+    /// {"files", "passed", "failed", "skipped"}}`, the same shape for one file or many. A file
+    /// that did not load has `"problems": [{"line", "column", "message"}]` and no results.
     public static func json(_ run: Run, redactor: Redactor) -> JSONValue {
-        let counts = counts(run.results)
+        let counts = run.counts
         return [
             "pipelines": .array(run.suites.map { suite in
                 var document = json(pipeline: suite.pipeline, results: suite.results, redactor: redactor)
                 if case .object(var object) = document {
                     object["file"] = .string(suite.file)
+                    if !suite.problems.isEmpty {
+                        object["summary"] = ["passed": 0, "failed": 1, "skipped": 0]
+                        object["problems"] = .array(suite.problems.map { ["line": .int($0.mark.line), "column": .int($0.mark.column), "message": .string(redactor.redact($0.message))] })
+                    }
                     document = .object(object)
                 }
                 return document
@@ -136,6 +167,13 @@ public enum RunReport {
         for suite in suites {
             var cases: [String] = []
             var counts = (failures: 0, errors: 0, skipped: 0, time: 0.0)
+            if let first = suite.problems.first {
+                // A file that did not load: one test case in error, every problem in its text.
+                counts.errors += 1
+                cases.append(
+                    "    <testcase name=\"load\" classname=\"\(attribute(suite.pipeline))\" time=\"0.000\">\n      <error message=\"\(attribute(first.message))\" type=\"invalid pipeline\">\(attribute(suite.problemText))</error>\n    </testcase>"
+                )
+            }
             for result in suite.results {
                 let time = DurationText.milliseconds(result.wallTime) / 1000
                 counts.time += time
@@ -163,10 +201,10 @@ public enum RunReport {
                 cases.append(body.isEmpty ? open + "/>" : open + ">\n      " + body + "\n    </testcase>")
             }
             suitesXML.append(
-                "  <testsuite name=\"\(attribute(suite.pipeline))\" tests=\"\(suite.results.count)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(seconds(counts.time))\" file=\"\(attribute(suite.file))\">\n"
+                "  <testsuite name=\"\(attribute(suite.pipeline))\" tests=\"\(cases.count)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(seconds(counts.time))\" file=\"\(attribute(suite.file))\">\n"
                     + cases.map { $0 + "\n" }.joined() + "  </testsuite>"
             )
-            totals.tests += suite.results.count
+            totals.tests += cases.count
             totals.failures += counts.failures
             totals.errors += counts.errors
             totals.skipped += counts.skipped

@@ -12,10 +12,21 @@ extension RunReport {
     /// Version 13, not 14: Perl's TAP::Parser, the reference consumer, refuses a stream that says 14,
     /// and nothing here needs 14's subtests.
     public static func tap(_ run: Run, redactor: Redactor) -> String {
-        var lines = ["TAP version 13", "1..\(run.results.count)"]
+        let unloaded = run.suites.filter { !$0.problems.isEmpty }.count
+        var lines = ["TAP version 13", "1..\(run.results.count + unloaded)"]
         var number = 0
         for suite in run.suites {
             lines.append("# \(line(suite.pipeline)) (\(line(suite.file)))")
+            if let first = suite.problems.first {
+                number += 1
+                lines.append("not ok \(number) - \(escaped(suite.file)): load")
+                lines.append("  ---")
+                lines += [
+                    ("message", redactor.redact(suite.problems.map(\.message).joined(separator: "; "))), ("at", "\(suite.file):\(first.mark.line):\(first.mark.column)"),
+                    ("severity", "error"), ("problems", redactor.redact(suite.problemText)),
+                ].map { "  \($0.0): \(yamlString($0.1))" }
+                lines.append("  ...")
+            }
             for result in suite.results {
                 number += 1
                 let description = "\(escaped(suite.pipeline)): \(escaped(redactor.redact(result.name)))"
