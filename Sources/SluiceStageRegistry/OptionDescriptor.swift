@@ -11,6 +11,8 @@ public struct OptionDescriptor: Sendable {
     public indirect enum ValueType: Sendable {
         /// Any scalar, read as text.
         case string
+        /// Any scalar, `null` included, kept with its YAML type (a `for-each` row's value).
+        case scalar
         /// `true` or `false`.
         case boolean
         /// A whole number.
@@ -83,6 +85,7 @@ extension OptionDescriptor.ValueType {
     public var summary: String {
         switch self {
         case .string: "string"
+        case .scalar: "scalar (string, number, boolean or null)"
         case .boolean: "boolean"
         case .integer: "integer"
         case .integerIn(let range): "integer from \(range.lowerBound)" + (range.upperBound == Int.max ? " up" : " to \(range.upperBound)")
@@ -106,6 +109,8 @@ extension OptionDescriptor.ValueType {
         switch self {
         case .any, .reference:
             return []
+        case .scalar:
+            return node.scalar == nil ? [(node.mark, "\(option) must be \(withArticle), not a \(node.elements == nil ? "mapping" : "list")")] : []
         case .oneOf(let types):
             let problems = types.map { $0.problems(in: node, option: option) }
             return problems.contains(where: \.isEmpty) ? [] : [(node.mark, "\(option) must be \(summary)")]
@@ -143,7 +148,7 @@ extension OptionDescriptor.ValueType {
     /// Whether a scalar's text is a value of this scalar type.
     private func accepts(_ text: String) -> Bool {
         switch self {
-        case .string: true
+        case .string, .scalar: true
         case .boolean: ["true", "false", "True", "False", "TRUE", "FALSE"].contains(text)
         case .integer: Int(text) != nil
         case .integerIn(let range): Int(text).map(range.contains) == true

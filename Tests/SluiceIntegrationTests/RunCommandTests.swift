@@ -53,7 +53,7 @@ struct RunCommandTests {
         #expect(check.terminationStatus == 0)
     }
 
-    @Test("pipelines/schema.json takes what the loader takes: variables of any type, a bare 0 for a duration, for-each rows holding lists")
+    @Test("pipelines/schema.json takes what the loader takes, and refuses what it refuses: variables of any type, a bare 0 for a duration, for-each rows holding lists, a null row; not a list as a row")
     func schemaTakesWhatLoads() async throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("""
@@ -69,14 +69,20 @@ struct RunCommandTests {
                 delay: 0
                 retry: { attempts: 2, interval: 0 }
                 for-each: [{ id: 1, tags: [a, b] }, { id: 2, owner: { name: ada } }]
+              - name: v ${item}
+                path: http://localhost/${item}
+                for-each: [a, null, 3, 2.5, true]
             """, to: "loose.yaml")
-        let validated = try await SluiceProcess.launch(["validate", file])
-        #expect(validated.status == 0, "\(validated.output)\(validated.error)")
-        let check = try await SluiceProcess.launch(
-            [RunCommandTests.root.appendingPathComponent("scripts/check-schema.py").path, RunCommandTests.pipelines.appendingPathComponent("schema.json").path, file],
-            executable: RunCommandTests.root.appendingPathComponent(".venv/bin/python")
-        )
-        #expect(check.status == 0, "\(check.output)\(check.error)")
+        let listRow = try directory.write("requests:\n  - { name: r, path: http://localhost/, for-each: [[1, 2]] }\n", to: "list-row.yaml")
+        for (path, loads) in [(file, true), (listRow, false)] {
+            let validated = try await SluiceProcess.launch(["validate", path])
+            #expect((validated.status == 0) == loads, "\(validated.output)\(validated.error)")
+            let check = try await SluiceProcess.launch(
+                [RunCommandTests.root.appendingPathComponent("scripts/check-schema.py").path, RunCommandTests.pipelines.appendingPathComponent("schema.json").path, path],
+                executable: RunCommandTests.root.appendingPathComponent(".venv/bin/python")
+            )
+            #expect((check.status == 0) == loads, "\(check.output)\(check.error)")
+        }
     }
 
     @Test("a server's control characters reach the text output as escapes, never as terminal commands; JSON keeps them as the value")

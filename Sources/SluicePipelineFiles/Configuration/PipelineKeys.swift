@@ -18,7 +18,7 @@ package enum PipelineKeys {
     static let forEach = OptionDescriptor(
         "for-each",
         .oneOf([
-            .list(.oneOf([.string, .map(.any)])),
+            .list(.oneOf([.scalar, .map(.any)])),
             .object([OptionDescriptor("csv", .string, required: true, summary: "A CSV file, relative to the pipeline file; its header row names the variables.")]),
             .object([OptionDescriptor("json", .string, required: true, summary: "A JSON file holding an array, relative to the pipeline file.")]),
         ]),

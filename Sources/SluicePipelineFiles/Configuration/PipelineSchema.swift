@@ -59,6 +59,7 @@ public enum PipelineSchema {
     private static func type(_ type: OptionDescriptor.ValueType, description: String) -> JSONValue {
         switch type {
         case .string: return scalar
+        case .scalar: return ["type": ["string", "number", "boolean", "null"]]
         case .boolean: return ["type": "boolean"]
         case .integer: return ["type": "integer"]
         case .integerIn(let range):
