@@ -39,7 +39,7 @@ struct FormPart {
             if words.take(prefix: "type=") {
                 words.skipBlanks()
                 typeStart = words.position
-                let type = words.rest(to: ";")
+                let type = words.attribute()
                 let pieces = type.split(separator: "/", maxSplits: 1)
                 guard pieces.count == 2, !pieces[0].contains(" "), !pieces[1].isEmpty else {
                     throw ValidationError("form part '\(argument)': type=\(type) is not a media type (type/subtype)")
@@ -49,10 +49,10 @@ struct FormPart {
                 filename = words.word(endingAt: nil)
                 typeStart = nil
             } else if let typeStart {
-                _ = words.rest(to: ";")
+                _ = words.attribute()
                 contentType = words.text(from: typeStart)
             } else {
-                let attribute = words.rest(to: ";")
+                let attribute = words.attribute()
                 throw ValidationError("form part '\(argument)': unknown attribute '\(attribute)' (type= or filename=); quote a value that holds ';' (name=\"a;b\")")
             }
         }
@@ -111,9 +111,10 @@ struct FormPart {
             text = text.drop { $0 == " " || $0 == "\t" }
         }
 
-        /// The text up to the next `;` (or the end), without the blanks around it.
-        mutating func rest(to end: Character) -> String {
-            let piece = text.prefix { $0 != end }
+        /// The text up to the next `;` (or the end), without the blanks around it: an
+        /// attribute's value.
+        mutating func attribute() -> String {
+            let piece = text.prefix { $0 != ";" }
             text.removeFirst(piece.count)
             return piece.trimmingCharacters(in: .whitespaces)
         }
