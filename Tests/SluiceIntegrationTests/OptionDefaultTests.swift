@@ -58,6 +58,7 @@ struct OptionDefaultTests {
             "redirects.max-hops": read(Redirection.self) { $0.maximumHops },
             "redirects.allow-insecure": read(Redirection.self) { $0.allowsInsecureRedirects },
             "redirects.trusted": read(Redirection.self) { $0.trustsOtherOrigins },
+            "redirects.referer": read(Redirection.self) { $0.setsReferer },
             "retry.attempts": read(Retry.self) { $0.attempts },
             "retry.base-delay": read(Retry.self) { $0.baseDelay },
             "retry.max-delay": read(Retry.self) { $0.maxDelay },

@@ -156,6 +156,56 @@ struct RedirectTests {
         #expect(!stop.output.contains("--location"))
     }
 
+    @Test("redirects: {referer: true}, as the stage's option or a request's own: each hop's Referer is the URL it came from, as curl -L -e ';auto' sends it, and sluice curl writes that flag")
+    func refererOnRedirects() async throws {
+        let servers = try TestServers.load()
+        let port = servers.httpbin.port!
+        // Two hops, the second to another origin, the first URL with user information and a
+        // fragment that no Referer may carry.
+        let inner = "http://localhost:\(port)/headers"
+        let start = servers.httpbin("redirect-to?url=" + servers.httpbin("redirect-to?url=" + inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let first = start.absoluteString.replacingOccurrences(of: "http://", with: "http://u:p@") + "#top"
+        let reference = try await CurlCLI.run(["-sL", "-e", ";auto", first])
+        let curlReferer = try #require(((try JSONSerialization.jsonObject(with: Data(reference.output.utf8))) as? [String: Any]).flatMap { ($0["headers"] as? [String: String])?["Referer"] })
+        #expect(!curlReferer.contains("u:p") && !curlReferer.contains("#"), "\(curlReferer)")
+        let directory = try TemporaryDirectory()
+        let stageWide = try directory.write("""
+            stages:
+              - redirects: { referer: true }
+            requests:
+              - name: auto
+                path: "\(first)"
+                expect: { body: { "$.headers.Referer": "\(curlReferer)" } }
+              - name: none
+                path: "\(first)"
+                redirects: { referer: false }
+                expect: { body: { "$.headers.Referer": { exists: false } } }
+            """, to: "stage.yaml")
+        let ownOnly = try directory.write("""
+            requests:
+              - name: own
+                path: "\(first)"
+                redirects: { referer: true }
+                expect: { body: { "$.headers.Referer": "\(curlReferer)" } }
+              - name: default
+                path: "\(first)"
+                expect: { body: { "$.headers.Referer": { exists: false } } }
+            """, to: "own.yaml")
+        for file in [stageWide, ownOnly] {
+            let run = try await SluiceProcess.launch(["run", "--no-color", file])
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+        }
+        let exported = try await SluiceProcess.launch(["curl", "--only", "own", ownOnly])
+        let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") })
+        #expect(command.contains("--location --max-redirs 10 --referer ';auto'"), "\(command)")
+        let sent = try await SluiceProcess.launch(["-c", String(command) + " --silent"], executable: URL(fileURLWithPath: "/bin/sh"))
+        let exportedReferer = ((try? JSONSerialization.jsonObject(with: Data(sent.output.utf8))) as? [String: Any]).flatMap { ($0["headers"] as? [String: String])?["Referer"] }
+        #expect(exportedReferer == curlReferer, "\(sent.output)")
+        let typo = try directory.write("requests:\n  - { name: t, path: http://localhost/, redirects: { referrer: true } }\n", to: "typo.yaml")
+        let refused = try await SluiceProcess.launch(["validate", typo])
+        #expect(refused.status == 2 && refused.error.contains("did you mean 'referer'?"), "\(refused.error)")
+    }
+
     @Test("a site's cookie check, a redirect to the same URL that sets a cookie, is followed as curl follows it; a loop that sets none stops at once, exit 47 as curl's")
     func cookieCheckRedirect() async throws {
         let servers = try TestServers.load()

@@ -560,7 +560,7 @@ package struct PipelineDecoder {
     /// A request's `redirects:`: the `redirects` stage's options, checked here (but for values
     /// with a `${...}`); the runner reads them when it sends.
     private mutating func redirectRules(_ node: YAMLNode) -> YAMLNode? {
-        optionsMapping(node, "redirects", RedirectOptions.descriptors, shape: "of follow, max-hops, allow-insecure or trusted") == nil ? nil : node
+        optionsMapping(node, "redirects", RedirectOptions.descriptors, shape: "of follow, max-hops, allow-insecure, trusted or referer") == nil ? nil : node
     }
 
     /// A request key that takes options (`redirects:`, `credential:`, `proxy:`): a mapping of

@@ -150,7 +150,7 @@ package enum PipelineKeys {
         ),
         OptionDescriptor(
             "redirects", .object(RedirectOptions.descriptors),
-            summary: "The request's own redirect rules, in place of the redirects stage's: follow or not, max-hops, allow-insecure, trusted (credentials to every origin)."
+            summary: "The request's own redirect rules, in place of the redirects stage's: follow or not, max-hops, allow-insecure, trusted (credentials to every origin), referer."
         ),
         OptionDescriptor("expect", .object(expect), summary: "What the response must satisfy."),
         OptionDescriptor("capture", .map(.oneOf(captureSources)), summary: "Values taken from the response for later requests, by variable name."),

@@ -3,7 +3,7 @@ import SluiceStageRegistry
 
 /// The options of the `redirects` stage and of a request's `redirects:`: whether and how far
 /// redirects are followed, and where credentials go (curl's `-L`, `--max-redirs`,
-/// `--location-trusted`; Hurl's `location`, `max-redirs`, `location-trusted`).
+/// `--location-trusted`, `--referer ';auto'`; Hurl's `location`, `max-redirs`, `location-trusted`).
 package enum RedirectOptions {
     /// The rules with no options.
     private static let standard = Redirection()
@@ -16,6 +16,10 @@ package enum RedirectOptions {
             "trusted", .boolean, default: "\(standard.trustsOtherOrigins)",
             summary: "Send Authorization and Cookie to every hop, whatever its origin, as curl's --location-trusted; otherwise only to the first request's origin."
         ),
+        OptionDescriptor(
+            "referer", .boolean, default: "\(standard.setsReferer)",
+            summary: "Send each hop a Referer naming the URL that redirected to it, its fragment and user name and password left out, as curl's --referer ';auto'."
+        ),
     ]
 
     /// The rules the options describe, each option not given as `Redirection`'s default.
@@ -24,7 +28,8 @@ package enum RedirectOptions {
             maximumHops: options.integer("max-hops") ?? standard.maximumHops,
             allowsInsecureRedirects: options.bool("allow-insecure") ?? standard.allowsInsecureRedirects,
             follows: options.bool("follow") ?? standard.follows,
-            trustsOtherOrigins: options.bool("trusted") ?? standard.trustsOtherOrigins
+            trustsOtherOrigins: options.bool("trusted") ?? standard.trustsOtherOrigins,
+            setsReferer: options.bool("referer") ?? standard.setsReferer
         )
     }
 }

@@ -106,6 +106,7 @@ public enum CurlExport {
         }
         if let redirects, redirects.follows {
             arguments += [redirects.trustsOtherOrigins ? "--location-trusted" : "--location", "--max-redirs", "\(redirects.maximumHops)"]
+            if redirects.setsReferer { arguments += ["--referer", quote(";auto")] }
         }
         if let total = request.timeouts.total {
             arguments += ["--max-time", seconds(total)]
