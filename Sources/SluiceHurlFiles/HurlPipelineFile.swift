@@ -15,7 +15,7 @@ public enum HurlPipelineFile {
     ///   - registry: the stages the document may name.
     ///   - defaults: what Hurl's command line sets for every entry.
     /// - Throws: `PipelineFileError` with every problem: a syntax error, each construct with no
-    ///   pipeline spelling, each problem the loader finds.
+    ///   pipeline spelling, each problem the loader finds (its variables written `{{NAME}}`).
     public static func load(
         path: String,
         defaults: HurlDefaults = HurlDefaults(),
@@ -25,10 +25,14 @@ public enum HurlPipelineFile {
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
         let root = try document(path: path, defaults: defaults)
-        return try PipelineFile.load(
-            root: root, path: path, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
-            variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
-        )
+        do {
+            return try PipelineFile.load(
+                root: root, path: path, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
+            )
+        } catch {
+            throw HurlVocabulary.error(error)
+        }
     }
 
     /// The pipeline document a Hurl file becomes, as YAML text: what `sluice convert` prints.

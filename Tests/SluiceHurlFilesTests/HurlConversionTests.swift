@@ -156,6 +156,32 @@ struct HurlConversionTests {
         }
     }
 
+    @Test("the loader's problems in a Hurl file's words: {{NAME}}, --variable and [Options] variable:, not ${NAME} and variables:")
+    func problemsInHurlWords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hurl-words-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("words.hurl").path
+        try Data("""
+            GET http://localhost:8000/{{nope}}
+            [Options]
+            variable: limit=3
+            HTTP 200
+
+            GET http://localhost:8000/{{limits}}
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try HurlPipelineFile.load(path: path, environment: [:])
+            Issue.record("loaded")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == [
+                "undefined variable {{nope}} (pass --variable nope=VALUE, or set it in the entry's [Options]: variable: nope=VALUE)",
+                "undefined variable {{limits}}; did you mean {{limit}}?",
+            ], "\(error)")
+        }
+    }
+
     @Test("the experimental @cookie_storage directives above an entry: clear as cookie-jar: clear, each set as a store-cookies line; a bad line, a set before a clear, and a clear with --no-cookie-store are refused")
     func cookieStorageDirectives() throws {
         let text = """

@@ -63,6 +63,13 @@ struct HurlRunTests {
         let valid = try directory.write("GET http://localhost:8000/hello\nHTTP 200\n", to: "valid.hurl")
         let checked = try await SluiceProcess.launch(["validate", valid])
         #expect(checked.output.hasSuffix("valid.hurl: ok (1 stage listed, 4 in the chain, 1 request)\n"), "\(checked.output)")
+        // A capture that finds nothing: the entry that needs it is skipped, in the file's words.
+        let servers = try TestServers.load()
+        let chained = try directory.write(
+            "GET \(servers.httpbin("get"))\nHTTP 200\n[Captures]\nid: jsonpath \"$.nothing\"\n\nGET \(servers.httpbin("anything"))/{{id}}\nHTTP 200\n", to: "chained.hurl"
+        )
+        let chain = try await SluiceProcess.launch(["run", "--no-color", chained])
+        #expect(chain.status == 1 && chain.output.contains("○ entry 2  skipped: {{id}} has no value: request 'entry 1' did not capture it"), "\(chain.output)")
     }
 
     @Test("a GraphQL body is sent as Hurl sends it, run as .hurl and converted: valid JSON whatever its variables hold")

@@ -178,7 +178,7 @@ public struct LoadRun: Sendable {
             if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
                 throw SluiceError(
                     kind: .configuration,
-                    message: "request '\(spec.name)' uses ${\(name)}, a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
+                    message: "request '\(spec.name)' uses \(spec.source.spelling(ofVariable: name)), a capture; load mode sends requests concurrently, so pass it with --var \(name)=VALUE"
                 )
             }
             if !spec.stages.isEmpty {

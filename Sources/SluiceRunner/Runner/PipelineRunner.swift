@@ -69,23 +69,23 @@ public struct PipelineRunner: Sendable {
         let chosen = all.map(selection.selects)
         // Every capture the selection leaves out, at once, each name once: a compiler's list,
         // not one --var at a time.
-        var missing: [(capture: String, from: String, for: String)] = []
+        var missing: [(capture: String, from: String, for: String, spelled: String)] = []
         for (position, request) in all.enumerated() where chosen[position] && requiresCaptures {
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
             let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
             for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
                 for capture in earlier.captures where needed.contains(capture.name) && file.scope.values[capture.name] == nil {
                     guard !missing.contains(where: { $0.capture.utf8.elementsEqual(capture.name.utf8) }) else { continue }
-                    missing.append((capture.name, earlier.displayName, request.displayName))
+                    missing.append((capture.name, earlier.displayName, request.displayName, earlier.source.spelling(ofVariable: capture.name)))
                 }
             }
         }
         if let first = missing.first {
             let vars = missing.map { "--var \($0.capture)=VALUE" }.joined(separator: " ")
             let message = missing.count == 1
-                ? "the selection leaves out request '\(first.from)', which captures ${\(first.capture)} for '\(first.for)'; select it too, or pass \(vars)"
+                ? "the selection leaves out request '\(first.from)', which captures \(first.spelled) for '\(first.for)'; select it too, or pass \(vars)"
                 : "the selection leaves out requests whose captures the selected ones use: "
-                    + missing.map { "'\($0.from)' captures ${\($0.capture)} for '\($0.for)'" }.joined(separator: "; ")
+                    + missing.map { "'\($0.from)' captures \($0.spelled) for '\($0.for)'" }.joined(separator: "; ")
                     + "; select them too, or pass \(vars)"
             throw SluiceError(kind: .configuration, message: message)
         }
@@ -273,7 +273,7 @@ public struct PipelineRunner: Sendable {
             let source = missing[name].map { "request '\($0)' did not capture it" } ?? "nothing supplied it"
             // Skipped, as a condition skips: one outcome in every report; the request that did not
             // capture the value has failed already, so the run still fails.
-            result.skipReason = "${\(name)} has no value: \(source)"
+            result.skipReason = "\(spec.source.spelling(ofVariable: name)) has no value: \(source)"
             return result
         }
         let began = ContinuousClock.now
