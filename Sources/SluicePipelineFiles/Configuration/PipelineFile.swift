@@ -653,9 +653,9 @@ private struct Loader {
     private mutating func checkTemplates(in nodes: [YAMLNode], known: Set<String>, captures: [String: String], request: RequestSpec) {
         for node in nodes {
             _ = checkReferences(in: node, known: known, captures: captures, context: "request '\(request.name)'")
-            if let text = node.scalar, let template = try? TemplateString(parsing: text) {
-                secrets += scope.secrets(in: template)
-            }
+            // Every scalar, however deep: a secret in parameters: or a header's list of values
+            // is as secret as one in a path.
+            for template in node.templates { secrets += scope.secrets(in: template) }
         }
     }
 

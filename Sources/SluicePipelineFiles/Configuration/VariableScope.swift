@@ -181,6 +181,20 @@ public struct VariableReference: Sendable, Hashable {
 }
 
 extension YAMLNode {
+    /// The templates of this node's scalars, however deep (a mapping's keys and values, a list's
+    /// elements): the scalars that hold a `${...}`.
+    package var templates: [TemplateString] {
+        switch content {
+        case .scalar(let text, _):
+            guard text.utf8.contains(UInt8(ascii: "$")), let template = try? TemplateString(parsing: text) else { return [] }
+            return [template]
+        case .sequence(let elements):
+            return elements.flatMap(\.templates)
+        case .mapping(let pairs):
+            return pairs.flatMap { $0.key.templates + $0.value.templates }
+        }
+    }
+
     /// Every reference in this node's scalars, and every malformed `${` as a diagnostic message.
     package func references() -> (references: [VariableReference], problems: [(mark: YAMLNode.Mark, message: String)]) {
         switch content {
