@@ -8,7 +8,9 @@ import SluiceCore
 /// out: as it is; percent-encoded, whichever of its bytes are encoded and with either case of hex
 /// digit (a URL keeps the reserved characters, a parameter encodes them, a server that echoes a
 /// query may encode a third set: `a%20b/c`, `a%20b%2Fc`, `a+b%2fc` are all read back to the
-/// secret, a space as `+` too); escaped inside a JSON string; and in base64 and base64url, as the
+/// secret, a space as `+` too); escaped inside a JSON string, whichever of its characters are
+/// escaped and however (`\"`, `\/`, `\u00f6` or `\u00F6`, a surrogate pair: a server may escape
+/// every character outside ASCII, as Python's `json` does); and in base64 and base64url, as the
 /// template functions write it.
 /// Matching is on UTF-8 bytes, so a secret followed by a combining mark, which `String.contains`
 /// would not find inside the larger character, is hidden too. The longest form is replaced first,
@@ -20,8 +22,8 @@ public struct Redactor: Sendable {
     /// The secrets, longest first.
     public let secrets: [String]
     /// The UTF-8 bytes of the forms of every secret that are not its bytes with some of them
-    /// percent-encoded (JSON, base64), longest first; those are matched byte by byte against
-    /// ``secrets``.
+    /// percent-encoded or JSON-escaped (base64, base64url), longest first; those two are matched
+    /// byte by byte against ``secrets``.
     private let forms: [[UInt8]]
     /// Whether credential headers are hidden whole.
     public let hidesCredentials: Bool
@@ -87,6 +89,11 @@ public struct Redactor: Sendable {
             }
             for secret in secrets {
                 if let length = Redactor.encodedLength(of: secret, in: bytes, at: index), length > longest { longest = length }
+                if bytes[index] == UInt8(ascii: "\\") || bytes[index] == secret.utf8.first,
+                    let length = Redactor.jsonEscapedLength(of: secret, in: bytes, at: index), length > longest
+                {
+                    longest = length
+                }
             }
             if longest > 0 { return (index, longest) }
             index += 1
@@ -129,16 +136,70 @@ public struct Redactor: Sendable {
         return position
     }
 
-    /// The forms of a secret that percent-decoding does not read back to it: the inside of a
-    /// JSON string, and base64 and base64url.
-    private static func writtenForms(of secret: String) -> [[UInt8]] {
-        var forms: [String] = []
-        if let json = try? JSONWriter().string(from: .string(secret)), !json.dropFirst().dropLast().utf8.elementsEqual(secret.utf8) {
-            forms.append(String(json.dropFirst().dropLast()))
+    /// How many bytes of `bytes` from `start` spell `secret` inside a JSON string with at least
+    /// one of its characters escaped (`\"`, `\\`, `\/`, `\n`, `\u00f6` in either case, a
+    /// surrogate pair for a character past U+FFFF); `nil` when they do not. The secret as it is
+    /// is ``encodedLength(of:in:at:)``'s to find.
+    private static func jsonEscapedLength(of secret: String, in bytes: [UInt8], at start: Int) -> Int? {
+        var position = start
+        var escaped = false
+        for scalar in secret.unicodeScalars {
+            guard position < bytes.count else { return nil }
+            if bytes[position] == UInt8(ascii: "\\"), let (decoded, length) = jsonEscape(in: bytes, at: position), decoded == scalar {
+                position += length
+                escaped = true
+                continue
+            }
+            for byte in String(scalar).utf8 {
+                guard position < bytes.count, bytes[position] == byte else { return nil }
+                position += 1
+            }
         }
-        // As `${base64(NAME)}` and `${base64url(NAME)}` write it (`${urlencode(NAME)}` decodes back).
+        return escaped ? position - start : nil
+    }
+
+    /// The character a JSON escape at `start` (its backslash) stands for, and its length in bytes.
+    private static func jsonEscape(in bytes: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
+        guard start + 1 < bytes.count else { return nil }
+        switch bytes[start + 1] {
+        case UInt8(ascii: "\""): return ("\"", 2)
+        case UInt8(ascii: "\\"): return ("\\", 2)
+        case UInt8(ascii: "/"): return ("/", 2)
+        case UInt8(ascii: "b"): return ("\u{08}", 2)
+        case UInt8(ascii: "f"): return ("\u{0C}", 2)
+        case UInt8(ascii: "n"): return ("\n", 2)
+        case UInt8(ascii: "r"): return ("\r", 2)
+        case UInt8(ascii: "t"): return ("\t", 2)
+        case UInt8(ascii: "u"):
+            guard let unit = codeUnit(in: bytes, at: start + 2) else { return nil }
+            if (0xD800..<0xDC00).contains(unit) {
+                guard start + 11 < bytes.count, bytes[start + 6] == UInt8(ascii: "\\"), bytes[start + 7] == UInt8(ascii: "u"),
+                    let low = codeUnit(in: bytes, at: start + 8), (0xDC00..<0xE000).contains(low),
+                    let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                else { return nil }
+                return (scalar, 12)
+            }
+            return Unicode.Scalar(unit).map { ($0, 6) }
+        default: return nil
+        }
+    }
+
+    /// The four hex digits at `start`, either case, as a UTF-16 code unit.
+    private static func codeUnit(in bytes: [UInt8], at start: Int) -> UInt32? {
+        guard start + 3 < bytes.count else { return nil }
+        var unit: UInt32 = 0
+        for byte in bytes[start..<start + 4] {
+            guard let digit = HexText.value(of: byte) else { return nil }
+            unit = unit << 4 | UInt32(digit)
+        }
+        return unit
+    }
+
+    /// The forms of a secret that neither percent-decoding nor JSON's escapes read back to it:
+    /// base64 and base64url, as `${base64(NAME)}` and `${base64url(NAME)}` write it
+    /// (`${urlencode(NAME)}` decodes back).
+    private static func writtenForms(of secret: String) -> [[UInt8]] {
         let base64 = Data(secret.utf8).base64EncodedString()
-        forms += [base64, Base64URL.encode(Data(secret.utf8))]
-        return forms.filter { !$0.isEmpty }.map { Array($0.utf8) }
+        return [base64, Base64URL.encode(Data(secret.utf8))].filter { !$0.isEmpty }.map { Array($0.utf8) }
     }
 }

@@ -103,6 +103,8 @@ struct RunOutputTests {
             "k3y%20w%2fsl%22sh%20%c3%a9",             // lower-case hex, as some servers echo
             "k3y+w%2Fsl%22sh+%C3%A9",                 // as a form value
             "k3y w/sl\\\"sh é",                   // inside a JSON string
+            "k3y w/sl\\\"sh \\u00e9",              // as Python's json.dumps writes it: every non-ASCII character escaped
+            "k3y w\\/sl\\u0022sh \\u00E9",           // `/` escaped (PHP), a quote as \u0022, upper-case hex
             "k3y%20w/sl\"sh%20%C3%A9",               // another set encoded, as a server echoes a query
             "%6B3y%20w%2Fsl%22sh%20%c3%A9",           // every byte a server chose, hex of either case
         ] {
@@ -123,6 +125,11 @@ struct RunOutputTests {
         #expect(Redactor(secrets: ["50%off"]).redact("a 50%off b 50%25off") == "a *** b ***")
         #expect(Redactor(secrets: ["tok3n"]).redact("tok3%") == "tok3%")
         #expect(plain.adding(["other"]).redact("tok3n other") == "*** ***")
+        // A character past U+FFFF escaped as a surrogate pair (json.dumps("p🔑ss")); a lone
+        // surrogate or a wrong escape is not the secret.
+        let key = Redactor(secrets: ["p🔑ss"])
+        #expect(key.redact(#"{"k": "p\ud83d\udd11ss"}"#) == #"{"k": "***"}"#)
+        #expect(key.redact(#"p\ud83dss p\u1234ss"#) == #"p\ud83dss p\u1234ss"#)
     }
 
     @Test("JSON output hides secrets in object keys as well as values")
