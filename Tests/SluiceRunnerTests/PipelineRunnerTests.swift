@@ -406,6 +406,8 @@ struct PipelineRunnerTests {
             requests:
               - { name: login, method: POST, path: login, parameters: { user: ada }, capture: { token: $.token } }
               - { name: use, path: "items/${token}", headers: { Authorization: "Bearer ${env.SECRET}" } }
+              - { name: own, path: "pages/${page}", variables: { page: 7 } }
+              - { name: after, path: "pages/${page}" }
             """, path: "p.yaml", environment: ["SECRET": "hunter2"])
         let runner = try PipelineRunner(file: file, transport: InMemoryTransport { _ in sent.add(1, ordering: .relaxed); return Response(status: 200) })
         let prepared = try await runner.prepare()
@@ -415,6 +417,9 @@ struct PipelineRunnerTests {
         #expect(RunReport.bodyBytes(login.body) == Data(#"{"user":"ada"}"#.utf8))
         let use = try prepared[1].result.get()
         #expect(use.url.absoluteString == "http://api.test/v1/items/%3Ctoken%3E")
+        // A request's own variables: are set as a run sets them, for it and those after it.
+        #expect(try prepared[2].result.get().url.absoluteString == "http://api.test/v1/pages/7")
+        #expect(try prepared[3].result.get().url.absoluteString == "http://api.test/v1/pages/7")
         let document = RunReport.dryRunJSON(pipeline: "p", prepared: prepared, redactor: runner.redactor)
         let text = try JSONWriter().string(from: document)
         #expect(text.contains(#"["Authorization","Bearer ***"]"#) && !text.contains("hunter2"))

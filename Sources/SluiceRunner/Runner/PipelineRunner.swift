@@ -204,8 +204,16 @@ public struct PipelineRunner: Sendable {
         var prepared: [PreparedRequest] = []
         for spec in selected {
             var written: Request?
+            // The request's own `variables:`, set as a run sets them: for it, and for the
+            // requests after it.
+            var requestScope = scope.adding(spec.row)
+            for pair in spec.variables {
+                guard let name = pair.key.scalar, let value = try? requestScope.jsonValue(of: pair.value) else { continue }
+                requestScope.assign(name, value)
+                scope.assign(name, value)
+            }
             do {
-                written = try spec.makeRequest(scope: scope.adding(spec.row), directory: spec.source.directory)
+                written = try spec.makeRequest(scope: requestScope, directory: spec.source.directory)
                 let own = spec.stages.isEmpty ? manager : SessionManager(pipeline: try pipeline(dryRun: true, adding: try spec.makeOwnStages() + [SentRequestRecorder(stops: true)]))
                 let handle = own.task(written!)
                 do {
