@@ -229,6 +229,23 @@ struct HTTPAuthenticationPeerTests {
         let validated = try await SluiceProcess.launch(["validate", "--verbose", file])
         #expect(validated.output.contains("authentication") && validated.output.contains("a request gives its own credential:"), "\(validated.output)")
 
+        // `sluice curl` writes each credential as curl's -u with the schemes' flag; curl, given
+        // the password, passes where sluice run passes. A .netrc credential is named in a comment.
+        let exported = try await SluiceProcess.launch(["curl", "--show-secrets", file])
+        let commands = exported.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }.map(String.init)
+        #expect(commands.count == 4 && commands[0].contains("-u 'alice:wonder land 7' --digest") && commands[1].contains("-u 'alice:wonder land 7' --anyauth"), "\(exported.output)")
+        // Basic from the .netrc file is sent at once, as the Authorization header.
+        #expect(commands[2].contains("-H 'Authorization: Basic ") && !commands[2].contains("-u "), "\(exported.output)")
+        for (command, status) in zip(commands, ["200", "200", "200", "401"]) {
+            let sent = try await SluiceProcess.launch(["-c", command + " --silent -o /dev/null -w '%{http_code}'"], executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(sent.output == status, "\(command): \(sent.output)")
+        }
+        let hidden = try await SluiceProcess.launch(["curl", file])
+        #expect(hidden.output.contains("-u 'alice:***' --digest") && !hidden.output.contains("wonder land 7"), "\(hidden.output)")
+        let digestNetrc = try directory.write("requests:\n  - path: \(servers.apacheDigest.absoluteString)/digest/secret.txt\n    credential: { netrc-file: netrc, schemes: digest }\n", to: "netrc-digest.yaml")
+        let unnamed = try await SluiceProcess.launch(["curl", digestNetrc])
+        #expect(unnamed.output.contains("# not exported: the request's credential comes from a .netrc file; add --netrc-file PATH"), "\(unnamed.output)")
+
         for (yaml, problem) in [
             ("{ username: u }", "3:17: error: credential needs username and password (or netrc-file)"),
             ("{ username: u, password: p, netrc-file: n }", "3:17: error: credential takes username and password, or netrc-file, not both"),

@@ -104,6 +104,7 @@ public enum CurlExport {
         case .post where postsBody: break
         default: arguments.insert(contentsOf: ["-X", request.method.rawValue], at: 1)
         }
+        arguments += credentialArguments(request, redactor: redactor, lines: &lines)
         if let redirects, redirects.follows {
             arguments += [redirects.trustsOtherOrigins ? "--location-trusted" : "--location", "--max-redirs", "\(redirects.maximumHops)"]
             if redirects.setsReferer { arguments += ["--referer", quote(";auto")] }
@@ -151,6 +152,21 @@ public enum CurlExport {
             if let version = overrides.ipVersion { arguments.append("-" + version.rawValue) }
         }
         return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
+    }
+
+    /// curl's flags for the request's own credential (`credential:`): `-u` with `--anyauth`,
+    /// `--digest` or `--basic` as its schemes say, curl then answering the server's challenge as
+    /// the authentication stage does. None when the request already carries `Authorization` (a
+    /// Basic credential sent at once, which curl would send in place of the one `-u` makes); a
+    /// comment for a credential read from a `.netrc` file, which the command cannot name.
+    private static func credentialArguments(_ request: Request, redactor: Redactor, lines: inout [String]) -> [String] {
+        guard let provider = request.ownCredentials, !request.headers.contains("Authorization") else { return [] }
+        guard let credential = provider as? HTTPCredential else {
+            lines.append("# not exported: the request's credential comes from a .netrc file; add --netrc-file PATH")
+            return []
+        }
+        let scheme = credential.schemes == .digest ? "--digest" : (credential.schemes == .basic ? "--basic" : "--anyauth")
+        return ["-u", quote(redactor.redact(credential.username) + ":" + redactor.redact(credential.password)), scheme]
     }
 
     /// curl's flags for what it enforces as Sluice does (`--cacert`, `--insecure`), and a comment
