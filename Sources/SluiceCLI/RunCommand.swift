@@ -210,6 +210,9 @@ struct RunCommand: AsyncParsableCommand {
             // Across several files a pattern need only match in one of them.
             let unmatched = selection.unmatchedPatterns(in: files.flatMap(\.spec.requests))
             if let pattern = unmatched.first { throw ValidationError("--only \(pattern): no request of the \(files.count) files has that name") }
+            if let unknown = selection.unknownTag(in: files.flatMap(\.spec.requests)) {
+                throw ValidationError(RequestSelection.unknownTagMessage(unknown, in: "the \(files.count) files"))
+            }
         }
         let options = FileRun.Options(
             selection: selection, requiresMatches: files.count == 1, failFast: failFast, verbose: verbose, dryRun: dryRun,

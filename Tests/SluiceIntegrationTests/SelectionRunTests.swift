@@ -48,6 +48,14 @@ struct SelectionRunTests {
         let none = try await SluiceProcess.launch(["run", "--only", "billing-*", path])
         #expect(none.status == 2)
         #expect(none.error.contains("--only billing-*: \(path) has no request of that name"))
+        // A tag no request has is a typo that would run nothing, or skip nothing, and pass.
+        for (option, tag) in [("--tag", "smok"), ("--skip-tag", "wirte")] {
+            let typo = try await SluiceProcess.launch(["run", option, tag, path])
+            #expect(typo.status == 2 && typo.error.contains("\(option) \(tag): no request of \(path) has that tag (tags: api, slow, smoke, write)"), "\(typo.error)")
+        }
+        let other = try directory.write("requests:\n  - { name: x, path: http://127.0.0.1:1/, tags: [nightly] }\n", to: "other.yaml")
+        let acrossFiles = try await SluiceProcess.launch(["run", "--tag", "smok", path, other])
+        #expect(acrossFiles.status == 2 && acrossFiles.error.contains("--tag smok: no request of the 2 files has that tag (tags: api, nightly, slow, smoke, write)"), "\(acrossFiles.error)")
     }
 
     @Test("a glob matches the name with its for-each row too, and leaving out a request whose capture is used is an error")

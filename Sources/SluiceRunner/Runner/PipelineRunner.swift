@@ -66,6 +66,9 @@ public struct PipelineRunner: Sendable {
         if requiresMatches, let pattern = selection.unmatchedPatterns(in: all).first {
             throw SluiceError(kind: .configuration, message: "--only \(pattern): \(file.path) has no request of that name (requests: \(PipelineRunner.names(all)))")
         }
+        if requiresMatches, let unknown = selection.unknownTag(in: all) {
+            throw SluiceError(kind: .configuration, message: RequestSelection.unknownTagMessage(unknown, in: file.path))
+        }
         let chosen = all.map(selection.selects)
         // Every capture the selection leaves out, at once, each name once: a compiler's list,
         // not one --var at a time.

@@ -51,4 +51,19 @@ public struct RequestSelection: Sendable, Hashable {
     public func unmatchedPatterns(in requests: [RequestSpec]) -> [String] {
         only.filter { pattern in !requests.contains { matchesOnly(pattern, $0) } }
     }
+
+    /// The first `--tag` or `--skip-tag` that none of these requests has, as its option writes it
+    /// (`--tag smoke`), with the tags they have: most likely a typo, which would otherwise run
+    /// nothing (or skip nothing) and pass.
+    public func unknownTag(in requests: [RequestSpec]) -> (option: String, known: [String])? {
+        let known = Set(requests.flatMap(\.tags).map(CodePointKey.init))
+        let option = tags.first { !known.contains(CodePointKey($0)) }.map { "--tag \($0)" }
+            ?? skipTags.first { !known.contains(CodePointKey($0)) }.map { "--skip-tag \($0)" }
+        return option.map { ($0, known.map(\.text).sorted()) }
+    }
+
+    /// `OPTION: no request of PLACE has that tag (tags: a, b)`.
+    public static func unknownTagMessage(_ unknown: (option: String, known: [String]), in place: String) -> String {
+        "\(unknown.option): no request of \(place) has that tag " + (unknown.known.isEmpty ? "(no request has a tag)" : "(tags: \(unknown.known.joined(separator: ", ")))")
+    }
 }
