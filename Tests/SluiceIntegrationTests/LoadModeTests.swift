@@ -224,7 +224,7 @@ struct LoadModeTests {
         #expect(limited.status == 2 && limited.error.contains("file descriptors") && limited.error.contains("ulimit -n"), "\(limited.error)")
     }
 
-    @Test("flags a load run cannot honour are refused before the first request: --dry-run, --fail-fast")
+    @Test("flags a load run cannot honour are refused before the first request: --dry-run, --fail-fast; a selection its conditions empty is said so")
     func flagsRefusedInLoadMode() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
@@ -233,6 +233,14 @@ struct LoadModeTests {
             let result = try await Self.sluice(["run", "--repeat", "5", flag, "--var", "base=\(servers.nginxHTTP.absoluteString)", path])
             #expect(result.status == 2 && result.error.contains(words) && result.output.isEmpty, "\(flag): \(result.error)")
         }
+        // A selection whose every request its when: skips sends nothing: said so, not "give it longer".
+        let conditional = try directory.write("""
+            variables: { stage: prod }
+            requests:
+              - { name: staging only, path: "\(servers.nginxHTTP.absoluteString)/hello.txt", when: "stage == 'staging'" }
+            """, to: "conditional.yaml")
+        let skipped = try await Self.sluice(["run", "--repeat", "5", conditional])
+        #expect(skipped.status == 2 && skipped.error.contains("no request to send: every request selected is skipped by its when: or skip:, which load mode judges once, before the run ('staging only': when: stage == 'staging')"), "\(skipped.error)")
     }
 
     @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")

@@ -171,10 +171,14 @@ public struct LoadRun: Sendable {
         if let problem = plan.problem { throw SluiceError(kind: .configuration, message: problem) }
         let file = runner.file
         var jobs: [Job] = []
+        var skipped: (request: String, condition: String)?
         for spec in try runner.requests(selection: selection) {
             let scope = file.scope.adding(spec.row)
             // Conditions are judged once, before the run: captures have no value here.
-            guard spec.conditions.allSatisfy({ $0.allowsRun(variables: scope.values, environment: scope.environment) }) else { continue }
+            if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
+                skipped = skipped ?? (spec.displayName, (condition.effect == .when ? "when: " : "skip: ") + condition.text)
+                continue
+            }
             if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
                 throw SluiceError(
                     kind: .configuration,
@@ -196,6 +200,12 @@ public struct LoadRun: Sendable {
             // Stored once, before the run: the jar every request shares.
             for cookie in try spec.cookiesToStore(scope: scope) { runner.state.cookies.jar.insert(cookie) }
             jobs.append(Job(spec: spec, request: try spec.makeRequest(scope: scope, directory: spec.source.directory), scope: scope))
+        }
+        if jobs.isEmpty, let skipped {
+            throw SluiceError(
+                kind: .configuration,
+                message: "no request to send: every request selected is skipped by its when: or skip:, which load mode judges once, before the run ('\(skipped.request)': \(skipped.condition))"
+            )
         }
         let pipeline = try runner.pipeline(dryRun: false)
         try LoadCapacity.check(connections: plan.shardConcurrency, transport: pipeline.transport)
