@@ -40,7 +40,7 @@ struct LoadTextReport {
             reasons.append("\(result.errors) of \(result.requests) requests failed (\(kinds))")
         }
         if result.dropped > 0 {
-            let dropped = "\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) were in flight"
+            let dropped = "\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) \(result.concurrency == 1 ? "was" : "were") in flight"
             // Requests that started late, not a slow server, filled the cap: the client's
             // machine could not keep up, and a higher cap only queues more behind it.
             let response: Double = result.responseTime.p50

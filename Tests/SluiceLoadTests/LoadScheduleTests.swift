@@ -22,6 +22,8 @@ struct LoadScheduleTests {
         }
         #expect(LoadRate(from: 100, to: 2000).description == "100→2000/s")
         #expect(LoadRate(from: 2.5).description == "2.5/s")
+        // A shard's share of 10/s over three shards: three decimals at most.
+        #expect(LoadRate(from: 10.0 / 3).description == "3.333/s" && LoadRate(from: 0.1 + 0.2).description == "0.3/s")
     }
 
     @Test("a steady rate is due every 1/R seconds; a ramp's k-th request is due when the area under the rate reaches k")

@@ -52,8 +52,13 @@ public struct LoadRate: Sendable, Hashable, CustomStringConvertible {
 
     /// `R/s` or `R1→R2/s`.
     public var description: String {
+        // At most three decimals: a shard's share of 10/s over 3 shards reads 3.333/s.
         func number(_ value: Double) -> String {
-            Int(exactly: value).map(String.init) ?? String(value)
+            if let integer = Int(exactly: value) { return String(integer) }
+            var text = Substring(FixedPointText.string(value, fractionDigits: 3))
+            while text.last == "0" { text.removeLast() }
+            if text.last == "." { text.removeLast() }
+            return String(text)
         }
         return isRamp ? "\(number(from))→\(number(to))/s" : "\(number(from))/s"
     }
