@@ -28,8 +28,8 @@ public struct Expectation: Sendable {
         case gt
         /// The selected value is greater than or equal to the expected one.
         case ge
-        /// The selected value's JSON type: `string`, `number`, `integer`, `boolean`, `array`,
-        /// `object` or `null`.
+        /// The selected value's JSON type: `string`, `number`, `integer`, `float` (a number that
+        /// is not an integer), `boolean`, `array`, `object` or `null`.
         case type
         /// An array's elements, an object's members, a string's characters, or the nodes a
         /// non-singular path selects, number the expected count.
