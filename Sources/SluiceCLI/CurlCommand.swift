@@ -35,6 +35,10 @@ struct CurlCommand: AsyncParsableCommand {
             Terminal.write(CurlCommand.cookieNote(preparedRequests.map(\.spec), readsCookieFile: file.spec.cookieFile != nil))
             for prepared in preparedRequests {
                 let spec = prepared.spec
+                if let reason = prepared.skipReason {
+                    Terminal.write("# \(spec.displayName)\n# skipped, not sent by sluice run: \(redactor.redact(reason))\n")
+                    continue
+                }
                 switch prepared.result {
                 case .success(let request):
                     let command = CurlExport.command(

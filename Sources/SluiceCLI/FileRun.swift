@@ -89,7 +89,7 @@ struct FileRun {
             } else {
                 write(prepared.map(text.dryRun).joined())
             }
-            outcome.failed = prepared.contains { if case .failure = $0.result { true } else { false } }
+            outcome.failed = prepared.contains { if case .failure = $0.result { $0.skipReason == nil } else { false } }
             return outcome
         }
         if let plan = options.load {

@@ -97,6 +97,7 @@ struct TextReport {
     func dryRun(_ prepared: PreparedRequest) -> String {
         let spec = prepared.spec
         var text = "# \(spec.displayName)\n"
+        if let reason = prepared.skipReason { return text + "# skipped, not sent: \(redactor.redact(reason))\n\n" }
         switch prepared.result {
         case .failure(let error):
             return text + "\(spec.source.location(spec.mark)): \(terminal.red("error")): \(redactor.redact(error.description))\n\n"

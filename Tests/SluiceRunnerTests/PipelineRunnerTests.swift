@@ -427,6 +427,26 @@ struct PipelineRunnerTests {
         #expect(document["requests"]?[0]?["body-base64"] == .null)
     }
 
+    @Test("a dry run judges when: and skip: as the run would, on what is known before it; a condition that reads a capture is left to the run")
+    func dryRunConditions() async throws {
+        let runner = try runner(PipelineRunnerTests.stages + """
+
+            variables: { stage: prod }
+            requests:
+              - { name: login, path: login, capture: { id: $.url } }
+              - { name: staging, path: a, when: "stage == 'staging'" }
+              - { name: not in prod, path: b, skip: "stage == 'prod'" }
+              - { name: needs id, path: "c/${id}", when: exists id }
+              - { name: plain, path: d }
+            """)
+        let prepared = try await runner.prepare()
+        #expect(prepared.map(\.skipReason) == [nil, "when: stage == 'staging' does not hold", "skip: stage == 'prod' holds", nil, nil])
+        #expect(try prepared[3].result.get().url.absoluteString == "http://api.test/v1/c/%3Cid%3E")
+        let document = RunReport.dryRunJSON(pipeline: "p", prepared: prepared, redactor: runner.redactor)
+        #expect(document["requests"]?[1]?["skipped"] == "when: stage == 'staging' does not hold")
+        #expect(document["requests"]?[1]?["error"] == nil && document["requests"]?[0]?["skipped"] == nil)
+    }
+
     @Test("the JSON document has the keys the format names, secrets redacted")
     func jsonDocument() async throws {
         let runner = try runner(PipelineRunnerTests.stages + """

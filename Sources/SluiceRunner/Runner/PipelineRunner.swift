@@ -15,6 +15,10 @@ public struct PreparedRequest: Sendable {
     /// The captures that have no value before the file runs, each standing in the request as its
     /// ``CapturePlaceholder``.
     public var placeholders: [String] = []
+    /// Why a run would not send the request: its `when:` or `skip:` says so, judged on what is
+    /// known before the run (a condition that reads a capture is left to the run); `nil` when it
+    /// would be sent.
+    public var skipReason: String?
 }
 
 /// Runs a pipeline file's requests: in file order, each through the file's stages, captures
@@ -214,6 +218,18 @@ public struct PipelineRunner: Sendable {
                 guard let name = pair.key.scalar, let value = try? requestScope.jsonValue(of: pair.value) else { continue }
                 requestScope.assign(name, value)
                 scope.assign(name, value)
+            }
+            // A condition that reads only what is known now is judged as the run judges it; one
+            // that reads a capture is the run's to judge.
+            if let condition = spec.conditions.first(where: { condition in
+                condition.variables.allSatisfy { !requestScope.standIns.contains($0) }
+                    && !condition.allowsRun(variables: requestScope.values, environment: requestScope.environment)
+            }) {
+                let reason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
+                prepared.append(PreparedRequest(
+                    spec: spec, written: nil, result: .failure(SluiceError(kind: .configuration, message: reason)), placeholders: placeholders, skipReason: reason
+                ))
+                continue
             }
             do {
                 written = try spec.makeRequest(scope: requestScope, directory: spec.source.directory)

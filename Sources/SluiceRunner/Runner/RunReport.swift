@@ -112,7 +112,8 @@ public enum RunReport {
     }
 
     /// `{"pipeline", "requests": [{"name", "method", "url", "headers": [[NAME, VALUE]], "body", "body-base64"}]}`.
-    /// A request that could not be prepared has `"error"` instead of its headers and body.
+    /// A request that could not be prepared has `"error"` instead of its headers and body; one its
+    /// `when:` or `skip:` leaves out, `"skipped"` with why.
     public static func dryRunJSON(pipeline: String, prepared: [PreparedRequest], redactor: Redactor) -> JSONValue {
         let requests: [JSONValue] = prepared.map { entry in
             switch entry.result {
@@ -126,6 +127,13 @@ public enum RunReport {
                     "headers": .array(request.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] }),
                     "body": text.map { .string(redactor.redact($0)) } ?? .null,
                     "body-base64": body.flatMap { text == nil ? .string($0.base64EncodedString()) : nil } ?? .null,
+                ]
+            case .failure where entry.skipReason != nil:
+                return [
+                    "name": .string(entry.spec.displayName),
+                    "method": .string(entry.spec.method.rawValue),
+                    "url": .string(redactor.redact(entry.spec.path.scalar ?? "")),
+                    "skipped": .string(redactor.redact(entry.skipReason ?? "")),
                 ]
             case .failure(let error):
                 return [
