@@ -265,6 +265,18 @@ struct LoadModeTests {
         #expect(text.status == 0 && text.output.contains("  shards    1 of 3\n") && !text.output.contains("missing"), "\(text.output)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"tests="1" failures="0""#) && !xml.contains(#"name="shards""#), "\(xml)")
+        // Shards run with another --repeat are not one run: merge refuses them, naming both.
+        var files: [String] = []
+        for (index, repeats) in [(0, "10"), (1, "4")] {
+            let path = directory.file("shard-\(index).json").path
+            let shard = try await Self.sluice([
+                "run", "--repeat", repeats, "--concurrency", "2", "--shard", "\(index)/2", "--report", "histogram:\(path)", "--var", "base=\(servers.nginxHTTP.absoluteString)", file,
+            ])
+            #expect(shard.status == 0, "\(shard.error)")
+            files.append(path)
+        }
+        let merged = try await Self.sluice(["report", "merge"] + files)
+        #expect(merged.status == 2 && merged.error.contains("its run is '--repeat 4', not '--repeat 10'"), "\(merged.error)")
     }
 
     @Test("--duration bounds the closed loop too; errors are counted by kind")
@@ -449,11 +461,11 @@ struct LoadModeTests {
     func mergeChecks() async throws {
         let directory = try TemporaryDirectory()
         let start = Date(timeIntervalSince1970: 1_795_424_400)
-        func shard(_ index: Int, of count: Int = 3, rate: Double = 30, values: [UInt64] = [1000, 2000]) -> LoadResult {
+        func shard(_ index: Int, of count: Int = 3, rate: Double = 30, extent: String? = "--duration 2s", values: [UInt64] = [1000, 2000]) -> LoadResult {
             var responseTimes = LoadResult.emptyHistogram()
             for value in values { _ = responseTimes.record(value) }
             return LoadResult(
-                pipeline: "p", openLoop: true, askedRate: LoadRate(from: rate), concurrency: 6, shardCount: count, shards: [index],
+                pipeline: "p", openLoop: true, askedRate: LoadRate(from: rate), concurrency: 6, extent: extent, shardCount: count, shards: [index],
                 start: start, end: start.addingTimeInterval(2), ok: values.count, errorsByKind: [:], dropped: 0, statuses: [200: values.count],
                 firstFailure: nil, responseTimes: responseTimes, serviceTimes: responseTimes
             )
@@ -471,6 +483,14 @@ struct LoadModeTests {
         let otherRate = try write(shard(2, rate: 60), "2.json")
         let mismatch = try await Self.sluice(["report", "merge", first, otherRate])
         #expect(mismatch.status == 2 && mismatch.error.contains("is not a shard of the same run as \(first): its rate is 60/s, not 30/s"), "\(mismatch.error)")
+        // Shards asked to send different things: another length, another selection.
+        for (name, extent) in [("longer.json", "--duration 3s"), ("only.json", "--duration 2s --only hello")] {
+            let other = try write(shard(2, extent: extent), name)
+            let refused = try await Self.sluice(["report", "merge", first, other])
+            #expect(refused.status == 2 && refused.error.contains("its run is '\(extent)', not '--duration 2s'"), "\(refused.error)")
+        }
+        // A file that does not record its run's extent (an earlier version of this field's writer) merges.
+        #expect(try await Self.sluice(["report", "merge", "--allow-missing", first, try write(shard(2, extent: nil), "unrecorded.json")]).status == 0)
 
         // A shard whose histogram HdrHistogram's Python library encoded.
         var third = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try write(shard(2), "2.json")))) as! [String: Any]

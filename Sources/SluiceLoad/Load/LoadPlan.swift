@@ -66,6 +66,16 @@ public struct LoadPlan: Sendable, Hashable {
     /// Whether requests are sent on a schedule.
     public var isOpenLoop: Bool { rate != nil }
 
+    /// What the run sends, in the command line's words: `--repeat N`, `--duration D`, and the
+    /// selection (`--only`, `--tag`, `--skip-tag`), which every shard of one run gives alike.
+    func extent(selection: RequestSelection) -> String {
+        var words: [String] = []
+        if let repetitions { words.append("--repeat \(repetitions)") }
+        if let duration { words.append("--duration \(DurationText.string(duration))") }
+        words += selection.only.map { "--only \($0)" } + selection.tags.map { "--tag \($0)" } + selection.skipTags.map { "--skip-tag \($0)" }
+        return words.joined(separator: " ")
+    }
+
     /// The duration in seconds, if there is one.
     var seconds: Double? { duration.map { DurationText.milliseconds($0) / 1000 } }
 

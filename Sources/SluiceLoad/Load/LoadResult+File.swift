@@ -17,6 +17,7 @@ extension LoadResult {
     /// ```json
     /// {"format": "sluice-load-result", "version": 1, "pipeline": "checkout",
     ///  "mode": "open", "rate": 200 | {"from": 100, "to": 2000} | null, "concurrency": 64,
+    ///  "extent": "--duration 60s --only checkout",
     ///  "shards": {"count": 4, "measured": [0]},
     ///  "window": {"start": "2026-11-23T09:00:00.000000Z", "end": "2026-11-23T09:01:00.012000Z"},
     ///  "ok": 2990, "errors-by-kind": {"timeout": 10}, "dropped": 0, "statuses": {"200": 2990},
@@ -31,6 +32,7 @@ extension LoadResult {
         return [
             "format": .string(Self.fileFormat), "version": .int(Self.fileVersion),
             "pipeline": .string(pipeline), "mode": .string(openLoop ? "open" : "closed"), "rate": rate, "concurrency": .int(concurrency),
+            "extent": extent.map { .string($0) } ?? .null,
             "shards": shardsJSON,
             "window": windowJSON,
             "ok": .int(ok),
@@ -93,6 +95,8 @@ extension LoadResult {
         }
         guard askedRate?.isValid != false else { throw failure("field 'rate' is not a rate: from 0 to \(Int(LoadRate.maximum)) requests per second") }
         concurrency = try field("concurrency", count)
+        // Optional: a file written before the run's extent was recorded has none.
+        extent = document["extent"]?.stringValue
         let shardInfo = try field("shards", { $0 })
         let shardCount = try field("count", count, in: shardInfo)
         let shards = try field("measured", { value -> [Int]? in

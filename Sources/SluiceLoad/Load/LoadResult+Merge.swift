@@ -37,6 +37,9 @@ extension LoadResult {
             if result.openLoop != merged.openLoop { throw differ("loop", merged.openLoop ? "open" : "closed", result.openLoop ? "open" : "closed") }
             if result.askedRate != merged.askedRate { throw differ("rate", merged.askedRate.map(\.description) ?? "none", result.askedRate.map(\.description) ?? "none") }
             if result.concurrency != merged.concurrency { throw differ("concurrency", "\(merged.concurrency)", "\(result.concurrency)") }
+            if let mine = merged.extent, let theirs = result.extent, !mine.unicodeScalars.elementsEqual(theirs.unicodeScalars) {
+                throw differ("run", "'\(mine)'", "'\(theirs)'")
+            }
             if result.shardCount != merged.shardCount { throw differ("number of shards", "\(merged.shardCount)", "\(result.shardCount)") }
             if index > 0 {
                 for shard in result.shards {

@@ -28,6 +28,10 @@ public struct LoadResult: Sendable {
     public var askedRate: LoadRate?
     /// The cap on requests in flight, for the whole run.
     public var concurrency: Int
+    /// What the run was asked to send, in the command line's words: its length and its selection
+    /// (`--repeat 1000`, `--duration 30s --only checkout`); shards of one run say the same.
+    /// `nil` in a file that does not record it.
+    public var extent: String? = nil
     /// How many shards the run was split into.
     public var shardCount: Int
     /// The shards measured here: one for a shard's own result, several once merged.

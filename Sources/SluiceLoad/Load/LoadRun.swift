@@ -252,6 +252,7 @@ public struct LoadRun: Sendable {
         }
         return LoadResult(
             pipeline: file.spec.name, openLoop: plan.isOpenLoop, askedRate: plan.rate, concurrency: plan.concurrency,
+            extent: plan.extent(selection: selection),
             shardCount: plan.shard.count, shards: [plan.shard.index],
             start: startWall, end: startWall.addingTimeInterval(elapsed),
             ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, statuses: tally.statuses,
