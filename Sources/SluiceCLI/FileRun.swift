@@ -172,7 +172,7 @@ struct FileRun {
             if wait > 1 {
                 Terminal.writeError("\(file.path): load: waiting \(Int(wait.rounded())) s for --start-at \(when)\n")
             } else if wait < -1 {
-                Terminal.writeError("\(file.path): load: started \(Int((-wait).rounded())) s after --start-at \(when): the requests due since then are late, or dropped\n")
+                Terminal.writeError("\(file.path): load: started \(Int((-wait).rounded())) s after --start-at \(when): \(load.plan.isOpenLoop ? "the requests due before it are dropped, not sent late" : "its window starts now")\n")
             }
         }
         let progress = LoadRun.Progress()

@@ -39,8 +39,12 @@ struct LoadTextReport {
             let kinds = result.errorsInOrder.map { "\(Terminal.printable($0.kind)) ×\($0.count)" }.joined(separator: ", ")
             reasons.append("\(result.errors) of \(result.requests) requests failed (\(kinds))")
         }
-        if result.dropped > 0 {
-            let dropped = "\(result.dropped) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) \(result.concurrency == 1 ? "was" : "were") in flight"
+        let late = result.droppedBeforeStart
+        if late > 0 {
+            reasons.append("\(late) of \(result.requests + result.dropped) requests were dropped: they were due before the run began, after its --start-at; start the shards together")
+        }
+        if result.dropped - late > 0 {
+            let dropped = "\(result.dropped - late) of \(result.requests + result.dropped) requests were dropped: they were due while \(result.concurrency) \(result.concurrency == 1 ? "was" : "were") in flight"
             // Requests that started late, not a slow server, filled the cap: the client's
             // machine could not keep up, and a higher cap only queues more behind it.
             let response: Double = result.responseTime.p50

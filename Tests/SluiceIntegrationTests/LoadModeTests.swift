@@ -279,6 +279,26 @@ struct LoadModeTests {
         #expect(merged.status == 2 && merged.error.contains("its run is '--repeat 4', not '--repeat 10'"), "\(merged.error)")
     }
 
+    @Test("a shard that begins after its --start-at: the open loop drops what was due before, sending nothing late; the closed loop's window starts when it does")
+    func lateStart() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try Self.pipeline(directory, path: "/hello.txt")
+        // Five seconds ago, each time: the runs' schedules then still hold a few seconds to send.
+        func past() -> String { "\(Int(Date().timeIntervalSince1970) - 5)" }
+        let base = ["--var", "base=\(servers.nginxHTTP.absoluteString)", file]
+        let open = try await Self.sluice(["run", "--start-at", past(), "--rate", "50", "--duration", "8s", "--concurrency", "8", "--no-color"] + base)
+        #expect(open.status == 1 && open.error.contains("after --start-at") && open.error.contains("the requests due before it are dropped, not sent late"), "\(open.error)")
+        #expect(open.output.contains("requests were dropped: they were due before the run began, after its --start-at; start the shards together"), "\(open.output)")
+        #expect(!open.output.contains("were in flight"), "no drop for the cap: \(open.output)")
+        let json = try Self.load(await Self.sluice(["run", "--start-at", past(), "--rate", "50", "--duration", "8s", "--concurrency", "8", "--format", "json"] + base))
+        // Sent on time or not at all: the requests due seconds before the start are not sent late.
+        #expect((json["dropped"] as? Int ?? 0) > 0 && (json["requests"] as? Int ?? 0) > 0 && Self.milliseconds(json)["max"] ?? .infinity < 2_500, "\(json)")
+        let closed = try await Self.sluice(["run", "--start-at", past(), "--repeat", "20", "--concurrency", "2", "--format", "json"] + base)
+        #expect(closed.error.contains("its window starts now"), "\(closed.error)")
+        #expect(try Self.load(closed)["seconds"] as? Double ?? 99 < 4, "the five seconds before it began are not in the window")
+    }
+
     @Test("--duration bounds the closed loop too; errors are counted by kind")
     func closedLoopDurationAndErrorKinds() async throws {
         let servers = try TestServers.load()

@@ -23,6 +23,7 @@ final class LoadRecorder: Sendable {
 
     private let slots: [Locked<Tally>]
     private let droppedCount = Atomic<Int>(0)
+    private let droppedBeforeStartCount = Atomic<Int>(0)
     private let doneCount = Atomic<Int>(0)
     private let errorCount = Atomic<Int>(0)
 
@@ -37,6 +38,9 @@ final class LoadRecorder: Sendable {
     var errors: Int { errorCount.load(ordering: .relaxed) }
     /// Requests dropped so far.
     var dropped: Int { droppedCount.load(ordering: .relaxed) }
+    /// Of ``dropped``, those due before the loop began (a shard that started after its
+    /// `--start-at`).
+    var droppedBeforeStart: Int { droppedBeforeStartCount.load(ordering: .relaxed) }
 
     /// Records one request's end in slot `slot`.
     /// - Parameters:
@@ -60,9 +64,11 @@ final class LoadRecorder: Sendable {
         if failure != nil { errorCount.add(1, ordering: .relaxed) }
     }
 
-    /// Counts a request of the schedule that was not sent.
-    func drop() {
+    /// Counts a request of the schedule that was not sent: the cap was reached when it was due,
+    /// or it was due before the loop began.
+    func drop(beforeStart: Bool = false) {
         droppedCount.add(1, ordering: .relaxed)
+        if beforeStart { droppedBeforeStartCount.add(1, ordering: .relaxed) }
     }
 
     /// The response time's 99th percentile so far, in milliseconds (0 before any request ended).

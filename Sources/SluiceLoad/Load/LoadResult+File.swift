@@ -20,7 +20,7 @@ extension LoadResult {
     ///  "extent": "--duration 60s --only checkout",
     ///  "shards": {"count": 4, "measured": [0]},
     ///  "window": {"start": "2026-11-23T09:00:00.000000Z", "end": "2026-11-23T09:01:00.012000Z"},
-    ///  "ok": 2990, "errors-by-kind": {"timeout": 10}, "dropped": 0, "statuses": {"200": 2990},
+    ///  "ok": 2990, "errors-by-kind": {"timeout": 10}, "dropped": 0, "dropped-before-start": 0, "statuses": {"200": 2990},
     ///  "first-error": "... (redacted)" | null,
     ///  "histograms": {"unit": "microseconds", "response-time": "HISTFAAA...", "service-time": "HISTFAAA..."}}
     /// ```
@@ -38,6 +38,7 @@ extension LoadResult {
             "ok": .int(ok),
             "errors-by-kind": errorsByKindJSON,
             "dropped": .int(dropped),
+            "dropped-before-start": .int(droppedBeforeStart),
             "statuses": statusesJSON,
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
             "histograms": [
@@ -116,6 +117,9 @@ extension LoadResult {
         ok = try field("ok", count)
         errorsByKind = try field("errors-by-kind", counts)
         dropped = try field("dropped", count)
+        // Optional: a file that does not record it dropped none so.
+        droppedBeforeStart = document["dropped-before-start"].flatMap(count) ?? 0
+        guard droppedBeforeStart <= dropped else { throw failure("field 'dropped-before-start' is more than 'dropped'") }
         var statuses: [Int: Int] = [:]
         for (status, number) in try field("statuses", counts) {
             guard status.count == 3, status.allSatisfy({ $0.isASCII && $0.isNumber }), let code = Int(status) else { throw failure("status '\(status)' is not a status code") }

@@ -30,7 +30,15 @@ extension LoadResult {
             ("requests", errors > 0 ? "\(errors) of \(requests) requests failed: " + errorsInOrder.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + (firstFailure.map { "; first: \($0)" } ?? "") : nil)
         ]
         if openLoop {
-            cases.append(("schedule", dropped > 0 ? "\(dropped) request\(dropped == 1 ? " was" : "s were") dropped: \(concurrency) \(concurrency == 1 ? "was" : "were") already in flight when \(dropped == 1 ? "it was" : "they were") due" : nil))
+            let full = dropped - droppedBeforeStart
+            var why: [String] = []
+            if droppedBeforeStart > 0 {
+                why.append("\(droppedBeforeStart) request\(droppedBeforeStart == 1 ? " was" : "s were") dropped: due before the run began, after its --start-at")
+            }
+            if full > 0 {
+                why.append("\(full) request\(full == 1 ? " was" : "s were") dropped: \(concurrency) \(concurrency == 1 ? "was" : "were") already in flight when \(full == 1 ? "it was" : "they were") due")
+            }
+            cases.append(("schedule", why.isEmpty ? nil : why.joined(separator: "; ")))
         }
         if merged && shardCount > 1 {
             let missing = missingShards

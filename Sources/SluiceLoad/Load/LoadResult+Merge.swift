@@ -52,6 +52,7 @@ extension LoadResult {
                 else { throw SluiceError(kind: .decoding, message: "\(name): the counts add up to more than this machine counts") }
                 merged.ok = ok
                 merged.dropped = dropped
+                merged.droppedBeforeStart += result.droppedBeforeStart
                 merged.shards += result.shards
                 merged.start = min(merged.start, result.start)
                 merged.end = max(merged.end, result.end)

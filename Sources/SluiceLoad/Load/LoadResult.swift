@@ -48,6 +48,9 @@ public struct LoadResult: Sendable {
     /// Requests of the open loop's schedule not sent because `concurrency` were already in
     /// flight when they were due.
     public var dropped: Int
+    /// Of ``dropped``, the requests due before the shard began: it started after its
+    /// `--start-at` and kept the run's schedule.
+    public var droppedBeforeStart = 0
     /// How many responses arrived with each status, whatever a stage or an expectation then made
     /// of them; requests that got no response are not counted here.
     public var statuses: [Int: Int]

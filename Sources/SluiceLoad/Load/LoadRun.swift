@@ -216,9 +216,14 @@ public struct LoadRun: Sendable {
         // The start, on both clocks: shards given the same --start-at agree on it to within
         // their clocks' agreement.
         let clock = ContinuousClock()
-        let startWall = plan.startAt ?? Date()
+        // A closed loop has no schedule to keep: one that begins after its --start-at starts
+        // now, and its window with it.
+        let startWall = plan.isOpenLoop ? plan.startAt ?? Date() : max(plan.startAt ?? Date(), Date())
         // Within a year either way: a Duration holds that, where a Date may be anything.
         let start = clock.now + .seconds(min(max(startWall.timeIntervalSinceNow, -3.2e7), 3.2e7))
+        // When this shard was ready to send: later than `start` only for one that began after
+        // its --start-at (with none, the run starts when it is ready).
+        let ready = plan.startAt == nil ? start : clock.now
         progress.attach(recorder, start: start)
         if start > clock.now { try? await clock.sleep(until: start) }
         if !jobs.isEmpty, !progress.isStopped {
@@ -226,7 +231,7 @@ public struct LoadRun: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     if plan.isOpenLoop {
-                        await openLoop(context, start: start)
+                        await openLoop(context, start: start, ready: ready)
                     } else {
                         await closedLoop(context, start: start)
                     }
@@ -255,7 +260,7 @@ public struct LoadRun: Sendable {
             extent: plan.extent(selection: selection),
             shardCount: plan.shard.count, shards: [plan.shard.index],
             start: startWall, end: startWall.addingTimeInterval(elapsed),
-            ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, statuses: tally.statuses,
+            ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, droppedBeforeStart: recorder.droppedBeforeStart, statuses: tally.statuses,
             firstFailure: tally.firstFailure, responseTimes: tally.responseTimes, serviceTimes: tally.serviceTimes
         )
     }
@@ -293,14 +298,17 @@ public struct LoadRun: Sendable {
     /// wakes that thread alone, and the requests it starts go out in the same turn, where a
     /// timer of `Task.sleep` woke a thread of the global executor to hand each tick over to the
     /// I/O thread. With no executors, one dispatcher on the global executor, paced by the clock.
-    private func openLoop(_ context: Context, start: ContinuousClock.Instant) async {
+    private func openLoop(_ context: Context, start: ContinuousClock.Instant, ready: ContinuousClock.Instant) async {
         guard let rate = plan.rate, let total = plan.totalRequests(requestCount: context.jobs.count) else { return }
         let inFlight = Counter()
+        // A shard that starts after its --start-at keeps the run's schedule: what was due before
+        // it was ready is dropped, never sent late in a burst.
+        let began = max(start, ready)
         let executors: [(any TaskExecutor)?] = context.executors.isEmpty ? [nil] : context.executors
         await withDiscardingTaskGroup { dispatchers in
             for (slot, executor) in executors.enumerated() {
                 let dispatcher = Dispatcher(
-                    context: context, rate: rate, total: total, start: start, seconds: plan.seconds, cap: plan.shardConcurrency,
+                    context: context, rate: rate, total: total, start: start, began: began, seconds: plan.seconds, cap: plan.shardConcurrency,
                     inFlight: inFlight, first: plan.shard.index + slot * plan.shard.count, stride: plan.shard.count * executors.count,
                     slot: slot, executor: executor
                 )
@@ -316,6 +324,9 @@ public struct LoadRun: Sendable {
         let rate: LoadRate
         let total: Int
         let start: ContinuousClock.Instant
+        /// When the loop began: later than ``start`` for a shard that started after its
+        /// `--start-at`, which drops the requests due before.
+        let began: ContinuousClock.Instant
         let seconds: Double?
         let cap: Int
         let inFlight: Counter
@@ -344,7 +355,9 @@ public struct LoadRun: Sendable {
                         }
                     }
                     if context.progress.isStopped { break }
-                    if inFlight.current >= cap {
+                    if due < began - LoadRun.tick {
+                        context.recorder.drop(beforeStart: true)
+                    } else if inFlight.current >= cap {
                         context.recorder.drop()
                     } else {
                         inFlight.add(1)
