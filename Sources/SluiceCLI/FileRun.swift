@@ -44,12 +44,18 @@ struct FileRun {
         var load: LoadResult?
         /// Whether a request failed, or the cookie file could not be written.
         var failed = false
+        /// The first request that failed, `FILE: NAME`, for `--fail-fast` to name in the files
+        /// after it.
+        var firstFailure: String?
     }
 
     let file: PipelineFile
     let options: Options
     /// Whether output is written as it comes rather than kept in the outcome.
     let live: Bool
+    /// The request of an earlier file after whose failure `--fail-fast` stopped the run: this
+    /// file's requests are skipped naming it, but those marked `always`.
+    var stoppedBy: String? = nil
 
     func run() async throws -> Outcome {
         var outcome = Outcome()
@@ -121,7 +127,7 @@ struct FileRun {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let results = try await runner.run(selection: options.selection, requiresMatches: options.requiresMatches, failFast: options.failFast) { result in
+        let results = try await runner.run(selection: options.selection, requiresMatches: options.requiresMatches, failFast: options.failFast, stoppedBy: stoppedBy) { result in
             // A captured value that holds a secret is one from here on, in this result too.
             text.redactor = text.redactor.adding(result.capturedSecrets)
             guard !options.json else { return }
@@ -129,6 +135,7 @@ struct FileRun {
             if options.verbose { writeError(text.verbose(for: result)) }
         }
         outcome.failed = !saveRunFiles(runner.state, writeError) || results.contains { !$0.ok }
+        outcome.firstFailure = results.first { !$0.ok }.map { "\(file.path): \($0.name)" } ?? (outcome.failed ? file.path : nil)
         if options.json {
             if options.verbose { results.forEach { writeError(text.verbose(for: $0)) } }
             outcome.document = RunReport.json(pipeline: file.spec.name, results: results, redactor: text.redactor)

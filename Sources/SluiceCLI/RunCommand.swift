@@ -260,12 +260,15 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs the files, `jobs` at a time, printing each one's output in file order: with one job
     /// as it comes, with more when the file and every file before it are done.
     private func runAll(_ files: [PipelineFile], options: FileRun.Options) async throws -> [FileRun.Outcome] {
+        // After a failure with --fail-fast the files after it still run their `always` requests
+        // (teardowns), and report the others as skipped, naming the request that failed.
+        var stoppedBy: String?
         if jobs == 1 {
             var outcomes: [FileRun.Outcome] = []
             for file in files {
-                let outcome = try await FileRun(file: file, options: options, live: true).run()
+                let outcome = try await FileRun(file: file, options: options, live: true, stoppedBy: stoppedBy).run()
                 outcomes.append(outcome)
-                if failFast && outcome.failed { break }
+                if failFast, outcome.failed, stoppedBy == nil { stoppedBy = outcome.firstFailure }
             }
             return outcomes
         }
@@ -273,23 +276,23 @@ struct RunCommand: AsyncParsableCommand {
             var done: [Int: FileRun.Outcome] = [:]
             var outcomes: [FileRun.Outcome] = []
             var started = 0
-            var stopped = false
             func start() {
                 let index = started
                 let file = files[index]
-                group.addTask { (index, try await FileRun(file: file, options: options, live: false).run()) }
+                let stoppedBy = stoppedBy
+                group.addTask { (index, try await FileRun(file: file, options: options, live: false, stoppedBy: stoppedBy).run()) }
                 started += 1
             }
             while started < min(jobs, files.count) { start() }
             while let (index, outcome) = try await group.next() {
                 done[index] = outcome
-                if failFast && outcome.failed { stopped = true }
+                if failFast, outcome.failed, stoppedBy == nil { stoppedBy = outcome.firstFailure }
                 while let next = done.removeValue(forKey: outcomes.count) {
                     Terminal.write(next.output)
                     Terminal.writeError(next.errorOutput)
                     outcomes.append(next)
                 }
-                if !stopped && started < files.count { start() }
+                if started < files.count { start() }
             }
             return outcomes
         }

@@ -136,6 +136,19 @@ struct RunCommandTests {
         #expect(!result.output.contains("\u{1B}["))
         let fast = try await SluiceProcess.launch(["run", "--no-color", "--fail-fast", path])
         #expect(fast.output.split(separator: "\n").filter { $0.hasPrefix("✔") || $0.hasPrefix("✘") }.count == 2)
+        // The files after the failure are in every report, their requests skipped naming it, but
+        // for a teardown marked always, which runs.
+        let after = try directory.write("""
+            requests:
+              - { name: second, path: "\(servers.httpbin.absoluteString)/get" }
+              - { name: teardown, path: "\(servers.httpbin.absoluteString)/get", always: true }
+            """, to: "after.yaml")
+        let junit = directory.file("fast.xml").path
+        let twoFiles = try await SluiceProcess.launch(["run", "--no-color", "--fail-fast", "--report", "junit:\(junit)", path, after])
+        #expect(twoFiles.status == 1 && twoFiles.output.contains("○ second  skipped: --fail-fast stopped the run after '\(path): broken' failed"), "\(twoFiles.output)")
+        #expect(twoFiles.output.contains("✔ teardown  GET"), "\(twoFiles.output)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"name="after" tests="2" failures="0" errors="0" skipped="1""#), "\(xml)")
         let only = try await SluiceProcess.launch(["run", "--no-color", "--only", "fine", path])
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
         let verbose = try await SluiceProcess.launch(["run", "--verbose", "--only", "fine", path])

@@ -126,6 +126,9 @@ public struct PipelineRunner: Sendable {
     ///   - selection: the requests to run; all by default.
     ///   - requiresMatches: whether an `--only` pattern must match a request of this file.
     ///   - failFast: stop after the first request that fails.
+    ///   - stoppedBy: the request (in an earlier file) after whose failure `--fail-fast` stopped
+    ///     the run before this file began: only the requests marked `always` run, the others are
+    ///     skipped naming it.
     ///   - onResult: called with each result as it is known, for live output.
     /// - Returns: the results, in order.
     /// - Throws: `.configuration` for a selection that
@@ -135,6 +138,7 @@ public struct PipelineRunner: Sendable {
         selection: RequestSelection = RequestSelection(),
         requiresMatches: Bool = true,
         failFast: Bool = false,
+        stoppedBy: String? = nil,
         onResult: (RequestResult) -> Void = { _ in }
     ) async throws(SluiceError) -> [RequestResult] {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
@@ -150,7 +154,7 @@ public struct PipelineRunner: Sendable {
             var scope = file.scope
             var missing: [String: String] = [:]
             var results: [RequestResult] = []
-            var stoppedBy: String?
+            var stoppedBy = stoppedBy
             for (index, spec) in selected.enumerated() {
                 if let stoppedBy, !spec.always {
                     // Counted and reported as skipped, never left out: every report says what did not run.
