@@ -61,6 +61,7 @@ struct FileRun {
         var outcome = Outcome()
         // A load run's transport lets --concurrency connections be open at once: no queue inside libcurl.
         var runner = try PipelineRunner(file: file, transport: options.load.map { CurlTransport(configuration: .init().allowing(connections: $0.shardConcurrency)) } ?? CurlTransport.shared)
+        runner.recordsExchanges = options.verbose && options.load == nil
         if let connection = options.connection { runner.addedStages.append(ConnectionRouting(connection)) }
         if let headers = file.path.hasSuffix(".hurl") ? options.hurlHeaders : options.headers {
             runner.addedStages.append(headers)

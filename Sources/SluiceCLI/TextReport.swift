@@ -57,17 +57,23 @@ struct TextReport {
     }
 
     /// `* ` lines for what the stages reported, then `> ` request and `< ` response lines with
-    /// headers, for `--verbose`.
+    /// headers, for `--verbose`: each exchange on the wire (every redirect hop, a revalidation's
+    /// 304), as `curl -v` shows them, when the runner recorded them; else the request as sent and
+    /// the response the chain gave.
     func verbose(for result: RequestResult) -> String {
         var text = ""
         for note in result.notes { text += "* \(note.stage): \(shown(note.detail))\n" }
-        if let sent = result.sent {
-            text += "> \(sent.method) \(shown(sent.url.absoluteString))\n"
-            for field in sent.headers { text += "> \(field.name): \(shown(header: field.name, value: field.value))\n" }
-        }
-        if let response = result.response {
-            text += "< \(response.httpVersion) \(response.status)\n"
-            for field in response.headers { text += "< \(field.name): \(shown(header: field.name, value: field.value))\n" }
+        let exchanges = result.exchanges.isEmpty
+            ? [(result.sent, result.response)] : result.exchanges.map { ($0.request, $0.response) }
+        for (request, response) in exchanges {
+            if let request {
+                text += "> \(request.method) \(shown(request.url.absoluteString))\n"
+                for field in request.headers { text += "> \(field.name): \(shown(header: field.name, value: field.value))\n" }
+            }
+            if let response {
+                text += "< \(response.httpVersion) \(response.status)\(response.reasonPhrase.map { " " + shown($0) } ?? "")\n"
+                for field in response.headers { text += "< \(field.name): \(shown(header: field.name, value: field.value))\n" }
+            }
         }
         return text
     }

@@ -163,7 +163,15 @@ struct RunCommandTests {
             "  hop 100    cookies            added: a run keeps cookies between its requests",
             "> GET \(servers.httpbin.absoluteString)/get",
         ], "\(verbose.error)")
-        #expect(exchange.contains("< HTTP/1.1 200") && exchange.contains("< Content-Type: application/json"), "\(verbose.error)")
+        #expect(exchange.contains("< HTTP/1.1 200 OK") && exchange.contains("< Content-Type: application/json"), "\(verbose.error)")
+        // Every hop of a redirect, as curl -v -L shows them: the 302 with its Set-Cookie, then
+        // the request that sends the cookie back.
+        let redirected = try directory.write("requests:\n  - { name: hop, path: \"\(servers.httpbin.absoluteString)/cookies/set?who=one\" }\n", to: "hop.yaml")
+        let hops = try await SluiceProcess.launch(["run", "--verbose", redirected])
+        let curl = try await SluiceProcess.launch(["-sv", "-L", "-b", "", "\(servers.httpbin.absoluteString)/cookies/set?who=one"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let statusLines = { (text: String) in text.split(whereSeparator: \.isNewline).map { String($0) }.filter { $0.hasPrefix("< HTTP/") } }
+        #expect(statusLines(hops.error) == ["< HTTP/1.1 302 FOUND", "< HTTP/1.1 200 OK"] && statusLines(hops.error) == statusLines(curl.error), "\(hops.error)")
+        #expect(hops.error.contains("< Set-Cookie: who=one; Path=/\n") && hops.error.contains("> Cookie: who=one\n"), "\(hops.error)")
     }
 
     @Test("on a terminal: colour (unless --no-color) and the load mode's live progress bar")

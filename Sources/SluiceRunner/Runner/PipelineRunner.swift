@@ -45,6 +45,9 @@ public struct PipelineRunner: Sendable {
     public var addedStages: [any Stage] = []
     /// Secrets the command line brought (`--user`'s credentials), redacted as the file's are.
     public var addedSecrets: [String] = []
+    /// Whether each result keeps every exchange on the wire (``RequestResult/exchanges``), as
+    /// `--verbose` shows them: each redirect hop, a revalidation's 304.
+    public var recordsExchanges = false
 
     /// Creates a runner, making the run's stages.
     /// - Throws: `.configuration` when a stage can no longer be made (a file it reads has gone
@@ -143,11 +146,12 @@ public struct PipelineRunner: Sendable {
     ) async throws(SluiceError) -> [RequestResult] {
         let selected = try requests(selection: selection, requiresMatches: requiresMatches)
         let redactor = Locked(self.redactor)
-        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: [SentRequestRecorder(stops: false)]))
+        let recorder = SentRequestRecorder(stops: false, recordsExchanges: recordsExchanges)
+        let manager = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: [recorder]))
         // A request with stages of its own goes through a chain of its own.
         var managers: [Int: SessionManager] = [:]
         for (index, spec) in selected.enumerated() where !spec.stages.isEmpty {
-            managers[index] = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: try spec.makeOwnStages() + [SentRequestRecorder(stops: false)]))
+            managers[index] = SessionManager(pipeline: try pipeline(dryRun: false, redactor: redactor, adding: try spec.makeOwnStages() + [recorder]))
         }
         // On the transport's I/O thread when it has one: each exchange then costs no thread switch.
         return await withTaskExecutorPreference(manager.pipeline.transport.executor) {
@@ -364,6 +368,7 @@ public struct PipelineRunner: Sendable {
         let jar = state.cookies.jar
         let outcome = await PipelineRunner.exchange(spec, request: request, manager: manager, scope: scope, jar: jar)
         result.sent = outcome.sent
+        result.exchanges = outcome.exchanges
         // A cache hit sends nothing: the first hop the redirect stage followed, or else the stored
         // response, says what was asked for.
         result.url = outcome.sent?.url.absoluteString ?? outcome.requestedURL?.absoluteString ?? outcome.response?.url?.absoluteString ?? request.url.absoluteString
@@ -407,6 +412,8 @@ public struct PipelineRunner: Sendable {
         var captured: [(name: String, value: JSONValue, kind: VariableScope.Kind?)] = []
         /// The redirects the request followed.
         var redirects: [RedirectHop] = []
+        /// Every exchange on the wire, when the runner records them.
+        var exchanges: [RequestResult.Exchange] = []
         /// The URL of the first hop, when a redirect was followed: what was asked for, where a
         /// cache answered the first hop and `sent` is `nil`.
         var requestedURL: URL?
@@ -479,6 +486,7 @@ public struct PipelineRunner: Sendable {
             outcome.error = RequestResult.Failure(stage: nil, kind: "stage failure", message: "\(error)")
         }
         outcome.sent = handle.context.storage[SentRequestRecorder.Key.self]
+        outcome.exchanges = handle.context.storage[SentRequestRecorder.Exchanges.self] ?? []
         let followed = handle.context.storage[Redirection.Followed.self] ?? []
         outcome.redirects = followed.map { RedirectHop(status: $0.status, location: $0.to.absoluteString) }
         outcome.requestedURL = followed.first?.from

@@ -62,6 +62,17 @@ public struct RequestResult: Sendable {
     public var url: String
     /// The request as it reached the transport, when it did.
     public var sent: Request?
+    /// Every exchange on the wire, in order (each redirect hop; a cache's revalidation as the
+    /// server answered it), when the runner ``PipelineRunner/recordsExchanges``; empty otherwise.
+    public var exchanges: [Exchange] = []
+
+    /// One request that reached the transport, and the head of its response when one came.
+    public struct Exchange: Sendable {
+        /// The request as sent.
+        public var request: Request
+        /// The response's status, version and headers (no body), when one came.
+        public var response: Response?
+    }
     /// The response, when one arrived: also when a stage then refused it (its status, content
     /// type or body), so that every output can show what the server answered.
     public var response: Response?
