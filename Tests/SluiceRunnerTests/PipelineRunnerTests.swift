@@ -338,11 +338,13 @@ struct PipelineRunnerTests {
               - { name: b, path: items }
               - { name: c, path: items, capture: { x: $.method } }
               - { name: d, path: "items/${x}" }
+              - { name: e, path: items, when: exists x }
+              - { name: f, path: items, when: "x == 'GET'" }
             """)
         // What --fail-fast leaves unsent is skipped, with why: every report counts it.
         let stopped = try await runner.run(failFast: true)
-        #expect(stopped.map(\.name) == ["a", "b", "c", "d"])
-        #expect(stopped.map(\.skipReason) == [nil] + Array(repeating: "--fail-fast stopped the run after 'a' failed", count: 3))
+        #expect(stopped.map(\.name) == ["a", "b", "c", "d", "e", "f"])
+        #expect(stopped.map(\.skipReason) == [nil] + Array(repeating: "--fail-fast stopped the run after 'a' failed", count: 5))
         #expect(stopped.dropFirst().allSatisfy { $0.sent == nil && $0.response == nil })
         #expect(try await runner.run(selection: RequestSelection(only: ["b"])).map(\.name) == ["b"])
         #expect(try await runner.run(selection: RequestSelection(only: ["c", "d"])).map(\.ok) == [true, true])
@@ -350,6 +352,11 @@ struct PipelineRunnerTests {
         #expect(unknown?.kind == .configuration)
         let orphan = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["d"])) }
         #expect(orphan?.message.contains("leaves out request 'c', which captures ${x} for 'd'") == true)
+        // `exists x` judges a missing capture itself; a comparison needs the value.
+        let alone = try await runner.run(selection: RequestSelection(only: ["e"]))
+        #expect(alone.map(\.skipReason) == ["when: exists x does not hold"])
+        let compared = await #expect(throws: SluiceError.self) { try await runner.run(selection: RequestSelection(only: ["f"])) }
+        #expect(compared?.message.contains("leaves out request 'c', which captures ${x} for 'f'") == true)
     }
 
     @Test("a selection that leaves out several captures names them all at once, each once, with every --var that would stand in")

@@ -100,6 +100,20 @@ public struct RunCondition: Sendable, Hashable, CustomStringConvertible {
         return names(node)
     }
 
+    /// The variable names the expression compares (`NAME == 'x'`, `NAME > 3`), in order: those
+    /// it needs a value of. A name it only asks `exists` of may be missing, which it judges.
+    public var comparedVariables: [String] {
+        func names(_ node: Node) -> [String] {
+            switch node {
+            case .constant, .exists: []
+            case .compare(let left, _, let right): [left, right].compactMap { if case .variable(let name) = $0 { name } else { nil } }
+            case .not(let inner): names(inner)
+            case .and(let left, let right), .or(let left, let right): names(left) + names(right)
+            }
+        }
+        return names(node)
+    }
+
     /// Whether the expression holds for these values.
     public func holds(variables: [String: String], environment: [String: String]) -> Bool {
         func value(_ operand: Operand) -> String? {

@@ -82,7 +82,8 @@ public struct PipelineRunner: Sendable {
         var missing: [(capture: String, from: String, for: String, spelled: String)] = []
         for (position, request) in all.enumerated() where chosen[position] && requiresCaptures {
             let rowNames = Set(request.row?.values.map(\.name) ?? [])
-            let needed = request.variableNames.union(request.conditions.flatMap(\.variables)).subtracting(rowNames)
+            // A condition's `exists NAME` judges a missing capture itself: only what it compares is needed.
+            let needed = request.variableNames.union(request.conditions.flatMap(\.comparedVariables)).subtracting(rowNames)
             for (index, earlier) in all[..<position].enumerated() where !chosen[index] {
                 for capture in earlier.captures where needed.contains(capture.name) && file.scope.values[capture.name] == nil {
                     guard !missing.contains(where: { $0.capture.utf8.elementsEqual(capture.name.utf8) }) else { continue }
