@@ -75,7 +75,10 @@ struct LoadTextReport {
         // A shard's own run says what it was asked for itself, beside the whole run's figures.
         let ownShard = !merged && result.shardCount > 1 && result.shards.count == 1
             ? result.shards.first.flatMap { LoadShard(index: $0, count: result.shardCount) } : nil
-        let inFlight = ownShard.map { "\($0.share(of: result.concurrency)) (\(result.concurrency) for the run)" } ?? "\(result.concurrency)"
+        // A merge with shards missing held only the measured shards' shares of the cap.
+        let measured = merged && result.shards.count < result.shardCount
+            ? result.shards.compactMap { LoadShard(index: $0, count: result.shardCount)?.share(of: result.concurrency) }.reduce(0, +) : nil
+        let inFlight = (ownShard.map { $0.share(of: result.concurrency) } ?? measured).map { "\($0) (\(result.concurrency) for the run)" } ?? "\(result.concurrency)"
         let loop = result.openLoop ? "open loop, at most \(inFlight) in flight" : "closed loop, \(inFlight) in flight"
         var text = "\(Terminal.printable(result.pipeline)): load (\(loop))\n"
         let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"

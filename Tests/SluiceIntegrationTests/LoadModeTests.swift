@@ -497,6 +497,8 @@ struct LoadModeTests {
         let second = try write(shard(1), "1.json")
         let missing = try await Self.sluice(["report", "merge", "--no-color", first, second])
         #expect(missing.status == 1 && missing.output.contains("shards    0,1 of 3  missing 2"), "\(missing.output)")
+        // The two shards measured held their shares of the cap of 6: 2 each.
+        #expect(missing.output.contains("(open loop, at most 4 (6 for the run) in flight)"), "\(missing.output)")
         #expect(try await Self.sluice(["report", "merge", "--allow-missing", first, second]).status == 0)
         let twice = try await Self.sluice(["report", "merge", first, second, first])
         #expect(twice.status == 2 && twice.error.contains("shard 0 of 3 is measured twice: in \(first) and in \(first)"), "\(twice.error)")
