@@ -15,7 +15,8 @@ public enum HurlPipelineFile {
     ///   - registry: the stages the document may name.
     ///   - defaults: what Hurl's command line sets for every entry.
     /// - Throws: `PipelineFileError` with every problem: a syntax error, each construct with no
-    ///   pipeline spelling, each problem the loader finds (its variables written `{{NAME}}`).
+    ///   pipeline spelling, each problem the loader finds (its variables written `{{NAME}}`, as
+    ///   the loader writes them for a `.hurl` file).
     public static func load(
         path: String,
         defaults: HurlDefaults = HurlDefaults(),
@@ -25,14 +26,10 @@ public enum HurlPipelineFile {
         registry: StageRegistry = .builtIn
     ) throws(PipelineFileError) -> PipelineFile {
         let root = try document(path: path, defaults: defaults)
-        do {
-            return try PipelineFile.load(
-                root: root, path: path, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
-            )
-        } catch {
-            throw HurlVocabulary.error(error)
-        }
+        return try PipelineFile.load(
+            root: root, path: path, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            variables: variables, typedVariables: typedVariables, environment: environment, registry: registry
+        )
     }
 
     /// The pipeline document a Hurl file becomes, as YAML text: what `sluice convert` prints.

@@ -156,7 +156,7 @@ struct HurlConversionTests {
         }
     }
 
-    @Test("the loader's problems in a Hurl file's words: {{NAME}}, --variable and [Options] variable:, not ${NAME} and variables:")
+    @Test("the loader's problems and warnings in a Hurl file's words: {{NAME}}, --variable and [Options] variable:, not ${NAME} and variables:")
     func problemsInHurlWords() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hurl-words-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -180,6 +180,9 @@ struct HurlConversionTests {
                 "undefined variable {{limits}}; did you mean {{limit}}?",
             ], "\(error)")
         }
+        try Data("GET http://localhost:8000/{{limit}}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let file = try HurlPipelineFile.load(path: path, variables: ["limit": "3", "limt": "4"], environment: [:])
+        #expect(PipelineFile.unreadVariableWarnings(["limt"], files: [file]) == ["warning: --variable limt: nothing in \(path) reads {{limt}}; did you mean limit?"])
     }
 
     @Test("the experimental @cookie_storage directives above an entry: clear as cookie-jar: clear, each set as a store-cookies line; a bad line, a set before a clear, and a clear with --no-cookie-store are refused")

@@ -20,14 +20,17 @@ extension PipelineFile {
 
     /// For each variable given on the command line that no file reads, a warning that says so,
     /// with the nearest name a file reads when one is close (`bsae` for `base`); none for a name
-    /// one reads. The names the files read are gathered once, however many are given.
+    /// one reads. The names the files read are gathered once, however many are given. Hurl files
+    /// alone are answered in their words: `--variable` and `{{NAME}}`.
     public static func unreadVariableWarnings(_ names: [String], files: [PipelineFile]) -> [String] {
         let read = files.reduce(into: Set<String>()) { $0.formUnion($1.readVariableNames) }
         let candidates = read.sorted()
         let where_ = files.count == 1 ? files[0].path : "the \(files.count) files"
+        let isHurl = !files.isEmpty && files.allSatisfy { $0.spec.files.first?.isHurl == true }
+        let option = isHurl ? "--variable" : "--var"
         return names.filter { !read.contains($0) }.map { name in
             let near = OptionDescriptor.nearest(to: name, in: candidates).map { "; did you mean \($0)?" } ?? ""
-            return "warning: --var \(name): nothing in \(where_) reads ${\(name)}\(near)"
+            return "warning: \(option) \(name): nothing in \(where_) reads \(PipelineSource.spelling(ofVariable: name, hurl: isHurl))\(near)"
         }
     }
 }

@@ -673,13 +673,15 @@ private struct Loader {
                 fail(reference.mark, "undefined variable ${env.\(reference.name)}: the environment variable \(reference.name) is not set")
             } else {
                 guard !known.contains(reference.name) else { continue }
-                var message = "undefined variable ${\(reference.name)}"
+                var message = "undefined variable \(current.spelling(ofVariable: reference.name))"
                 if let request = captures[reference.name] {
                     message += ["stage options", "variables", "plugins"].contains(context)
                         ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
                         : ": it is captured by request '\(request)', which does not run before this point"
                 } else if let near = OptionDescriptor.nearest(to: reference.name, in: Array(known) + Array(captures.keys)) {
-                    message += "; did you mean ${\(near)}?"
+                    message += "; did you mean \(current.spelling(ofVariable: near))?"
+                } else if current.isHurl {
+                    message += " (pass --variable \(reference.name)=VALUE, or set it in the entry's [Options]: variable: \(reference.name)=VALUE)"
                 } else {
                     message += " (define it under variables: or pass --var \(reference.name)=VALUE)"
                 }

@@ -4,6 +4,11 @@ extension PipelineSource {
 
     /// A variable as the file writes it, for messages: `${NAME}`, or `{{NAME}}` in a Hurl file.
     public func spelling(ofVariable name: String) -> String {
-        isHurl ? "{{\(name)}}" : "${\(name)}"
+        Self.spelling(ofVariable: name, hurl: isHurl)
+    }
+
+    /// A variable as a pipeline file (`${NAME}`) or a Hurl file (`{{NAME}}`) writes it.
+    static func spelling(ofVariable name: String, hurl: Bool) -> String {
+        hurl ? "{{\(name)}}" : "${\(name)}"
     }
 }
