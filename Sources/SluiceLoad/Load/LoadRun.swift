@@ -176,7 +176,7 @@ public struct LoadRun: Sendable {
             let scope = file.scope.adding(spec.row)
             // Conditions are judged once, before the run: captures have no value here.
             if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
-                skipped = skipped ?? (spec.displayName, (condition.effect == .when ? "when: " : "skip: ") + condition.text)
+                skipped = skipped ?? (spec.displayName, condition.description)
                 continue
             }
             if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {

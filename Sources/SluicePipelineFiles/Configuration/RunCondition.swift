@@ -146,6 +146,10 @@ public struct RunCondition: Sendable, Hashable, CustomStringConvertible {
     /// `when: TEXT` or `skip: TEXT`.
     public var description: String { "\(effect.rawValue): \(text)" }
 
+    /// Why a request this condition leaves out is skipped: `when: TEXT does not hold` or
+    /// `skip: TEXT holds`.
+    public var skipReason: String { effect == .when ? "\(description) does not hold" : "\(description) holds" }
+
     private static func compare(_ left: String, _ comparison: Comparison, _ right: String) -> Bool {
         let order: Int
         let (a, b) = (number(left), number(right))

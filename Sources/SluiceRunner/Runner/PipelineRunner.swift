@@ -234,9 +234,9 @@ public struct PipelineRunner: Sendable {
                 condition.variables.allSatisfy { !requestScope.standIns.contains($0) }
                     && !condition.allowsRun(variables: requestScope.values, environment: requestScope.environment)
             }) {
-                let reason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
                 prepared.append(PreparedRequest(
-                    spec: spec, written: nil, result: .failure(SluiceError(kind: .configuration, message: reason)), placeholders: placeholders, skipReason: reason
+                    spec: spec, written: nil, result: .failure(SluiceError(kind: .configuration, message: condition.skipReason)), placeholders: placeholders,
+                    skipReason: condition.skipReason
                 ))
                 continue
             }
@@ -302,7 +302,7 @@ public struct PipelineRunner: Sendable {
         }
         var result = PipelineRunner.unsent(spec)
         if let condition = spec.conditions.first(where: { !$0.allowsRun(variables: scope.values, environment: scope.environment) }) {
-            result.skipReason = condition.effect == .when ? "when: \(condition.text) does not hold" : "skip: \(condition.text) holds"
+            result.skipReason = condition.skipReason
             return result
         }
         if let name = spec.variableNames.sorted().first(where: { scope.values[$0] == nil }) {
