@@ -451,6 +451,30 @@ struct PipelineLoaderTests {
             """, path: "captured.yaml")
     }
 
+    @Test("a for-each that cannot be read (its data file missing, a bad row, or itself malformed) hides no other problem and adds none about its rows' names")
+    func unreadableForEach() {
+        for forEach in ["{csv: missing.csv}", "{json: missing.json}", "[{n: 1}, 2]", "missing.csv"] {
+            let problems = errors("""
+                stages:
+                  - nosuchstage
+                requests:
+                  - for-each: \(forEach)
+                    requests:
+                      - path: http://h/${n}?q=${column}
+                        when: region == 'eu'
+                        expect: { checks: [{ variable: other-column, exists: true }] }
+                        capture: { token: $.token }
+                  - path: http://h/${token}/${undefined-thing}
+                    for-each: \(forEach)
+                  - path: http://h/${token}/${n}
+                """)
+            // The stage, each for-each once, and the one reference nothing could supply: a
+            // request of an unread for-each may read any name (${undefined-thing} may be a column).
+            #expect(problems.map { $0.prefix { $0 != ":" } } == ["2", "4", "11", "12"], "\(forEach): \(problems)")
+            #expect(problems.last == "12:11: undefined variable ${n} (define it under variables: or pass --var n=VALUE)", "\(forEach): \(problems)")
+        }
+    }
+
     @Test("a diagnostic prints as FILE:LINE:COLUMN: error: MESSAGE")
     func diagnosticFormat() {
         let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")

@@ -152,6 +152,14 @@ public struct ForEachSpec: Sendable {
 public struct ForEachRow: Sendable, Hashable {
     /// The values, in the row's order.
     public var values: [Pair]
+    /// Whether the row stands in for those of a `for-each` that could not be read (malformed,
+    /// or its data file missing or malformed): its names are unknown, so what its requests read
+    /// is not judged. That `for-each` is a load error, so no run sees this row.
+    private(set) var isUnread = false
+
+    /// The row given to the requests of a `for-each` that could not be read, so that they and
+    /// the rest of the file are still checked.
+    static let unread = { var row = ForEachRow(values: []); row.isUnread = true; return row }()
 
     /// A name and its value.
     public struct Pair: Sendable, Hashable {
@@ -214,6 +222,7 @@ public struct ForEachRow: Sendable, Hashable {
         let innerNames = Set(inner.values.map { CodePointKey($0.name) })
         var row = self
         row.values = values.filter { !innerNames.contains(CodePointKey($0.name)) } + inner.values
+        row.isUnread = isUnread || inner.isUnread
         return row
     }
 }

@@ -30,7 +30,7 @@ struct PipelineAssembly {
     }
 
     private(set) var diagnostics: [PipelineDiagnostic] = []
-    /// Whether every file and data file could be read (and no include went round in a cycle).
+    /// Whether every included file could be read (and no include went round in a cycle).
     private var isComplete = true
     private var spec: PipelineSpec
     /// Decoded files by their real path, read once however often they are included.
@@ -115,7 +115,7 @@ struct PipelineAssembly {
             request.row = inherited.row
             return [request]
         case .group(let group):
-            var rows: [ForEachRow?] = [nil]
+            var rows: [ForEachRow?] = group.forEachIsMalformed ? [.unread] : [nil]
             if let forEach = group.forEach {
                 let key = file.source.location(forEach.mark)
                 if let known = rowsRead[key] {
@@ -124,9 +124,9 @@ struct PipelineAssembly {
                     do {
                         rows = try forEach.rows(directory: file.source.directory)
                     } catch {
+                        // The requests are still checked, once, with names nobody can know.
                         fail(file.source, error.mark, error.message)
-                        isComplete = false
-                        return []
+                        rows = [.unread]
                     }
                     rowsRead[key] = rows
                 }

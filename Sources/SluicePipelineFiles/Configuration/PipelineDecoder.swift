@@ -40,6 +40,8 @@ struct RequestGroup {
     /// The requests written inline.
     var entries: [RequestEntry] = []
     var forEach: ForEachSpec?
+    /// Whether `for-each:` is written but malformed: its rows' names are unknown.
+    var forEachIsMalformed = false
     var conditions: [RunCondition] = []
     var tags: [String] = []
     var always = false
@@ -149,6 +151,7 @@ package struct PipelineDecoder {
     /// Reads the keys groups and requests share into a group.
     private mutating func applyShared(_ node: YAMLNode, to group: inout RequestGroup) {
         group.forEach = node["for-each"].flatMap { forEach($0) }
+        group.forEachIsMalformed = node["for-each"] != nil && group.forEach == nil
         group.conditions = conditions(node)
         group.tags = node["tags"].map { tags($0) } ?? []
         if let always = node["always"] {
@@ -366,7 +369,7 @@ package struct PipelineDecoder {
         request.conditions = shared.conditions
         request.tags = shared.tags
         request.always = shared.always
-        guard shared.forEach != nil else { return .request(request) }
+        guard shared.forEach != nil || shared.forEachIsMalformed else { return .request(request) }
         request.conditions = []
         request.tags = []
         request.always = false

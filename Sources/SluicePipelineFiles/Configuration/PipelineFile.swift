@@ -122,7 +122,7 @@ public struct PipelineFile: Sendable {
     ) throws(PipelineFileError) -> PipelineFile {
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let assembled = PipelineAssembly.assemble(root: root, source: PipelineSource(path: path, directory: directory), defaultName: stem)
-        // With a file or data file missing, what is left would only add errors that follow from it.
+        // With an included file missing, what is left would only add errors that follow from it.
         guard assembled.isComplete else { throw PipelineFileError(assembled.diagnostics) }
         var loader = Loader(environment: environment, registry: registry)
         let spec = loader.load(assembled.spec, overrides: variables, typedOverrides: typedVariables)
@@ -604,7 +604,10 @@ private struct Loader {
         let knownToConditions = known.union(capturedBy.keys)
         for request in spec.requests {
             current = request.source
-            let rowNames = Set(request.row?.values.map(\.name) ?? [])
+            // A row whose data could not be read has every name the request reads.
+            let rowNames = request.row?.isUnread == true
+                ? request.referencedVariableNames.union(request.conditions.flatMap(\.variables))
+                : Set(request.row?.values.map(\.name) ?? [])
             for condition in request.conditions {
                 for name in condition.variables where !knownToConditions.contains(name) && !rowNames.contains(name) {
                     var message = "\(condition.effect.rawValue): \(name) is not a variable, a capture or a for-each column"
