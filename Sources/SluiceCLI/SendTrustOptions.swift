@@ -13,7 +13,7 @@ struct SendTrustOptions: ParsableArguments {
     @Option(
         name: .customLong("pinnedpubkey"),
         help: ArgumentHelp(
-            "Public-key pins, sha256//BASE64 separated by ';' (or PEM/DER files), matched against the verified chain: a CA's pin works, unlike curl's.",
+            "Public-key pins, sha256//BASE64 separated by ';' (or PEM/DER files), matched against the verified chain: a CA's pin works, unlike curl's. An empty pin is refused.",
             valueName: "PINS"
         )
     )
@@ -55,7 +55,8 @@ struct SendTrustOptions: ParsableArguments {
             settings.clientCertificate = String(clientCertificate[..<colon])
             settings.clientKeyPassword = String(clientCertificate[clientCertificate.index(after: colon)...])
         }
-        for text in (pinnedPublicKeys ?? "").split(separator: ";") {
+        // Every piece is a pin: '' or 'a;' names an empty one, refused, never read as no pin.
+        for text in pinnedPublicKeys.map({ $0.split(separator: ";", omittingEmptySubsequences: false) }) ?? [] {
             settings.pins += try TrustPin.pins(from: text.trimmingCharacters(in: .whitespaces))
         }
         settings.pinning = settings.pins.isEmpty ? .none : .publicKey

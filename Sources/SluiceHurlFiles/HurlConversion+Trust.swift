@@ -20,7 +20,9 @@ extension HurlConversion {
             trust.append(("client-key", HurlConversion.text(URL(fileURLWithPath: key).path, at: position)))
         }
         if let pins = defaults.pinnedPublicKeys {
-            trust += HurlConversion.pinning(pins.split(separator: ";").map { HurlConversion.text(HurlConversion.pinText(String($0)), at: position) }, at: position)
+            trust += HurlConversion.pinning(
+                pins.split(separator: ";", omittingEmptySubsequences: false).map { HurlConversion.text(HurlConversion.pinText(String($0)), at: position) }, at: position
+            )
         }
         return trust
     }
@@ -51,7 +53,9 @@ extension HurlConversion {
             HurlConversion.assign("client-key", workingFolderPath(written), to: &trust)
         case (.pinnedPublicKey, .text(let written)):
             // curl's pins, separated by ';'; a templated list is one pin per variable.
-            let pins = written.literalValue.map { text in text.split(separator: ";").map { HurlConversion.text(HurlConversion.pinText(String($0)), at: at) } } ?? [templateNode(written)]
+            let pins = written.literalValue.map { text in
+                text.split(separator: ";", omittingEmptySubsequences: false).map { HurlConversion.text(HurlConversion.pinText(String($0)), at: at) }
+            } ?? [templateNode(written)]
             trust.removeAll { ["pinning", "pins"].contains($0.0) }
             trust += HurlConversion.pinning(pins, at: at)
         default:
@@ -76,10 +80,10 @@ extension HurlConversion {
     }
 
     /// A pin as curl reads it: a `sha256//` hash as it is, else a public-key file, from the
-    /// working folder, written out whole.
+    /// working folder, written out whole; an empty one stays empty, for the loader to refuse.
     private static func pinText(_ pin: String) -> String {
         let pin = pin.trimmingCharacters(in: .whitespaces)
-        return pin.hasPrefix("sha256//") ? pin : URL(fileURLWithPath: pin).path
+        return pin.isEmpty || pin.hasPrefix("sha256//") ? pin : URL(fileURLWithPath: pin).path
     }
 
     /// A file name libcurl opens from the working folder: a literal one written out whole.

@@ -60,6 +60,8 @@ struct TrustPolicyTests {
         ("sha256//short", "not sha256// followed by the base64 of 32 bytes"),
         ("sha256//" + Data(count: 31).base64EncodedString(), "32 bytes"),
         ("/nonexistent/pin.pem", "cannot read pin file /nonexistent/pin.pem"),
+        // Not the working folder read as a file: an unset variable must not become a path.
+        ("", "a pin is empty"),
     ]
 
     @Test("malformed pins and unreadable pin files are configuration errors", arguments: badPins)

@@ -41,6 +41,18 @@ struct SendTrustFlagsTests {
         }
     }
 
+    @Test("an empty pin (--pinnedpubkey \"$PIN\" with PIN unset, ';', a trailing ';' beside the right pin) is refused before anything is sent, never read as no pin: curl fails 90 on each")
+    func emptyPinIsRefused() async throws {
+        let servers = try TestServers.load()
+        let interceptor = servers.nginxHTTPSInterceptor.absoluteString + "/hello.txt"
+        for pins in ["", ";", " ", "\(servers.pins.interceptor);", ";\(servers.pins.interceptor)"] {
+            let arguments = ["-k", "--pinnedpubkey", pins, interceptor]
+            #expect(try curl(arguments) == 90, "curl \(arguments)")
+            let sent = try await SluiceProcess.launch(["send", "-o", "/dev/null"] + arguments)
+            #expect(sent.status == 2 && sent.error.contains("a pin is empty"), "sluice send \(arguments): \(sent.status) \(sent.error)")
+        }
+    }
+
     @Test("a CA's pin passes sluice send (the verified chain holds the CA) where curl's leaf-only check exits 90; -E FILE:PASSWORD reads a PKCS#12 file")
     func widerThanCurl() async throws {
         let servers = try TestServers.load()

@@ -26,8 +26,12 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
     /// Reads a pin as a pipeline writes it: `sha256//BASE64`, or the path of a PEM or DER
     /// certificate file (relative paths from `directory`), which may hold several certificates,
     /// or of a PEM or DER public-key file, as curl's `--pinnedpubkey` reads one.
-    /// - Throws: `.configuration` for a malformed hash or an unreadable or malformed file.
+    /// - Throws: `.configuration` for an empty pin (an unset shell variable must not turn
+    ///   pinning off), a malformed hash, or an unreadable or malformed file.
     public static func pins(from text: String, relativeTo directory: URL? = nil) throws(SluiceError) -> [TrustPin] {
+        guard !text.isEmpty else {
+            throw failure("a pin is empty: give sha256// and the base64 of 32 bytes, or the path of a PEM or DER file")
+        }
         if text.hasPrefix("sha256//") {
             guard let hash = Data(base64Encoded: String(text.dropFirst(8))), hash.count == 32 else {
                 throw failure("pin \(text) is not sha256// followed by the base64 of 32 bytes")
