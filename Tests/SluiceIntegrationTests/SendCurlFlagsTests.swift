@@ -253,6 +253,12 @@ struct SendCurlFlagsTests {
         let inPath = servers.httpbin("basic-auth/ada/hunter2-secret").absoluteString
         let sent = try await SluiceProcess.launch(["send", "-sv", "-o", "/dev/null", "-u", "ada:hunter2-secret", inPath])
         #expect(sent.status == 0 && sent.error.contains("> GET /basic-auth/ada/*** HTTP/1.1"), "\(sent.error)")
+        // A password in the URL's user information is not printed by a failure's message, where
+        // curl's message leaves the URL out: a refused connection, a host that does not resolve.
+        for failing in ["http://ada:url-secret-pw@127.0.0.1:9/x", "http://ada:url-secret-pw@nonexistent.invalid/x"] {
+            let failed = try await SluiceProcess.launch(["send", "-sS", failing])
+            #expect([6, 7].contains(failed.status) && failed.error.contains("ada:***@") && !failed.error.contains("url-secret-pw"), "\(failed.error)")
+        }
         let directory = try TemporaryDirectory()
         let pipeline = try directory.write("requests:\n  - name: in-path\n    path: \(inPath)\n    expect: {status: 200}\n", to: "in-path.yaml")
         for format in [["--no-color"], ["--format", "json"], ["--verbose"]] {

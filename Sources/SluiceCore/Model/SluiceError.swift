@@ -176,11 +176,22 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
 
     /// `KIND in STAGE for URL: MESSAGE`, for example
     /// `timeout in transport for http://127.0.0.1:8080/delay/3: Operation timed out after 1000 milliseconds`.
+    /// A password in the URL's user information is written `***`: an error is printed and
+    /// logged, and the URL is the one the user typed or a server's `Location`.
     public var description: String {
         var text = kind.description
         if let stage { text += " in \(stage)" }
-        if let url { text += " for \(url.absoluteString)" }
+        if let url { text += " for \(SluiceError.shown(url))" }
         return text + ": " + message
+    }
+
+    /// `url` as written, its user information's password (if any) written `***`.
+    static func shown(_ url: URL) -> String {
+        let text = url.absoluteString
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"), authority.index(after: colon) < at else { return text }
+        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
     }
 
     /// The ``description``, for code that reads `localizedDescription` (`LocalizedError`).
