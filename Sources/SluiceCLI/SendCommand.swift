@@ -293,7 +293,6 @@ struct SendCommand: AsyncParsableCommand {
         let transport = CurlTransport(configuration: CurlTransport.Configuration(
             caBundle: trust.caBundle, httpVersion: http11 ? .http1_1 : http2 ? .http2 : .http2OverTLS, decodesContent: !outputOptions.raw
         ))
-        let policy = try trust.trustPolicy()
         let reachability = ReachabilityCheck(waitsForConnectivity: waitsForConnectivity)
         let cookies = try cookieStage()
         // -i, -I and -D show every hop's head under -L, as curl's do; -w reads the hops' figures.
@@ -341,7 +340,7 @@ struct SendCommand: AsyncParsableCommand {
             ),
             monitors: [WaitNotes(silent: outputOptions.silent)]
         )
-        request.trustPolicy = policy
+        request.trustPolicy = try trustPolicy(for: request, hops: hopLog)
         request.proxyRoute = try proxy.proxyRoute()
         request.connectionOverrides = try connection.overrides(beside: request.proxyRoute)
         request.maxTransferRate = limitRate.flatMap(SendCommand.rate)
@@ -447,6 +446,17 @@ struct SendCommand: AsyncParsableCommand {
         }
         if metrics {
             Terminal.writeError(MetricsReport(response: response, task: handle.context.metrics).text)
+        }
+    }
+
+    /// The TLS flags' trust policy. A client certificate that cannot be used fails as curl's
+    /// transfer does (58): `-s` hides the message, and `-w` writes its line, for no response.
+    private func trustPolicy(for request: Request, hops: HopLog) throws -> TrustPolicy? {
+        do {
+            return try trust.trustPolicy()
+        } catch let failure as RequestFailure {
+            try? writeOutLine(nil, request: request, bodyWritten: nil, hops: hops, failure: .request(failure))
+            throw RequestFailure(error: failure.error, quiet: outputOptions.quiet, status: failure.status)
         }
     }
 

@@ -41,6 +41,25 @@ struct SendTrustFlagsTests {
         }
     }
 
+    @Test("a client certificate that cannot be used (a key not its own, a wrong or missing password, a missing file) fails as curl's transfer does: 58, no message under -s, -w's line with 000")
+    func unusableClientCertificate() async throws {
+        let servers = try TestServers.load()
+        let certs = servers.certificates
+        let writeOut = ["-s", "-w", "[%{http_code} %{exitcode}]", "--cacert", servers.caBundle]
+        for identity in [
+            ["-E", certs + "/client.pem", "--key", certs + "/client-2.key"],
+            ["-E", certs + "/client.pem", "--key", certs + "/client-encrypted.key", "--pass", "wrong"],
+            ["-E", certs + "/client.pem", "--key", certs + "/client-encrypted.key"],
+            ["-E", certs + "/missing.pem"],
+        ] {
+            let arguments = writeOut + identity + [servers.nginxHTTPSClientAuth.absoluteString]
+            let reference = try await SluiceProcess.launch(arguments, executable: URL(fileURLWithPath: "/usr/bin/curl"))
+            let sent = try await SluiceProcess.launch(["send"] + arguments)
+            #expect(reference.status == 58 && reference.output == "[000 58]", "curl \(identity): \(reference.output)")
+            #expect(sent.status == 58 && sent.output == reference.output && sent.error.isEmpty, "\(identity): \(sent.output) \(sent.error)")
+        }
+    }
+
     @Test("an empty pin (--pinnedpubkey \"$PIN\" with PIN unset, ';', a trailing ';' beside the right pin) is refused before anything is sent, never read as no pin: curl fails 90 on each")
     func emptyPinIsRefused() async throws {
         let servers = try TestServers.load()
