@@ -13,7 +13,7 @@ struct CurlCommand: AsyncParsableCommand {
         commandName: "curl",
         abstract: "Prints a curl command that reproduces each request of a pipeline file.",
         discussion: """
-            Each request runs through the request half of the chain (nothing is sent), and the command carries the method, URL, headers and body as the stages left them, with curl flags for redirects, timeouts, the CA bundle and public-key pins. Secrets print as *** unless --show-secrets. Captures have no value without a run and print as <NAME>. A line says when the requests share a cookie jar, which the commands share only through a cookie file (-b FILE -c FILE).
+            Each request runs through the request half of the chain (nothing is sent), and the command carries the method, URL, headers and body as the stages left them, with curl flags for redirects, timeouts, the CA bundle, the client certificate and revocation checks (public-key pins only beside --insecure; otherwise a comment names them, since curl checks the leaf's key alone). Secrets print as *** unless --show-secrets. Captures have no value without a run and print as <NAME>. A line says when the requests share a cookie jar, which the commands share only through a cookie file (-b FILE -c FILE).
             """
     )
 

@@ -51,9 +51,20 @@ public struct Redactor: Sendable {
 
     /// The text with every secret, in every form, replaced by `***`.
     public func redact(_ text: String) -> String {
-        guard !secrets.isEmpty else { return text }
-        let bytes = Array(text.utf8)
-        guard var match = firstMatch(in: bytes, from: 0) else { return text }
+        guard !secrets.isEmpty, let output = redacted(Array(text.utf8)) else { return text }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Bytes that need not be text (a binary body shown as base64) with every secret, in every
+    /// form, replaced by `***`.
+    public func redact(_ data: Data) -> Data {
+        guard !secrets.isEmpty, let output = redacted(Array(data)) else { return data }
+        return Data(output)
+    }
+
+    /// `bytes` with every secret replaced; `nil` when none is there.
+    private func redacted(_ bytes: [UInt8]) -> [UInt8]? {
+        guard var match = firstMatch(in: bytes, from: 0) else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var position = 0
@@ -65,7 +76,7 @@ public struct Redactor: Sendable {
             match = next
         }
         output += bytes[position...]
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// A header's value as it may be shown: credentials hidden, secrets replaced.

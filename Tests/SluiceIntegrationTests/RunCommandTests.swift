@@ -600,6 +600,86 @@ struct RunCommandTests {
         }
     }
 
+    @Test("curl: a pin beside allow-invalid-certificates is exported with --insecure, so curl refuses what sluice refuses; a client certificate as --cert, --key and --pass")
+    func curlExportOfTrust() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let certificates = servers.certificates
+        let path = try directory.write("""
+            requests:
+              - name: pinned
+                path: ${base}/hello.txt
+                stages:
+                  - trust-evaluation: {pinning: public-key, pins: ["\(servers.pins.localhost)"], allow-invalid-certificates: true}
+              - name: identity
+                path: \(servers.nginxHTTPSClientAuth.absoluteString)/hello.txt
+                stages:
+                  - trust-evaluation:
+                      ca-bundle: \(servers.caBundle)
+                      client-certificate: \(certificates)/client.pem
+                      client-key: \(certificates)/client-encrypted.key
+                      client-key-password: client-key-pass
+            """, to: "trust.yaml")
+        for (base, status) in [(servers.nginxHTTPS, 0), (servers.nginxHTTPSInterceptor, 90)] {
+            let variables = ["--var", "base=\(base.absoluteString)"]
+            let run = try await SluiceProcess.launch(["run", "--only", "pinned"] + variables + [path])
+            #expect(run.status == (status == 0 ? 0 : 1), "\(run.output)\(run.error)")
+            let export = try await SluiceProcess.launch(["curl", "--show-secrets"] + variables + [path])
+            let commands = export.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+            #expect(commands.count == 2 && commands[0].contains("--pinnedpubkey \(servers.pins.localhost) --insecure"), "\(export.output)")
+            #expect(commands[1].contains("--cert \(certificates)/client.pem --key \(certificates)/client-encrypted.key --pass client-key-pass"), "\(export.output)")
+            for (command, expected) in zip(commands, [status, 0]) {
+                let sent = try await SluiceProcess.launch(["-c", String(command) + " --silent --output /dev/null"], executable: URL(fileURLWithPath: "/bin/bash"))
+                #expect(sent.status == Int32(expected), "\(command): \(sent.error)")
+            }
+        }
+        let hidden = try await SluiceProcess.launch(["curl", "--var", "base=\(servers.nginxHTTPS.absoluteString)", path])
+        #expect(hidden.output.contains("--pass '***'") && !hidden.output.contains("client-key-pass"), "\(hidden.output)")
+    }
+
+    @Test("a secret in a binary body or a file's path is hidden: dry run's body-base64, sluice curl's base64 and paths")
+    func secretsInBinaryBodiesAndPaths() async throws {
+        let directory = try TemporaryDirectory()
+        let secret = "S3cr3tValue9"
+        try Data([0, 1, 0xFF, 0xFE]).write(to: directory.file("bin.dat"))
+        try Data("x".utf8).write(to: directory.file("\(secret).bin"))
+        let path = try directory.write("""
+            stages:
+              - serialization: { format: multipart }
+            requests:
+              - name: parts
+                method: POST
+                path: http://127.0.0.1:9/post
+                parts:
+                  - { name: f, file: bin.dat }
+                  - { name: a, value: "${env.TOK}" }
+                  - { name: g, file: "${env.TOK}.bin", filename: "${env.TOK}" }
+              - name: raw
+                method: POST
+                path: http://127.0.0.1:9/raw
+                body: !!binary AAH//g==
+                headers: { X-Key: "${env.TOK}" }
+              - name: file
+                method: POST
+                path: http://127.0.0.1:9/file
+                body-file: ${env.TOK}.bin
+            """, to: "binary.yaml")
+        let dryRun = try await SluiceProcess.launch(["run", "--dry-run", "--format", "json", path], environment: ["TOK": secret])
+        #expect(dryRun.status == 0, "\(dryRun.error)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(dryRun.output.utf8)) as? [String: Any])
+        let requests = try #require(document["requests"] as? [[String: Any]])
+        let encodedBody = try #require(requests[0]["body-base64"] as? String)
+        let body = try #require(Data(base64Encoded: encodedBody))
+        #expect(body.range(of: Data(secret.utf8)) == nil && body.range(of: Data("\r\n\r\n***\r\n".utf8)) != nil)
+        #expect(!dryRun.output.contains(secret), "\(dryRun.output)")
+        let exported = try await SluiceProcess.launch(["curl", path], environment: ["TOK": secret])
+        #expect(exported.status == 0 && !exported.output.contains(secret) && exported.output.contains("--data-binary '@\(directory.url.path)/***.bin'"), "\(exported.output)")
+        for line in exported.output.split(separator: "\n") where line.hasPrefix("echo ") {
+            let encoded = try #require(line.split(separator: " ").dropFirst().first)
+            #expect(Data(base64Encoded: String(encoded)).map { $0.range(of: Data(secret.utf8)) == nil } == true)
+        }
+    }
+
     @Test("secrets never appear: text, verbose, JSON, report, dry run and curl all show ***")
     func secretsRedacted() async throws {
         let servers = try TestServers.load()

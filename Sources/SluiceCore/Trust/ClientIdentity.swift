@@ -39,6 +39,13 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
     package let password: String?
     /// The client certificate itself.
     public let certificate: X509Certificate
+    /// The file the certificate was read from, as given, for a command that names it
+    /// (`sluice curl`'s `--cert`).
+    public let certificateFile: String
+    /// The key's file, as given; `nil` when the key is in the certificate's file.
+    public let keyFile: String?
+    /// The intermediates' file, as given.
+    public let intermediatesFile: String?
 
     /// Reads and checks an identity.
     /// - Parameters:
@@ -108,6 +115,7 @@ public struct ClientIdentity: Sendable, Hashable, CustomStringConvertible {
         guard let leaf else { throw Invalid(part: "certificate", message: "\(certificate) holds no certificate") }
         defer { sluice_certificate_free(leaf) }
         self.certificate = X509Certificate(leaf)
+        (certificateFile, keyFile, intermediatesFile) = (certificate, key, intermediates)
         self.certificateBytes = certificateBytes
         self.keyBytes = keyBytes
         self.password = password

@@ -5,7 +5,7 @@ import SluicePipelineFiles
 
 /// A curl command line that sends the same request: method, URL, headers and body as the
 /// request-side stages left them, plus the transport settings curl has flags for (redirects,
-/// timeouts, CA bundle, public-key pins, `-k`).
+/// timeouts, CA bundle, client certificate, revocation, public-key pins, `-k`).
 ///
 /// Multipart bodies are given as `-F` parts, so curl streams the same files (with its own
 /// boundary); other bodies are given byte for byte. curl's own defaults are matched to the
@@ -42,6 +42,8 @@ public enum CurlExport {
         var lines: [String] = []
         var arguments = ["curl"]
         var prefix = ""
+        // A shell word for a value that may hold a secret (a path read from ${env.X} included).
+        func word(_ text: String) -> String { quote(redactor.redact(text)) }
         let url = CapturePlaceholder.shown(request.url, names: placeholders)
         // curl reads [] and {} in a URL as a glob; the URL is sent as Sluice sends it.
         if url.contains(where: { "[]{}".contains($0) }) { arguments.append("--globoff") }
@@ -73,7 +75,7 @@ public enum CurlExport {
                     var text = "\(part.name)=@\(formWord(url.path))"
                     if let type = part.contentType { text += ";type=\(formWord(type))" }
                     if let filename = part.filename { text += ";filename=\(formWord(filename))" }
-                    arguments += ["-F", quote(text)]
+                    arguments += ["-F", word(text)]
                 }
             }
         } else {
@@ -83,11 +85,11 @@ public enum CurlExport {
                 if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
                     arguments += ["--data-binary", quote(redactor.redact(text))]
                 } else {
-                    prefix = "echo \(data.base64EncodedString()) | base64 -d | "
+                    prefix = "echo \(redactor.redact(data).base64EncodedString()) | base64 -d | "
                     arguments += ["--data-binary", "@-"]
                 }
             case .file(let url):
-                arguments += ["--data-binary", quote("@" + url.path)]
+                arguments += ["--data-binary", word("@" + url.path)]
             case .segments:
                 lines.append("# the body is several pieces (memory and files); curl cannot send it as one")
             case .stream:
@@ -129,13 +131,13 @@ public enum CurlExport {
             arguments += ["--limit-rate", "\(rate)"]
         }
         if let policy = request.trustPolicy {
-            arguments += trustArguments(policy, lines: &lines)
+            arguments += trustArguments(policy, lines: &lines).map(word)
         }
         switch request.proxyRoute {
         case .direct?:
             arguments += ["--noproxy", quote("*")]
         case .through(let proxy)?:
-            arguments += ["--proxy", quote(proxy.url.absoluteString)]
+            arguments += ["--proxy", word(proxy.url.absoluteString)]
             if let username = proxy.username {
                 arguments += ["--proxy-user", quote(username + ":" + redactor.redact(proxy.password ?? ""))]
             }
@@ -146,12 +148,12 @@ public enum CurlExport {
             break
         }
         if let overrides = request.connectionOverrides {
-            if let socket = overrides.unixSocketPath { arguments += ["--unix-socket", quote(socket)] }
+            if let socket = overrides.unixSocketPath { arguments += ["--unix-socket", word(socket)] }
             arguments += overrides.resolve.flatMap { ["--resolve", quote($0.description)] }
             arguments += overrides.connectTo.flatMap { ["--connect-to", quote($0.description)] }
             if let version = overrides.ipVersion { arguments.append("-" + version.rawValue) }
         }
-        return (lines + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
+        return (lines.map(redactor.redact) + [prefix + arguments.joined(separator: " ")]).joined(separator: "\n")
     }
 
     /// curl's flags for the request's own credential (`credential:`): `-u` with `--anyauth`,
@@ -169,20 +171,43 @@ public enum CurlExport {
         return ["-u", quote(redactor.redact(credential.username) + ":" + redactor.redact(credential.password)), scheme]
     }
 
-    /// curl's flags for what it enforces as Sluice does (`--cacert`, `--insecure`), and a comment
-    /// line for what it cannot: pins. Sluice matches pins against the verified chain, CA and leaf
-    /// alike; curl's `--pinnedpubkey` checks the leaf's key only, so a CA pin that `sluice run`
-    /// passes would fail there. The pins are named in the comment instead.
+    /// curl's flags for the trust policy, unquoted: `--cacert`, `--insecure`, the client
+    /// certificate (`--cert`, `--key`, `--pass`), `--crlfile`, `--cert-status`, and pins, with a
+    /// comment line where curl checks differently.
+    ///
+    /// Sluice matches pins against the verified chain, CA and leaf alike; curl's
+    /// `--pinnedpubkey` checks the leaf's key only, so a CA pin that `sluice run` passes fails
+    /// there. Beside a validated chain (`--cacert`), the pins are named in a comment and left
+    /// out, so that a command pinning a private CA runs; with `--insecure`, which accepts any
+    /// chain, they are written all the same: the command must never accept a server the
+    /// pipeline refuses, and it fails (90) where only a CA is pinned.
     private static func trustArguments(_ policy: TrustPolicy, lines: inout [String]) -> [String] {
         var arguments: [String] = []
-        if let bundle = policy.caBundle { arguments += ["--cacert", quote(bundle)] }
+        if let bundle = policy.caBundle { arguments += ["--cacert", bundle] }
+        let insecure = policy.allowsInvalidCertificates || !policy.validatesDomainName
         if policy.pinning != .none {
-            let pins = policy.pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }
-            lines.append(
-                "# not exported: \(policy.pinning.rawValue) pinning to \(pins.joined(separator: ";")) (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)"
-            )
+            let pins = policy.pins.map { "sha256//" + Data($0.publicKeySHA256).base64EncodedString() }.joined(separator: ";")
+            let anchors = policy.pinning == .certificate ? "; the pinned certificates are also its trust anchors: give curl them with --cacert" : ""
+            if insecure {
+                arguments += ["--pinnedpubkey", pins]
+                lines.append("# \(policy.pinning.rawValue) pinning: curl's --pinnedpubkey checks only the leaf's key, where Sluice checks every certificate of the verified chain, so a CA pin fails there (90)\(anchors)")
+            } else {
+                lines.append(
+                    "# not exported: \(policy.pinning.rawValue) pinning to \(pins) (Sluice checks every certificate of the verified chain; curl's --pinnedpubkey checks only the leaf's key, so a CA pin would fail there; add --pinnedpubkey for a leaf pin)\(anchors)"
+                )
+            }
         }
-        if policy.allowsInvalidCertificates || !policy.validatesDomainName { arguments.append("--insecure") }
+        if insecure { arguments.append("--insecure") }
+        if let identity = policy.clientIdentity {
+            arguments += ["--cert", identity.certificateFile]
+            if let key = identity.keyFile { arguments += ["--key", key] }
+            if let password = identity.password { arguments += ["--pass", password] }
+            if let intermediates = identity.intermediatesFile {
+                lines.append("# not exported: the client certificate's intermediates in \(intermediates); curl sends those that follow the certificate in its --cert file")
+            }
+        }
+        if let crlFile = policy.crlFile { arguments += ["--crlfile", crlFile] }
+        if policy.requiresStapledOCSP { arguments.append("--cert-status") }
         if policy.hosts != nil { lines.append("# the trust policy applies to hosts \(policy.hosts!.joined(separator: ", ")) only") }
         return arguments
     }

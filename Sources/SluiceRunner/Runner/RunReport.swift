@@ -126,7 +126,7 @@ public enum RunReport {
                     "url": .string(redactor.redact(CapturePlaceholder.shown(request.url, names: entry.placeholders))),
                     "headers": .array(request.headers.map { [.string($0.name), .string(redactor.redact(header: $0.name, value: $0.value))] }),
                     "body": text.map { .string(redactor.redact($0)) } ?? .null,
-                    "body-base64": body.flatMap { text == nil ? .string($0.base64EncodedString()) : nil } ?? .null,
+                    "body-base64": body.flatMap { text == nil ? .string(redactor.redact($0).base64EncodedString()) : nil } ?? .null,
                 ]
             case .failure where entry.skipReason != nil:
                 return [
