@@ -444,6 +444,32 @@ struct OutputPathTests {
         #expect(FileNodes.contents(directory.file("other-name.txt").path) == hello)
     }
 
+    @Test("output: of a response that response-decoding refuses for its status and expect.status accepts (Hurl's HTTP 404) is written, as curl -o writes it; a status expect refuses leaves the file")
+    func outputOfAnExpectedErrorStatus() async throws {
+        let directory = try TemporaryDirectory()
+        let reference = directory.file("curl.html")
+        #expect(try await CurlCLI.run(["-o", reference.path, servers.nginx("does-not-exist").absoluteString]).status == 0)
+        for (checks, name) in [("", "plain"), (", checks: [{ body: , contains: \"404\" }]", "checked"), (", checks: [{ status: , equals: 404 }]", "head")] {
+            for (status, written) in [("404", true), ("[200, 404]", true), ("200", false)] {
+                try Data("old\n".utf8).write(to: directory.file("\(name).html"))
+                let path = try pipeline(in: directory, """
+                    stages:
+                      - url-resolution: { base-url: "\(servers.nginxHTTP.absoluteString)" }
+                      - response-decoding: { format: string }
+                    requests:
+                      - name: missing
+                        path: does-not-exist
+                        output: \(name).html
+                        expect: { status: \(status)\(checks) }
+                    """)
+                let result = try await offPool { try SluiceProcess.run(["run", "--no-color", path]) }
+                #expect(result.status == (written ? 0 : 1), "\(name) \(status): \(result.output)\(result.error)")
+                let contents = FileManager.default.contents(atPath: directory.file("\(name).html").path)
+                #expect(contents == (written ? FileManager.default.contents(atPath: reference.path) : Data("old\n".utf8)), "\(name) \(status)")
+            }
+        }
+    }
+
     @Test("output: null is YAML's null, not a file named null: refused at load time, saying to quote it")
     func outputNull() throws {
         let failure = #expect(throws: PipelineFileError.self) {

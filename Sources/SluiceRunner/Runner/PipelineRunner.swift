@@ -437,9 +437,11 @@ public struct PipelineRunner: Sendable {
         }
         var request = request
         // A body both checked and written to `output:` is kept to be checked, then written, as
-        // Hurl checks a body it writes (memory bounded by max-response-size then).
+        // Hurl checks a body it writes (memory bounded by max-response-size then); so is one
+        // whose status a stage may refuse and `expect.status` overrule, since a refused
+        // response's streamed file is discarded.
         var output: URL?
-        if spec.readsBody, case .file(let url) = request.destination {
+        if spec.readsBody || spec.acceptsStatusOutsideSuccess, case .file(let url) = request.destination {
             output = url
             request.destination = .memory
         }
@@ -465,9 +467,13 @@ public struct PipelineRunner: Sendable {
         spec: RequestSpec, request: Request, output: URL?, scope: VariableScope, jar: CookieJar?
     ) -> Outcome {
         var outcome = Outcome(duration: ContinuousClock.now - start, failures: [])
+        // The response whose body `output:` gets: one no stage refused, or one a stage refused
+        // and the request's own `expect.status` accepts.
+        var kept: Response?
         switch ended {
         case .success(let response):
             outcome.response = response
+            kept = response
         case .failure(let error as SluiceError):
             outcome.response = error.response
             if let response = error.response, [.unacceptableStatus, .unacceptableContentType, .decoding].contains(error.kind) {
@@ -480,6 +486,7 @@ public struct PipelineRunner: Sendable {
                     verdict = nil
                 }
                 outcome.error = verdict.map(RequestResult.Failure.init)
+                if verdict == nil, spec.acceptsStatus(response.status) { kept = response }
             } else {
                 outcome.error = RequestResult.Failure(error)
             }
@@ -494,8 +501,7 @@ public struct PipelineRunner: Sendable {
         outcome.notes = handle.context.notes
         outcome.metrics = handle.context.metrics
         check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
-        // Written only when no stage refused the response, as the streamed body is.
-        if let output, case .success(let response) = ended {
+        if let output, let response = kept {
             do {
                 try OutputFile.write(response.body, to: output.path, role: "the output")
             } catch {

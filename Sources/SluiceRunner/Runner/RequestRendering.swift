@@ -10,6 +10,15 @@ extension RequestSpec {
         expectations.contains { if case .status = $0.check { true } else { false } }
     }
 
+    /// Whether the request's `expect.status` names a status outside 2xx, which response
+    /// decoding refuses and the request's own expectation overrules (Hurl's `HTTP 404`).
+    var acceptsStatusOutsideSuccess: Bool {
+        expectations.contains { expectation in
+            guard case .status(let codes) = expectation.check else { return false }
+            return codes.ranges.contains { $0.lowerBound < 200 || $0.upperBound > 299 }
+        }
+    }
+
     /// Whether the request's `expect.status` names `status`.
     func acceptsStatus(_ status: Int) -> Bool {
         expectations.contains { if case .status(let codes) = $0.check { codes.contains(status) } else { false } }
