@@ -29,6 +29,16 @@ struct RunConditionTests {
         #expect(try RunConditionTests.holds("${s} == 'staging'", values))
         #expect(try RunConditionTests.holds("1e3 == 1000"))
         #expect(try RunConditionTests.holds("'nan' == 'nan'"))
+        // Integers of any size compare exactly, as expect compares them, not rounded to doubles.
+        let big = ["big": "18446744073709551617", "edge": "9007199254740993"]
+        #expect(try RunConditionTests.holds("big == 18446744073709551616", big) == false)
+        #expect(try RunConditionTests.holds("big > 18446744073709551616", big))
+        #expect(try RunConditionTests.holds("big != 18446744073709551616", big))
+        #expect(try RunConditionTests.holds("big == 018446744073709551617", big))
+        #expect(try RunConditionTests.holds("edge > 9007199254740992", big))
+        #expect(try RunConditionTests.holds("edge > 9007199254740992.0", big))
+        #expect(try RunConditionTests.holds("big > 1.8e19", big))
+        #expect(try RunConditionTests.holds("007 == 7"))
         // A number and text have no order, either way round; they are not equal.
         let text = ["qty": "abc"]
         for condition in ["qty > 40", "qty >= 40", "qty < 40", "qty <= 40", "40 < qty", "qty == 40"] {

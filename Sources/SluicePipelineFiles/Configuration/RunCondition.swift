@@ -12,8 +12,8 @@ import SluiceStageRegistry
 /// - Operands: a name (a variable, a capture, a `for-each` row value; `${NAME}` is accepted too),
 ///   `env.NAME` for the environment, a quoted string (`'...'` or `"..."`), a number.
 /// - Comparisons: `==`, `!=`, `<`, `<=`, `>`, `>=`. Two operands that both read as numbers compare
-///   as numbers (`3 == 3.0`); two that read as text, as text, code point by code point, with no
-///   Unicode normalization; a number and text are not equal and have no order (`<`, `<=`, `>`,
+///   as numbers (`3 == 3.0`; integers of any size exactly, as `expect` compares them); two that
+///   read as text, as text, code point by code point, with no Unicode normalization; a number and text are not equal and have no order (`<`, `<=`, `>`,
 ///   `>=` are false). A comparison with a name that has no value is false (`!=` included): test it
 ///   with `exists NAME`.
 /// - `exists NAME`, `true`, `false`, `not`, `and`, `or` and parentheses; `not` binds tightest, then
@@ -154,7 +154,9 @@ public struct RunCondition: Sendable, Hashable, CustomStringConvertible {
         let order: Int
         let (a, b) = (number(left), number(right))
         if let a, let b {
-            order = a < b ? -1 : (a > b ? 1 : 0)
+            // Exactly, as expect compares: 18446744073709551617 is not 18446744073709551616.
+            guard let numeric = JSONValue.numericOrder(a, b) else { return comparison == .notEqual }
+            order = numeric
         } else if (a == nil) != (b == nil), comparison != .equal, comparison != .notEqual {
             // A number and text have no order: 'abc' > 40 does not hold (nor 'abc' <= 40).
             return false
@@ -172,12 +174,14 @@ public struct RunCondition: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A decimal number as JSON writes it (no `nan`, `inf`, hex or leading `+`), else `nil`.
-    private static func number(_ text: String) -> Double? {
+    /// A decimal number as JSON writes it (no `nan`, `inf`, hex or leading `+`; leading zeros
+    /// allowed), else `nil`: an integer of any size exactly, any other number as a double.
+    private static func number(_ text: String) -> JSONValue? {
         guard let first = text.unicodeScalars.first, first == "-" || ("0"..."9").contains(first),
             text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || "-+.eE".unicodeScalars.contains($0) })
         else { return nil }
-        return Double(text)
+        if let integer = JSONValue(integerText: text) { return integer }
+        return Double(text).map(JSONValue.double)
     }
 }
 
