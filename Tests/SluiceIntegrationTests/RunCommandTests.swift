@@ -19,8 +19,8 @@ struct RunCommandTests {
         case "oauth2-retry.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], ["CLIENT_SECRET": "s3cr3t-value"])
         case "signing.yaml", "events.yaml", "polling.yaml": (["--var", "base=\(servers.scenario.absoluteString)"], [:])
         case "typed-values.yaml":
-            (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/typed-vars.yaml").path, "--var", "note=2"], [:])
-        case "data-driven.yaml": (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("fixtures/staging.env").path], [:])
+            (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("_fixtures/typed-vars.yaml").path, "--var", "note=2"], [:])
+        case "data-driven.yaml": (["--var", "base=\(servers.httpbin.absoluteString)", "--vars-file", pipelines.appendingPathComponent("_fixtures/staging.env").path], [:])
         case "demo.yaml", "chain.yaml", "serialization-form.yaml", "serialization-multipart.yaml", "suite.yaml", "reachability.yaml":
             (["--var", "base=\(servers.httpbin.absoluteString)"], [:])
         default: nil
@@ -256,7 +256,7 @@ struct RunCommandTests {
         let run = try await SluiceProcess.launch(["run", bad])
         #expect(run.status == 2 && run.output.isEmpty)
         let good = try await SluiceProcess.launch(
-            ["validate", "--vars-file", RunCommandTests.pipelines.appendingPathComponent("fixtures/typed-vars.yaml").path, "--var", "note=2"]
+            ["validate", "--vars-file", RunCommandTests.pipelines.appendingPathComponent("_fixtures/typed-vars.yaml").path, "--var", "note=2"]
                 + RunCommandTests.examples().map { RunCommandTests.pipelines.appendingPathComponent($0).path },
             environment: ["API_TOKEN": "t", "CLIENT_SECRET": "s"]
         )

@@ -40,7 +40,7 @@ struct VariablesFileTests {
         #expect(try VariablesFile.yaml("", path: "v.yaml") == [:])
         let key = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("a: {[b]: c}\n", path: "v.yaml") }
         #expect(key?.description == "v.yaml:1:5: error: a mapping key must be a scalar to become JSON")
-        let loaded = try VariablesFile.load(path: VariablesFileTests.fixtures.deletingLastPathComponent().appendingPathComponent("../../pipelines/fixtures/typed-vars.yaml").standardizedFileURL.path)
+        let loaded = try VariablesFile.load(path: VariablesFileTests.fixtures.deletingLastPathComponent().appendingPathComponent("../../pipelines/_fixtures/typed-vars.yaml").standardizedFileURL.path)
         #expect(loaded.text.isEmpty && loaded.typed == ["order-id": "0042", "quantity": 2, "gift": false, "tags": ["new", "sale"]])
         let list = #expect(throws: PipelineFileError.self) { try VariablesFile.yaml("- a\n", path: "v.yaml") }
         #expect(list?.description == "v.yaml:1:1: error: a variables file is a mapping of names to values")
