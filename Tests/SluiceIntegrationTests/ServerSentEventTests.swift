@@ -147,6 +147,10 @@ struct ServerSentEventRunTests {
         #expect(result.status == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("2 passed, 1 failed"), "\(result.output)")
         #expect(result.output.contains("events.yaml:18"), "\(result.output)")
+        // The URL the stages resolved, as for any other request, in the text and the JSON.
+        #expect(result.output.contains("✔ some  GET \(servers.scenario.absoluteString)/events/run-"), "\(result.output)")
+        let json = try await SluiceProcess.launch(["run", "--format", "json", path])
+        #expect(json.output.contains("\"url\": \"\(servers.scenario.absoluteString)/events/run-") && !json.output.contains("\"url\": \"events/"), "\(json.output)")
 
         let bad = try directory.write("""
             requests:

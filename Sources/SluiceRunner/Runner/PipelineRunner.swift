@@ -518,10 +518,15 @@ public struct PipelineRunner: Sendable {
         let start = ContinuousClock.now
         var outcome = Outcome(sent: request, duration: .zero, failures: [])
         switch await readEvents(reading, request: request, manager: manager) {
-        case .success(let response): outcome.response = response
+        case .success(let response):
+            outcome.response = response
+            // The URL the stages resolved, which the response names: `request` is as the
+            // file wrote it.
+            if let url = response.url { outcome.sent?.url = url }
         case .failure(let error):
             outcome.response = error.response
             outcome.error = RequestResult.Failure(error)
+            if let url = error.response?.url ?? error.url { outcome.sent?.url = url }
         }
         outcome.duration = ContinuousClock.now - start
         check(&outcome, spec: spec, request: request, scope: scope, jar: jar)
