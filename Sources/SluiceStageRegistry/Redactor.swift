@@ -13,7 +13,10 @@ import SluiceCore
 /// every character outside ASCII, as Python's `json` does); and in base64 and base64url, as the
 /// template functions write it.
 /// Matching is on UTF-8 bytes, so a secret followed by a combining mark, which `String.contains`
-/// would not find inside the larger character, is hidden too. The longest form is replaced first,
+/// would not find inside the larger character, is hidden too. A secret under 4 bytes (a test
+/// password such as `p`) is hidden only where it stands alone, not inside a word, a number or a
+/// host name: replaced everywhere, it would mangle the output and show itself by where the `***`
+/// fall (`htt***://`). The longest form is replaced first,
 /// so a secret that contains another is hidden whole. It hides the credentials of `Authorization`
 /// and `Proxy-Authorization` headers whatever they hold, keeping the scheme: `Bearer ***`.
 public struct Redactor: Sendable {
@@ -99,17 +102,36 @@ public struct Redactor: Sendable {
                 if bytes[index..<index + form.count].elementsEqual(form) { longest = form.count }
             }
             for secret in secrets {
-                if let length = Redactor.encodedLength(of: secret, in: bytes, at: index), length > longest { longest = length }
+                var found = 0
+                if let length = Redactor.encodedLength(of: secret, in: bytes, at: index), length > found { found = length }
                 if bytes[index] == UInt8(ascii: "\\") || bytes[index] == secret.utf8.first,
-                    let length = Redactor.jsonEscapedLength(of: secret, in: bytes, at: index), length > longest
+                    let length = Redactor.jsonEscapedLength(of: secret, in: bytes, at: index), length > found
                 {
-                    longest = length
+                    found = length
                 }
+                guard found > longest else { continue }
+                if secret.utf8.count >= Redactor.shortSecretBytes || Redactor.standsAlone(bytes, index, found) { longest = found }
             }
             if longest > 0 { return (index, longest) }
             index += 1
         }
         return nil
+    }
+
+    /// Secrets shorter than this (a test password such as `p`) are hidden only where they stand
+    /// alone: hiding every `p` in `http` would mangle the output and give the secret away by
+    /// where the `***` fall.
+    static let shortSecretBytes = 4
+
+    /// Whether the bytes `start..<start + length` stand alone: no letter, digit, `.`, `-` or
+    /// `_` just before or just after them, so not inside a word, a number or a host name.
+    private static func standsAlone(_ bytes: [UInt8], _ start: Int, _ length: Int) -> Bool {
+        func joins(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80
+        }
+        let end = start + length
+        return (start == 0 || !joins(bytes[start - 1])) && (end == bytes.count || !joins(bytes[end]))
     }
 
     /// How many bytes of `bytes` from `index` spell `secret` with any of its bytes

@@ -132,6 +132,17 @@ struct RunOutputTests {
         #expect(key.redact(#"p\ud83dss p\u1234ss"#) == #"p\ud83dss p\u1234ss"#)
     }
 
+    @Test("a secret under 4 bytes is hidden where it stands alone, never inside a word, a number or a host name, where the *** would give it away")
+    func shortSecrets() {
+        let short = Redactor(secrets: ["p", "1", "ab"])
+        #expect(short.redact("GET http://127.0.0.1:80/anything/canada/2021 Accept: application/json") == "GET http://127.0.0.1:80/anything/canada/2021 Accept: application/json")
+        #expect(short.redact("/basic-auth/ab/p?x=1&y=ab") == "/basic-auth/***/***?x=***&y=***")
+        #expect(short.redact(#"{"password": "p", "n": 1, "list": [1, 12]}"#) == #"{"password": "***", "n": ***, "list": [***, 12]}"#)
+        #expect(short.redact("p p,p") == "*** ***,***")
+        // The 4-byte secret is hidden inside anything, as before.
+        #expect(Redactor(secrets: ["s3ck"]).redact("xs3ckx") == "x***x")
+    }
+
     @Test("JSON output hides secrets in object keys as well as values")
     func redactedKeys() {
         let value: JSONValue = ["s3cret": ["nested": "has s3cret inside"]]
