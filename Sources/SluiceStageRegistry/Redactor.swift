@@ -47,6 +47,15 @@ public struct Redactor: Sendable {
         more.isEmpty ? self : Redactor(secrets: secrets + more, hidesCredentials: hidesCredentials)
     }
 
+    /// Whether `text`, 4 bytes or longer, is a piece of a secret as it is: a capture that took
+    /// part of an echoed key (a `split`, a regular expression's group) shows that part.
+    public func isPieceOfSecret(_ text: String) -> Bool {
+        // Nothing made for a run with no secret: every capture of every request asks.
+        guard !secrets.isEmpty, text.utf8.count >= Redactor.shortSecretBytes else { return false }
+        let piece = Array(text.utf8)
+        return secrets.contains { $0.utf8.count >= piece.count && Array($0.utf8).firstRange(of: piece) != nil }
+    }
+
     /// Whether `text` shows a secret in any of its forms.
     public func reveals(_ text: String) -> Bool {
         !secrets.isEmpty && firstMatch(in: Array(text.utf8), from: 0) != nil

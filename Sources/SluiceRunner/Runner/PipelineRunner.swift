@@ -386,7 +386,7 @@ public struct PipelineRunner: Sendable {
             result.captured[name] = value
             result.capturedKinds[name] = kind
             let text = VariableScope.text(of: value)
-            if redactor.reveals(text) { result.capturedSecrets.append(text) }
+            if redactor.reveals(text) || redactor.isPieceOfSecret(text) { result.capturedSecrets.append(text) }
         }
         return result
     }
