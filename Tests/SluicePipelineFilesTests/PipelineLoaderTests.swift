@@ -475,6 +475,15 @@ struct PipelineLoaderTests {
         }
     }
 
+    @Test("a literal path the run would refuse (a host or port no standard allows) is a load error at its line, as sluice validate must say before the run does")
+    func unsendableLiteralPaths() {
+        for path in ["http://ho%7Cst/x", "http://1.2.3.08/", "http://h.test:8x/", "http://[1.2.3.4]/"] {
+            #expect(errors("requests:\n  - path: \"\(path)\"\n") == ["2:11: '\(path)' is not a URL reference: its host or port is one no standard allows, so the run would refuse it"])
+        }
+        // What the run escapes and sends is no error; a template is judged when it is filled.
+        #expect(errors("requests:\n  - path: \"http://h.test/a b?q={x}%3D\"\n  - path: \"http://${host}/\"\n    variables: {host: \"h|st\"}\n  - path: x\n").map { $0.prefix(4) } == ["5:11"])
+    }
+
     @Test("a diagnostic prints as FILE:LINE:COLUMN: error: MESSAGE")
     func diagnosticFormat() {
         let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")

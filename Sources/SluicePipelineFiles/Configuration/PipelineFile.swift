@@ -627,7 +627,10 @@ private struct Loader {
             if request.parameters != nil && (request.body != nil || request.bodyFile != nil) {
                 fail(request.mark, "give parameters or a raw body (body, body-file), not both")
             }
-            if !hasResolution, let path = request.path.scalar, !path.containsCodePoints("${"),
+            if let path = request.path.scalar, !path.isEmpty, !path.containsCodePoints("${"), URLText.url(path, keepingDotSegments: request.sendsPathAsIs) == nil {
+                // As the run reads it: a host or port no standard allows is refused, not sent.
+                fail(request.path.mark, "'\(path)' is not a URL reference: its host or port is one no standard allows, so the run would refuse it")
+            } else if !hasResolution, let path = request.path.scalar, !path.containsCodePoints("${"),
                 !["http", "https"].contains(URL(string: path)?.scheme?.lowercased())
             {
                 fail(request.path.mark, "'\(path)' is not an absolute http(s) URL, and there is no url-resolution stage to resolve it against")
