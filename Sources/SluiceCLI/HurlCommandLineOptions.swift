@@ -81,7 +81,7 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hurl files: hosts (comma-separated) an entry's proxy is not used for, as Hurl's --no-proxy; without it, the no_proxy environment variable, as libcurl reads it.", valueName: "HOSTS"))
     var noProxy: String?
 
-    @Flag(name: .customLong("compressed"), help: "Hurl files: every entry asks for a compressed body (Accept-Encoding: gzip, deflate, br, zstd), as Hurl's --compressed; without it only an entry with compressed: true does, as in Hurl. A coded body is decoded either way.")
+    @Flag(name: .customLong("compressed"), help: "Hurl files: every entry asks for a compressed body (Accept-Encoding: deflate, gzip, br, zstd), as Hurl's --compressed; without it only an entry with compressed: true does, as in Hurl. A coded body is decoded either way.")
     var compressed = false
 
     @Flag(name: .customLong("no-jsonpath-coercion"), help: "Hurl files: a jsonpath query or filter gives the list of nodes it selects, even for a singular path, as Hurl's --no-jsonpath-coercion (a pipeline's jsonpath-nodes:).")

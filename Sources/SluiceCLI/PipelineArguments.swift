@@ -17,7 +17,7 @@ struct PipelineArguments: ParsableArguments {
     )
     var files: [String]
 
-    @Option(name: [.customLong("var"), .customLong("variable")], help: ArgumentHelp("A variable, over every other source (repeatable; --variable, Hurl's spelling, too).", valueName: "NAME=VALUE"))
+    @Option(name: [.customLong("var"), .customLong("variable")], help: ArgumentHelp("A variable, over a vars file, SLUICE_VAR_ and variables:; a capture or a for-each row still wins over it (repeatable; --variable, Hurl's spelling, too).", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
     @Option(

@@ -17,7 +17,7 @@ Started on loopback by scripts/test-servers (its port goes into servers.json as 
                                                   AKIDEXAMPLE, region us-east-1): 200 or 403
   /hmac/...                                       checks an X-Signature HMAC-SHA256 over method, path,
                                                   query and body digest with key hmac-test-secret
-  /cache/KEY?cc=&etag=&last-modified=&expires=&vary=&age=&date=&status=&location=&set-cookie=&delay=
+  /cache/KEY?cache-control=&etag=&last-modified=&expires=&vary=&age=&date=&status=&location=&set-cookie=&delay=
                                                   an HTTP cache's origin: 200 (or `status`) with each
                                                   given field and {"key", "n", "conditional", "echo"};
                                                   304 when If-None-Match holds the etag, or
