@@ -133,8 +133,24 @@ struct ResponseDecodingTests {
         } throws: { error in
             guard let error = error as? SluiceError, let underlying = error.underlying as? SluiceError else { return false }
             return error.kind == .unacceptableStatus && underlying.kind == .unacceptableContentType
-                && error.message == "status 404 is not acceptable (200-299), and content type text/html is not acceptable (application/json, text/json, text/javascript)"
+                && error.message == "status 404 is not acceptable (200-299), and content type text/html is not acceptable (application/json, text/json, text/javascript); the server said: <h1>Not Found</h1>"
                 && error.response?.status == 404 && error.response?.decoded == nil
+        }
+    }
+
+    @Test("a status failure says what the server said: the body's text on one line, cut at 200 characters; nothing for no body or a binary one")
+    func statusFailureShowsTheBody() {
+        #expect(ResponseDecoding.excerpt(of: Data("{\n  \"error\": \"busy\",\n\t\"retry\": 3\n}\n".utf8)) == #"{ "error": "busy", "retry": 3 }"#)
+        #expect(ResponseDecoding.excerpt(of: Data()) == nil)
+        #expect(ResponseDecoding.excerpt(of: Data(" \r\n".utf8)) == nil)
+        #expect(ResponseDecoding.excerpt(of: Data([0xFF, 0xFE, 0x00, 0x81])) == nil)
+        let long = String(repeating: "é", count: 1_000)
+        #expect(ResponseDecoding.excerpt(of: Data(long.utf8)) == String(repeating: "é", count: 200) + "…")
+        #expect(ResponseDecoding.excerpt(of: Data(String(repeating: "a", count: 200).utf8)) == String(repeating: "a", count: 200))
+        #expect {
+            try ResponseDecoding(format: .json).decode(response(503, "application/json", #"{"error": "busy"}"#), for: request)
+        } throws: { error in
+            (error as? SluiceError)?.message == #"status 503 is not acceptable (200-299); the server said: {"error": "busy"}"#
         }
     }
 

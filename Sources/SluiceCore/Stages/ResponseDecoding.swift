@@ -114,11 +114,28 @@ public struct ResponseDecoding: SynchronousResponseStage {
             if contentTypeFailure == nil { response.decoded = try? decodedBody(response, request, mediaType: mediaType) }
             var message = "status \(response.status) is not acceptable (\(acceptableStatus))"
             if let contentTypeFailure { message += ", and " + contentTypeFailure.message }
+            if let said = ResponseDecoding.excerpt(of: response.body) { message += "; the server said: " + said }
             throw SluiceError(kind: .unacceptableStatus, stage: name, url: response.url, message: message, underlying: contentTypeFailure, response: response)
         }
         if let contentTypeFailure { throw contentTypeFailure }
         response.decoded = try decodedBody(response, request, mediaType: mediaType)
         return response
+    }
+
+    /// The longest excerpt of a refused body the status error shows.
+    static let excerptLength = 200
+
+    /// What a refused response's body says, for its error: the text on one line (each run of
+    /// white space one space), at most ``excerptLength`` characters and `…` after; `nil` for no
+    /// body, or one that is not UTF-8 text.
+    static func excerpt(of body: Data) -> String? {
+        // Enough bytes for the characters shown; a character the cut splits is left out.
+        let head = body.prefix(4 * excerptLength)
+        guard let text = (0...3).lazy.compactMap({ String(data: head.dropLast($0), encoding: .utf8) }).first else { return nil }
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !words.isEmpty else { return nil }
+        let cut = words.count > excerptLength || body.count > head.count
+        return String(words.prefix(excerptLength)) + (cut ? "…" : "")
     }
 
     /// The failure of a response whose body is not of an acceptable type; `nil` when it is, when
