@@ -484,6 +484,13 @@ struct PipelineLoaderTests {
         #expect(errors("requests:\n  - path: \"http://h.test/a b?q={x}%3D\"\n  - path: \"http://${host}/\"\n    variables: {host: \"h|st\"}\n  - path: x\n").map { $0.prefix(4) } == ["5:11"])
     }
 
+    @Test("a request that sends its own capture is told so, not that the request does not run before itself")
+    func ownCapture() {
+        #expect(errors("requests:\n  - name: create\n    path: http://h/${id}\n    capture: { id: $.id }\n") == [
+            "3:11: undefined variable ${id}: this request captures it from its response, which comes after it is sent"
+        ])
+    }
+
     @Test("a diagnostic prints as FILE:LINE:COLUMN: error: MESSAGE")
     func diagnosticFormat() {
         let diagnostic = PipelineDiagnostic(file: "pipelines/a.yaml", mark: YAMLNode.Mark(line: 3, column: 7), message: "unknown stage 'x'")

@@ -658,7 +658,7 @@ private struct Loader {
     /// they read.
     private mutating func checkTemplates(in nodes: [YAMLNode], known: Set<String>, captures: [String: String], request: RequestSpec) {
         for node in nodes {
-            _ = checkReferences(in: node, known: known, captures: captures, context: "request '\(request.name)'")
+            _ = checkReferences(in: node, known: known, captures: captures, context: "request '\(request.name)'", requestName: request.name)
             // Every scalar, however deep: a secret in parameters: or a header's list of values
             // is as secret as one in a path.
             for template in node.templates { secrets += scope.secrets(in: template) }
@@ -666,7 +666,7 @@ private struct Loader {
     }
 
     /// Reports malformed templates and references nothing supplies; `false` when there was one.
-    private mutating func checkReferences(in node: YAMLNode, known: Set<String>, captures: [String: String], context: String) -> Bool {
+    private mutating func checkReferences(in node: YAMLNode, known: Set<String>, captures: [String: String], context: String, requestName: String? = nil) -> Bool {
         let (references, problems) = node.references()
         for problem in problems { fail(problem.mark, problem.message) }
         var ok = problems.isEmpty
@@ -680,7 +680,9 @@ private struct Loader {
             } else {
                 guard !known.contains(reference.name) else { continue }
                 var message = "undefined variable \(current.spelling(ofVariable: reference.name))"
-                if let request = captures[reference.name] {
+                if let request = captures[reference.name], request == requestName {
+                    message += ": this request captures it from its response, which comes after it is sent"
+                } else if let request = captures[reference.name] {
                     message += ["stage options", "variables", "plugins"].contains(context)
                         ? ": it is captured by request '\(request)', but \(context) are read before any request runs"
                         : ": it is captured by request '\(request)', which does not run before this point"
