@@ -201,6 +201,8 @@ struct RunCommand: AsyncParsableCommand {
             throw error
         }
         let plan = try loadPlan()
+        // A load run takes Ctrl-C its own way (LoadInterruption).
+        if plan == nil { InterruptionCleanup.install() }
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
         }

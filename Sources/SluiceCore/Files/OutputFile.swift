@@ -102,6 +102,7 @@ public final class OutputFile: @unchecked Sendable {
                 let staging = target.stagingPath()
                 descriptor = try target.create(at: staging, permissions: permissions)
                 placement = .rename(staging: staging, final: target.resolvedPath)
+                OutputFile.unfinished.withLock { _ = $0.insert(staging) }
             }
         case .regular:
             let original = try target.openExisting()
@@ -109,6 +110,7 @@ public final class OutputFile: @unchecked Sendable {
             if let staging, let stagingDescriptor = try? target.create(at: staging, permissions: 0o600) {
                 descriptor = stagingDescriptor
                 placement = .copy(staging: staging, original: original)
+                OutputFile.unfinished.withLock { _ = $0.insert(staging) }
             } else {
                 descriptor = original
                 placement = .inPlace(emptyPending: true)
@@ -185,6 +187,7 @@ public final class OutputFile: @unchecked Sendable {
     package func keepStaging() -> String? {
         guard !finished else { return nil }
         finished = true
+        unregister()
         switch placement {
         case .rename(let staging, _):
             close(descriptor)
@@ -212,6 +215,7 @@ public final class OutputFile: @unchecked Sendable {
     package func discard() {
         guard !finished else { return }
         finished = true
+        unregister()
         switch placement {
         case .rename(let staging, _):
             close(descriptor)
@@ -223,6 +227,24 @@ public final class OutputFile: @unchecked Sendable {
         case .inPlace, .special:
             if descriptor >= 0 { close(descriptor) }
         }
+    }
+
+    /// The staging files this process made and has neither committed, kept nor discarded.
+    private static let unfinished = Locked<Set<String>>([])
+
+    /// Takes the staging file, if any, off the unfinished ones: it is about to be put in place,
+    /// kept or removed.
+    private func unregister() {
+        if let stagingPath { _ = OutputFile.unfinished.withLock { $0.remove(stagingPath) } }
+    }
+
+    /// Removes the staging file of every output file of the process not yet committed, kept or
+    /// given up, for a process about to end by a signal (Ctrl-C, `kill`): the files the user
+    /// named stay as they were, and no hidden `.NAME.….sluice-part` file is left beside them.
+    /// `sluice send` and `sluice run` call it on SIGINT, SIGTERM and SIGHUP; an application that
+    /// ends on a signal of its own may call it too. Not from a signal handler: it takes a lock.
+    public static func removeUnfinishedStagingFiles() {
+        for staging in unfinished.withLock({ state in defer { state.removeAll() }; return state }) { unlink(staging) }
     }
 
     /// Whether the path names a device, a FIFO or a terminal, which takes the bytes as they come
@@ -292,6 +314,7 @@ public final class OutputFile: @unchecked Sendable {
     public func commit() throws(SluiceError) {
         guard !finished else { throw misuse("it was committed already") }
         finished = true
+        unregister()
         switch placement {
         case .rename(let staging, let final):
             let closed = close(descriptor)
