@@ -85,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Stop after the first request that fails (requests marked always: still run); not in load mode.")
     var failFast = false
 
-    @Flag(help: "Print each request's and response's start line and headers to standard error, secrets redacted.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Print each request's and response's start line and headers to standard error, secrets redacted (-v as curl's and Hurl's).")
     var verbose = false
 
     @Flag(help: "No colour, even on a terminal (NO_COLOR is honoured too).")

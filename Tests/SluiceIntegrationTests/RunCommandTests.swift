@@ -153,6 +153,9 @@ struct RunCommandTests {
         #expect(only.status == 0 && only.output.contains("1 request: 1 passed, 0 failed"))
         let verbose = try await SluiceProcess.launch(["run", "--verbose", "--only", "fine", path])
         let exchange = verbose.error.split(separator: "\n").map(String.init)
+        // -v, as curl's and Hurl's, is --verbose.
+        let short = try await SluiceProcess.launch(["run", "-v", "--only", "fine", path])
+        #expect(Array(short.error.split(separator: "\n").prefix(8).map(String.init)) == Array(exchange.prefix(8)), "\(short.error)")
         #expect(Array(exchange.prefix(8)) == [
             "\(path): the chain, top to bottom:",
             "  call 100   url-resolution     \(path):2:5",
