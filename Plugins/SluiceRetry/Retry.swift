@@ -150,7 +150,10 @@ public struct Retry: Stage {
         }
     }
 
-    private static func text(_ duration: Duration) -> String {
-        "\(Int(DurationText.milliseconds(duration).rounded())) ms"
+    /// `1500 ms`; whole seconds past what milliseconds in an `Int` hold (a server's
+    /// `Retry-After: 99999999999999999999`).
+    static func text(_ duration: Duration) -> String {
+        let milliseconds = DurationText.milliseconds(duration)
+        return milliseconds < 1e15 ? "\(Int(milliseconds.rounded())) ms" : "\(duration.components.seconds) s"
     }
 }

@@ -157,6 +157,10 @@ struct RetryTests {
         #expect(try tooLong.result.get().status == 503)
         #expect(tooLong.calls == 1)
         #expect(tooLong.metrics.notes.map(\.detail) == ["status 503 asks to retry after 60000 ms, more than max-delay 10000 ms"])
+        // Past what an Int of milliseconds holds: said in seconds, never a trap (a hostile server's).
+        let huge = try await run([Self.status(503, headers: ["Retry-After": "99999999999999999999"]), Self.status(200)])
+        #expect(try huge.result.get().status == 503)
+        #expect(huge.metrics.notes.map(\.detail) == ["status 503 asks to retry after \(Int.max) s, more than max-delay 10000 ms"])
 
         let garbage = try await run([Self.status(503, headers: ["Retry-After": "soon"]), Self.status(200)])
         #expect(garbage.waits == [.milliseconds(200)])
