@@ -89,6 +89,8 @@ struct ContentDecodingTests {
     static let knownCodings = [
         "gzip", "x-gzip", "deflate", "deflate-raw", "br", "zstd", "identity",
         "gzip,br", "br,gzip", "deflate,zstd", "zstd,br,gzip", "gzip,identity",
+        // Five, the most curl (and Sluice) undoes.
+        "gzip,br,zstd,deflate,gzip",
     ]
 
     @Test("every coding and stack the reference encoders write decodes to the plain body, as curl --compressed decodes it", arguments: knownCodings)
@@ -143,6 +145,8 @@ struct ContentDecodingTests {
         ("gzip", "&corrupt=1", "incorrect data check", 61), ("deflate", "&corrupt=1", "incorrect data check", 61),
         ("br", "&corrupt=1", "ended inside its br stream", 0), ("zstd", "&corrupt=1", "corruption", 61),
         ("zstd-wide", "", "8 MiB", 0),
+        // Six codings where curl undoes five at most: refused before a byte is decoded, as curl.
+        ("gzip,gzip,gzip,gzip,gzip,gzip", "", "6 content codings, more than the 5", 61),
     ]
 
     @Test("a damaged, cut or over-wide body ends in a protocol error naming the coding, with curl's code 61, in every destination", arguments: damaged)

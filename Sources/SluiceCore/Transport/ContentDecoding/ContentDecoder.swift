@@ -28,6 +28,13 @@ package final class ContentDecoder {
 
     /// The body as received, before any coding is undone, when the decoder was asked to keep it.
     package private(set) var received: Data?
+    /// Why the body is refused before a byte is decoded: more codings than ``maximumCodings``.
+    private let refusal: ContentDecodingError?
+
+    /// The most codings a response may stack, as curl allows (its `MAX_ENCODE_STACK`): each layer
+    /// holds a decompressor's state and a frame of the pull, so a head of a few kilobytes naming
+    /// thousands would otherwise take hundreds of megabytes and the stack.
+    package static let maximumCodings = 5
 
     /// The most bytes a layer hands the next one at a time.
     private static let pieceSize = 64 << 10
@@ -37,6 +44,15 @@ package final class ContentDecoder {
     package init?(_ codings: [ContentCoding], keepingReceived: Bool = false) {
         guard !codings.isEmpty else { return nil }
         received = keepingReceived ? Data() : nil
+        scratch = .allocate(byteCount: Self.pieceSize, alignment: 1)
+        guard codings.count <= Self.maximumCodings else {
+            refusal = ContentDecodingError(
+                coding: codings[codings.count - 1], reason: "the response names \(codings.count) content codings, more than the \(Self.maximumCodings) undone (as curl)"
+            )
+            layers = []
+            return
+        }
+        refusal = nil
         layers = codings.reversed().map { coding in
             switch coding {
             case .gzip, .deflate: Layer(coding: coding, decompressor: InflateDecompressor(coding))
@@ -44,7 +60,6 @@ package final class ContentDecoder {
             case .zstd: Layer(coding: coding, decompressor: ZstdDecompressor())
             }
         }
-        scratch = .allocate(byteCount: Self.pieceSize, alignment: 1)
     }
 
     deinit {
@@ -60,18 +75,22 @@ package final class ContentDecoder {
 
     /// Takes the next bytes of the body as received.
     package func append(_ bytes: UnsafeRawBufferPointer) {
-        layers[0].input.append(contentsOf: bytes)
         received?.append(contentsOf: bytes)
+        guard refusal == nil else { return }
+        layers[0].input.append(contentsOf: bytes)
     }
 
     /// The next decoded piece, at most `maxCount` bytes; `nil` when the bytes appended so far give
     /// no more.
+    /// - Throws: the decoder's refusal of a body with too many codings, or the coding's error.
     package func next(upTo maxCount: Int = ContentDecoder.pieceSize) throws(ContentDecodingError) -> Data? {
-        try pull(layers.count - 1, upTo: maxCount)
+        if let refusal { throw refusal }
+        return try pull(layers.count - 1, upTo: maxCount)
     }
 
     /// Checks that the body, now ended, ended at the end of every coding's stream.
     package func finish() throws(ContentDecodingError) {
+        if let refusal { throw refusal }
         for layer in layers where !layer.decompressor.isAtEnd {
             throw ContentDecodingError(coding: layer.coding, reason: "the body ended inside its \(layer.coding.token) stream (cut short, or damaged)")
         }
