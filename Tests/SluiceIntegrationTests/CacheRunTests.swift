@@ -82,17 +82,10 @@ struct CacheRunTests {
             \(requests)
             """, to: "shared.yaml")
         let processes = try (0..<2).map { _ in
-            let process = Process()
-            process.executableURL = SluiceProcess.executable
-            process.arguments = ["run", "--no-color", path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try ChildProcess(executable: SluiceProcess.executable, arguments: ["run", "--no-color", path], environment: ProcessInfo.processInfo.environment, directory: nil, captures: false)
         }
         for process in processes {
-            while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(process.terminationStatus == 0)
+            #expect(try await offPool { process.finish().status } == 0)
         }
         let entries = try FileManager.default.contentsOfDirectory(atPath: directory.file("shared").path)
         #expect(entries.filter { $0.hasSuffix(".entry") }.count == 6)

@@ -8,14 +8,12 @@ import Testing
 struct CertificateExpectationTests {
     /// `openssl x509 -noout ... -nameopt FORM` on a certificate file, as NAME=VALUE lines.
     private func openssl(_ file: String, names form: String = "RFC2253") throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-in", file, "-noout", "-subject", "-issuer", "-serial", "-enddate", "-nameopt", form]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["openssl", "x509", "-in", file, "-noout", "-subject", "-issuer", "-serial", "-enddate", "-nameopt", form],
+            environment: ProcessInfo.processInfo.environment, directory: nil
+        )
+        let text = String(decoding: process.finish().output, as: UTF8.self)
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }

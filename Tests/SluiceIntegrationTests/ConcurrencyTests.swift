@@ -26,17 +26,18 @@ struct ConcurrencyTests {
         #expect(manager.tasks.isEmpty)
     }
 
-    @Test("1,000 tasks with random cancellations: the cancelled end cancelled, every other one completes")
-    func randomCancellations() async throws {
+    @Test("1,000 tasks, cancellations scattered among them: the cancelled end cancelled, every other one completes")
+    func scatteredCancellations() async throws {
         let servers = try TestServers.load()
         let manager = try servers.manager()
-        var generator = SystemRandomNumberGenerator()
         let handles = (0..<1000).map { index in
             manager.task(Request(url: index % 2 == 0 ? servers.nginx("hello.txt") : servers.nginxTLS("data.json")))
         }
+        // A fixed scatter, not a random one, so that every run judges the same cancellations:
+        // about half, of both kinds of request, some after a yield lets transfers begin.
         var cancelledByTest = Set<TaskID>()
-        for handle in handles where Bool.random(using: &generator) {
-            if Bool.random(using: &generator) { await Task.yield() }
+        for (index, handle) in handles.enumerated() where (index * 7919) % 13 < 6 {
+            if index % 3 == 0 { await Task.yield() }
             handle.cancel()
             cancelledByTest.insert(handle.id)
         }

@@ -55,16 +55,9 @@ struct SluiceProcess {
         measuringMemory: Bool = false
     ) throws -> Result {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "no executable at \(executable.path); run `swift build` first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
+        let process = try ChildProcess(
+            executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory
+        )
         let peak = Locked<Int?>(nil)
         let sampler = measuringMemory ? Thread {
             // VmHWM is the high-water mark itself; reading it until the process is gone keeps the last value.
@@ -77,13 +70,11 @@ struct SluiceProcess {
             }
         } : nil
         sampler?.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let ended = process.finish()
         return Result(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self),
+            status: ended.status,
+            output: String(decoding: ended.output, as: UTF8.self),
+            error: String(decoding: ended.error, as: UTF8.self),
             peakResidentBytes: peak.withLock { $0 }
         )
     }

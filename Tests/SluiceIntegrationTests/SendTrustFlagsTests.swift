@@ -8,13 +8,11 @@ import Testing
 struct SendTrustFlagsTests {
     /// curl's exit status for `arguments` (its output discarded).
     private func curl(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--output", "/dev/null"] + arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = try ChildProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"), arguments: ["--silent", "--output", "/dev/null"] + arguments,
+            environment: ProcessInfo.processInfo.environment, directory: nil, captures: false
+        )
+        return process.finish().status
     }
 
     @Test("--cacert, -k, --pinnedpubkey, -E/--cert, --key and --pass: the same exit status as curl (60, 90, 58, 0)")
