@@ -266,7 +266,7 @@ struct SendCommand: AsyncParsableCommand {
             one.outputOptions.outputs = index < outputOptions.outputs.count ? [outputOptions.outputs[index]] : []
             try await one.runOne()
         } catch let failure as RequestFailure where index < urls.count - 1 {
-            if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
+            if !failure.quiet { Terminal.writeError("sluice: error: \(Terminal.printable(failure.error.description))\n") }
         } catch is ExitCode where index < urls.count - 1 {
             // Its message, if any, is written already.
         }

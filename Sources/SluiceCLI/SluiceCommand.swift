@@ -61,10 +61,10 @@ struct SluiceCommand: AsyncParsableCommand {
             Terminal.writeError(error.description + "\n")
             Foundation.exit(2)
         } catch let error as SluiceError where error.kind == .configuration {
-            Terminal.writeError("sluice: error: \(error.message)\n")
+            Terminal.writeError("sluice: error: \(Terminal.printable(error.message))\n")
             Foundation.exit(2)
         } catch let failure as RequestFailure {
-            if !failure.quiet { Terminal.writeError("sluice: error: \(failure.error)\n") }
+            if !failure.quiet { Terminal.writeError("sluice: error: \(Terminal.printable(failure.error.description))\n") }
             Foundation.exit(failure.exitStatus)
         } catch let status as ExitCode where status.rawValue > 2 {
             // curl's own statuses (22 for --fail), as they are.

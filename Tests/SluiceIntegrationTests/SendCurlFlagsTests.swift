@@ -259,6 +259,12 @@ struct SendCurlFlagsTests {
             let failed = try await SluiceProcess.launch(["send", "-sS", failing])
             #expect([6, 7].contains(failed.status) && failed.error.contains("ada:***@") && !failed.error.contains("url-secret-pw"), "\(failed.error)")
         }
+        // A server's Location with terminal escapes (a title, a clear screen) is shown escaped in
+        // the error, never written to the terminal as it came.
+        let escapes = servers.scenario.absoluteString + "/cache/escapes-\(UUID().uuidString)?status=302&location=gopher://x%1B%5D0;pwned%07%1B%5B2J/"
+        let hostile = try await SluiceProcess.launch(["send", "-L", "-o", "/dev/null", escapes])
+        #expect(hostile.status != 0 && !hostile.error.contains("\u{1B}") && !hostile.error.contains("\u{7}"), "\(hostile.error)")
+        #expect(hostile.error.contains(#"gopher://x\u{1B}]0;pwned\u{7}\u{1B}[2J/"#), "\(hostile.error)")
         let directory = try TemporaryDirectory()
         let pipeline = try directory.write("requests:\n  - name: in-path\n    path: \(inPath)\n    expect: {status: 200}\n", to: "in-path.yaml")
         for format in [["--no-color"], ["--format", "json"], ["--verbose"]] {
