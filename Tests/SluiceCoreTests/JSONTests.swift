@@ -105,6 +105,14 @@ struct JSONTests {
         #expect(text == #"{"b":"q\"\\\u0001\t","a":[1,2.5,null,true],"e":{},"u":"ü"}"#)
         #expect(try JSONReader().value(from: text) == value)
         #expect(try JSONWriter(prettyPrinted: true).string(from: ["a": [1]]) == "{\n  \"a\": [\n    1\n  ]\n}")
+        // Past 32 levels, compact: a 500-deep document grows with its size, not size times depth.
+        var deep: JSONValue = [1, 2]
+        for _ in 0..<499 { deep = [deep] }
+        let deepText = try JSONWriter(prettyPrinted: true).string(from: deep)
+        #expect(deepText.utf8.count < 4_000, "\(deepText.utf8.count) bytes")
+        #expect(try JSONReader(maximumDepth: 512).value(from: deepText) == deep)
+        #expect(deepText.contains("\n" + String(repeating: " ", count: 64) + "[[[") && !deepText.contains(String(repeating: " ", count: 66)))
+        #expect(deepText.contains("]]]\n" + String(repeating: " ", count: 62) + "]\n" + String(repeating: " ", count: 60) + "]") && deepText.hasSuffix("\n]"))
         #expect(throws: UnencodableValue(path: "$[0]", reason: "nan is not a number JSON can hold")) {
             try JSONWriter().string(from: [.double(.nan)])
         }

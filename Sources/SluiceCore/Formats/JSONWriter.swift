@@ -1,8 +1,14 @@
 /// Writes a `JSONValue` as JSON text: object members in their order, integers without a fraction,
 /// doubles in their shortest exact form (`2.0`, `0.1`, `1e-07`), non-ASCII characters as UTF-8.
 public struct JSONWriter: Sendable {
-    /// Whether to indent nested values by two spaces, one member or element per line.
+    /// Whether to indent nested values by two spaces, one member or element per line, down to
+    /// ``maximumIndentedDepth``; values nested deeper are written compactly, so that the text of
+    /// a deep document grows with its size, not with its size times its depth.
     public var prettyPrinted: Bool
+
+    /// The deepest level a pretty-printed document is indented to: a server's body 500 arrays
+    /// deep would otherwise take a line and 1,000 spaces for each bracket.
+    public static let maximumIndentedDepth = 32
 
     /// Creates a writer; compact by default.
     public init(prettyPrinted: Bool = false) {
@@ -24,7 +30,7 @@ public struct JSONWriter: Sendable {
     }
 
     private func newline(_ output: inout [UInt8], indent: Int) {
-        guard prettyPrinted else { return }
+        guard prettyPrinted, indent <= Self.maximumIndentedDepth else { return }
         output.append(0x0A)
         output.append(contentsOf: repeatElement(0x20, count: indent * 2))
     }
@@ -50,7 +56,7 @@ public struct JSONWriter: Sendable {
                 try write(element, to: &output, indent: indent + 1, path: &path)
                 path.pop()
             }
-            if !elements.isEmpty { newline(&output, indent: indent) }
+            if !elements.isEmpty, indent < Self.maximumIndentedDepth { newline(&output, indent: indent) }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
@@ -64,7 +70,7 @@ public struct JSONWriter: Sendable {
                 try write(member.value, to: &output, indent: indent + 1, path: &path)
                 path.pop()
             }
-            if !object.isEmpty { newline(&output, indent: indent) }
+            if !object.isEmpty, indent < Self.maximumIndentedDepth { newline(&output, indent: indent) }
             output.append(UInt8(ascii: "}"))
         }
     }
