@@ -79,7 +79,7 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("location-trusted"), help: "Follow redirects, and send -u's credentials, Authorization and Cookie to every host on the way, as curl's --location-trusted.")
     var locationTrusted = false
 
-    @Option(name: .customLong("max-redirs"), help: "With --location or --location-trusted, the most redirects to follow.")
+    @Option(name: .customLong("max-redirs"), help: "With --location or --location-trusted, the most redirects to follow (curl's default is 50; -1, as --max-redirs=-1, for no limit: a loop is still found).")
     var maxRedirects = 10
 
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
@@ -197,8 +197,8 @@ struct SendCommand: AsyncParsableCommand {
         if let scheme = schemes.first, user == nil {
             throw ValidationError("\(scheme) goes with -u USER:PASSWORD")
         }
-        if maxRedirects < 0 {
-            throw ValidationError("--max-redirs must be 0 or more")
+        if maxRedirects < -1 {
+            throw ValidationError("--max-redirs must be 0 or more, or -1 for no limit")
         }
         for header in headers where !header.hasPrefix("@") && !header.contains(":") && !header.hasSuffix(";") {
             throw ValidationError("header '\(header)' is not of the form 'Name: value', 'Name:' or 'Name;'")
@@ -337,7 +337,7 @@ struct SendCommand: AsyncParsableCommand {
                     + (retry.flatMap { $0 > 0 ? [SendCommand.retryStage($0, delay: retryDelay, method: request.method)] : nil } ?? [])
                     + (verbose ? [VerboseLog(redactor: Redactor(secrets: secrets))] : []),
                 transport: transport,
-                redirects: followsRedirects ? Redirection(maximumHops: maxRedirects, trustsOtherOrigins: locationTrusted, setsReferer: refersOnRedirect) : nil
+                redirects: followsRedirects ? Redirection(maximumHops: maxRedirects == -1 ? .max : maxRedirects, trustsOtherOrigins: locationTrusted, setsReferer: refersOnRedirect) : nil
             ),
             monitors: [WaitNotes(silent: outputOptions.silent)]
         )

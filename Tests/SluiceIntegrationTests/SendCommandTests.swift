@@ -243,6 +243,12 @@ struct SendCommandTests {
         let limited = try await SluiceProcess.launch(["send", "-L", "--max-redirs", "1", url])
         #expect(limited.status == 47)
         #expect(limited.error.contains("too many redirects"))
+        // Ten by default; -1 is curl's no limit.
+        let twelve = servers.httpbin("redirect/12").absoluteString
+        #expect(try await SluiceProcess.launch(["send", "-sL", "-o", "/dev/null", twelve]).status == 47)
+        let unlimited = try await SluiceProcess.launch(["send", "-sL", "--max-redirs=-1", "-o", "/dev/null", "-w", "%{num_redirects}", twelve])
+        #expect(unlimited.status == 0 && unlimited.output == "12", "\(unlimited.output)\(unlimited.error)")
+        #expect(try await SluiceProcess.launch(["send", "-L", "--max-redirs=-2", twelve]).status == 2)
     }
 
     @Test("a 1 GiB multipart file upload streams from disk: peak memory stays within a few MiB of a tiny upload's")
