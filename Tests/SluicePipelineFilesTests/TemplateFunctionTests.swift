@@ -88,11 +88,16 @@ struct TemplateFunctionTests {
         #expect(ISO8601DateFormatter().date(from: now) != nil)
     }
 
-    @Test("the arguments count as references, so a pipeline checks them at load time; bad calls are syntax errors")
+    @Test("the arguments, those of nested calls too, count as references, so a pipeline checks them at load time and hides a secret one; bad calls are syntax errors")
     func references() throws {
         let template = try TemplateString(parsing: "${base64(user)}:${urlencode(env.PASS)}")
         #expect(template.variables == ["user"])
         #expect(template.environmentVariables == ["PASS"])
+        // A nested call's arguments count too: an undefined one is found at load, a secret one hidden.
+        let nested = try TemplateString(parsing: "${base64(text(env.TOKEN))}${urlencode(base64(text(id)))}")
+        #expect(nested.variables == ["id"])
+        #expect(nested.environmentVariables == ["TOKEN"])
+        #expect(VariableScope(environment: ["TOKEN": "s3cr3t-value"]).isSecret(nested))
         let cases: [(String, String)] = [
             ("${uuid(1)}", "uuid takes no arguments"),
             ("${now(yesterday)}", "'yesterday' is not an offset"),

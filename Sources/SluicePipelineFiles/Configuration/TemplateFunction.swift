@@ -117,11 +117,27 @@ public struct TemplateFunction: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether an argument, or an argument of a call among them, is the value of one of `names`.
     public func refers(toAnyOf names: Set<String>) -> Bool {
-        arguments.contains { argument in
+        variables.contains(where: names.contains)
+    }
+
+    /// The variables its arguments read, in order, those of nested calls included.
+    public var variables: [String] {
+        arguments.flatMap { argument -> [String] in
             switch argument {
-            case .variable(let name): names.contains(name)
-            case .call(let function): function.refers(toAnyOf: names)
-            case .environment, .literal: false
+            case .variable(let name): [name]
+            case .call(let function): function.variables
+            case .environment, .literal: []
+            }
+        }
+    }
+
+    /// The environment variables its arguments read, in order, those of nested calls included.
+    public var environmentVariables: [String] {
+        arguments.flatMap { argument -> [String] in
+            switch argument {
+            case .environment(let name): [name]
+            case .call(let function): function.environmentVariables
+            case .variable, .literal: []
             }
         }
     }

@@ -119,23 +119,25 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
         return bare.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "_-.".utf8.contains($0) }
     }
 
-    /// The `${NAME}` names referenced, in order, function arguments included.
+    /// The `${NAME}` names referenced, in order, function arguments (however deeply nested)
+    /// included.
     public var variables: [String] {
         parts.flatMap { part -> [String] in
             switch part {
             case .variable(let name): [name]
-            case .function(let function): function.arguments.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+            case .function(let function): function.variables
             default: []
             }
         }
     }
 
-    /// The `${env.NAME}` names referenced, in order, function arguments included.
+    /// The `${env.NAME}` names referenced, in order, function arguments (however deeply nested)
+    /// included.
     public var environmentVariables: [String] {
         parts.flatMap { part -> [String] in
             switch part {
             case .environment(let name): [name]
-            case .function(let function): function.arguments.compactMap { if case .environment(let name) = $0 { name } else { nil } }
+            case .function(let function): function.environmentVariables
             default: []
             }
         }
