@@ -501,6 +501,69 @@ struct OutputPathTests {
         }
     }
 
+    @Test("a server never chooses a file's folder: a captured value with '/' or making '..' in output:, body-file: or a part's file is refused, naming it; a captured file name, and the user's own folders, are used")
+    func serverChosenPaths() async throws {
+        let directory = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let secret = try FileNodes.file(at: outside.file("secret.txt").path, "not for the server\n")
+        // From out/ in the pipeline's folder up to / and down into another folder.
+        let climb = String(repeating: "../", count: directory.url.path.split(separator: "/").count + 1) + outside.url.path.dropFirst() + "/written.txt"
+        let query = "/get?up=\(climb.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&name=safe.txt&dot=.&read=\(secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
+        let path = try pipeline(in: directory, """
+            variables:
+              folder: out/own
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+              - serialization: { format: multipart }
+              - response-decoding: { format: data, acceptable-content-types: any }
+            requests:
+              - name: ask
+                path: "\(query)"
+                capture: { up: $.args.up, name: $.args.name, dot: $.args.dot, read: $.args.read }
+              - { name: up, path: /get, output: "out/${up}" }
+              - { name: dots, path: /get, output: "out/${dot}${dot}/escaped.txt" }
+              - { name: computed, path: /get, variables: { file: "x-${up}" }, output: "out/${file}" }
+              - { name: function, path: /get, output: "out/${urlencode(text(up))}" }
+              - { name: upload, method: POST, path: /post, body-file: "${read}" }
+              - { name: part, method: POST, path: /post, parts: [{ name: f, file: "${read}" }] }
+              - { name: named, path: /get, output: "${folder}-${name}" }
+            """)
+        let result = try await offPool { try SluiceProcess.run(["run", "--no-color", path]) }
+        #expect(result.status == 1, "\(result.output)\(result.error)")
+        let refused = result.output.split(separator: "\n").filter { $0.contains("a server never chooses a file's folder") }
+        #expect(refused.count == 5, "\(result.output)")
+        #expect(result.output.contains("output at line 11: a value the server sent (${up}) holds '/' ('\(climb)')"), "\(result.output)")
+        #expect(result.output.contains("output at line 12: a value the server sent (${dot}) makes the path segment '..'"), "\(result.output)")
+        #expect(result.output.contains("output at line 13: a value the server sent (${file}) holds '/'"), "\(result.output)")
+        #expect(result.output.contains("body-file at line 15: a value the server sent (${read}) holds '/'"), "\(result.output)")
+        #expect(result.output.contains("parts: file at line 16: a value the server sent (${read}) holds '/'"), "\(result.output)")
+        // urlencode() turns the '/' into %2F: one file name, in the folder the pipeline chose.
+        #expect(result.output.contains("✔ function"), "\(result.output)")
+        #expect(result.output.contains("✔ named"), "\(result.output)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/own-safe.txt").path))
+        #expect(!FileManager.default.fileExists(atPath: outside.file("written.txt").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("escaped.txt").path))
+        #expect(!result.output.contains("not for the server"))
+
+        // A Hurl file's [Options] output: is held to the same rule, and named in Hurl's words.
+        let hurl = try directory.write("""
+            GET \(servers.httpbin.absoluteString)/get?name=..%2Fescaped.txt
+            HTTP 200
+            [Captures]
+            name: jsonpath "$.args.name"
+
+            GET \(servers.httpbin.absoluteString)/get
+            [Options]
+            output: out/{{name}}
+            HTTP 200
+            """, to: "entries.hurl")
+        let hurlRun = try await offPool { try SluiceProcess.run(["run", "--no-color", hurl]) }
+        #expect(hurlRun.status == 1, "\(hurlRun.output)\(hurlRun.error)")
+        #expect(hurlRun.output.contains("output at line 8: a value the server sent ({{name}}) holds '/' ('../escaped.txt')"), "\(hurlRun.output)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("escaped.txt").path))
+    }
+
     @Test("output: null is YAML's null, not a file named null: refused at load time, saying to quote it")
     func outputNull() throws {
         let failure = #expect(throws: PipelineFileError.self) {

@@ -49,3 +49,47 @@ struct TemplateStringTests {
         }
     }
 }
+
+@Suite("A value a server sent never chooses a file's folder")
+struct ReceivedPathTests {
+    private let source = PipelineSource(path: "p.yaml", directory: nil)
+
+    private func scope(_ received: [String: String], own: [String: String] = [:]) -> VariableScope {
+        var scope = VariableScope(values: own)
+        for (name, value) in received { scope.assign(name, .string(value), received: true) }
+        return scope
+    }
+
+    @Test("a received value with '/' or NUL, or making '.' or '..' alone or with another, or a function of one that does (base64 of ??? is Pz8/), is refused; one inside a longer segment is not")
+    func refused() {
+        let scope = scope(["up": "../x", "slash": "a/b", "nul": "a\u{0}b", "dot": ".", "dots": "..", "name": "report.json", "empty": "", "question": "???"])
+        for path in ["out/${up}", "${slash}", "out/${nul}", "out/${dot}/f", "${dots}", "out/${dot}${dot}/f", "${base64(text(question))}"] {
+            #expect(scope.receivedPathProblem(in: path, source: source) != nil, "\(path)")
+        }
+        for path in ["out/${name}", "out/${dot}x", "${dots}.txt", "../own/${name}", "out/${urlencode(up)}", "plain/../path", "out/${empty}"] {
+            #expect(scope.receivedPathProblem(in: path, source: source) == nil, "\(path)")
+        }
+    }
+
+    @Test("the user's own values may hold folders; a for-each row or a plain assignment over a received name makes it the user's again")
+    func ownValues() {
+        var scope = scope(["file": "../x"], own: ["folder": "../reports"])
+        #expect(scope.receivedPathProblem(in: "${folder}/a.json", source: source) == nil)
+        #expect(scope.receivedPathProblem(in: "${file}", source: source) != nil)
+        #expect(scope.adding(ForEachRow(values: [("file", "../row")])).receivedPathProblem(in: "${file}", source: source) == nil)
+        scope.assign("file", .string("../own"))
+        #expect(scope.receivedPathProblem(in: "${file}", source: source) == nil)
+    }
+
+    @Test("a variable computed from a received value is received; the message names it as the file spells it")
+    func computed() throws {
+        let scope = scope(["id": "a/b"])
+        let yaml = try #require(try YAMLReader().singleDocument(from: "x: \"${id}-copy\"\ny: own\n", path: "t.yaml", secondDocument: "a second document"))
+        let pairs = try #require(yaml.pairs)
+        #expect(scope.readsReceivedValue(pairs[0].value))
+        #expect(!scope.readsReceivedValue(pairs[1].value))
+        #expect(scope.receivedPathProblem(in: "out/${id}", source: source)?.hasPrefix("a value the server sent (${id}) holds '/' ('a/b')") == true)
+        let hurl = PipelineSource(path: "t.hurl", directory: nil)
+        #expect(scope.receivedPathProblem(in: "out/${id}", source: hurl)?.hasPrefix("a value the server sent ({{id}})") == true)
+    }
+}

@@ -158,20 +158,46 @@ public struct TemplateString: Sendable, Hashable, CustomStringConvertible {
     public func render(variables: [String: String], environment: [String: String], standIns: Set<String> = []) throws(UndefinedVariable) -> String {
         var output = ""
         for part in parts {
-            switch part {
-            case .literal(let text):
-                output += text
-            case .variable(let name):
-                guard let value = variables[name] else { throw UndefinedVariable(name: name) }
-                output += value
-            case .environment(let name):
-                guard let value = environment[name] else { throw UndefinedVariable(name: "env." + name) }
-                output += value
-            case .function(let function):
-                output += try function.evaluate(variables: variables, environment: environment, standIns: standIns)
-            }
+            output += try TemplateString.render(part, variables: variables, environment: environment, standIns: standIns)
         }
         return output
+    }
+
+    /// Each part's text once filled in, in order, and whether it is made of a variable named in
+    /// `tainted` (the variable itself, or a function of it), as ``render(variables:environment:standIns:)``
+    /// renders them.
+    /// - Throws: `UndefinedVariable` for a reference `variables` or `environment` does not supply.
+    public func renderedParts(
+        variables: [String: String], environment: [String: String], standIns: Set<String> = [], tainted: Set<String>
+    ) throws(UndefinedVariable) -> [(text: String, isTainted: Bool)] {
+        var pieces: [(text: String, isTainted: Bool)] = []
+        for part in parts {
+            let isTainted = switch part {
+            case .variable(let name): tainted.contains(name)
+            case .function(let function): function.refers(toAnyOf: tainted)
+            case .literal, .environment: false
+            }
+            pieces.append((try TemplateString.render(part, variables: variables, environment: environment, standIns: standIns), isTainted))
+        }
+        return pieces
+    }
+
+    /// One part's text once filled in.
+    private static func render(
+        _ part: Part, variables: [String: String], environment: [String: String], standIns: Set<String>
+    ) throws(UndefinedVariable) -> String {
+        switch part {
+        case .literal(let text):
+            return text
+        case .variable(let name):
+            guard let value = variables[name] else { throw UndefinedVariable(name: name) }
+            return value
+        case .environment(let name):
+            guard let value = environment[name] else { throw UndefinedVariable(name: "env." + name) }
+            return value
+        case .function(let function):
+            return try function.evaluate(variables: variables, environment: environment, standIns: standIns)
+        }
     }
 
     /// The string as written.

@@ -36,6 +36,9 @@ public struct VariableScope: Sendable {
         /// Bytes; the text is lower-case hex.
         case bytes
     }
+    /// The names whose value a server sent: captures, and request `variables:` computed from one.
+    /// A file path never takes its folder from one (``receivedPathProblem(in:source:)``).
+    public private(set) var receivedNames: Set<String> = []
     /// The environment, for `${env.NAME}`.
     public var environment: [String: String]
     /// The names whose values are secrets.
@@ -70,6 +73,7 @@ public struct VariableScope: Sendable {
                 scope.typedValues.removeValue(forKey: pair.name)
             }
             scope.kinds.removeValue(forKey: pair.name)
+            scope.receivedNames.remove(pair.name)
         }
         return scope
     }
@@ -81,10 +85,75 @@ public struct VariableScope: Sendable {
     ///   - name: the variable.
     ///   - value: its value.
     ///   - kind: what the value stands for when JSON has no word for it (a date, bytes).
-    public mutating func assign(_ name: String, _ value: JSONValue, kind: Kind? = nil) {
+    ///   - received: whether a server sent the value (a capture, or a variable computed from
+    ///     one: ``readsReceivedValue(_:)``).
+    public mutating func assign(_ name: String, _ value: JSONValue, kind: Kind? = nil, received: Bool = false) {
         values[name] = VariableScope.text(of: value)
         typedValues[name] = value
         if kind != nil || !kinds.isEmpty { kinds[name] = kind }
+        if received {
+            receivedNames.insert(name)
+        } else if !receivedNames.isEmpty {
+            receivedNames.remove(name)
+        }
+    }
+
+    /// Whether a value written as `node` reads one a server sent (``receivedNames``), directly or
+    /// through a function.
+    public func readsReceivedValue(_ node: YAMLNode) -> Bool {
+        !receivedNames.isEmpty && node.templates.contains { template in
+            template.parts.contains { part in
+                switch part {
+                case .variable(let name): receivedNames.contains(name)
+                case .function(let function): function.refers(toAnyOf: receivedNames)
+                case .literal, .environment: false
+                }
+            }
+        }
+    }
+
+    /// Why the file path written as `text` cannot be used once filled in: a value a server sent
+    /// (``receivedNames``) that holds a `/` or a NUL, or that makes a `.` or `..` segment, would
+    /// let the server choose the folder the file is read from or written to, as curl's `-O` and
+    /// `-J` take only a file name for the same reason. `nil` when the server's values name at
+    /// most a file in a folder the pipeline chose.
+    /// - Parameters:
+    ///   - text: the path as written.
+    ///   - source: the file it is written in, whose spelling of a variable the message uses.
+    public func receivedPathProblem(in text: String, source: PipelineSource) -> String? {
+        guard !receivedNames.isEmpty, let template = try? TemplateString(parsing: text),
+            let pieces = try? template.renderedParts(variables: values, environment: environment, standIns: standIns, tainted: receivedNames),
+            pieces.contains(where: \.isTainted)
+        else { return nil }
+        var names: [String] = []
+        for name in template.variables where receivedNames.contains(name) && !names.contains(name) { names.append(name) }
+        let served = "a value the server sent (\(names.map(source.spelling(ofVariable:)).joined(separator: " or ")))"
+        for piece in pieces where piece.isTainted {
+            for (byte, spelling) in [(UInt8(ascii: "/"), "'/'"), (0, "a NUL byte")] where piece.text.utf8.contains(byte) {
+                let shown = piece.text.utf8.count > 100 ? String(decoding: piece.text.utf8.prefix(100), as: UTF8.self) + "…" : piece.text
+                return "\(served) holds \(spelling) ('\(shown)'): a server never chooses a file's folder, as curl's -O and -J "
+                    + "take only a file name; capture the file name alone, or write the folder yourself"
+            }
+        }
+        // Without a '/' in a server's value, each segment is made of whole pieces and parts of the
+        // pipeline's own text: one that reads a server's value must not be '.' or '..'.
+        var segment = "", readsServer = false
+        for piece in pieces + [(text: "/", isTainted: false)] {
+            var rest = Substring(piece.text)
+            while let slash = piece.isTainted ? nil : rest.firstIndex(of: "/") {
+                segment += rest[..<slash]
+                if readsServer, segment.utf8.elementsEqual(".".utf8) || segment.utf8.elementsEqual("..".utf8) {
+                    return "\(served) makes the path segment '\(segment)': a server never chooses a file's folder, as curl's -O and -J "
+                        + "take only a file name; capture the file name alone, or write the folder yourself"
+                }
+                segment = ""
+                readsServer = false
+                rest = rest[rest.index(after: slash)...]
+            }
+            segment += rest
+            readsServer = readsServer || piece.isTainted
+        }
+        return nil
     }
 
     /// The text `${NAME}` renders for a value: a string as it is, anything else as compact JSON.

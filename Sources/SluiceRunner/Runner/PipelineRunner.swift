@@ -173,16 +173,16 @@ public struct PipelineRunner: Sendable {
                 redactor.withLock { $0 = $0.adding(result.capturedSecrets) }
                 for capture in spec.captures {
                     if let value = result.captured[capture.name] {
-                        scope.assign(capture.name, value, kind: result.capturedKinds[capture.name])
+                        scope.assign(capture.name, value, kind: result.capturedKinds[capture.name], received: true)
                         missing[capture.name] = nil
                     } else {
                         missing[capture.name] = spec.name
                     }
                 }
                 // A request's variables: hold for the requests after it too, as Hurl's do.
-                for name in spec.variables.compactMap(\.key.scalar) {
-                    guard let value = result.captured[name] else { continue }
-                    scope.assign(name, value)
+                for pair in spec.variables {
+                    guard let name = pair.key.scalar, let value = result.captured[name] else { continue }
+                    scope.assign(name, value, received: scope.readsReceivedValue(pair.value))
                     missing[name] = nil
                 }
                 results.append(result)
@@ -297,7 +297,7 @@ public struct PipelineRunner: Sendable {
         var assigned: [(name: String, value: JSONValue)] = []
         for pair in spec.variables {
             guard let name = pair.key.scalar, let value = try? scope.jsonValue(of: pair.value) else { continue }
-            scope.assign(name, value)
+            scope.assign(name, value, received: scope.readsReceivedValue(pair.value))
             assigned.append((name, value))
         }
         var result = PipelineRunner.unsent(spec)
@@ -559,7 +559,7 @@ public struct PipelineRunner: Sendable {
             do {
                 if let (value, kind) = try capture.value(in: exchange) {
                     outcome.captured.append((capture.name, value, kind))
-                    if checksReadCaptures { exchange.scope.assign(capture.name, value, kind: kind) }
+                    if checksReadCaptures { exchange.scope.assign(capture.name, value, kind: kind, received: true) }
                 } else {
                     failures.append(ExpectationFailure(label: "capture \(capture.name)", mark: capture.mark, expected: "a value to capture", actual: "none in the response"))
                 }

@@ -96,6 +96,13 @@ extension RequestSpec {
         func text(_ node: YAMLNode) throws(SluiceError) -> String {
             try rendered(node).scalar ?? ""
         }
+        /// A file path's text, refused when a server's value chooses its folder.
+        func filePath(_ node: YAMLNode, role: String) throws(SluiceError) -> String {
+            if let written = node.scalar, let problem = scope.receivedPathProblem(in: written, source: source) {
+                throw SluiceError(kind: .invalidRequest, message: "\(role) at line \(node.mark.line): \(problem)")
+            }
+            return try text(node)
+        }
         func rendered(_ node: YAMLNode) throws(SluiceError) -> YAMLNode {
             do {
                 return try scope.render(node)
@@ -173,7 +180,7 @@ extension RequestSpec {
             }
         } else if let bodyFile {
             // A FIFO or a device is read whole here, once, as curl's --data-binary @FILE reads it.
-            let file = URL(fileURLWithPath: StageOptions.resolve(try text(bodyFile), against: directory))
+            let file = URL(fileURLWithPath: StageOptions.resolve(try filePath(bodyFile, role: "body-file"), against: directory))
             do {
                 request.body = try RequestBody.fromFile(file)
             } catch {
@@ -186,7 +193,7 @@ extension RequestSpec {
                 request.parts.append(.field(name, try text(value)))
             } else if let file = part.file {
                 request.parts.append(.file(
-                    name, URL(fileURLWithPath: StageOptions.resolve(try text(file), against: directory)),
+                    name, URL(fileURLWithPath: StageOptions.resolve(try filePath(file, role: "parts: file"), against: directory)),
                     filename: try part.filename.map(text), contentType: try part.contentType.map(text)
                 ))
             }
@@ -202,7 +209,7 @@ extension RequestSpec {
         request.keepsRawBody = readsRawBody
         if let output {
             // `-` is standard output, as curl's `-o -` and Hurl's `--output -` (`./-` names a file).
-            let path = try text(output)
+            let path = try filePath(output, role: "output")
             request.destination = .file(URL(fileURLWithPath: path == "-" ? "/dev/stdout" : StageOptions.resolve(path, against: directory)))
         }
         if events != nil {
