@@ -46,8 +46,8 @@ struct SluiceCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            if Terminal.standardOutputFailed {
-                Terminal.writeError("sluice: error: standard output could not be written (its reader went away); what came after was dropped\n")
+            if let failure = Terminal.standardOutputFailure {
+                Terminal.writeError("sluice: error: standard output could not be written (\(failure)); what came after was dropped\n")
                 Foundation.exit(23)
             }
         } catch let error as ValidationError where parsed != nil && parsed != SluiceCommand.self {

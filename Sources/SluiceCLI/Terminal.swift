@@ -42,15 +42,24 @@ struct Terminal {
     /// Whether a write to standard output failed (its reader went away: `sluice run FILE | head -1`).
     /// What the run still has to say is dropped, and the process ends with curl's status for output
     /// not written, 23, unless a worse one is due (``SluiceCommand``).
-    static var standardOutputFailed: Bool { outputFailure.load(ordering: .relaxed) }
+    static var standardOutputFailed: Bool { outputFailure.load(ordering: .relaxed) != 0 }
 
-    private static let outputFailure = Atomic<Bool>(false)
+    /// Why the write to standard output failed, in the system's words (`its reader went away`
+    /// for a closed pipe, `No space left on device` for a full disk); `nil` while none has.
+    static var standardOutputFailure: String? {
+        let number = outputFailure.load(ordering: .relaxed)
+        guard number != 0 else { return nil }
+        return number == EPIPE ? "its reader went away" : String(cString: strerror(number))
+    }
+
+    /// The `errno` of the failed write to standard output; 0 while none has failed.
+    private static let outputFailure = Atomic<Int32>(0)
 
     /// Writes `text` to standard output, or drops it once a write there has failed.
     static func write(_ text: String) {
         guard !standardOutputFailed else { return }
         if !writeAll(text, to: STDOUT_FILENO) {
-            outputFailure.store(true, ordering: .relaxed)
+            outputFailure.store(errno == 0 ? EIO : errno, ordering: .relaxed)
         }
     }
 
