@@ -102,7 +102,8 @@ struct FileRun {
         if let plan = options.load {
             let requests = try runner.requests(selection: options.selection, requiresMatches: options.requiresMatches).count
             let total = plan.totalRequests(requestCount: requests).map(plan.shard.share(of:))
-            let result = try await runLoad(LoadRun(runner: runner, plan: plan), total: total)
+            var result = try await runLoad(LoadRun(runner: runner, plan: plan), total: total)
+            result.stoppedBy = Interruption.stoppingSignal.map(Interruption.name(of:))
             outcome.failed = !saveRunFiles(runner.state, writeError) || result.errors > 0 || result.dropped > 0
             if options.json {
                 outcome.document = result.json(redactor: runner.redactor)
@@ -111,17 +112,17 @@ struct FileRun {
             }
             // A run that measured nothing is no pass: its duration ended before a request was due
             // (a shard whose share is none is said so, and fails nothing).
-            if result.requests == 0, result.dropped == 0, !LoadInterruption.isInterrupted {
+            if result.requests == 0, result.dropped == 0, result.stoppedBy == nil {
                 let duration = plan.duration.map { " (--duration \(DurationText.string($0)))" } ?? ""
                 if total == 0, plan.shard.count > 1 {
                     writeError("\(file.path): load: shard \(plan.shard)'s share of the requests is none\n")
                 } else {
-                    writeError("\(file.path): load: no request was sent: the run ended before the first one was due\(duration); give it longer\n")
+                    writeError("\(file.path): load: no request was sent: the run ended before the first one started\(duration); give it longer\n")
                     outcome.failed = true
                 }
             }
-            if LoadInterruption.isInterrupted {
-                writeError("\(file.path): load: stopped by Ctrl-C after \(FixedPointText.string(result.seconds, fractionDigits: 1)) s: the figures are those of the \(result.requests) requests sent until then\n")
+            if let stoppedBy = result.stoppedBy {
+                writeError("\(file.path): load: stopped by \(stoppedBy) after \(FixedPointText.string(result.seconds, fractionDigits: 1)) s: the figures are those of the \(result.requests) requests sent until then\n")
             }
             outcome.load = result
             return outcome
@@ -185,13 +186,12 @@ struct FileRun {
         }
         let progress = LoadRun.Progress()
         let bar = options.showsProgress ? Task { await ProgressBar(total: total, duration: load.plan.duration, progress: progress).show() } : nil
-        // Ctrl-C stops the run, which still reports what it sent (LoadInterruption).
-        LoadInterruption.install()
+        // Ctrl-C or SIGTERM stops the run, which still reports what it sent (Interruption).
         let watcher = Task {
-            while !Task.isCancelled, !LoadInterruption.isInterrupted {
+            while !Task.isCancelled, Interruption.stoppingSignal == nil {
                 try? await Task.sleep(for: .milliseconds(100))
             }
-            if LoadInterruption.isInterrupted { progress.stop() }
+            if Interruption.stoppingSignal != nil { progress.stop() }
         }
         defer {
             bar?.cancel()

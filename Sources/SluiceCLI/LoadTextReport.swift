@@ -35,6 +35,9 @@ struct LoadTextReport {
     /// kind, and the requests dropped, with the remedy.
     static func failure(_ result: LoadResult) -> String? {
         var reasons: [String] = []
+        if let stopped = result.stoppedBy {
+            reasons.append("the run was stopped by \(Terminal.printable(stopped)) after \(FixedPointText.string(result.seconds, fractionDigits: 1)) s, before it sent what it was asked")
+        }
         if result.errors > 0 {
             let kinds = result.errorsInOrder.map { "\(Terminal.printable($0.kind)) ×\($0.count)" }.joined(separator: ", ")
             reasons.append("\(result.errors) of \(result.requests) requests failed (\(kinds))")
@@ -67,7 +70,7 @@ struct LoadTextReport {
     func text(_ result: LoadResult, merged: Bool) -> String {
         func ms(_ value: Double) -> String { FixedPointText.string(value, fractionDigits: 2) }
         func percentiles(_ latency: LoadResult.Latency) -> String {
-            latency.named.map { "\($0.name) \(ms($0.milliseconds)) ms" }.joined(separator: "  ")
+            latency.named.map { "\($0.name) \(result.requests > 0 ? "\(ms($0.milliseconds)) ms" : "n/a")" }.joined(separator: "  ")
         }
         func counted(_ pairs: [(String, Int)]) -> String {
             pairs.map { "\(Terminal.printable($0.0)) ×\($0.1)" }.joined(separator: "  ")
@@ -84,6 +87,9 @@ struct LoadTextReport {
         let errors = result.errors > 0 ? terminal.red("\(result.errors)") : "0"
         let dropped = result.dropped > 0 ? terminal.red("\(result.dropped)") : "0"
         text += "  requests  \(result.requests)  ok \(result.ok)  errors \(errors)" + (result.openLoop ? "  dropped \(dropped)" : "") + "\n"
+        if let exchanges = result.exchanges, exchanges != result.requests {
+            text += "  exchanges \(exchanges)  (what went on the wire: a redirect hop or a retry is one more, a cached response none)\n"
+        }
         text += "  seconds   \(FixedPointText.string(result.seconds, fractionDigits: 3))\n"
         let asked = result.askedRate.map { rate in
             guard ownShard != nil else { return "  (asked \(rate))" }

@@ -17,7 +17,7 @@ struct ReportMergeCommand: ParsableCommand {
 
             The files must be shards of one run: the same pipeline, loop, rate, concurrency and number of shards, each shard once. A file may itself be a merge.
 
-            Exit status: 0 when every request passed, none was dropped and every shard is there; 1 otherwise; 2 when a file cannot be read or the files are not shards of one run.
+            Exit status: 0 when every request passed, none was dropped, no shard was stopped early and every shard is there; 1 otherwise; 2 when a file cannot be read or the files are not shards of one run; 23 when standard output or a --report file cannot be written.
 
             Example: sluice report merge results/shard-*.json --report junit:load.xml
             """
@@ -49,12 +49,14 @@ struct ReportMergeCommand: ParsableCommand {
 
     /// The `--report` arguments, checked.
     func reports() throws -> [RunReportRequest] {
-        try report.map { argument in
+        let requests = try report.map { argument in
             guard let request = RunReportRequest(argument), request.kind.fits(loadMode: true) else {
                 throw ValidationError("--report takes json:PATH, junit:PATH or histogram:PATH, not '\(argument)'")
             }
             return request
         }
+        try RunReportRequest.checkDistinct(requests)
+        return requests
     }
 
     func run() throws {
@@ -85,9 +87,9 @@ struct ReportMergeCommand: ParsableCommand {
         } else {
             Terminal.write(LoadTextReport(terminal: Terminal(noColor: noColor), redactor: redactor).text(merged, merged: true))
         }
-        for (request, file) in reportFiles {
-            try request.write(merged, redactor: redactor, merged: true, to: file)
-        }
-        if merged.errors > 0 || merged.dropped > 0 || (!allowMissing && !merged.missingShards.isEmpty) { throw ExitCode(1) }
+        let written = RunReportRequest.writeEach(reportFiles) { request, file in try request.write(merged, redactor: redactor, merged: true, to: file) }
+        if merged.errors > 0 || merged.dropped > 0 || merged.stoppedBy != nil || (!allowMissing && !merged.missingShards.isEmpty) { throw ExitCode(1) }
+        // curl's status for output it could not write, as for standard output (SluiceCommand).
+        if !written { throw ExitCode(23) }
     }
 }

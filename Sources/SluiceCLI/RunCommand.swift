@@ -23,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
 
             Several machines: --shard I/N runs shard I (from 0) of N, each sending its share of the requests or of the rate; --start-at TIME makes shards start together; --report histogram:PATH writes the shard's result, and `sluice report merge` combines them.
 
-            Exit status: 0 all passed; 1 a request failed or an expectation was not met (in load mode, also: a request of the schedule was dropped); 2 the pipeline or the command line is invalid.
+            Exit status: 0 all passed; 1 a request failed or an expectation was not met (in load mode, also: a request of the schedule was dropped), or the cookie or HSTS file could not be written; 2 the pipeline or the command line is invalid; 23 standard output or a --report file could not be written (curl's status for output not written); 128 and a signal's number when one stopped the run (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 
             Example: sluice run --var base=http://127.0.0.1:8080 pipelines/demo.yaml
             """
@@ -184,12 +184,14 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The `--report` arguments, checked.
     func reports() throws -> [RunReportRequest] {
-        try report.map { argument in
+        let requests = try report.map { argument in
             guard let request = RunReportRequest(argument) else {
                 throw ValidationError("--report takes KIND:PATH with KIND one of \(RunReportRequest.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(argument)'")
             }
             return request
         }
+        try RunReportRequest.checkDistinct(requests)
+        return requests
     }
 
     func run() async throws {
@@ -201,8 +203,8 @@ struct RunCommand: AsyncParsableCommand {
             throw error
         }
         let plan = try loadPlan()
-        // A load run takes Ctrl-C its own way (LoadInterruption).
-        if plan == nil { InterruptionCleanup.install() }
+        // A load run takes the first Ctrl-C or SIGTERM its own way.
+        Interruption.install(stopsLoadFirst: plan != nil)
         if plan != nil, files.count > 1, try !reports().isEmpty {
             throw ValidationError("--report in load mode writes one run's result: give one pipeline file")
         }
@@ -231,16 +233,18 @@ struct RunCommand: AsyncParsableCommand {
         let suites = outcomes.compactMap(\.suite)
         let redactor = Redactor(secrets: files.flatMap(\.secrets) + (options.headers?.derivedSecrets ?? []) + (options.hurlHeaders?.derivedSecrets ?? []) + suites.flatMap { $0.results.flatMap(\.capturedSecrets) })
         let loads = outcomes.compactMap(\.load)
-        for (request, file) in reportFiles {
+        let written = RunReportRequest.writeEach(reportFiles) { request, file in
             if let load = loads.first {
                 try request.write(load, redactor: redactor, merged: false, to: file)
             } else {
                 try request.write(RunReport.Run(suites: suites), redactor: redactor, to: file)
             }
         }
-        // A load run stopped by Ctrl-C printed and wrote what it measured, and exits as interrupted.
-        if LoadInterruption.isInterrupted { throw ExitCode(130) }
+        // A load run stopped by a signal printed and wrote what it measured, and exits as stopped.
+        if let signal = Interruption.stoppingSignal { throw ExitCode(128 + signal) }
         if outcomes.contains(where: \.failed) { throw ExitCode(1) }
+        // curl's status for output it could not write, as for standard output (SluiceCommand).
+        if !written { throw ExitCode(23) }
     }
 
     /// The reports of a run whose files did not load: each file an error with its problems, so that
@@ -250,13 +254,15 @@ struct RunCommand: AsyncParsableCommand {
     private func writeReports(unloaded problems: [PipelineDiagnostic]) {
         guard let requests = try? reports() else { return }
         let run = RunReport.Run(suites: RunReport.Suite.unloaded(problems))
-        for request in requests where request.kind != .histogram {
+        let opened = requests.filter { $0.kind != .histogram }.compactMap { request in
             do {
-                try request.write(run, redactor: Redactor(secrets: []), to: try request.open())
+                return (request, try request.open())
             } catch {
                 Terminal.writeError("sluice: --report \(request.kind.rawValue): \(error)\n")
+                return nil
             }
         }
+        _ = RunReportRequest.writeEach(opened) { request, file in try request.write(run, redactor: Redactor(secrets: []), to: file) }
     }
 
     /// Runs the files, `jobs` at a time, printing each one's output in file order: with one job

@@ -36,6 +36,41 @@ struct RunReportRequest: Sendable {
         self.path = path
     }
 
+    /// Refuses two reports that name one file, which the second would overwrite: the same path,
+    /// or two paths of one existing file. A character device (`/dev/null`, a terminal) takes
+    /// any number of them.
+    /// - Throws: `ValidationError` naming both.
+    static func checkDistinct(_ requests: [RunReportRequest]) throws {
+        var seen: [(request: RunReportRequest, path: String, node: (dev_t, ino_t)?)] = []
+        for request in requests {
+            let path = URL(fileURLWithPath: request.path).standardizedFileURL.path
+            var status = stat()
+            let exists = stat(request.path, &status) == 0
+            if exists, status.st_mode & S_IFMT == S_IFCHR { continue }
+            let node = exists ? (status.st_dev, status.st_ino) : nil
+            if let other = seen.first(where: { $0.path.utf8.elementsEqual(path.utf8) || ($0.node != nil && node != nil && $0.node! == node!) }) {
+                throw ValidationError("--report \(other.request.kind.rawValue):\(other.request.path) and --report \(request.kind.rawValue):\(request.path) name the same file: give each report its own")
+            }
+            seen.append((request, path, node))
+        }
+    }
+
+    /// Writes each report with `write`, on its own: one that cannot be written is said on
+    /// standard error and keeps no other from being written.
+    /// - Returns: whether every report was written.
+    static func writeEach(_ reports: [(request: RunReportRequest, file: OutputFile)], _ write: (RunReportRequest, OutputFile) throws -> Void) -> Bool {
+        var written = true
+        for (request, file) in reports {
+            do {
+                try write(request, file)
+            } catch {
+                Terminal.writeError("sluice: error: \(Terminal.printable((error as? SluiceError)?.message ?? "\(error)"))\n")
+                written = false
+            }
+        }
+        return written
+    }
+
     /// Opens the report's file before the run, so that a path that cannot be used (a directory,
     /// a missing folder, no permission) is said before any request is sent. It is an
     /// ``OutputFile``: a regular file changes only once the whole report is written, keeping its
@@ -74,12 +109,8 @@ struct RunReportRequest: Sendable {
         try finish(file, with: text)
     }
 
-    private func finish(_ file: OutputFile, with text: String) throws {
-        do throws(SluiceError) {
-            try file.write(Data(text.utf8))
-            try file.commit()
-        } catch {
-            throw ValidationError(error.message)
-        }
+    private func finish(_ file: OutputFile, with text: String) throws(SluiceError) {
+        try file.write(Data(text.utf8))
+        try file.commit()
     }
 }

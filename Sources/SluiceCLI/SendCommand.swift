@@ -247,7 +247,7 @@ struct SendCommand: AsyncParsableCommand {
     /// Sends to each URL in turn, as curl does: every one is tried, an earlier one's failure is
     /// said and the next goes on, and the exit status is the last one's.
     func run() async throws {
-        InterruptionCleanup.install()
+        Interruption.install(stopsLoadFirst: false)
         for (index, url) in urls.enumerated() {
             try await SendCommand.$urlNumber.withValue(index) { try await runURL(index, url) }
         }

@@ -58,6 +58,11 @@ enum FileNodes {
         try device(at: path, major: 1, minor: 5)
     }
 
+    /// A private copy of `/dev/full` (character device 1, 7), whose every write fails with ENOSPC.
+    static func full(at path: String) throws -> String {
+        try device(at: path, major: 1, minor: 7)
+    }
+
     private static func device(at path: String, major: UInt32, minor: UInt32) throws -> String {
         guard mknod(path, S_IFCHR | 0o666, dev_t(major << 8 | minor)) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EPERM) }
         return path

@@ -241,6 +241,24 @@ struct LoadModeTests {
             """, to: "conditional.yaml")
         let skipped = try await Self.sluice(["run", "--repeat", "5", conditional])
         #expect(skipped.status == 2 && skipped.error.contains("no request to send: every request selected is skipped by its when: or skip:, which load mode judges once, before the run ('staging only': when: stage == 'staging')"), "\(skipped.error)")
+        // A request's retry: or delay:, and a Hurl file's --retry or --delay, would not be measured: refused.
+        let polling = try directory.write("""
+            requests:
+              - { name: poll, path: "\(servers.nginxHTTP.absoluteString)/hello.txt", retry: { attempts: 3, interval: 10ms } }
+              - { name: later, path: "\(servers.nginxHTTP.absoluteString)/hello.txt", delay: 50ms }
+            """, to: "polling.yaml")
+        for (only, words) in [("poll", "request 'poll' has retry:; load mode sends each request once"), ("later", "request 'later' has delay:; load mode sends each request once")] {
+            let refused = try await Self.sluice(["run", "--repeat", "2", "--only", only, polling])
+            #expect(refused.status == 2 && refused.error.contains(words) && refused.output.isEmpty, "\(refused.error)")
+        }
+        let hurl = try directory.write("GET \(servers.nginxHTTP.absoluteString)/hello.txt\nHTTP 200\n", to: "entry.hurl")
+        for (flag, words) in [(["--retry", "3"], "has a retry (its [Options] retry, or --retry on the command line)"), (["--delay", "100ms"], "has a delay (its [Options] delay, or --delay on the command line)")] {
+            let refused = try await Self.sluice(["run", "--repeat", "2"] + flag + [hurl])
+            #expect(refused.status == 2 && refused.error.contains(words), "\(flag): \(refused.error)")
+        }
+        // No retry and no pause are what load mode does anyway.
+        let plain = try await Self.sluice(["run", "--repeat", "2", "--retry", "0", "--delay", "0", hurl])
+        #expect(plain.status == 0, "\(plain.error)")
     }
 
     @Test("a sharded closed loop: each shard sends its share of the repetitions, 10 over 3 shards as 4, 3 and 3")
@@ -433,37 +451,58 @@ struct LoadModeTests {
         #expect(dropped.junit(redactor: Redactor(secrets: []), merged: false).contains("1 request was dropped: 1 was already in flight when it was due"))
     }
 
-    @Test("Ctrl-C stops a load run, which still prints and writes what it sent, and exits 130; with SIGINT ignored (nohup) it runs on")
-    func interrupted() async throws {
+    /// A shell script that starts `sluice run ARGUMENTS` in the background, sends it `signals`
+    /// (the first once the process catches it, as its SigCgt mask says, a second after it, then
+    /// one more second after that), waits for it and prints `status N`.
+    static func signalScript(_ arguments: String, directory: TemporaryDirectory, signals: [(name: String, number: Int32)]) -> String {
+        let first = signals[0]
+        return """
+            set -m
+            "$0" run --no-color \(arguments) > \(directory.file("out").path) 2> \(directory.file("err").path) &
+            pid=$!
+            for attempt in $(seq 600); do
+                mask=$(awk '/^SigCgt/ { print $2 }' /proc/$pid/status 2>/dev/null)
+                if [ -n "$mask" ] && (( 0x$mask & \(1 << (first.number - 1)) )); then break; fi
+                sleep 0.1
+            done
+            sleep 1
+            \(signals.map { "kill -\($0.name) $pid" }.joined(separator: "\nsleep 0.3\n"))
+            wait $pid
+            echo "status $?"
+            """
+    }
+
+    @Test(
+        "Ctrl-C, SIGTERM (Slurm's scancel, Kubernetes) and SIGHUP stop a load run, which still prints and writes what it sent, marked stopped in every report, and exits 128 and the signal's number; with SIGINT ignored (nohup) it runs on",
+        arguments: [("INT", SIGINT, "Ctrl-C"), ("TERM", SIGTERM, "SIGTERM"), ("HUP", SIGHUP, "SIGHUP")]
+    )
+    func interrupted(signal: String, number: Int32, named: String) async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try Self.pipeline(directory, path: "/hello.txt")
         let report = directory.file("stopped.json").path
-        // The signal goes once the process catches SIGINT (its SigCgt mask), so that it is the
-        // run's handler that gets it; the run asked for would last 60 s.
-        let script = """
-            set -m
-            "$0" run --no-color --rate 50 --duration 60s --concurrency 4 --report histogram:\(report) --var base=\(servers.nginxHTTP.absoluteString) \(path) > \(directory.file("out").path) 2> \(directory.file("err").path) &
-            pid=$!
-            for attempt in $(seq 600); do
-                mask=$(awk '/^SigCgt/ { print $2 }' /proc/$pid/status 2>/dev/null)
-                if [ -n "$mask" ] && (( 0x$mask & 2 )); then break; fi
-                sleep 0.1
-            done
-            sleep 1
-            kill -INT $pid
-            wait $pid
-            echo "status $?"
-            """
+        let junit = directory.file("stopped.xml").path
+        // The run asked for would last 60 s.
+        let script = Self.signalScript(
+            "--rate 50 --duration 60s --concurrency 4 --report histogram:\(report) --report junit:\(junit) --var base=\(servers.nginxHTTP.absoluteString) \(path)",
+            directory: directory, signals: [(signal, number)]
+        )
         let result = try await offPool { try SluiceProcess.run(["-c", script, SluiceProcess.executable.path], executable: URL(fileURLWithPath: "/bin/bash")) }
-        #expect(result.output.hasSuffix("status 130\n"), "\(result.output)\(result.error)")
+        #expect(result.output.hasSuffix("status \(128 + number)\n"), "\(result.output)\(result.error)")
         let output = try String(contentsOf: directory.file("out"), encoding: .utf8)
         let error = try String(contentsOf: directory.file("err"), encoding: .utf8)
         #expect(output.hasPrefix("load: load (open loop, at most 4 in flight)\n") && output.contains("  statuses  200 ×"), "\(output)")
-        #expect(error.contains("stopping: no more requests start") && error.contains("load: stopped by Ctrl-C after"), "\(error)")
+        #expect(output.contains("  failed    the run was stopped by \(named) after "), "\(output)")
+        #expect(error.contains("stopping: no more requests start") && error.contains("load: stopped by \(named) after"), "\(error)")
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         let ok = written?["ok"] as? Int ?? 0
-        #expect(ok > 0 && ok < 3000 && written?["dropped"] as? Int == 0, "\(written ?? [:])")
+        #expect(ok > 0 && ok < 3000 && written?["dropped"] as? Int == 0 && written?["stopped-by"] as? String == named, "\(written ?? [:])")
+        let xml = try String(contentsOf: URL(fileURLWithPath: junit), encoding: .utf8)
+        #expect(xml.contains("<testcase name=\"stopped\"") && xml.contains("failure message=\"the run was stopped by \(named) after"), "\(xml)")
+        // Its merge fails: the shard did not send what the run asked.
+        let merged = try await Self.sluice(["report", "merge", report])
+        #expect(merged.status == 1 && merged.output.contains("stopped by \(named)"), "\(merged.output)\(merged.error)")
+        guard number == SIGINT else { return }
 
         // Started with SIGINT ignored, as nohup and a shell's background jobs start it: the run
         // keeps it ignored and goes to its end.
@@ -475,6 +514,73 @@ struct LoadModeTests {
             )
         }
         #expect(ignored.output.hasSuffix("status 0\n") && ignored.output.contains("requests  20  ok 20"), "\(ignored.output)\(ignored.error)")
+    }
+
+    @Test("a second signal quits at once, by that signal: the reports' files stay as they were, and no staging file is left")
+    func interruptedTwice() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        // Requests that last 3 s, so that the first signal leaves them in flight.
+        let path = try Self.pipeline(directory, path: "/delay/3")
+        let report = try directory.write("{\"earlier\": true}\n", to: "report.json")
+        let script = Self.signalScript(
+            "--repeat 4 --concurrency 2 --report json:\(report) --var base=\(servers.httpbin.absoluteString) \(path)",
+            directory: directory, signals: [("TERM", SIGTERM), ("TERM", SIGTERM)]
+        )
+        let result = try await offPool { try SluiceProcess.run(["-c", script, SluiceProcess.executable.path], executable: URL(fileURLWithPath: "/bin/bash")) }
+        #expect(result.output.hasSuffix("status 143\n"), "\(result.output)\(result.error)")
+        let error = try String(contentsOf: directory.file("err"), encoding: .utf8)
+        #expect(error.contains("interrupted again: quitting"), "\(error)")
+        #expect(FileNodes.contents(report) == "{\"earlier\": true}\n")
+        #expect(directory.contents.allSatisfy { !$0.hasSuffix(".sluice-part") }, "\(directory.contents)")
+    }
+
+    @Test("reports: one that cannot be written is said and exits 23, the others are written; two that name one file are refused before the run")
+    func reportFailures() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try Self.pipeline(directory, path: "/hello.txt")
+        let base = "base=\(servers.nginxHTTP.absoluteString)"
+        if FileNodes.canMakeDevices {
+            let full = try FileNodes.full(at: directory.file("full").path)
+            let (before, after) = (directory.file("before.xml").path, directory.file("after.json").path)
+            let result = try await Self.sluice(["run", "--repeat", "4", "--report", "junit:\(before)", "--report", "histogram:\(full)", "--report", "json:\(after)", "--var", base, path])
+            #expect(result.status == 23, "\(result.output)\(result.error)")
+            #expect(result.error.contains("cannot write the histogram report to \(full): No space left on device") && !result.error.contains("Usage:"), "\(result.error)")
+            #expect(FileManager.default.fileExists(atPath: before) && FileManager.default.fileExists(atPath: after))
+            // Standard output on a full disk says so, not that its reader went away.
+            let json = try await offPool { try SluiceProcess.run(["-c", "\"$0\" run --repeat 2 --format json --var \(base) \(path) > \(full); echo \"status $?\"", SluiceProcess.executable.path], executable: URL(fileURLWithPath: "/bin/bash")) }
+            #expect(json.output == "status 23\n" && json.error.contains("standard output could not be written (No space left on device)"), "\(json.output)\(json.error)")
+        }
+        let same = directory.file("same.out").path
+        let twice = try await Self.sluice(["run", "--repeat", "2", "--report", "json:\(same)", "--report", "junit:\(directory.url.path)/./same.out", "--var", base, path])
+        #expect(twice.status == 2 && twice.error.contains("name the same file: give each report its own") && twice.output.isEmpty, "\(twice.error)")
+        #expect(!FileManager.default.fileExists(atPath: same))
+        // A device takes any number of them.
+        if FileNodes.canMakeDevices {
+            let null = try FileNodes.null(at: directory.file("null").path)
+            let both = try await Self.sluice(["run", "--repeat", "2", "--report", "json:\(null)", "--report", "junit:\(null)", "--var", base, path])
+            #expect(both.status == 0, "\(both.error)")
+        }
+    }
+
+    @Test("what went on the wire: a redirect hop is one exchange more, counted beside the requests; a --rate schedule over a --duration sends every request due before its end")
+    func exchangesAndSchedule() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        // nginx's /login answers 302 to /hello.txt.
+        let path = try Self.pipeline(directory, path: "/login")
+        let base = "base=\(servers.nginxHTTP.absoluteString)"
+        let result = try await Self.sluice(["run", "--no-color", "--repeat", "10", "--concurrency", "2", "--var", base, path])
+        #expect(result.status == 0 && result.output.contains("  requests  10  ok 10  errors 0\n  exchanges 20  "), "\(result.output)\(result.error)")
+        let json = try Self.load(try await Self.sluice(["run", "--repeat", "10", "--format", "json", "--var", base, path]))
+        #expect(json["requests"] as? Int == 10 && json["exchanges"] as? Int == 20 && json["stopped-by"] is NSNull, "\(json)")
+        // Request k is due at k/R: 2.5/s for 1 s is three requests, 0.5/s one.
+        let plain = try Self.pipeline(directory, path: "/hello.txt", name: "plain")
+        for (rate, sent) in [("2.5", 3), ("0.5", 1)] {
+            let scheduled = try Self.load(try await Self.sluice(["run", "--rate", rate, "--duration", "1s", "--format", "json", "--var", base, plain]))
+            #expect(scheduled["requests"] as? Int == sent && scheduled["exchanges"] as? Int == sent, "\(rate)/s: \(scheduled)")
+        }
     }
 
     @Test("merge refuses files that are not shards of one run, says which shards are missing, and reads histograms HdrHistogram's Python library wrote")
@@ -623,10 +729,9 @@ struct LoadModeTests {
         let past = Int(Date().timeIntervalSince1970) - 30
         let late = try await Self.sluice(["run", "--repeat", "1", "--start-at", String(past), file])
         #expect(late.error.contains("load: started 3") && late.error.contains("s after --start-at \(RFC3339Timestamp.string(Date(timeIntervalSince1970: Double(past))))"), "\(late.error)")
-        // A run over before its first request was due measured nothing: said, and no pass.
-        for (arguments, shown) in [(["--duration", "1ns"], "1ns"), (["--rate", "1", "--duration", "500ms"], "500ms")] {
-            let empty = try await Self.sluice(["run"] + arguments + [file])
-            #expect(empty.status == 1 && empty.error.contains("load: no request was sent: the run ended before the first one was due (--duration \(shown)); give it longer"), "\(arguments): \(empty.error)")
-        }
+        // A closed loop over before its first request started measured nothing: said, and no
+        // pass. (An open loop's first request is due at its start: it always sends one.)
+        let empty = try await Self.sluice(["run", "--duration", "1ns", file])
+        #expect(empty.status == 1 && empty.error.contains("load: no request was sent: the run ended before the first one started (--duration 1ns); give it longer"), "\(empty.error)")
     }
 }

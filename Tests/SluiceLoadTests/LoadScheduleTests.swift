@@ -37,7 +37,7 @@ struct LoadScheduleTests {
         for (from, to, duration) in [(100.0, 2000.0, 60.0), (0, 50, 2), (50, 0, 2), (1000, 1001, 10), (10, 20, 0.5)] {
             let ramp = LoadRate(from: from, to: to)
             let total = ramp.arrivals(in: duration)
-            #expect(total == Int(((from + to) / 2 * duration).rounded()))
+            #expect(total == Int(((from + to) / 2 * duration).rounded(.up)))
             var previous = -1.0
             for k in stride(from: 0, to: total, by: max(1, total / 500)) {
                 let t = ramp.dueTime(of: k, duration: duration)
@@ -48,6 +48,14 @@ struct LoadScheduleTests {
                 previous = t
             }
         }
+        // Every request due before the end is sent: the area rounded up, a whole area as it is.
+        let counts: [(Double, Double, Int)] = [(2.5, 1.0, 3), (3.5, 1, 4), (10, 0.25, 3), (10, 0.45, 5), (0.5, 1, 1), (5.5, 1, 6), (0.1, 30, 3), (200, 3, 600), (1.0 / 3, 3, 1)]
+        for (rate, duration, expected) in counts {
+            let steady = LoadRate(from: rate)
+            #expect(steady.arrivals(in: duration) == expected, "\(rate)/s for \(duration) s")
+            #expect(steady.dueTime(of: expected - 1, duration: duration) < duration && steady.dueTime(of: expected, duration: duration) >= duration - 1e-9)
+        }
+        #expect(LoadRate(from: 5, to: 0).arrivals(in: 1) == 3 && LoadRate(from: 1, to: 0).arrivals(in: 1) == 1)
         // A ramp's rate halfway is halfway between its ends.
         #expect(LoadRate(from: 100, to: 300).rate(at: 30, duration: 60) == 200)
     }

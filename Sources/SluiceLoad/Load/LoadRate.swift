@@ -69,9 +69,15 @@ public struct LoadRate: Sendable, Hashable, CustomStringConvertible {
         return from + (to - from) * min(max(elapsed / duration, 0), 1)
     }
 
-    /// How many requests are due in a run of `duration` seconds: the area under the rate.
+    /// How many requests are due in a run of `duration` seconds: those whose ``dueTime(of:duration:)``
+    /// comes before its end, request `k` being due when the area under the rate reaches `k`, so
+    /// the area rounded up (request 0 is due at the start: 0.5/s for 1 s sends one, 2.5/s sends
+    /// three, at 0, 0.4 and 0.8 s). An area within a billionth of a whole number is that number,
+    /// so that 0.1/s for 30 s is the 3 requests it reads as, not 4 by a rounding error.
     public func arrivals(in duration: Double) -> Int {
-        Int(((from + to) / 2 * duration).rounded(.toNearestOrEven))
+        let area = (from + to) / 2 * duration
+        let whole = area.rounded()
+        return Int(abs(area - whole) <= 1e-9 * max(1, area) ? whole : area.rounded(.up))
     }
 
     /// When request `index` is due, in seconds from the start: the time `t` at which

@@ -16,6 +16,7 @@ final class LoadRecorder: Sendable {
         var ok = 0
         var errorsByKind: [String: Int] = [:]
         var statuses: [Int: Int] = [:]
+        var exchanges = 0
         var firstFailure: String?
         var responseTimes = LoadResult.emptyHistogram()
         var serviceTimes = LoadResult.emptyHistogram()
@@ -47,9 +48,11 @@ final class LoadRecorder: Sendable {
     ///   - response: from when it was due to its end.
     ///   - service: from when it started to its end.
     ///   - status: its response's status, if one arrived.
+    ///   - exchanges: the HTTP exchanges the transport made for it.
     ///   - failure: the kind and the description of its failure, or `nil` when it passed.
-    func record(slot: Int, response: Duration, service: Duration, status: Int?, failure: (kind: String, description: String)?) {
+    func record(slot: Int, response: Duration, service: Duration, status: Int?, exchanges: Int, failure: (kind: String, description: String)?) {
         slots[slot % slots.count].withLock { tally in
+            tally.exchanges += exchanges
             _ = tally.responseTimes.record(Self.microseconds(response))
             _ = tally.serviceTimes.record(Self.microseconds(service))
             if let status { tally.statuses[status, default: 0] += 1 }
@@ -84,6 +87,7 @@ final class LoadRecorder: Sendable {
                 merged.ok += tally.ok
                 merged.errorsByKind.merge(tally.errorsByKind, uniquingKeysWith: +)
                 merged.statuses.merge(tally.statuses, uniquingKeysWith: +)
+                merged.exchanges += tally.exchanges
                 merged.firstFailure = merged.firstFailure ?? tally.firstFailure
                 merged.responseTimes.add(tally.responseTimes)
                 merged.serviceTimes.add(tally.serviceTimes)

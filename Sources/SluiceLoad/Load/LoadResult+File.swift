@@ -21,7 +21,8 @@ extension LoadResult {
     ///  "shards": {"count": 4, "measured": [0]},
     ///  "window": {"start": "2026-11-23T09:00:00.000000Z", "end": "2026-11-23T09:01:00.012000Z"},
     ///  "ok": 2990, "errors-by-kind": {"timeout": 10}, "dropped": 0, "dropped-before-start": 0, "statuses": {"200": 2990},
-    ///  "first-error": "... (redacted)" | null,
+    ///  "exchanges": 3000,
+    ///  "first-error": "... (redacted)" | null, "stopped-by": "SIGTERM" | null,
     ///  "histograms": {"unit": "microseconds", "response-time": "HISTFAAA...", "service-time": "HISTFAAA..."}}
     /// ```
     ///
@@ -40,7 +41,9 @@ extension LoadResult {
             "dropped": .int(dropped),
             "dropped-before-start": .int(droppedBeforeStart),
             "statuses": statusesJSON,
+            "exchanges": exchanges.map { .int($0) } ?? .null,
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
+            "stopped-by": stoppedBy.map { .string($0) } ?? .null,
             "histograms": [
                 "unit": "microseconds",
                 "response-time": .string(HistogramEncoding.string(responseTimes)),
@@ -126,8 +129,12 @@ extension LoadResult {
             statuses[code] = number
         }
         self.statuses = statuses
+        // Optional: a file written before exchanges were counted has none.
+        exchanges = document["exchanges"].flatMap(count)
         let firstError = try field("first-error", { $0 })
         firstFailure = firstError.stringValue
+        // Optional: a file that does not record it went to its end.
+        stoppedBy = document["stopped-by"]?.stringValue
         let histograms = try field("histograms", { $0 })
         guard try field("unit", \.stringValue, in: histograms) == "microseconds" else { throw failure("histograms.unit must be microseconds") }
         func histogram(_ name: String) throws(SluiceError) -> Histogram<UInt64> {

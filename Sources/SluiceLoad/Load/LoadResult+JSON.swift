@@ -9,9 +9,14 @@ extension LoadResult {
     ///
     /// `{"pipeline", "load": {"requests", "ok", "errors", "seconds", "rps", "latency-ms": {"p50",
     /// "p90", "p99", "p99.9", "max"}, "service-time-ms": {...}, "mode": "open" | "closed",
-    /// "rate": {"asked", "achieved"}, "concurrency", "dropped", "errors-by-kind": {KIND: N},
+    /// "rate": {"asked", "achieved"}, "concurrency", "dropped", "exchanges", "errors-by-kind": {KIND: N},
     /// "statuses": {"200": N}, "shards": {"count", "measured": [I]}, "window": {"start", "end"},
-    /// "first-error"}}`.
+    /// "first-error", "stopped-by"}}`.
+    ///
+    /// `exchanges` counts the HTTP exchanges made (``LoadResult/exchanges``: redirect hops and the
+    /// retry stage's tries add to `requests`, cached responses take away), `null` when a merged
+    /// file did not record it. `stopped-by` names what stopped the run early (`"Ctrl-C"`, `"SIGTERM"`), `null` for a run
+    /// that went to its end; a latency figure of a run that measured no request is `null`.
     ///
     /// `latency-ms` is the response time (from when each request was due); `rps` and
     /// `rate.achieved` are the same figure, requests ended per second of the window. `rate.asked`
@@ -19,7 +24,7 @@ extension LoadResult {
     public func json(redactor: Redactor) -> JSONValue {
         func rounded(_ value: Double) -> JSONValue { .double(RunReport.rounded(value)) }
         func latency(_ figures: Latency) -> JSONValue {
-            .object(JSONObject(figures.named.map { ($0.name, rounded($0.milliseconds)) }))
+            .object(JSONObject(figures.named.map { ($0.name, requests > 0 ? rounded($0.milliseconds) : .null) }))
         }
         let asked: JSONValue = askedRate.map { $0.isRamp ? ["from": rounded($0.from), "to": rounded($0.to)] : rounded($0.from) } ?? .null
         let summary: JSONObject = [
@@ -29,11 +34,13 @@ extension LoadResult {
             "mode": .string(openLoop ? "open" : "closed"),
             "rate": ["asked": asked, "achieved": rounded(achievedRate)],
             "concurrency": .int(concurrency), "dropped": .int(dropped),
+            "exchanges": exchanges.map { .int($0) } ?? .null,
             "errors-by-kind": errorsByKindJSON,
             "statuses": statusesJSON,
             "shards": shardsJSON,
             "window": windowJSON,
             "first-error": firstFailure.map { .string(redactor.redact($0)) } ?? .null,
+            "stopped-by": stoppedBy.map { .string($0) } ?? .null,
         ]
         return ["pipeline": .string(pipeline), "load": .object(summary)]
     }

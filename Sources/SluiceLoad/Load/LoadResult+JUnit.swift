@@ -8,7 +8,8 @@ extension LoadResult {
     /// The load run as JUnit XML, for CI systems that show test results: one test suite with a
     /// test case for the requests (failing when any failed), one for the schedule (failing when
     /// requests were dropped; open loop only) and one for the shards (failing when a shard's
-    /// result is missing; merged results of sharded runs only). The figures are the suite's
+    /// result is missing; merged results of sharded runs only), and one for the run's end when
+    /// something stopped it before it sent what it was asked (``stoppedBy``). The figures are the suite's
     /// properties: `rate.achieved`, `response-time.p99` (milliseconds) and so on.
     /// - Parameters:
     ///   - redactor: hides secrets in the first error.
@@ -20,6 +21,7 @@ extension LoadResult {
         var properties: [(String, String)] = [
             ("mode", openLoop ? "open" : "closed"), ("concurrency", "\(concurrency)"),
             ("requests", "\(requests)"), ("ok", "\(ok)"), ("errors", "\(errors)"), ("dropped", "\(dropped)"),
+            ("exchanges", exchanges.map(String.init) ?? "unknown"),
             ("rate.asked", askedRate?.description ?? "none"), ("rate.achieved", number(achievedRate)),
         ]
         for (name, latency) in [("response-time", responseTime), ("service-time", serviceTime)] {
@@ -39,6 +41,9 @@ extension LoadResult {
                 why.append("\(full) request\(full == 1 ? " was" : "s were") dropped: \(concurrency) \(concurrency == 1 ? "was" : "were") already in flight when \(full == 1 ? "it was" : "they were") due")
             }
             cases.append(("schedule", why.isEmpty ? nil : why.joined(separator: "; ")))
+        }
+        if let stoppedBy {
+            cases.append(("stopped", "the run was stopped by \(stoppedBy) after \(number(seconds)) s: the figures are those of the \(requests) requests sent until then"))
         }
         if merged && shardCount > 1 {
             let missing = missingShards

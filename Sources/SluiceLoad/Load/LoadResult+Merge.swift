@@ -58,7 +58,9 @@ extension LoadResult {
                 merged.end = max(merged.end, result.end)
                 merged.errorsByKind.merge(result.errorsByKind, uniquingKeysWith: +)
                 merged.statuses.merge(result.statuses, uniquingKeysWith: +)
+                merged.exchanges = merged.exchanges.flatMap { mine in result.exchanges.flatMap { sum([mine, $0]) } }
                 merged.firstFailure = merged.firstFailure ?? result.firstFailure
+                merged.stoppedBy = merged.stoppedBy ?? result.stoppedBy
             }
             merged.responseTimes.add(result.responseTimes)
             merged.serviceTimes.add(result.serviceTimes)

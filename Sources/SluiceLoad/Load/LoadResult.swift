@@ -54,9 +54,17 @@ public struct LoadResult: Sendable {
     /// How many responses arrived with each status, whatever a stage or an expectation then made
     /// of them; requests that got no response are not counted here.
     public var statuses: [Int: Int]
+    /// The HTTP exchanges the transport made for the requests: as many as ``requests`` unless a
+    /// stage sent some again (a redirect hop, the retry stage's tries: one more each) or answered
+    /// one itself (a response from the cache: none). `nil` in a file that does not record it.
+    public var exchanges: Int? = nil
     /// The first failure seen, to say why errors happened, with its response's status when one
     /// arrived.
     public var firstFailure: String?
+    /// What stopped the run before it sent what it was asked (`Ctrl-C`, `SIGTERM`, `SIGHUP`):
+    /// its figures are then those of the requests sent until then, and every report says so and
+    /// fails. `nil` for a run that went to its end.
+    public var stoppedBy: String? = nil
     /// Response times in microseconds.
     var responseTimes: Histogram<UInt64>
     /// Service times in microseconds.

@@ -131,7 +131,10 @@ public struct LoadRun: Sendable {
             // Service time is the server's: from the first exchange's request going on the wire
             // (or, for one that never got there, from the start) to the end.
             let onTheWire = outcome.metrics?.transfers.first?.requestSentAt ?? started
-            recorder.record(slot: slot, response: ended - due, service: ended - onTheWire, status: outcome.response?.status, failure: failure)
+            recorder.record(
+                slot: slot, response: ended - due, service: ended - onTheWire, status: outcome.response?.status,
+                exchanges: outcome.metrics?.transfers.count ?? 0, failure: failure
+            )
         }
 
         /// The I/O thread for worker or request `index`, spread over all of them: a request then
@@ -162,7 +165,7 @@ public struct LoadRun: Sendable {
     /// - Throws: `.configuration` for a plan that cannot run, a selection the runner refuses, a
     ///   request that uses a capture (requests run concurrently here, so captures have no value:
     ///   pass `--var`), empties the jar (`cookie-jar: clear`; its `store-cookies:` are stored
-    ///   once, before the run) or has stages of its own, or a cap the transport or the machine cannot hold: the transport must
+    ///   once, before the run), waits or sends again (`delay:`, `retry:`) or has stages of its own, or a cap the transport or the machine cannot hold: the transport must
     ///   allow the shard's `concurrency` connections to a host (`Transport/connectionsPerHost`;
     ///   for libcurl's, `CurlTransport.Configuration.allowing(connections:)`), and the process must be able to open them (its
     ///   soft limit on file descriptors is raised up to the hard one when needed; a cap above the
@@ -189,6 +192,16 @@ public struct LoadRun: Sendable {
                 throw SluiceError(
                     kind: .configuration,
                     message: "request '\(spec.name)' has stages of its own; load mode sends every request through one chain, so list the stage in the file's stages:"
+                )
+            }
+            // One attempt (Hurl's --retry 0) and no pause are what load mode does anyway.
+            let retries = (spec.retry?.attempts ?? 1) > 1, waits = (spec.delay ?? .zero) > .zero
+            if retries || waits {
+                let key = retries ? "retry" : "delay"
+                let written = spec.source.isHurl ? "a \(key) (its [Options] \(key), or --\(key) on the command line)" : "\(key):"
+                throw SluiceError(
+                    kind: .configuration,
+                    message: "request '\(spec.name)' has \(written); load mode sends each request once, when it is due, and measures that send: remove it, or run the file without --repeat, --duration or --rate"
                 )
             }
             if spec.cookieJar == .clear {
@@ -261,6 +274,7 @@ public struct LoadRun: Sendable {
             shardCount: plan.shard.count, shards: [plan.shard.index],
             start: startWall, end: startWall.addingTimeInterval(elapsed),
             ok: tally.ok, errorsByKind: tally.errorsByKind, dropped: recorder.dropped, droppedBeforeStart: recorder.droppedBeforeStart, statuses: tally.statuses,
+            exchanges: tally.exchanges,
             firstFailure: tally.firstFailure, responseTimes: tally.responseTimes, serviceTimes: tally.serviceTimes
         )
     }
