@@ -23,8 +23,9 @@ import SluiceLoad
 /// A run that exits 1 says why in its last line: the requests that failed, by kind, and the
 /// requests of the schedule that were dropped, with what to change.
 ///
-/// `latency` is the response time, from when each request was due; `service` (open loop only; in
-/// the closed loop the two are the same) from when it was sent. Text from the result (the
+/// `latency` is the response time, from when each request was due; `service` (shown for the open
+/// loop, where a gap between the two says the client fell behind; in the closed loop it differs
+/// only by the time to connect, and is in the JSON) from when it went on the wire. Text from the result (the
 /// pipeline's name, error kinds, the first error) may come from another machine's file, so its
 /// control characters are shown escaped (`Terminal.printable`).
 struct LoadTextReport {

@@ -135,6 +135,9 @@ struct RunCommand: AsyncParsableCommand {
             if failFast {
                 throw ValidationError("--fail-fast and load mode (--repeat, --duration, --rate) cannot be combined: a load run sends every request it planned and counts each failure")
             }
+            if jobs > 1 {
+                throw ValidationError("--jobs and load mode (--repeat, --duration, --rate) cannot be combined: load runs at the same time would each measure the other's load; give the files one at a time, or shard one run with --shard")
+            }
         } else {
             if concurrency != 1 { throw ValidationError("--concurrency needs load mode: --repeat, --duration or --rate") }
             if gracePeriod != nil { throw ValidationError("--grace-period needs load mode: --duration or --rate") }

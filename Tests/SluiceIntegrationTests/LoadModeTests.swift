@@ -224,13 +224,13 @@ struct LoadModeTests {
         #expect(limited.status == 2 && limited.error.contains("file descriptors") && limited.error.contains("ulimit -n"), "\(limited.error)")
     }
 
-    @Test("flags a load run cannot honour are refused before the first request: --dry-run, --fail-fast; a selection its conditions empty is said so")
+    @Test("flags a load run cannot honour are refused before the first request: --dry-run, --fail-fast, --jobs, a request's retry: and delay: (Hurl's --retry, --delay); a selection its conditions empty is said so")
     func flagsRefusedInLoadMode() async throws {
         let servers = try TestServers.load()
         let directory = try TemporaryDirectory()
         let path = try Self.pipeline(directory, path: "/hello.txt")
-        for (flag, words) in [("--dry-run", "--dry-run and load mode"), ("--fail-fast", "--fail-fast and load mode")] {
-            let result = try await Self.sluice(["run", "--repeat", "5", flag, "--var", "base=\(servers.nginxHTTP.absoluteString)", path])
+        for (flag, words) in [(["--dry-run"], "--dry-run and load mode"), (["--fail-fast"], "--fail-fast and load mode"), (["--jobs", "2"], "--jobs and load mode")] {
+            let result = try await Self.sluice(["run", "--repeat", "5"] + flag + ["--var", "base=\(servers.nginxHTTP.absoluteString)", path, path])
             #expect(result.status == 2 && result.error.contains(words) && result.output.isEmpty, "\(flag): \(result.error)")
         }
         // A selection whose every request its when: skips sends nothing: said so, not "give it longer".

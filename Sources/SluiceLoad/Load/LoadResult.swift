@@ -10,9 +10,10 @@ import SluiceRunner
 ///
 /// - **Response time** runs from when a request was *due* to its last byte: in the open loop its
 ///   place in the schedule, so time spent waiting behind a slow server counts, as the server's
-///   users would feel it. In the closed loop a request is due when its worker is free, so the two
-///   times are the same.
-/// - **Service time** runs from when the request was actually started.
+///   users would feel it. In the closed loop a request is due when its worker is free to start it.
+/// - **Service time** runs from when the request went on the wire (its connection ready, new or
+///   reused): less than the response time by the time the client took to start it, and in the
+///   closed loop by the time it took to connect.
 ///
 /// The histograms are HdrHistograms of microseconds with three significant digits, the layout
 /// every shard uses, so merged percentiles are read from the merged counts, never averaged.
