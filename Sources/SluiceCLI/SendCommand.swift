@@ -440,6 +440,13 @@ struct SendCommand: AsyncParsableCommand {
                     streaming.metrics = metrics
                 }
                 try? writeOutLine(streaming, request: request, bodyWritten: bodyBytes, hops: hopLog, failure: .error(error))
+            } else if error.kind == .responseTooLarge, let head = error.response {
+                // A declared length past --max-filesize ends the exchange at its head, which -D
+                // and -i still show (an -o file is left as it was) and -w writes its line for, as
+                // curl's `200 0 63`.
+                let toStandardOutput: (Data) throws(SluiceError) -> Void = { bytes throws(SluiceError) in try SendCommand.writeToStandardOutput(bytes) }
+                try? writeHeads(of: head, hops: hopLog, write: output == nil || output == "-" ? toStandardOutput : nil)
+                try? writeOutLine(head, request: request, bodyWritten: 0, hops: hopLog, failure: .error(error))
             } else {
                 try? writeOutLine(hopLog.responseBeforeFailure, request: request, bodyWritten: nil, hops: hopLog, failure: .error(error))
             }

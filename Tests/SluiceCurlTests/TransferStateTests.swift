@@ -67,7 +67,7 @@ struct TransferStateTests {
         var plain = TransferStateTests.state(limit: 1000)
         let beforeHead = plain.admitsWireBytes(5000)
         #expect(beforeHead)
-        plain.headEnded(codings: [])
+        _ = plain.headEnded(codings: [], hasBody: true)
         #expect(plain.rawBodyLimit == 1000)
         let whole = plain.admitsWireBytes(1000)
         plain.countWireBytes(999)
@@ -77,14 +77,14 @@ struct TransferStateTests {
         #expect(plain.failure?.kind == .responseTooLarge)
 
         var coded = TransferStateTests.state(limit: 1000)
-        coded.headEnded(codings: [.gzip])
+        _ = coded.headEnded(codings: [.gzip], hasBody: true)
         #expect(coded.rawBodyLimit == Int64(1000 + 1000 / 256 + 4096))
         let codedWhole = coded.admitsWireBytes(5099)
         let codedPast = coded.admitsWireBytes(5100)
         #expect(codedWhole && !codedPast)
 
         var unlimited = TransferStateTests.state()
-        unlimited.headEnded(codings: [.zstd])
+        _ = unlimited.headEnded(codings: [.zstd], hasBody: true)
         let any = unlimited.admitsWireBytes(Int.max / 2)
         #expect(unlimited.rawBodyLimit == nil && any)
     }
@@ -147,13 +147,32 @@ struct TransferStateTests {
         #expect(coded.error(for: TransferStateTests.ending(code: 23)).curlCode == 61)
     }
 
-    @Test("a declared length past the limit, a proxy's refusal, a header line past 100 KiB, and libcurl's own words")
+    @Test("a declared length past the limit ends the exchange once the head has ended, with curl's code 63; a body the response does not have, or a coded one within the wire limit, does not")
+    func declaredLength() {
+        func state(_ length: Int, coded: Bool = false) -> TestState {
+            var state = TransferStateTests.state(limit: 1000)
+            _ = TransferStateTests.line("HTTP/1.1 200 OK\r\n", into: &state)
+            _ = TransferStateTests.line("Content-Length: \(length)\r\n", into: &state)
+            _ = TransferStateTests.line("\r\n", into: &state)
+            return state
+        }
+        var over = state(1001)
+        let overGoesOn = over.headEnded(codings: [], hasBody: true)
+        #expect(!overGoesOn)
+        let error = over.error(for: TransferStateTests.ending(code: 23, kind: .fileIO, message: "Failed writing header"))
+        #expect(error.kind == .responseTooLarge && error.curlCode == 63)
+        #expect(error.message.hasPrefix("the response declares a body of 1001 bytes (Content-Length), past the limit of 1000 bytes; none of it was read"))
+        var within = state(1000), noBody = state(5000), coded = state(5000), codedOver = state(6000)
+        let goOn = (
+            within.headEnded(codings: [], hasBody: true), noBody.headEnded(codings: [], hasBody: false),
+            coded.headEnded(codings: [.gzip], hasBody: true), codedOver.headEnded(codings: [.gzip], hasBody: true)
+        )
+        #expect(goOn == (true, true, true, false) && noBody.failure == nil)
+    }
+
+    @Test("a proxy's refusal, a header line past 100 KiB, and libcurl's own words")
     func otherEndings() {
-        let limited = TransferStateTests.state(limit: 1000)
-        let tooLarge = limited.error(for: TransferStateTests.ending(code: 63, cause: .fileSizeExceeded, kind: .transport, message: "Maximum file size exceeded"))
-        #expect(tooLarge.kind == .responseTooLarge && tooLarge.curlCode == 63)
         let unlimited = TransferStateTests.state()
-        #expect(unlimited.error(for: TransferStateTests.ending(code: 63, cause: .fileSizeExceeded, kind: .transport)).kind == .transport)
 
         let refused = unlimited.error(for: TransferStateTests.ending(code: 56, kind: .connectionLost, proxyRefusal: "the proxy refused the tunnel"))
         #expect(refused.kind == .proxy && refused.message == "the proxy refused the tunnel" && refused.curlCode == 56)

@@ -217,8 +217,10 @@ struct RunCommandTests {
         let limited = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n", to: "limited.yaml")
         let refused = try await SluiceProcess.launch(["run", "--no-color", limited])
         #expect(refused.status == 1)
-        #expect(refused.output.contains("error: response too large in transport: the response body passed the limit of 67108864 bytes"), "\(refused.output)")
-        #expect(refused.output.contains("In a pipeline file: max-response-size sets the limit (none for no limit), output: streams the body to a file"), "\(refused.output)")
+        // The head that declared it is shown, as curl -i --max-filesize shows it.
+        #expect(refused.output.contains("✘ big  GET \(url)  200  "), "\(refused.output)")
+        #expect(refused.output.contains("error: response too large in transport: the response declares a body of 67108865 bytes (Content-Length), past the limit of 67108864 bytes; none of it was read"), "\(refused.output)")
+        #expect(refused.output.contains("raise the limit (max-response-size: in a pipeline file, maxResponseSize in Swift; none or nil for no limit), or stream the body to a file (output: in a pipeline file"), "\(refused.output)")
         let lifted = try directory.write("max-response-size: none\nrequests:\n  - name: big\n    path: \"\(url)\"\n", to: "lifted.yaml")
         #expect(try await SluiceProcess.launch(["run", "--no-color", lifted]).status == 0)
         let streamed = try directory.write("requests:\n  - name: big\n    path: \"\(url)\"\n    output: big.bin\n", to: "streamed.yaml")

@@ -391,6 +391,29 @@ struct SendMoreCurlFlagsTests {
         #expect(sent.output == reference.output && sent.output == "000 0 http://127.0.0.1:1/refused", "\(sent.output)")
     }
 
+    @Test("--max-filesize under a declared Content-Length: -i, -D and -w show the head that declared it, exit 63, an -o file left as it was, as curl's")
+    func maxFilesizeKeepsHead() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let url = servers.httpbin("bytes/5000").absoluteString
+        // httpbin's Date differs between the two runs.
+        func head(_ text: String) -> [String] { text.split(separator: "\r\n").map(String.init).filter { !$0.hasPrefix("Date:") } }
+        for arguments in [["-s", "-i"], ["-s", "-D", "-", "-o", "/dev/null"]] {
+            let sent = try await SluiceProcess.launch(["send", "--max-filesize", "100"] + arguments + [url])
+            let reference = try await CurlCLI.run(["--max-filesize", "100"] + arguments + [url])
+            #expect(sent.status == 63 && reference.status == 63)
+            #expect(head(sent.output) == head(reference.output) && sent.output.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(arguments): \(sent.output) vs \(reference.output)")
+        }
+        let format = "%{http_code} %{size_download} %{exitcode}"
+        let sent = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", "--max-filesize", "100", "-w", format, url])
+        let reference = try await CurlCLI.run(["-o", "/dev/null", "--max-filesize", "100", "-w", format, url])
+        #expect(sent.output == reference.output && sent.output == "200 0 63", "\(sent.output) vs \(reference.output)")
+        let kept = try directory.write("earlier\n", to: "kept.bin")
+        let refused = try await SluiceProcess.launch(["send", "-sS", "-i", "-o", kept, "--max-filesize", "100", url])
+        #expect(refused.status == 63 && refused.error.contains("the response declares a body of 5000 bytes (Content-Length), past the limit of 100 bytes"), "\(refused.error)")
+        #expect(FileNodes.contents(kept) == "earlier\n")
+    }
+
     @Test("-n and --netrc-file: the credential for the URL's host, as curl's; -u wins; a redirect to another host gets none, even with a default entry (CVE-2024-11053)")
     func netrc() async throws {
         let servers = try TestServers.load()

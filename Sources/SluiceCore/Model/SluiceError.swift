@@ -197,9 +197,11 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// The ``description``, for code that reads `localizedDescription` (`LocalizedError`).
     public var errorDescription: String? { description }
 
-    /// The response body passed `limit` bytes (a request's `maxResponseSize`).
-    package static func responseTooLarge(limit: Int64, url: URL?) -> SluiceError {
-        var message = "the response body passed the limit of \(limit) bytes; the transfer was stopped there"
+    /// The response body passed `limit` bytes (a request's `maxResponseSize`), or declared
+    /// `declared` bytes (its `Content-Length`), more than that, before any of it was read.
+    package static func responseTooLarge(limit: Int64, url: URL?, declared: Int64? = nil) -> SluiceError {
+        var message = declared.map { "the response declares a body of \($0) bytes (Content-Length), past the limit of \(limit) bytes; none of it was read" }
+            ?? "the response body passed the limit of \(limit) bytes; the transfer was stopped there"
         if limit == Pipeline.defaultMaxInMemoryResponseSize {
             message += ". That is the default for a body held in memory: raise the limit (max-response-size: in a pipeline file, maxResponseSize in Swift; none or nil for no limit), or stream the body to a file (output: in a pipeline file, ResponseDestination.file in Swift)"
         }

@@ -110,11 +110,6 @@ extension CurlTransfer {
             try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate)
             try easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: rate)
         }
-        if let limit = request.maxResponseSize {
-            // Refuses a declared Content-Length over the limit before any body byte arrives;
-            // `receiveBody` counts the decoded bytes of every other body.
-            try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: limit)
-        }
         decodesContent = configuration.decodesContent
         try configureMethodAndBody()
         try configureHeaders()

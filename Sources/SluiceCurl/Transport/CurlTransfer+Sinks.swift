@@ -55,7 +55,9 @@ extension CurlTransfer {
         case .headComplete:
             reserveBodyCapacity()
             let codings = decodesContent ? ContentCoding.codings(in: state.head.headers.values(for: "Content-Encoding")) ?? [] : []
-            state.headEnded(codings: codings)
+            // A declared length past the limit ends the exchange here, its head kept.
+            let status = state.head.status ?? 200
+            guard state.headEnded(codings: codings, hasBody: request.method != .head && status != 204 && status != 304) else { return 0 }
             if bodyChannel != nil {
                 if let caller = state.streamHeadEnded() { deliverStreamedHead(to: caller, codings: codings) }
             } else {

@@ -286,7 +286,6 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         let cause: State.Ending.Cause =
             switch code {
             case CURLE_ABORTED_BY_CALLBACK: .abortedByCallback
-            case CURLE_FILESIZE_EXCEEDED: .fileSizeExceeded
             case CURLE_OUT_OF_MEMORY: .outOfMemory
             default: .other
             }
@@ -305,7 +304,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         // limit) keeps that head, and the bytes that came, as `response`: callers show its status.
         let status = easy.long(CURLINFO_RESPONSE_CODE)
         if error.response == nil, state.head.isComplete, status >= 200 {
-            error.response = Response(status: status, headers: state.head.headers, body: body, url: request.url)
+            // With its metrics, so that its status line shows the version and the reason phrase.
+            let metrics = readMetrics()
+            error.response = Response(status: status, headers: state.head.headers, body: body, url: request.url, httpVersion: metrics.httpVersion, metrics: metrics)
         }
         return error
     }

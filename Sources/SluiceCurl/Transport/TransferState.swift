@@ -86,8 +86,6 @@ struct TransferState<Caller> {
         enum Cause: Equatable {
             /// A callback (the pre-request trust check, or a write or read refused) aborted it.
             case abortedByCallback
-            /// A declared `Content-Length` passed `CURLOPT_MAXFILESIZE_LARGE`.
-            case fileSizeExceeded
             /// libcurl ran out of memory, which 7.88 also says of a header line past 100 KiB.
             case outOfMemory
             /// Anything else.
@@ -218,9 +216,22 @@ struct TransferState<Caller> {
     }
 
     /// The final head ended, its body coded with `codings`: sets the limit on the bytes taken off
-    /// the wire.
-    mutating func headEnded(codings: [ContentCoding]) {
+    /// the wire, and refuses a body whose declared `Content-Length` passes it before a byte of it
+    /// is read, as curl's `--max-filesize` does, with the head kept for the caller to show (where
+    /// libcurl's own `CURLOPT_MAXFILESIZE` refuses it at that header line, before the head ends).
+    /// - Parameter hasBody: whether the response has a body at all (not the answer to a HEAD, nor
+    ///   a 204 or 304), whose `Content-Length` then counts.
+    /// - Returns: whether the exchange goes on; when it does not, it fails with
+    ///   `.responseTooLarge` and curl's code for it, 63.
+    mutating func headEnded(codings: [ContentCoding], hasBody: Bool) -> Bool {
         rawBodyLimit = maxResponseSize.map { codings.isEmpty ? $0 : TransferState.rawLimit(for: $0) }
+        guard hasBody, let limit = maxResponseSize, let rawBodyLimit,
+            let declared = head.headers["Content-Length"].flatMap(Int64.init), declared > rawBodyLimit
+        else { return true }
+        var error = SluiceError.responseTooLarge(limit: limit, url: url, declared: declared)
+        error.curlCode = 63
+        fail(error)
+        return false
     }
 
     /// The most bytes a body may take on the wire under a `maxResponseSize` of `limit` counted
@@ -319,11 +330,6 @@ struct TransferState<Caller> {
             failure.url = url
             if failure.curlCode == nil { failure.curlCode = ending.code }
             return failure
-        }
-        if ending.cause == .fileSizeExceeded, let limit = maxResponseSize {
-            var error = SluiceError.responseTooLarge(limit: limit, url: url)
-            error.curlCode = ending.code
-            return error
         }
         if let refusal = ending.proxyRefusal {
             return SluiceError(kind: .proxy, stage: "transport", url: url, message: refusal, transportCode: ending.code)

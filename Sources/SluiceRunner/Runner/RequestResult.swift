@@ -26,7 +26,7 @@ public struct RequestResult: Sendable {
         /// library's message names its own API (a body past its limit).
         public init(_ error: SluiceError) {
             var message = error.message
-            if error.kind == .responseTooLarge {
+            if error.kind == .responseTooLarge, !message.contains("max-response-size") {
                 message += ". In a pipeline file: max-response-size sets the limit (none for no limit), output: streams the body to a file"
             }
             self.init(stage: error.stage, kind: error.kind.description, message: message)
