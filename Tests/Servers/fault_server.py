@@ -12,6 +12,7 @@ fault that never answers holds no other request up.
   /truncated-chunked         chunked encoding: one chunk, then close with no last chunk
   /bad-status                a status line that is not HTTP ("HTTP/1.1 2OO OK")
   /huge-header               one header line of 200 KiB
+  /many-headers?kib=N        N header lines of 1 KiB each (default 400: a head past 300 KiB)
   /endless-headers           a status line and one header field, then nothing (the head never ends)
   /drip?interval=S           Content-Length: 1000, one byte every S seconds (default 0.5)
   /gzip-bomb                 Content-Encoding: gzip; 128 MiB of zeros in about 128 KiB on the wire
@@ -192,6 +193,10 @@ async def answer(path, query, writer):
         return False
     if path == "/huge-header":
         writer.write(b"HTTP/1.1 200 OK\r\nX-Huge: " + b"a" * (200 * 1024) + b"\r\nContent-Length: 0\r\n\r\n")
+        return False
+    if path == "/many-headers":
+        lines = b"".join(b"X-Line-%d: %s\r\n" % (number, b"b" * 1000) for number in range(int(query.get("kib", ["400"])[0])))
+        writer.write(b"HTTP/1.1 200 OK\r\n" + lines + b"Content-Length: 0\r\n\r\n")
         return False
     if path == "/endless-headers":
         writer.write(b"HTTP/1.1 200 OK\r\nX-Started: yes\r\n")

@@ -156,12 +156,19 @@ struct FaultInjectionTests {
         #expect(error.url == fault("bad-status"))
     }
 
-    @Test("a 200 KiB header line: .protocolError that names the limit")
+    @Test("a 200 KiB header line, and 400 header lines of 1 KiB: .protocolError that names the limit, and sluice send exits as curl 7.88 does (27, 56); 290 lines pass")
     func hugeHeaderLine() async throws {
         let (error, _) = try await failure(Request(url: fault("huge-header")))
         #expect(error.kind == .protocolError)
         #expect(error.stage == "transport")
         #expect(error.message.contains("100 KiB"))
+        let (many, _) = try await failure(Request(url: fault("many-headers")))
+        #expect(many.kind == .protocolError && many.message == "the response's header fields passed 300 KiB; the exchange was stopped there")
+        for path in ["huge-header", "many-headers", "many-headers?kib=290"] {
+            let sent = try await SluiceProcess.launch(["send", "-s", "-o", "/dev/null", fault(path).absoluteString])
+            let reference = try await CurlCLI.run(["-o", "/dev/null", fault(path).absoluteString])
+            #expect(sent.status == reference.status, "\(path): \(sent.status) vs curl's \(reference.status)")
+        }
     }
 
     @Test("a response head that never ends: .timeout at the total timeout")
@@ -362,7 +369,7 @@ struct FaultInjectionTests {
     @Test("after every fault, the same transport still serves a good request")
     func transportSurvives() async throws {
         try await withManager(timeouts: Timeouts(total: .milliseconds(500))) { manager async throws in
-            for path in ["short-body", "truncated-chunked", "bad-status", "huge-header", "endless-headers", "silent", "reset-in-headers"] {
+            for path in ["short-body", "truncated-chunked", "bad-status", "huge-header", "many-headers", "endless-headers", "silent", "reset-in-headers"] {
                 await #expect(throws: SluiceError.self) { try await manager.send(Request(url: fault(path))) }
             }
             #expect(try await manager.send(Request(url: fault("ok"))).status == 200)

@@ -202,14 +202,17 @@ struct TransferState<Caller> {
     // MARK: The head
 
     /// Takes a line of a response head; `nil` for a line past ``maxHeadSize``, which fails the
-    /// exchange, else what the line ended, if anything.
+    /// exchange (with curl 7.88's code for its own limit of the same size, 56), else what the line
+    /// ended, if anything.
     mutating func takeHeadLine(_ line: UnsafeRawBufferPointer) -> ResponseHeadParser.Event?? {
         headBytes += line.count
         if headBytes > TransferState.maxHeadSize {
-            fail(SluiceError(
+            var error = SluiceError(
                 kind: .protocolError, stage: "transport", url: url,
                 message: "the response's header fields passed \(TransferState.maxHeadSize / 1024) KiB; the exchange was stopped there"
-            ))
+            )
+            error.curlCode = 56
+            fail(error)
             return nil
         }
         return .some(head.consume(line))
