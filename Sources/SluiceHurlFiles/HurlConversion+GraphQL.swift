@@ -46,7 +46,7 @@ extension HurlConversion {
             switch part {
             case .literal(let literal):
                 let escaped = ((try? JSONWriter().string(from: .string(literal.value))) ?? #""""#).dropFirst().dropLast()
-                text += escaped.replacingOccurrences(of: "${", with: "$${")
+                text += escaped.replacingCodePoints(of: "${", with: "$${")
             case .expression(let expression):
                 text += self.expression(expression) ?? ""
             }

@@ -197,7 +197,7 @@ extension HurlConversion {
         for part in written.parts {
             switch part {
             case .literal(let literal):
-                text += (literal.value.addingPercentEncoding(withAllowedCharacters: HurlConversion.formUnreserved) ?? "").replacingOccurrences(of: "${", with: "$${")
+                text += (literal.value.addingPercentEncoding(withAllowedCharacters: HurlConversion.formUnreserved) ?? "").replacingCodePoints(of: "${", with: "$${")
             case .expression(let expression):
                 if expression.filters.isEmpty, case .variable(let name) = expression.source {
                     text += "${urlencode(\(name))}"
@@ -255,7 +255,7 @@ extension HurlConversion {
             rest.append(("body", HurlConversion.text(body.source.map { jsonSource($0, of: value) } ?? jsonText(value), at: at)))
             addDefaultHeader("Content-Type", "application/json", at: at, to: &headers)
         case .xml(let text):
-            rest.append(("body", HurlConversion.text(text.replacingOccurrences(of: "${", with: "$${"), at: at)))
+            rest.append(("body", HurlConversion.text(text.replacingCodePoints(of: "${", with: "$${"), at: at)))
             addDefaultHeader("Content-Type", "application/xml", at: at, to: &headers)
         case .onelineString(let written):
             rest.append(("body", templateNode(written)))

@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 import SluiceStageRegistry
 
 extension HurlConversion {
@@ -203,7 +204,7 @@ extension HurlConversion {
         case .json(let value):
             return HurlConversion.mapping([("jsonpath", HurlConversion.text("$", at: at)), ("equals", jsonNode(value))], at: at)
         case .xml(let text):
-            return HurlConversion.mapping([("body", none), ("equals", HurlConversion.text(text.replacingOccurrences(of: "${", with: "$${"), at: at))], at: at)
+            return HurlConversion.mapping([("body", none), ("equals", HurlConversion.text(text.replacingCodePoints(of: "${", with: "$${"), at: at))], at: at)
         case .onelineString(let written):
             return HurlConversion.mapping([("body", none), ("equals", templateNode(written))], at: at)
         case .multilineString(let multiline):

@@ -9,7 +9,7 @@ extension HurlConversion {
         var text = ""
         for part in template.parts {
             switch part {
-            case .literal(let literal): text += literal.value.replacingOccurrences(of: "${", with: "$${")
+            case .literal(let literal): text += literal.value.replacingCodePoints(of: "${", with: "$${")
             case .expression(let expression): text += self.expression(expression) ?? ""
             }
         }
@@ -130,7 +130,7 @@ extension HurlConversion {
         var text = ""
         var rest = Substring(source)
         while let open = rest.range(of: "{{") {
-            text += rest[..<open.lowerBound].replacingOccurrences(of: "${", with: "$${")
+            text += rest[..<open.lowerBound].replacingCodePoints(of: "${", with: "$${")
             guard let close = rest[open.upperBound...].range(of: "}}"), let expression = expressions.next() else {
                 text += rest[open.lowerBound...]
                 return text
@@ -138,7 +138,7 @@ extension HurlConversion {
             text += self.expression(expression) ?? ""
             rest = rest[close.upperBound...]
         }
-        return text + rest.replacingOccurrences(of: "${", with: "$${")
+        return text + rest.replacingCodePoints(of: "${", with: "$${")
     }
 
     /// The `{{...}}` expressions of a JSON value, in the order they are written.
@@ -178,7 +178,7 @@ extension HurlConversion {
         var text = "\""
         for part in written.parts {
             switch part {
-            case .literal(let literal): text += literal.source.replacingOccurrences(of: "${", with: "$${")
+            case .literal(let literal): text += literal.source.replacingCodePoints(of: "${", with: "$${")
             case .expression(let expression): text += self.expression(expression) ?? ""
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SluiceCore
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -507,6 +508,25 @@ struct RunCommandTests {
         #expect(echoed["form"] as? [String: String] == ["q": "a&b=c", "empty": ""])
         let headers = try #require(echoed["headers"] as? [String: String])
         #expect(headers["User-Agent"]?.hasPrefix("sluice/") == true && headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test("curl: a quote or a double quote followed by a combining mark (U+0301) is still escaped: the command sends the value as written and runs nothing else")
+    func curlExportQuotesCombiningMarks() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let marker = directory.file("pwned").path
+        // Foundation's replacingOccurrences passes over a quote that a combining mark follows.
+        let value = "a'\u{301}; touch \(marker); echo '\u{301}\"\u{301}$(touch \(marker))"
+        let yaml = "requests:\n  - name: echo\n    path: \(servers.httpbin("headers").absoluteString)\n    headers:\n      X-Value: \"\(value.replacingCodePoints(of: "\"", with: "\\\""))\"\n"
+        let path = try directory.write(yaml, to: "quotes.yaml")
+        let exported = try await SluiceProcess.launch(["curl", path])
+        let command = try #require(exported.output.split(separator: "\n").first { $0.hasPrefix("curl ") }, "\(exported.output)\(exported.error)")
+        let sent = try await SluiceProcess.launch(["-c", String(command) + " --silent"], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(!FileManager.default.fileExists(atPath: marker), "\(command)")
+        let echoed = try #require(JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any], "\(sent.output)\(sent.error)")
+        // httpbin reads header bytes as Latin-1: each of its characters is one byte sent.
+        let header = (echoed["headers"] as? [String: String])?["X-Value"].map { String(decoding: $0.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }, as: UTF8.self) }
+        #expect(header?.hasSameCodePoints(as: value) == true, "\(header ?? "none")")
     }
 
     @Test("curl: requests that share the run's cookie jar get a line that says so; the commands run with -b and -c as it says pass as sluice run does")

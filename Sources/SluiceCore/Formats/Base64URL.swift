@@ -5,7 +5,7 @@ package enum Base64URL {
     /// `data` in base64url, unpadded.
     package static func encode(_ data: Data) -> String {
         var text = data.base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        text = text.replacingCodePoints(of: "+", with: "-").replacingCodePoints(of: "/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }

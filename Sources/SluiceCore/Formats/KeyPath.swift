@@ -29,7 +29,7 @@ struct KeyPath: CustomStringConvertible {
                 if KeyPath.isPlainName(key) {
                     text += "." + key
                 } else {
-                    text += "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
+                    text += "['" + key.replacingCodePoints(of: "\\", with: "\\\\").replacingCodePoints(of: "'", with: "\\'") + "']"
                 }
             }
         }

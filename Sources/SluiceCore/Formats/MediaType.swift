@@ -36,7 +36,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
             let name = piece[..<equals].trimmingHTTPWhitespace()
             var value = String(piece[piece.utf8.index(after: equals)...].trimmingHTTPWhitespace())
             if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                value = String(value.dropFirst().dropLast()).replacingCodePoints(of: "\\\"", with: "\"")
             }
             if !name.isEmpty { parameters.append((String(name), value)) }
         }
@@ -110,7 +110,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         parameters.reduce(essence) { text, parameter in
             let plain = !parameter.value.isEmpty && parameter.value.allSatisfy { $0.isLetter || $0.isNumber || "-._+".contains($0) }
-            return text + "; \(parameter.name)=" + (plain ? parameter.value : "\"" + parameter.value.replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+            return text + "; \(parameter.name)=" + (plain ? parameter.value : "\"" + parameter.value.replacingCodePoints(of: "\"", with: "\\\"") + "\"")
         }
     }
 

@@ -100,7 +100,7 @@ public struct MultipartFormData: Sendable {
 
     /// A name or file name for a quoted header parameter: `"`, CR and LF percent-encoded.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingCodePoints(of: "\"", with: "%22").replacingCodePoints(of: "\r", with: "%0D").replacingCodePoints(of: "\n", with: "%0A")
     }
 
     private static func checkReadable(_ url: URL, part: String) throws(UnreadableFile) {

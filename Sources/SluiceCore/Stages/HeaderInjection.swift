@@ -156,7 +156,7 @@ public struct HeaderInjection: SynchronousRequestStage, ConfigurationReporting {
         for entry in source.split(separator: ":") {
             let locale = entry.prefix { $0 != "." && $0 != "@" }
             guard !locale.isEmpty, locale != "C", locale != "POSIX" else { continue }
-            let tag = locale.replacingOccurrences(of: "_", with: "-")
+            let tag = locale.replacingCodePoints(of: "_", with: "-")
             if !tags.contains(tag) { tags.append(tag) }
         }
         if tags.isEmpty { tags = ["en"] }

@@ -38,6 +38,31 @@ extension StringProtocol {
         }
         return false
     }
+
+    /// This text with every occurrence of `target`'s code points replaced by `replacement`,
+    /// found byte for byte: no normalization, so a `'` or a `"` followed by a combining mark
+    /// (U+0301) is still found, where Foundation's `replacingOccurrences(of:with:)` compares
+    /// canonically equivalent grapheme clusters and passes over it (a quote left unescaped in a
+    /// shell command or a quoted header parameter). UTF-8 is self-synchronizing: a match of
+    /// whole code points' bytes is a match of the code points.
+    public func replacingCodePoints(of target: some StringProtocol, with replacement: some StringProtocol) -> String {
+        let needle = Array(target.utf8)
+        guard let first = needle.first else { return String(self) }
+        let bytes = Array(utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == first, index + needle.count <= bytes.count, bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                result.append(contentsOf: replacement.utf8)
+                index += needle.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
 }
 
 /// A `String` as a dictionary key or set member that is equal to another only when their code

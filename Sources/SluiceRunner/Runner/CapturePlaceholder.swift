@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 import SluicePipelineFiles
 
 /// What a dry run (`sluice run --dry-run`, `sluice curl`) puts where a capture's value will go,
@@ -29,7 +30,7 @@ public enum CapturePlaceholder {
         let names = Set(names)
         var shown = url.absoluteString
         for name in names {
-            shown = shown.replacingOccurrences(of: hostToken(for: name), with: text(for: name))
+            shown = shown.replacingCodePoints(of: hostToken(for: name), with: text(for: name))
         }
         var result = ""
         var rest = Substring(shown)

@@ -93,7 +93,7 @@ extension CheckFilter {
         case .base64Decode, .base64URLSafeDecode:
             var written = try text()
             if kind == .base64URLSafeDecode {
-                written = written.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                written = written.replacingCodePoints(of: "-", with: "+").replacingCodePoints(of: "_", with: "/")
                 written += String(repeating: "=", count: (4 - written.utf8.count % 4) % 4)
             }
             guard let decoded = Data(base64Encoded: written) else { throw CheckFailure("\(kind.rawValue): \(Expectation.text(.string(written))) is not Base64") }
@@ -103,7 +103,7 @@ extension CheckFilter {
             if case .bytes(let bytes) = value { data = bytes } else { data = Data(try text().utf8) }
             var encoded = data.base64EncodedString()
             if kind == .base64URLSafeEncode {
-                encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                encoded = encoded.replacingCodePoints(of: "+", with: "-").replacingCodePoints(of: "/", with: "_").replacingCodePoints(of: "=", with: "")
             }
             return .json(.string(encoded))
         case .urlDecode:
@@ -165,7 +165,7 @@ extension CheckFilter {
         guard let start = url.firstIndex(of: "?") else { return nil }
         let query = url[url.index(after: start)...].prefix { $0 != "#" }
         func decoded(_ text: Substring) -> String {
-            let spaced = text.replacingOccurrences(of: "+", with: " ")
+            let spaced = text.replacingCodePoints(of: "+", with: " ")
             return spaced.removingPercentEncoding ?? spaced
         }
         for pair in query.split(separator: "&") {

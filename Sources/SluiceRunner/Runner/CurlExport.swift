@@ -215,7 +215,7 @@ public enum CurlExport {
     /// A shell word: the text in single quotes, or bare when it is plainly safe.
     static func quote(_ text: String) -> String {
         let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe ? text : "'" + text.replacingCodePoints(of: "'", with: "'\\''") + "'"
     }
 
     /// A file name, content type or `filename=` as curl's `-F` reads it: as it is unless it holds
@@ -224,7 +224,7 @@ public enum CurlExport {
     static func formWord(_ text: String) -> String {
         let plain = !text.isEmpty && !text.contains { ";,\"\\".contains($0) } && text.first != " " && text.last != " "
         guard !plain else { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + text.replacingCodePoints(of: "\\", with: "\\\\").replacingCodePoints(of: "\"", with: "\\\"") + "\""
     }
 
     /// Seconds as curl's timeouts take them: to the millisecond, libcurl's finest, rounded up, so

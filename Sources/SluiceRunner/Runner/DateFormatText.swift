@@ -1,4 +1,5 @@
 import Foundation
+import SluiceCore
 
 /// Dates read and written with `strftime` formats, as Hurl's `toDate` and `format` filters take
 /// them (`%Y-%m-%dT%H:%M:%S%z`, chrono's dialect): each field is translated to the Unicode date
@@ -61,7 +62,7 @@ enum DateFormatText {
         var literal = ""
         func flush() {
             guard !literal.isEmpty else { return }
-            pattern += "'" + literal.replacingOccurrences(of: "'", with: "''") + "'"
+            pattern += "'" + literal.replacingCodePoints(of: "'", with: "''") + "'"
             literal = ""
         }
         var rest = Substring(format)

@@ -120,7 +120,7 @@ extension RequestSpec {
             // A dry run's capture placeholder cannot stand in a host: a token that can is parsed
             // in its place, and shown as the placeholder.
             let hostSafe = scope.standIns.reduce(path) {
-                $0.replacingOccurrences(of: CapturePlaceholder.text(for: $1), with: CapturePlaceholder.hostToken(for: $1))
+                $0.replacingCodePoints(of: CapturePlaceholder.text(for: $1), with: CapturePlaceholder.hostToken(for: $1))
             }
             guard let url = URLText.url(path, keepingDotSegments: sendsPathAsIs) ?? URLText.url(hostSafe, keepingDotSegments: sendsPathAsIs) else {
                 let standsIn = hostSafe != path ? " with a capture's placeholder in it (a dry run shows no captured port)" : ""

@@ -63,7 +63,7 @@ extension RunReport {
 
     /// A test point's description: `#` would start a directive, so it is escaped as TAP says.
     private static func escaped(_ text: String) -> String {
-        line(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "#", with: "\\#")
+        line(text).replacingCodePoints(of: "\\", with: "\\\\").replacingCodePoints(of: "#", with: "\\#")
     }
 
     /// Text on one line: line breaks become spaces.
