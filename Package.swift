@@ -102,6 +102,13 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The pipelines' regular expressions: PCRE2, matched by code point with a bound on its
+        // work (SluicePipelineFiles' TextPattern).
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
         // The engine: the model, the chain, task contexts and the manager, the built-in stages,
         // trust, cookies, the cache, streaming bodies, codecs, the Transport protocol and the
         // in-memory transport. No I/O library but OpenSSL (certificates), libidn2 (host names),
@@ -136,7 +143,7 @@ let package = Package(
         .target(
             name: "SluicePipelineFiles",
             dependencies: [
-                "SluiceCore", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "CYAML",
+                "SluiceCore", "SluiceJSONPath", "SluiceReachability", "SluiceStageRegistry", "CYAML", "CPCRE2",
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),

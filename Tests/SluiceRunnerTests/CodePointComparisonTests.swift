@@ -131,6 +131,80 @@ struct CodePointComparisonTests {
         #expect(failures.map(\.label).sorted() == ["body $.name contains", "headers.X-Name"], "\(failures)")
     }
 
+    @Test("regular expressions match code points: /^café$/ spelled composed is not a decomposed café, . is one code point, \\r\\n two; \\u00E9, \\u{E9} and \\x{E9} name a code point; $ is the end of the text, as Rust's")
+    func regularExpressions() throws {
+        func matches(_ pattern: String, _ text: String) throws -> Bool { try TextPattern(pattern).firstMatch(in: text) != nil }
+        #expect(try !matches("^caf\(Self.composed)$", "caf\(Self.decomposed)"))
+        #expect(try !matches("^caf\\u00E9$", "caf\(Self.decomposed)") && matches("^caf\\u00E9$", "caf\(Self.composed)"))
+        #expect(try matches("^caf\\u{e9}$", "caf\(Self.composed)") && matches("^caf\\x{E9}$", "caf\(Self.composed)"))
+        #expect(try matches("^cafe.$", "caf\(Self.decomposed)") && !matches("^caf.$", "caf\(Self.decomposed)"))
+        #expect(try matches("^\u{212A}$", "\u{212A}") && !matches("^K$", "\u{212A}"))
+        #expect(try matches("l1\\r\\nl2", "l1\r\nl2") && matches("^l1.$", "l1\r") && !matches("^l1.$", "l1\r\n"))
+        #expect(try !matches("a$", "a\n") && matches("(?m)a$", "a\nb"))
+        #expect(try TextPattern("(\\d+)-(x)?").firstMatch(in: "id 42-")?.groups == ["42-", "42", nil])
+        // Every match, an empty one moving on a whole code point.
+        #expect(try TextPattern("x*").allMatches(in: "\(Self.composed)x").map(\.groups[0]) == ["", "x", ""])
+        let failure = #expect(throws: TextPattern.SyntaxError.self) { try TextPattern("caf\(Self.composed)(") }
+        #expect(failure?.offset == 5 && failure?.description.hasSuffix("at character 6") == true, "\(failure.map(String.init(describing:)) ?? "")")
+
+        let yaml = """
+            requests:
+              - path: http://h/
+                expect:
+                  headers: { X-Name: "/^caf\\\\u00e9$/" }
+                  body:
+                    $.name: { matches: "^caf\\\\u00e9$" }
+                    $.lines: { matches: "^l1\\\\r$" }
+                  checks:
+                    - { jsonpath: $.crlf, filters: [{ split: "\\n" }, count], equals: 3 }
+                    - { jsonpath: $.name, filters: [{ replace: ["\\u00e9", "X"] }], equals: "caf\(Self.decomposed)" }
+                    - { jsonpath: $.name, filters: [{ replace: ["/e\\\\u0301/", "X"] }], equals: "cafX" }
+                    - { jsonpath: $.name, filters: [{ regex: "(caf\\\\u00e9)" }], exists: false }
+
+            """
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/json", "X-Name": "caf\(Self.decomposed)"],
+            decoded: .json(["name": .string("caf\(Self.decomposed)"), "lines": .string("l1\r\nl2"), "crlf": .string("a\r\nb\r\nc")])
+        )
+        let failures = try unmet(yaml, by: response)
+        #expect(failures.map(\.label).sorted() == ["body $.lines matches", "body $.name matches", "headers.X-Name"], "\(failures)")
+    }
+
+    @Test("a match that backtracks without end ((a+)+ on text that almost matches) is stopped after TextPattern.maximumSteps and fails its check, negated or not, saying why")
+    func boundedRegularExpressions() throws {
+        let text = String(repeating: "a", count: 40) + "!"
+        #expect(throws: TextPattern.LimitExceeded.self) { try TextPattern("^(a+)+$").firstMatch(in: text) }
+        let yaml = """
+            requests:
+              - path: http://h/
+                expect:
+                  body:
+                    $.s: { matches: "^(a+)+$" }
+                  checks:
+                    - { jsonpath: $.s, not: { matches: "^(a+)+$" } }
+                    - { jsonpath: $.s, filters: [{ regex: "^((a+)+)$" }], exists: false }
+
+            """
+        let response = Response(status: 200, headers: ["Content-Type": "application/json"], decoded: .json(["s": .string(text)]))
+        let failures = try unmet(yaml, by: response)
+        #expect(failures.count == 3, "\(failures)")
+        #expect(failures.allSatisfy { $0.actual.contains("took more than 1000000 steps on this text without an answer") }, "\(failures)")
+    }
+
+    @Test("replacingCodePoints finds a quote or a CR followed by a combining mark, which Foundation's replacingOccurrences passes over")
+    func replacingCodePoints() {
+        let mark = "\u{301}"
+        let text = "a'" + mark + "b\"" + mark + "c\r" + mark + "d"
+        let foundation = text.replacingOccurrences(of: "'", with: "X")
+        let replaced = text.replacingCodePoints(of: "'", with: "X")
+        let escaped = MultipartFormData.escape(text)
+        #expect(foundation.unicodeScalars.contains("'"))
+        #expect(replaced.hasSameCodePoints(as: "aX" + mark + "b\"" + mark + "c\r" + mark + "d"))
+        #expect(escaped.hasSameCodePoints(as: "a'" + mark + "b%22" + mark + "c%0D" + mark + "d"))
+        let decomposed = Self.decomposed.replacingCodePoints(of: Self.composed, with: "X")
+        #expect(decomposed.hasSameCodePoints(as: Self.decomposed))
+    }
+
     @Test("a template's '}' followed by a combining mark still closes the reference")
     func templates() throws {
         let template = try TemplateString(parsing: "${a}\u{301}")

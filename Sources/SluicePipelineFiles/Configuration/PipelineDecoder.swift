@@ -643,7 +643,7 @@ package struct PipelineDecoder {
 
     mutating func checkRegex(_ pattern: String, at mark: YAMLNode.Mark) {
         do {
-            _ = try Regex(pattern)
+            _ = try TextPattern(pattern)
         } catch {
             fail(mark, "'\(pattern)' is not a regular expression: \(error)")
         }

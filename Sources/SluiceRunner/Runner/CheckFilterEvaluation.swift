@@ -58,7 +58,7 @@ extension CheckFilter {
             let replacement = try exchange.render(arguments[1])
             return .json(.string(try CheckFilter.replacing(argument ?? "", with: replacement, in: text())))
         case .split:
-            return .json(.array(try text().components(separatedBy: argument ?? "").map(JSONValue.string)))
+            return .json(.array(CheckFilter.split(try text(), at: argument ?? "").map(JSONValue.string)))
         case .toInt:
             switch value {
             case .json(let json) where json.isInteger: return value
@@ -179,36 +179,66 @@ extension CheckFilter {
     /// `urlEncode` does (its own suite: `https%3A//mozilla.org/%3Fx%3D...`).
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
-    /// `text` with every occurrence of `old` (a `/regex/`, or text as it is) replaced; in a regex's
-    /// replacement, `$1` or `${1}` stands for a group.
+    /// The pieces of `text` between the occurrences of `separator`, found code point by code
+    /// point (`\n` cuts `\r\n` text, `é` never matches `e` and U+0301); the text whole, as one
+    /// piece, for an empty separator.
+    static func split(_ text: String, at separator: String) -> [String] {
+        let scalars = Array(text.unicodeScalars), cut = Array(separator.unicodeScalars)
+        guard !cut.isEmpty else { return [text] }
+        var pieces: [String] = [], piece = String.UnicodeScalarView(), index = 0
+        while index < scalars.count {
+            if scalars[index] == cut[0], index + cut.count <= scalars.count, scalars[index..<(index + cut.count)].elementsEqual(cut) {
+                pieces.append(String(piece))
+                piece = String.UnicodeScalarView()
+                index += cut.count
+            } else {
+                piece.append(scalars[index])
+                index += 1
+            }
+        }
+        return pieces + [String(piece)]
+    }
+
+    /// `text` with every occurrence of `old` (a `/regex/`, or text as it is, found code point by
+    /// code point) replaced; in a regex's replacement, `$1` or `${1}` stands for a group.
     private static func replacing(_ old: String, with new: String, in text: String) throws(CheckFailure) -> String {
         guard let pattern = PipelineDecoder.regexLiteral(old) else {
-            return old.isEmpty ? text : text.replacingOccurrences(of: old, with: new)
+            return old.isEmpty ? text : split(text, at: old).joined(separator: new)
         }
-        let regex: Regex<AnyRegexOutput>
+        let regex: TextPattern
         do {
-            regex = try Regex(pattern)
+            regex = try TextPattern(pattern)
         } catch {
             throw CheckFailure("replace: '\(pattern)' is not a regular expression: \(error)")
         }
-        return text.replacing(regex) { match in
-            var result = ""
-            var rest = Substring(new)
-            while let dollar = rest.firstIndex(of: "$") {
-                result += rest[..<dollar]
-                var after = rest[rest.index(after: dollar)...]
-                let braced = after.first == "{"
-                if braced { after = after.dropFirst() }
-                let digits = after.prefix { $0.isASCII && $0.isNumber }
-                if let group = Int(digits), group < match.output.count, !braced || after.dropFirst(digits.count).first == "}" {
-                    result += match.output[group].substring.map(String.init) ?? ""
-                    rest = after.dropFirst(digits.count + (braced ? 1 : 0))
-                } else {
-                    result += "$"
-                    rest = rest[rest.index(after: dollar)...]
-                }
+        do {
+            return try regex.replacingMatches(in: text) { match in
+                CheckFilter.replacement(new, for: match)
             }
-            return result + rest
+        } catch {
+            throw CheckFailure("replace: \(error)")
         }
+    }
+
+    /// A regex replacement's text for `match`: `$1` or `${1}` stands for a group, any other `$`
+    /// for itself.
+    private static func replacement(_ new: String, for match: TextPattern.Match) -> String {
+        var result = ""
+        var rest = Substring(new)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            var after = rest[rest.index(after: dollar)...]
+            let braced = after.first == "{"
+            if braced { after = after.dropFirst() }
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if let group = Int(digits), group < match.groups.count, !braced || after.dropFirst(digits.count).first == "}" {
+                result += match.groups[group] ?? ""
+                rest = after.dropFirst(digits.count + (braced ? 1 : 0))
+            } else {
+                result += "$"
+                rest = rest[rest.index(after: dollar)...]
+            }
+        }
+        return result + rest
     }
 }

@@ -7,26 +7,28 @@ extension Expectation.Predicate {
     /// Whether the predicate holds of `value` (`nil`: nothing was there), negation applied.
     /// Nothing satisfies only `exists: false` (and `not: {exists: true}`): no other predicate
     /// holds of nothing, negated or not, so a check never passes for want of a value.
-    func holds(of value: CheckValue?, expected: JSONValue) -> Bool {
+    /// - Throws: ``CheckFailure`` for a `matches` whose pattern was stopped after
+    ///   `TextPattern.maximumSteps` steps: neither holds then, negated or not.
+    func holds(of value: CheckValue?, expected: JSONValue) throws(CheckFailure) -> Bool {
         if op == .exists {
             let present = value.map { if case .nodes(let nodes) = $0 { !nodes.isEmpty } else { true } } ?? false
             return (present == (expected.boolValue ?? true)) != negated
         }
         guard let value else { return false }
-        return Expectation.Predicate.holds(op, of: value, expected: expected) != negated
+        return try Expectation.Predicate.holds(op, of: value, expected: expected) != negated
     }
 
     /// Whether `value op expected` holds, without negation.
-    static func holds(_ op: Expectation.Operator, of value: CheckValue, expected: JSONValue) -> Bool {
+    static func holds(_ op: Expectation.Operator, of value: CheckValue, expected: JSONValue) throws(CheckFailure) -> Bool {
         switch (value, op) {
         case (.json(let json), .equals), (.json(let json), .lt), (.json(let json), .le), (.json(let json), .gt), (.json(let json), .ge),
             (.json(let json), .contains), (.json(let json), .matches), (.json(let json), .type), (.json(let json), .count),
             (.json(let json), .startsWith), (.json(let json), .endsWith):
-            return jsonHolds(op, json, expected)
+            return try jsonHolds(op, json, expected)
         case (.nodes(let nodes), .count):
             return expected.intValue == nodes.count
         case (.nodes(let nodes), _) where nodes.count == 1 && op != .is && op != .type:
-            return jsonHolds(op, .string(nodes[0]), expected)
+            return try jsonHolds(op, .string(nodes[0]), expected)
         case (.bytes(let bytes), .equals), (.bytes(let bytes), .contains), (.bytes(let bytes), .startsWith), (.bytes(let bytes), .endsWith):
             guard let other = expectedBytes(expected) else { return false }
             switch op {
@@ -49,7 +51,7 @@ extension Expectation.Predicate {
     }
 
     /// JSON predicates: numbers by value, exactly; strings by code points.
-    private static func jsonHolds(_ op: Expectation.Operator, _ value: JSONValue, _ expected: JSONValue) -> Bool {
+    private static func jsonHolds(_ op: Expectation.Operator, _ value: JSONValue, _ expected: JSONValue) throws(CheckFailure) -> Bool {
         switch op {
         case .equals:
             return Expectation.equal(value, expected)
@@ -64,8 +66,12 @@ extension Expectation.Predicate {
             guard let text = value.stringValue, let affix = expected.stringValue else { return false }
             return op == .startsWith ? text.utf8.starts(with: affix.utf8) : text.utf8.reversed().starts(with: affix.utf8.reversed())
         case .matches:
-            guard let text = value.stringValue, let pattern = expected.stringValue, let regex = try? Regex(pattern) else { return false }
-            return (try? regex.firstMatch(in: text)) != nil
+            guard let text = value.stringValue, let pattern = expected.stringValue, let regex = try? TextPattern(pattern) else { return false }
+            do {
+                return try regex.firstMatch(in: text) != nil
+            } catch {
+                throw CheckFailure(error.description)
+            }
         case .lt, .le, .gt, .ge:
             if let order = JSONValue.numericOrder(value, expected) { return ordered(op, order) }
             guard let left = value.stringValue, let right = expected.stringValue else { return false }

@@ -143,14 +143,19 @@ extension CheckValue {
     /// The first match of `pattern` in `text`: its first group when it has one, else the match.
     /// - Throws: ``CheckFailure`` when the pattern is not a regular expression.
     static func firstMatch(of pattern: String, in text: String) throws(CheckFailure) -> String? {
-        let regex: Regex<AnyRegexOutput>
+        let regex: TextPattern
         do {
-            regex = try Regex(pattern)
+            regex = try TextPattern(pattern)
         } catch {
             throw CheckFailure("'\(pattern)' is not a regular expression: \(error)")
         }
-        guard let match = try? regex.firstMatch(in: text) else { return nil }
-        let output = match.output
-        return output.count > 1 ? output[1].substring.map(String.init) : output[0].substring.map(String.init)
+        let match: TextPattern.Match?
+        do {
+            match = try regex.firstMatch(in: text)
+        } catch {
+            throw CheckFailure(error.description)
+        }
+        guard let groups = match?.groups else { return nil }
+        return groups.count > 1 ? groups[1] : groups[0]
     }
 }
