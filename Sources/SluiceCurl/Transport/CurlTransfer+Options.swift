@@ -32,13 +32,8 @@ extension CurlTransfer {
             throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "a HEAD request cannot carry a body")
         }
         for field in request.headers {
-            let forbidden = field.name.isEmpty || field.name.utf8.contains { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") }
-                || field.value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
-            if forbidden {
-                throw SluiceError(
-                    kind: .invalidRequest, stage: "transport", url: request.url,
-                    message: "header field '\(field.name)' has a character HTTP does not allow (CR, LF, NUL, or a colon or space in the name)"
-                )
+            if let problem = HTTPHeaders.problem(ofField: field.name, value: field.value) {
+                throw SluiceError(kind: .invalidRequest, stage: "transport", url: request.url, message: "header field '\(field.name)': \(problem)")
             }
         }
         let isHTTPS = scheme == "https"

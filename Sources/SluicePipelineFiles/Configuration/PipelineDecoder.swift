@@ -495,6 +495,18 @@ package struct PipelineDecoder {
                 fail(pair.value.mark, "\(name) maps names to strings, or to lists of strings for a header sent more than once")
                 continue
             }
+            // A name or value with no ${...} is checked now, as the transport would refuse it.
+            for value in values {
+                guard let written = pair.key.scalar, let text = value.scalar else { continue }
+                let checkedName = written.containsCodePoints("${") ? "X" : written
+                // A control character in the name is shown escaped (Swift's debug spelling).
+                let shown = written.unicodeScalars.contains { $0.properties.generalCategory == .control } ? written.debugDescription : "'\(written)'"
+                if let problem = HTTPHeaders.problem(ofField: checkedName, value: "") {
+                    fail(pair.key.mark, "\(name): header field \(shown): \(problem)")
+                } else if !text.containsCodePoints("${"), let problem = HTTPHeaders.problem(ofField: checkedName, value: text) {
+                    fail(value.mark, "\(name): header field \(shown): \(problem)")
+                }
+            }
             fields += values.map { YAMLNode.Pair(key: pair.key, value: $0) }
         }
         return fields
