@@ -7,9 +7,9 @@ import SluicePipelineFiles
 ///
 /// A request is selected when `only` is empty or one of its patterns matches the request's name
 /// (as written, or as shown with its `for-each` row), when `tags` is empty or the request has one
-/// of them, and when it has none of `skipTags`. Patterns are POSIX globs (`fnmatch(3)`: `*`, `?`,
-/// `[...]`); a pattern that is a request's name, code point by code point, matches it whatever
-/// characters it holds.
+/// of them, and when it has none of `skipTags`. Patterns are POSIX globs (`*`, `?`, `[...]`, read
+/// by code point as `fnmatch(3)` reads them in a UTF-8 locale); a pattern that is a request's
+/// name, code point by code point, matches it whatever characters it holds.
 public struct RequestSelection: Sendable, Hashable {
     /// `--only` patterns.
     public var only: [String]
@@ -31,7 +31,7 @@ public struct RequestSelection: Sendable, Hashable {
     /// Whether `pattern` matches a name: when both have the same code points (so `fetch [b]`
     /// names the row it shows), or as a glob.
     public static func matches(_ pattern: String, _ name: String) -> Bool {
-        pattern.hasSameCodePoints(as: name) || (pattern.contains(where: { "*?[".contains($0) }) && fnmatch(pattern, name, 0) == 0)
+        pattern.hasSameCodePoints(as: name) || (pattern.unicodeScalars.contains(where: { "*?[".unicodeScalars.contains($0) }) && GlobPattern.matches(pattern, name))
     }
 
     /// Whether a pattern of `only` matches the request.
