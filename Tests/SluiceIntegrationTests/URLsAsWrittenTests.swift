@@ -58,6 +58,32 @@ struct URLsAsWrittenTests {
         #expect(Self.target(of: reference.output) == "/raw/caf%C3%A9/%c3%a9?a=x%3Dy&b={z}&c=%2F", "\(reference.output)")
     }
 
+    @Test("a variable's '#' inside a longer path would drop what follows: refused in a run, a dry run and sluice curl, naming it; encoded, or a whole URL alone, or typed by hand, it goes")
+    func fragmentFromAVariable() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            variables:
+              term: "C#"
+              url: "\(servers.httpbin("anything").absoluteString)#top"
+            stages:
+              - url-resolution: { base-url: "\(servers.httpbin.absoluteString)" }
+            requests:
+              - { name: query, path: "anything?q=${term}&page=2" }
+              - { name: encoded, path: "anything?q=${urlencode(term)}&page=2" }
+              - { name: whole, path: "${url}" }
+              - { name: typed, path: "anything?q=1#frag" }
+            """, to: "fragment.yaml")
+        let words = "path at line 7: ${term} holds '#' ('C#'), which would end the URL there: what follows it would be dropped, as a fragment is never sent; encode the value (${urlencode(term)}), or leave the '#' out"
+        let run = try await SluiceProcess.launch(["run", "--no-color", file])
+        #expect(run.status == 1 && run.output.contains(words), "\(run.output)")
+        #expect(["✔ encoded", "✔ whole", "✔ typed"].allSatisfy(run.output.contains), "\(run.output)")
+        let dryRun = try await SluiceProcess.launch(["run", "--dry-run", "--only", "query", file])
+        #expect(dryRun.output.contains(words), "\(dryRun.output)")
+        let exported = try await SluiceProcess.launch(["curl", "--only", "query", file])
+        #expect(exported.status != 0 && (exported.output + exported.error).contains(words), "\(exported.output)\(exported.error)")
+    }
+
     @Test("path-as-is keeps /../ and /./ in an absolute path and a resolved one, as curl --path-as-is sends them; without it they go, as curl removes them")
     func pathAsIs() async throws {
         let servers = try TestServers.load()

@@ -112,6 +112,32 @@ public struct VariableScope: Sendable {
         }
     }
 
+    /// Why the request path written as `text` cannot be sent once filled in: a variable's value
+    /// that holds a `#` inside a longer path (`search?q=${term}` with `C#`, `items/${id}/tags`)
+    /// would end the URL there, and a fragment is never sent, so what follows it, the value's or
+    /// the file's own text, would be dropped without a word. `nil` when no value holds one, or
+    /// when the path is one variable alone (`${url}`, a whole URL, whose fragment is left off as
+    /// curl leaves it off).
+    /// - Parameters:
+    ///   - text: the path as written.
+    ///   - source: the file it is written in, whose spelling of a variable the message uses.
+    public func fragmentProblem(inPath text: String, source: PipelineSource) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "$")), let template = try? TemplateString(parsing: text), template.parts.count > 1 else { return nil }
+        let names = Set(template.variables)
+        guard let pieces = try? template.renderedParts(variables: values, environment: environment, standIns: standIns, tainted: names) else { return nil }
+        for (index, piece) in pieces.enumerated() where piece.isTainted && piece.text.utf8.contains(UInt8(ascii: "#")) {
+            var name = "a value", encoded = "percent-encode the value"
+            if case .variable(let variable) = template.parts[index] {
+                name = source.spelling(ofVariable: variable)
+                if !source.isHurl { encoded = "encode the value (${urlencode(\(variable))})" }
+            }
+            let shown = piece.text.utf8.count > 100 ? String(decoding: piece.text.utf8.prefix(100), as: UTF8.self) + "…" : piece.text
+            return "\(name) holds '#' ('\(shown)'), which would end the URL there: what follows it would be dropped, as a fragment is never sent; "
+                + "\(encoded), or leave the '#' out"
+        }
+        return nil
+    }
+
     /// Why the file path written as `text` cannot be used once filled in: a value a server sent
     /// (``receivedNames``) that holds a `/` or a NUL, or that makes a `.` or `..` segment, would
     /// let the server choose the folder the file is read from or written to, as curl's `-O` and

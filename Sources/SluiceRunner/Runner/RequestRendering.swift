@@ -110,6 +110,9 @@ extension RequestSpec {
                 throw SluiceError(kind: .invalidRequest, message: "line \(error.mark.line): \(error.message)")
             }
         }
+        if let written = self.path.scalar, let problem = scope.fragmentProblem(inPath: written, source: source) {
+            throw SluiceError(kind: .invalidRequest, message: "path at line \(self.path.mark.line): \(problem)")
+        }
         let path = try text(self.path)
         // The path as written (URLText keeps its escapes), read once; "" is the empty reference,
         // which the url-resolution stage makes its base URL.
