@@ -81,6 +81,28 @@ struct DataDrivenRunTests {
         #expect(names == ["row a, b", "row plain", "row last"])
     }
 
+    @Test("a CSV file with a quoted field never closed (Python's strict csv: unexpected end of data), a quote inside an unquoted field, or a row short of the header's columns is refused at load, naming the line or the row and the columns")
+    func malformedCSV() async throws {
+        let directory = try TemporaryDirectory()
+        let cases = [
+            ("a,b\n1,2\n\"x,3\n", "the quoted field that starts on line 3 is never closed"),
+            ("a,b\n\"one\ntwo\",2\n\"say \"\"hi\"\"\n", "the quoted field that starts on line 4 is never closed"),
+            ("a,b\n1,2\n3\n", "row 2 of the CSV file has 1 cell, but the header names 2 columns: b would have no value"),
+            ("a,b\nab\"c,1\n", "line 2 has a quote inside a field that does not start with one; quote the whole field"),
+        ]
+        for (index, (csv, words)) in cases.enumerated() {
+            _ = try directory.write(csv, to: "rows\(index).csv")
+            let path = try directory.write("requests:\n  - path: http://127.0.0.1:9/${a}/${b}\n    for-each: { csv: rows\(index).csv }\n", to: "rows\(index).yaml")
+            let run = try await SluiceProcess.launch(["run", path])
+            #expect(run.status == 2 && run.error.contains(words), "\(csv.debugDescription): \(run.error)")
+        }
+        // A quoted field may hold commas, line breaks and doubled quotes; a blank line is no row.
+        _ = try directory.write("a,b\n\"a\"\"b, c\",\"d\ne\"\n\nlast,\n", to: "fine.csv")
+        let fine = try directory.write("requests:\n  - name: row ${a}\n    path: http://127.0.0.1:9/\n    for-each: { csv: fine.csv }\n", to: "fine.yaml")
+        let dry = try await SluiceProcess.launch(["run", "--dry-run", fine])
+        #expect(dry.status == 0 && dry.output.contains("row a\"b, c") && dry.output.contains("row last"), "\(dry.output)\(dry.error)")
+    }
+
     @Test("a row value is data, never a template: ${env.SECRET} in a CSV cell is sent as written, not expanded")
     func rowValuesAreNotTemplates() async throws {
         let servers = try TestServers.load()

@@ -106,23 +106,69 @@ public struct ForEachSpec: Sendable {
     }
 
     private func csvRows(_ text: String, at mark: YAMLNode.Mark) throws(Problem) -> [ForEachRow] {
+        if let problem = ForEachSpec.quoteProblem(in: text) {
+            throw Problem(mark: mark, message: "the CSV file cannot be read: \(problem)")
+        }
         let csv: EnumeratedCSV
+        // The rows as the file has them: EnumeratedCSV's own pads short ones with empty cells.
+        var read: [[String]] = []
         do {
             csv = try EnumeratedCSV(string: text, delimiter: .comma, loadColumns: false)
+            try csv.enumerateAsArray(startAt: 1, rowLimit: nil) { read.append($0) }
         } catch {
             throw Problem(mark: mark, message: "the CSV file cannot be read: \(error)")
         }
         guard !csv.header.isEmpty else { throw Problem(mark: mark, message: "the CSV file has no header row naming its columns") }
         var rows: [ForEachRow] = []
-        for (index, cells) in csv.rows.enumerated() {
+        for (index, cells) in read.enumerated() {
             // A blank line holds one empty cell: not a row.
             if cells.allSatisfy(\.isEmpty) { continue }
-            guard cells.count <= csv.header.count else {
-                throw Problem(mark: mark, message: "row \(index + 1) of the CSV file has \(cells.count) cells, but the header names \(csv.header.count) columns")
+            guard cells.count == csv.header.count else {
+                let missing = cells.count < csv.header.count ? ": \(csv.header[cells.count...].joined(separator: ", ")) would have no value (an empty cell is written, as `1,`)" : ""
+                throw Problem(mark: mark, message: "row \(index + 1) of the CSV file has \(cells.count) cell\(cells.count == 1 ? "" : "s"), but the header names \(csv.header.count) columns\(missing)")
             }
             rows.append(try ForEachRow(checking: Array(zip(csv.header, cells)), at: mark))
         }
         return rows
+    }
+
+    /// What RFC 4180 finds wrong with a CSV file's quotes, `nil` when nothing: a quoted field
+    /// never closed (Python's `csv` module in strict mode says `unexpected end of data`), or a
+    /// quote inside a field that does not start with one (which SwiftCSV refuses with words of
+    /// its own). A field that starts with `"` runs to the next `"` not doubled.
+    static func quoteProblem(in text: String) -> String? {
+        var line = 1, opened = 0
+        var quoted = false, atFieldStart = true
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if bytes.first == UInt8(ascii: "\"") { bytes.removeFirst() } else { quoted = false }
+                } else if byte == UInt8(ascii: "\n") {
+                    line += 1
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard atFieldStart else {
+                    return "line \(line) has a quote inside a field that does not start with one; quote the whole field, the quote written twice (\"ab\"\"c\")"
+                }
+                quoted = true
+                opened = line
+                atFieldStart = false
+            case UInt8(ascii: ","):
+                atFieldStart = true
+            case UInt8(ascii: "\n"):
+                line += 1
+                atFieldStart = true
+            case UInt8(ascii: "\r"):
+                break
+            default:
+                atFieldStart = false
+            }
+        }
+        return quoted ? "the quoted field that starts on line \(opened) is never closed (a quote inside a quoted field is written twice: \"\")" : nil
     }
 
     private func jsonRows(_ text: String, at mark: YAMLNode.Mark) throws(Problem) -> [ForEachRow] {
