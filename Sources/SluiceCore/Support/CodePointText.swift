@@ -39,29 +39,35 @@ extension StringProtocol {
         return false
     }
 
-    /// This text with every occurrence of `target`'s code points replaced by `replacement`,
-    /// found byte for byte: no normalization, so a `'` or a `"` followed by a combining mark
-    /// (U+0301) is still found, where Foundation's `replacingOccurrences(of:with:)` compares
-    /// canonically equivalent grapheme clusters and passes over it (a quote left unescaped in a
-    /// shell command or a quoted header parameter). UTF-8 is self-synchronizing: a match of
-    /// whole code points' bytes is a match of the code points.
-    public func replacingCodePoints(of target: some StringProtocol, with replacement: some StringProtocol) -> String {
-        let needle = Array(target.utf8)
-        guard let first = needle.first else { return String(self) }
+    /// The pieces of this text between the occurrences of `separator`'s code points, found byte
+    /// for byte: no normalization, so `\n` cuts `\r\n` text and `é` (U+00E9) never matches `e`
+    /// and U+0301, where Foundation's `components(separatedBy:)` compares canonically equivalent
+    /// grapheme clusters. UTF-8 is self-synchronizing: a match of whole code points' bytes is a
+    /// match of the code points. The text whole, as one piece, for an empty separator.
+    public func codePointComponents(separatedBy separator: some StringProtocol) -> [String] {
+        let needle = Array(separator.utf8)
+        guard let first = needle.first else { return [String(self)] }
         let bytes = Array(utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
+        var pieces: [String] = []
+        var start = 0, index = 0
         while index < bytes.count {
             if bytes[index] == first, index + needle.count <= bytes.count, bytes[index..<(index + needle.count)].elementsEqual(needle) {
-                result.append(contentsOf: replacement.utf8)
+                pieces.append(String(decoding: bytes[start..<index], as: UTF8.self))
                 index += needle.count
+                start = index
             } else {
-                result.append(bytes[index])
                 index += 1
             }
         }
-        return String(decoding: result, as: UTF8.self)
+        return pieces + [String(decoding: bytes[start...], as: UTF8.self)]
+    }
+
+    /// This text with every occurrence of `target`'s code points replaced by `replacement`,
+    /// found as ``codePointComponents(separatedBy:)`` finds them: a `'` or a `"` followed by a
+    /// combining mark (U+0301) is still found, where Foundation's `replacingOccurrences(of:with:)`
+    /// passes over it (a quote left unescaped in a shell command or a quoted header parameter).
+    public func replacingCodePoints(of target: some StringProtocol, with replacement: some StringProtocol) -> String {
+        codePointComponents(separatedBy: target).joined(separator: String(replacement))
     }
 }
 

@@ -131,11 +131,15 @@ public struct VariableScope: Sendable {
                 name = source.spelling(ofVariable: variable)
                 if !source.isHurl { encoded = "encode the value (${urlencode(\(variable))})" }
             }
-            let shown = piece.text.utf8.count > 100 ? String(decoding: piece.text.utf8.prefix(100), as: UTF8.self) + "…" : piece.text
-            return "\(name) holds '#' ('\(shown)'), which would end the URL there: what follows it would be dropped, as a fragment is never sent; "
+            return "\(name) holds '#' ('\(VariableScope.excerpt(piece.text))'), which would end the URL there: what follows it would be dropped, as a fragment is never sent; "
                 + "\(encoded), or leave the '#' out"
         }
         return nil
+    }
+
+    /// A value as a message quotes it: its first 100 bytes, and `…` when there is more.
+    private static func excerpt(_ value: String) -> String {
+        value.utf8.count > 100 ? String(decoding: value.utf8.prefix(100), as: UTF8.self) + "…" : value
     }
 
     /// Why the file path written as `text` cannot be used once filled in: a value a server sent
@@ -156,8 +160,7 @@ public struct VariableScope: Sendable {
         let served = "a value the server sent (\(names.map(source.spelling(ofVariable:)).joined(separator: " or ")))"
         for piece in pieces where piece.isTainted {
             for (byte, spelling) in [(UInt8(ascii: "/"), "'/'"), (0, "a NUL byte")] where piece.text.utf8.contains(byte) {
-                let shown = piece.text.utf8.count > 100 ? String(decoding: piece.text.utf8.prefix(100), as: UTF8.self) + "…" : piece.text
-                return "\(served) holds \(spelling) ('\(shown)'): a server never chooses a file's folder, as curl's -O and -J "
+                return "\(served) holds \(spelling) ('\(VariableScope.excerpt(piece.text))'): a server never chooses a file's folder, as curl's -O and -J "
                     + "take only a file name; capture the file name alone, or write the folder yourself"
             }
         }

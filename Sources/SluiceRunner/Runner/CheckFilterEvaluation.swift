@@ -58,7 +58,7 @@ extension CheckFilter {
             let replacement = try exchange.render(arguments[1])
             return .json(.string(try CheckFilter.replacing(argument ?? "", with: replacement, in: text())))
         case .split:
-            return .json(.array(CheckFilter.split(try text(), at: argument ?? "").map(JSONValue.string)))
+            return .json(.array(try text().codePointComponents(separatedBy: argument ?? "").map(JSONValue.string)))
         case .toInt:
             switch value {
             case .json(let json) where json.isInteger: return value
@@ -179,31 +179,11 @@ extension CheckFilter {
     /// `urlEncode` does (its own suite: `https%3A//mozilla.org/%3Fx%3D...`).
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
-    /// The pieces of `text` between the occurrences of `separator`, found code point by code
-    /// point (`\n` cuts `\r\n` text, `é` never matches `e` and U+0301); the text whole, as one
-    /// piece, for an empty separator.
-    static func split(_ text: String, at separator: String) -> [String] {
-        let scalars = Array(text.unicodeScalars), cut = Array(separator.unicodeScalars)
-        guard !cut.isEmpty else { return [text] }
-        var pieces: [String] = [], piece = String.UnicodeScalarView(), index = 0
-        while index < scalars.count {
-            if scalars[index] == cut[0], index + cut.count <= scalars.count, scalars[index..<(index + cut.count)].elementsEqual(cut) {
-                pieces.append(String(piece))
-                piece = String.UnicodeScalarView()
-                index += cut.count
-            } else {
-                piece.append(scalars[index])
-                index += 1
-            }
-        }
-        return pieces + [String(piece)]
-    }
-
     /// `text` with every occurrence of `old` (a `/regex/`, or text as it is, found code point by
     /// code point) replaced; in a regex's replacement, `$1` or `${1}` stands for a group.
     private static func replacing(_ old: String, with new: String, in text: String) throws(CheckFailure) -> String {
         guard let pattern = PipelineDecoder.regexLiteral(old) else {
-            return old.isEmpty ? text : split(text, at: old).joined(separator: new)
+            return text.replacingCodePoints(of: old, with: new)
         }
         let regex: TextPattern
         do {
