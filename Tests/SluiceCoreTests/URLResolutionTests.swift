@@ -62,7 +62,7 @@ struct URLResolutionTests {
         #expect(sent.pathParameters.isEmpty)
     }
 
-    @Test("templates written percent-encoded, in either case, are filled; a lone '%7B' or '{' is left as it is")
+    @Test("in a URL made elsewhere, which holds { as %7B, templates percent-encoded in either case are filled; a lone '%7B' or '{' is left as it is")
     func encodedTemplates() throws {
         let stage = try URLResolution(baseURL: "https://h/v1")
         let upper = try stage.resolve(#require(URL(string: "users/%7Bid%7D/%7bpart%7d")), pathParameters: ["id": "7", "part": "x"])

@@ -890,8 +890,9 @@ extension DocCommentExampleTests {
         }
         do {
             var request = Request("http://example.test/static/../etc/passwd")
-            request.sendsPathAsIs = true
+            request.sendsPathAsIs = true   // request.url is http://example.test/static/../etc/passwd
             #expect(request.sendsPathAsIs)
+            #expect(request.url.absoluteString == "http://example.test/static/../etc/passwd")
         }
         let netrc = try NetrcFile(text: "machine api.example.test login ada password s3cret\n")
         let provider = NetrcCredentialProvider(file: netrc, schemes: .basic)

@@ -112,4 +112,54 @@ struct URLsAsWrittenTests {
             #expect((one.output + one.error).contains("> GET \(origin)\(expected)\n"), "\(name): \(one.output)\(one.error)")
         }
     }
+
+    @Test("a %7B written in a path goes out as written, a template only where { is written; in Swift, a pipeline, its dry run, and as curl -g sends it")
+    func escapedBraces() async throws {
+        let servers = try TestServers.load()
+        let origin = servers.scenario.absoluteString
+        let resolving = SessionManager(pipeline: try Pipeline { try URLResolution(baseURL: origin + "/raw/") })
+        let alone = try await resolving.send(Request("%7Bid%7D"))
+        #expect(Self.target(of: String(decoding: alone.body, as: UTF8.self)) == "/raw/%7Bid%7D")
+        let both = try await resolving.send(Request("{id}/%7bid%7d", pathParameters: ["id": "7"]))
+        #expect(Self.target(of: String(decoding: both.body, as: UTF8.self)) == "/raw/7/%7bid%7d")
+        // A value with no template written as one is still refused, naming it.
+        await #expect(throws: SluiceError.self) { try await resolving.send(Request("%7Bid%7D", pathParameters: ["id": "7"])) }
+        let curl = try await CurlCLI.run(["-g", origin + "/raw/%7Bid%7D"])
+        #expect(Self.target(of: curl.output) == "/raw/%7Bid%7D", "\(curl.output)")
+
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "\(origin)/raw/" }
+            requests:
+              - { name: alone, path: "%7Bid%7D" }
+              - { name: both, path: "{id}/%7Bid%7D", path-parameters: { id: "7" } }
+              - { name: absolute, path: "\(origin)/raw/%7Bid%7D/{id}", path-parameters: { id: "8" } }
+            """, to: "braces.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", file])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let dryRun = try await SluiceProcess.launch(["run", "--dry-run", file])
+        for expected in ["/raw/%7Bid%7D\n", "/raw/7/%7Bid%7D\n", "/raw/%7Bid%7D/8\n"] {
+            #expect(dryRun.output.contains("GET \(origin)\(expected)"), "\(expected): \(dryRun.output)")
+        }
+        let one = try await SluiceProcess.launch(["run", "--verbose", "--only", "both", file])
+        #expect((one.output + one.error).contains("> GET \(origin)/raw/7/%7Bid%7D\n"), "\(one.output)\(one.error)")
+    }
+
+    @Test("Request(_:) then sendsPathAsIs keeps the dot segments written, with or without URLResolution; unset, they go again")
+    func pathAsIsInSwift() async throws {
+        let servers = try TestServers.load()
+        let origin = servers.scenario.absoluteString
+        var request = Request(origin + "/raw/static/../etc/./passwd")
+        #expect(request.url.absoluteString == origin + "/raw/etc/passwd")
+        request.sendsPathAsIs = true
+        #expect(request.url.absoluteString == origin + "/raw/static/../etc/./passwd")
+        let direct = try await SessionManager(pipeline: try Pipeline {}).send(request)
+        #expect(Self.target(of: String(decoding: direct.body, as: UTF8.self)) == "/raw/static/../etc/./passwd")
+        let resolving = SessionManager(pipeline: try Pipeline { try URLResolution(baseURL: origin + "/raw/") })
+        let resolved = try await resolving.send(request)
+        #expect(Self.target(of: String(decoding: resolved.body, as: UTF8.self)) == "/raw/static/../etc/./passwd")
+        request.sendsPathAsIs = false
+        #expect(request.url.absoluteString == origin + "/raw/etc/passwd")
+    }
 }

@@ -5,16 +5,16 @@ import Foundation
 /// Every delimiter is ASCII, so a path is read as its UTF-8 bytes, by offset: a template is
 /// found without building a string, and a name only becomes one to look its value up.
 enum PathTemplate {
-    /// `path` with every `{name}` (written as is or percent-encoded, `%7Bname%7D`, as `URL` stores
-    /// it) replaced by the encoded value of `name`.
+    /// `path` with every `{name}` (written as is or, when `escapedBracesAreTemplates`,
+    /// percent-encoded, `%7Bname%7D`, as `URL` stores it) replaced by the encoded value of `name`.
     /// - Throws: `.invalidRequest` for a template without a value or a value without a template.
-    static func fill(_ path: String, with values: [String: String], url: URL) throws(SluiceError) -> String {
+    static func fill(_ path: String, with values: [String: String], url: URL, escapedBracesAreTemplates: Bool = true) throws(SluiceError) -> String {
         if values.isEmpty, !path.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") }) {
             return path
         }
         var path = path
         path.makeContiguousUTF8()
-        let filled = path.utf8.withContiguousStorageIfAvailable { fill($0, with: values) }
+        let filled = path.utf8.withContiguousStorageIfAvailable { fill($0, with: values, escapedBraces: escapedBracesAreTemplates) }
         switch filled {
         case .filled(let text):
             return text
@@ -42,12 +42,12 @@ enum PathTemplate {
         case unused(String)
     }
 
-    private static func fill(_ bytes: UnsafeBufferPointer<UInt8>, with values: [String: String]) -> Filled {
+    private static func fill(_ bytes: UnsafeBufferPointer<UInt8>, with values: [String: String], escapedBraces: Bool) -> Filled {
         var output = ""
         output.reserveCapacity(bytes.count + 16)
         var copied = 0
         var templates = 0
-        while let (whole, name) = nextTemplate(in: bytes, from: copied) {
+        while let (whole, name) = nextTemplate(in: bytes, from: copied, escapedBraces: escapedBraces) {
             let key = text(bytes, name)
             guard let value = values[key] else { return .missing(key) }
             output += text(bytes, copied..<whole.lowerBound)
@@ -59,7 +59,7 @@ enum PathTemplate {
         // Each template found has a value; one template and one value is the common case, which
         // needs no second look. Otherwise each value's name is searched for, with no set built.
         if templates != 1 || values.count != 1,
-            let unused = values.keys.filter({ !uses($0, in: bytes) }).sorted().first
+            let unused = values.keys.filter({ !uses($0, in: bytes, escapedBraces: escapedBraces) }).sorted().first
         {
             return .unused(unused)
         }
@@ -71,25 +71,27 @@ enum PathTemplate {
     }
 
     /// Whether `bytes` hold a template named `name`, compared byte for byte.
-    private static func uses(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func uses(_ name: String, in bytes: UnsafeBufferPointer<UInt8>, escapedBraces: Bool) -> Bool {
         var start = 0
-        while let (whole, found) = nextTemplate(in: bytes, from: start) {
+        while let (whole, found) = nextTemplate(in: bytes, from: start, escapedBraces: escapedBraces) {
             if name.utf8.elementsEqual(bytes[found]) { return true }
             start = whole.upperBound
         }
         return false
     }
 
-    /// The first `{name}` or `%7Bname%7D` at or after `start`: the offsets of the whole template
-    /// and of its name.
-    private static func nextTemplate(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (whole: Range<Int>, name: Range<Int>)? {
+    /// The first `{name}` (or `%7Bname%7D` when `escapedBraces`) at or after `start`: the offsets
+    /// of the whole template and of its name.
+    private static func nextTemplate(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, escapedBraces: Bool) -> (whole: Range<Int>, name: Range<Int>)? {
         var index = start
         while index < bytes.count {
-            if let openLength = delimiterLength(bytes, at: index, plain: UInt8(ascii: "{"), encoded: UInt8(ascii: "B")) {
+            if let openLength = delimiterLength(bytes, at: index, plain: UInt8(ascii: "{"), encoded: escapedBraces ? UInt8(ascii: "B") : nil) {
                 let nameStart = index + openLength
                 var nameEnd = nameStart
                 while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
-                if nameEnd > nameStart, let closeLength = delimiterLength(bytes, at: nameEnd, plain: UInt8(ascii: "}"), encoded: UInt8(ascii: "D")) {
+                if nameEnd > nameStart,
+                    let closeLength = delimiterLength(bytes, at: nameEnd, plain: UInt8(ascii: "}"), encoded: escapedBraces ? UInt8(ascii: "D") : nil)
+                {
                     return (index..<nameEnd + closeLength, nameStart..<nameEnd)
                 }
             }
@@ -99,11 +101,11 @@ enum PathTemplate {
     }
 
     /// 1 when the byte at `index` is `plain`, 3 when the bytes there are `%7` and `encoded`
-    /// (either case), else `nil`.
-    private static func delimiterLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, plain: UInt8, encoded: UInt8) -> Int? {
+    /// (either case; never when `encoded` is `nil`), else `nil`.
+    private static func delimiterLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, plain: UInt8, encoded: UInt8?) -> Int? {
         guard index < bytes.count else { return nil }
         if bytes[index] == plain { return 1 }
-        guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "7"),
+        guard let encoded, bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "7"),
             bytes[index + 2] & 0xDF == encoded
         else { return nil }
         return 3

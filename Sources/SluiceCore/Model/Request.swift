@@ -15,9 +15,12 @@ public struct Request: Sendable {
     /// The target URL. For a request made from a string that is not a URL reference, `about:blank`
     /// (the task then fails with `.invalidRequest` naming the string, before any stage runs), and
     /// for the empty reference `""`, `about:blank` until ``URLResolution`` makes it its base URL
-    /// (RFC 3986 section 5.2); setting it clears either.
+    /// (RFC 3986 section 5.2); setting it clears either, and forgets the string it was made from.
     public var url: URL {
-        didSet { stageValues[UnparsedURL.self] = nil }
+        didSet {
+            stageValues[UnparsedURL.self] = nil
+            stageValues[WrittenURL.self] = nil
+        }
     }
     /// The header fields the request sets itself.
     public var headers: HTTPHeaders
@@ -44,6 +47,12 @@ public struct Request: Sendable {
 
     /// The string a request was made from when it is not a URL reference.
     enum UnparsedURL: StageValueKey { typealias Value = String }
+
+    /// The string a request was made from, kept while `url` is the URL made from it when that
+    /// URL cannot tell all of it back: an escaped brace (`%7B`, `%7D`), which `URL` cannot tell
+    /// from a `{` or `}` it escaped itself, or a dot segment, which an absolute URL loses unless
+    /// ``sendsPathAsIs`` is set.
+    enum WrittenURL: StageValueKey { typealias Value = String }
 
     /// Creates a request.
     public init(
@@ -74,7 +83,9 @@ public struct Request: Sendable {
     ///
     /// The string is taken as written: a valid percent-escape (`%3D`) is kept, and only what cannot
     /// stand in a URL (a space, non-ASCII text, `{`, a `%` that starts no escape) is escaped
-    /// (``URLText``). As AsyncHTTPClient's `HTTPClientRequest(url:)`, it does not fail: a string
+    /// (``URLText``). Only the braces written as `{` and `}` make a path template: `%7Bid%7D`
+    /// written so goes out as written. An absolute URL's `.` and `..` segments are removed, as curl
+    /// removes them, and kept when ``sendsPathAsIs`` is set. As AsyncHTTPClient's `HTTPClientRequest(url:)`, it does not fail: a string
     /// that is not a URL reference (`http://ho%7Cst/`, a host no standard allows) makes a request
     /// whose task fails with `.invalidRequest` naming the string when it is sent, before any stage
     /// runs. The empty string is the empty reference, which ``URLResolution`` resolves to its base.
@@ -96,7 +107,40 @@ public struct Request: Sendable {
             method: method, url: url ?? URL(string: "about:blank")!, headers: headers, body: body,
             pathParameters: pathParameters, parameters: parameters, parts: parts
         )
-        if url == nil { stageValues[UnparsedURL.self] = urlString }
+        if url == nil {
+            stageValues[UnparsedURL.self] = urlString
+        } else if Self.losesWrittenText(urlString) {
+            stageValues[WrittenURL.self] = urlString
+        }
+    }
+
+    /// Creates a request from a URL string as ``init(method:_:headers:body:pathParameters:parameters:parts:)``
+    /// does, or `nil` when the string is not a URL reference, for a caller that reports that
+    /// itself (a pipeline's `path:` names its line).
+    public init?(method: HTTPMethod = .get, validating urlString: String) {
+        self.init(method: method, urlString)
+        guard stageValues[UnparsedURL.self] == nil || urlString.isEmpty else { return nil }
+    }
+
+    /// The string the request's URL was made from, while it is its URL and holds what the URL
+    /// cannot tell back (``WrittenURL``).
+    var writtenURL: String? { stageValues[WrittenURL.self] }
+
+    /// Whether `text` holds an escaped brace or a `.` segment: what `URL` cannot keep as written.
+    /// Any `/.` counts, a `/.well-known/` too: keeping the text of a URL that needs none costs
+    /// only its storage.
+    private static func losesWrittenText(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") { return true }
+            if beforePrevious == UInt8(ascii: "%"), previous == UInt8(ascii: "7"),
+                byte & 0xDF == UInt8(ascii: "B") || byte & 0xDF == UInt8(ascii: "D")
+            { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     /// Whether the request was made from the empty reference `""` and no stage has resolved it.

@@ -11,7 +11,9 @@ import Foundation
 /// - `{name}` in the reference's path is replaced by `request.pathParameters[name]`,
 ///   percent-encoded as one path segment (`/` becomes `%2F`; a value of `.` or `..` is encoded
 ///   whole, so it cannot climb the path). A template without a value, or a value no template
-///   uses, is an `.invalidRequest` error.
+///   uses, is an `.invalidRequest` error. In a request made from a string, only braces written
+///   as `{` and `}` make a template: `%7Bid%7D` written so is sent as written. (A `URL` made
+///   elsewhere holds `{` as `%7B`, so there both are templates.)
 ///
 /// ```swift
 /// let resolution = try URLResolution(baseURL: "https://api.example.com/v1")
@@ -77,6 +79,13 @@ public struct URLResolution: SynchronousRequestStage {
         // The empty reference is the base itself (RFC 3986 section 5.2.2).
         if request.isEmptyReference {
             request.url = baseURL
+        } else if let written = request.writtenURL {
+            // Read again from the string it was made from: there only a `{` written as one opens a
+            // template, and the dot segments are there to keep.
+            request.url = try resolve(
+                written, pathParameters: request.pathParameters, reference: request.url,
+                keepingDotSegments: request.sendsPathAsIs, escapedBracesAreTemplates: false
+            )
         } else if request.sendsPathAsIs {
             let reference = request.url
             request.url = try resolve(reference.baseURL == nil ? reference.relativeString : reference.absoluteString, pathParameters: request.pathParameters, reference: reference, keepingDotSegments: true)
@@ -100,9 +109,13 @@ public struct URLResolution: SynchronousRequestStage {
         return url
     }
 
-    private func resolve(_ text: String, pathParameters: [String: String], reference: URL, keepingDotSegments: Bool = false) throws(SluiceError) -> URL {
+    /// `text` resolved; a `%7B` and `%7D` in it open and close a template when
+    /// `escapedBracesAreTemplates` (text a `URL` made, where they stand for the braces it escaped).
+    private func resolve(
+        _ text: String, pathParameters: [String: String], reference: URL, keepingDotSegments: Bool = false, escapedBracesAreTemplates: Bool = true
+    ) throws(SluiceError) -> URL {
         var parsed = URIReference(parsing: text)
-        parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference)
+        parsed.path = try PathTemplate.fill(parsed.path, with: pathParameters, url: reference, escapedBracesAreTemplates: escapedBracesAreTemplates)
         var resolved = parsed.resolved(against: base, keepingDotSegments: keepingDotSegments)
         let takesBaseAuthority = parsed.scheme == nil && parsed.authority == nil && checkedAuthority != nil
         if takesBaseAuthority { resolved.authority = checkedAuthority }

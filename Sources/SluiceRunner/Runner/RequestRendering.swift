@@ -115,21 +115,17 @@ extension RequestSpec {
         }
         let path = try text(self.path)
         // The path as written (URLText keeps its escapes), read once; "" is the empty reference,
-        // which the url-resolution stage makes its base URL.
-        var request: Request
-        if path.isEmpty {
-            request = Request(method: method, path)
-        } else {
-            // A dry run's capture placeholder cannot stand in a host: a token that can is parsed
-            // in its place, and shown as the placeholder.
-            let hostSafe = scope.standIns.reduce(path) {
-                $0.replacingCodePoints(of: CapturePlaceholder.text(for: $1), with: CapturePlaceholder.hostToken(for: $1))
-            }
-            guard let url = URLText.url(path, keepingDotSegments: sendsPathAsIs) ?? URLText.url(hostSafe, keepingDotSegments: sendsPathAsIs) else {
-                let standsIn = hostSafe != path ? " with a capture's placeholder in it (a dry run shows no captured port)" : ""
-                throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference\(standsIn)")
-            }
-            request = Request(method: method, url: url)
+        // which the url-resolution stage makes its base URL. The request is made from the string,
+        // not from a URL, so that it keeps what a URL cannot tell back: a `%7B` written so, and
+        // the dot segments that path-as-is (set below) keeps. A dry run's capture placeholder
+        // cannot stand in a host: a token that can is parsed in its place, and shown as the
+        // placeholder.
+        let hostSafe = scope.standIns.reduce(path) {
+            $0.replacingCodePoints(of: CapturePlaceholder.text(for: $1), with: CapturePlaceholder.hostToken(for: $1))
+        }
+        guard var request = Request(method: method, validating: path) ?? Request(method: method, validating: hostSafe) else {
+            let standsIn = hostSafe != path ? " with a capture's placeholder in it (a dry run shows no captured port)" : ""
+            throw SluiceError(kind: .invalidRequest, message: "path '\(path)' is not a URL reference\(standsIn)")
         }
         for pair in pathParameters {
             request.pathParameters[pair.key.scalar ?? ""] = try text(pair.value)
