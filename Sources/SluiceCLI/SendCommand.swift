@@ -85,6 +85,9 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")
     var metrics = false
 
+    @Flag(name: .customLong("path-as-is"), help: "Send the URL's /../ and /./ segments as written, as curl's --path-as-is (by default they are removed, as curl removes them).")
+    var pathAsIs = false
+
     @Flag(name: [.customShort("g"), .customLong("globoff")], help: "Accepted for curl's command lines: sluice send never expands {a,b} or [1-3] in a URL (curl does without -g); braces and brackets are sent escaped.")
     var globOff = false
 
@@ -766,6 +769,7 @@ struct SendCommand: AsyncParsableCommand {
         let target = bodyOptions.target(url, joined: joined)
         // -X as typed, as curl sends it: methods are case-sensitive (RFC 9110 section 9.1).
         var request = Request(method: HTTPMethod(method ?? bodyOptions.defaultMethod(head: head, joined: joined)), url: try sendableURL(target))
+        request.sendsPathAsIs = pathAsIs
         for header in try headerLines() {
             if let colon = header.firstIndex(of: ":") {
                 let name = header[..<colon].trimmingCharacters(in: .whitespaces)
@@ -898,7 +902,7 @@ struct SendCommand: AsyncParsableCommand {
     /// - Throws: `RequestFailure` with curl's status 3, for a URL it cannot read, when it names no
     ///   http or https URL with a host.
     private func sendableURL(_ text: String) throws -> URL {
-        guard let url = URLText.url(text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
+        guard let url = URLText.url(text, keepingDotSegments: pathAsIs), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
             throw RequestFailure(
                 error: SluiceError(kind: .invalidRequest, stage: "command line", message: "'\(text)' is not an http or https URL Sluice can send"),
                 quiet: outputOptions.quiet, status: 3
