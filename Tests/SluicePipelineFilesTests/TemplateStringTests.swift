@@ -63,7 +63,9 @@ struct ReceivedPathTests {
     @Test("a received value with '/' or NUL, or making '.' or '..' alone or with another, or a function of one that does (base64 of ??? is Pz8/), is refused; one inside a longer segment is not")
     func refused() {
         let scope = scope(["up": "../x", "slash": "a/b", "nul": "a\u{0}b", "dot": ".", "dots": "..", "name": "report.json", "empty": "", "question": "???"])
-        for path in ["out/${up}", "${slash}", "out/${nul}", "out/${dot}/f", "${dots}", "out/${dot}${dot}/f", "${base64(text(question))}"] {
+        // A '/' a combining mark follows is one Character with it, and a '/' all the same to
+        // the file system: "${dots}/\u{301}x" climbs out of the folder.
+        for path in ["out/${up}", "${slash}", "out/${nul}", "out/${dot}/f", "${dots}", "out/${dot}${dot}/f", "${base64(text(question))}", "${dots}/\u{301}x"] {
             #expect(scope.receivedPathProblem(in: path, source: source) != nil, "\(path)")
         }
         for path in ["out/${name}", "out/${dot}x", "${dots}.txt", "../own/${name}", "out/${urlencode(up)}", "plain/../path", "out/${empty}"] {

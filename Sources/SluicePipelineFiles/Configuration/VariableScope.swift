@@ -166,11 +166,13 @@ public struct VariableScope: Sendable {
         }
         // Without a '/' in a server's value, each segment is made of whole pieces and parts of the
         // pipeline's own text: one that reads a server's value must not be '.' or '..'.
+        // By code point: a '/' that a combining mark follows is a '/' to the file system, where
+        // as a Character it is another one.
         var segment = "", readsServer = false
         for piece in pieces + [(text: "/", isTainted: false)] {
-            var rest = Substring(piece.text)
+            var rest = Substring(piece.text).unicodeScalars
             while let slash = piece.isTainted ? nil : rest.firstIndex(of: "/") {
-                segment += rest[..<slash]
+                segment.unicodeScalars += rest[..<slash]
                 if readsServer, segment.utf8.elementsEqual(".".utf8) || segment.utf8.elementsEqual("..".utf8) {
                     return "\(served) makes the path segment '\(segment)': a server never chooses a file's folder, as curl's -O and -J "
                         + "take only a file name; capture the file name alone, or write the folder yourself"
@@ -179,7 +181,7 @@ public struct VariableScope: Sendable {
                 readsServer = false
                 rest = rest[rest.index(after: slash)...]
             }
-            segment += rest
+            segment.unicodeScalars += rest
             readsServer = readsServer || piece.isTainted
         }
         return nil
