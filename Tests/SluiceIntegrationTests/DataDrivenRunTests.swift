@@ -103,6 +103,37 @@ struct DataDrivenRunTests {
         #expect(dry.status == 0 && dry.output.contains("row a\"b, c") && dry.output.contains("row last"), "\(dry.output)\(dry.error)")
     }
 
+    @Test("a JSON or listed row that lacks a name another row has, or adds one, or mixes objects and single values, is refused at load, naming the row and the names; the same names in another order are fine")
+    func rowsOfOneShape() async throws {
+        let directory = try TemporaryDirectory()
+        let cases = [
+            ("[{\"a\": 1, \"b\": 2}, {\"a\": 3}]", "row 2 of the JSON file lacks b, which row 1 has: give every row the same names"),
+            ("[{\"a\": 1, \"b\": 2}, {\"a\": 3, \"b\": 4, \"c\": 5}]", "row 2 of the JSON file has c, which row 1 has not"),
+            ("[{\"a\": 1, \"b\": 2}, 7]", "row 2 of the JSON file is a single value, where row 1 is an object: give every row the same shape"),
+        ]
+        for (index, (json, words)) in cases.enumerated() {
+            _ = try directory.write(json, to: "rows\(index).json")
+            let path = try directory.write("requests:\n  - path: http://127.0.0.1:9/${a}/${b}\n    for-each: { json: rows\(index).json }\n", to: "rows\(index).yaml")
+            let run = try await SluiceProcess.launch(["run", path])
+            #expect(run.status == 2 && run.error.contains(words), "\(json): \(run.error)")
+        }
+        // Written in the pipeline, a row without b would read the pipeline's own b in silence.
+        let listed = try directory.write("""
+            variables: { b: fallback }
+            requests:
+              - path: http://127.0.0.1:9/${a}/${b}
+                for-each:
+                  - { a: 1, b: 2 }
+                  - { a: 3 }
+            """, to: "listed.yaml")
+        let run = try await SluiceProcess.launch(["run", listed])
+        #expect(run.status == 2 && run.error.contains("listed.yaml:6:") && run.error.contains("this for-each row lacks b, which the first row (line 5) has"), "\(run.error)")
+        _ = try directory.write("[{\"a\": 1, \"b\": 2}, {\"b\": 4, \"a\": 3}]", to: "fine.json")
+        let fine = try directory.write("requests:\n  - name: row ${a}\n    path: http://127.0.0.1:9/${b}\n    for-each: { json: fine.json }\n", to: "fine.yaml")
+        let dry = try await SluiceProcess.launch(["run", "--dry-run", fine])
+        #expect(dry.status == 0 && dry.output.contains("row 1") && dry.output.contains("row 3"), "\(dry.output)\(dry.error)")
+    }
+
     @Test("a row value is data, never a template: ${env.SECRET} in a CSV cell is sent as written, not expanded")
     func rowValuesAreNotTemplates() async throws {
         let servers = try TestServers.load()

@@ -69,7 +69,7 @@ struct RunCommandTests {
                 timeout: 0
                 delay: 0
                 retry: { attempts: 2, interval: 0 }
-                for-each: [{ id: 1, tags: [a, b] }, { id: 2, owner: { name: ada } }]
+                for-each: [{ id: 1, tags: [a, b], owner: null }, { id: 2, tags: [], owner: { name: ada } }]
               - name: v ${item}
                 path: http://localhost/${item}
                 for-each: [a, null, 3, 2.5, true]

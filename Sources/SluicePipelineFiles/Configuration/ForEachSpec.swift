@@ -87,7 +87,11 @@ public struct ForEachSpec: Sendable {
                     }
                     values.append((name, try ForEachSpec.value(of: pair.value)))
                 }
-                rows.append(try ForEachRow(checking: values, at: element.mark))
+                let row = try ForEachRow(checking: values, at: element.mark)
+                if let first = rows.first, let problem = row.namesProblem(against: first, named: "the first row (line \(elements[0].mark.line))") {
+                    throw Problem(mark: element.mark, message: "this for-each row \(problem)")
+                }
+                rows.append(row)
             } else {
                 throw Problem(mark: element.mark, message: "a for-each row is a value (${item}) or a mapping of variables")
             }
@@ -181,16 +185,29 @@ public struct ForEachSpec: Sendable {
         guard case .array(let elements) = value else { throw Problem(mark: mark, message: "the JSON file holds \(Expectation.typeName(of: value)), not an array of rows") }
         var rows: [ForEachRow] = []
         for (index, element) in elements.enumerated() {
+            let row: ForEachRow
             switch element {
             case .object(let object):
-                rows.append(try ForEachRow(checking: object.map { ($0.key, $0.value) }, at: mark))
+                row = try ForEachRow(checking: object.map { ($0.key, $0.value) }, at: mark)
             case .array:
                 throw Problem(mark: mark, message: "row \(index + 1) of the JSON file is an array; a row is an object or a single value")
             default:
-                rows.append(ForEachRow(typed: [(ForEachSpec.itemName, element)]))
+                row = ForEachRow(typed: [(ForEachSpec.itemName, element)])
             }
+            if index > 0, Self.isObject(elements[0]) != Self.isObject(element) {
+                let (shape, firstShape) = Self.isObject(element) ? ("an object", "a single value") : ("a single value", "an object")
+                throw Problem(mark: mark, message: "row \(index + 1) of the JSON file is \(shape), where row 1 is \(firstShape): give every row the same shape")
+            } else if index > 0, let problem = row.namesProblem(against: rows[0], named: "row 1") {
+                throw Problem(mark: mark, message: "row \(index + 1) of the JSON file \(problem)")
+            }
+            rows.append(row)
         }
         return rows
+    }
+
+    private static func isObject(_ value: JSONValue) -> Bool {
+        if case .object = value { return true }
+        return false
     }
 }
 
@@ -242,6 +259,23 @@ public struct ForEachRow: Sendable, Hashable {
             }
         }
         self.init(values: values)
+    }
+
+    /// What sets this row's names apart from `first`'s (which `firstName` names), as words that
+    /// follow "this row": the names it lacks and those it adds, each compared code point by code
+    /// point; `nil` when the two name the same variables, in any order. A row that lacks a name
+    /// would leave a request reading it undefined, or reading the pipeline's own value of that
+    /// name, for that row alone.
+    func namesProblem(against first: ForEachRow, named firstName: String) -> String? {
+        let expected = Set(first.values.map { CodePointKey($0.name) })
+        let own = Set(values.map { CodePointKey($0.name) })
+        guard own != expected else { return nil }
+        let missing = first.values.map(\.name).filter { !own.contains(CodePointKey($0)) }
+        let added = values.map(\.name).filter { !expected.contains(CodePointKey($0)) }
+        var differences: [String] = []
+        if !missing.isEmpty { differences.append("lacks \(missing.joined(separator: ", ")), which \(firstName) has") }
+        if !added.isEmpty { differences.append("has \(added.joined(separator: ", ")), which \(firstName) has not") }
+        return differences.joined(separator: ", and ") + ": give every row the same names (null or \"\" for a value it has not)"
     }
 
     /// The row's values as variables.
