@@ -74,8 +74,37 @@ struct XPathDocumentTests {
 
     @Test("HTML character references: named ones from libxml2's table, numeric ones, and unknown ones left as written")
     func characterReferences() {
-        #expect(HTMLCharacterReferences.unescape("caf&eacute; &amp; cr&#232;me &#x2014; &bogus; &#xD800; & alone") == "café & crème — &bogus; &#xD800; & alone")
+        #expect(HTMLCharacterReferences.unescape("caf&eacute; &amp; cr&#232;me &#x2014; &bogus; &#xD800; & alone") == "café & crème — &bogus; \u{FFFD} & alone")
         #expect(HTMLCharacterReferences.unescape("&#65 foo &#x42bar") == "A foo \u{42BA}r", "a numeric reference ends at its last digit without a ';'")
         #expect(HTMLCharacterReferences.escape(#"<a href="x">Tom & 'Jerry'</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#x27;Jerry&#x27;&lt;/a&gt;")
+    }
+
+    @Test("HTML character references read as Python's html.unescape reads them (which Hurl's htmlUnescape follows): every code point as a hex reference, decimal ones, ones without ';', numbers past U+10FFFF, and HTML 4's names")
+    func characterReferencesAsPython() throws {
+        var written: [String] = []
+        for value in 0...0x10FFFF { written.append("a&#x\(String(value, radix: 16));b") }
+        for value in 0...0x3FF { written.append("&#\(value)") }
+        written += ["&#0", "&#x80", "&#X9f;", "&#1114112;", "&#99999999999999999999;", "&#x110000;", "&#xFFFFFFFFFF;", "&#;", "&#x;", "&#xg;", "&#65;x", "&#0065;", "& #65;", "&&#65;"]
+        let names = ["amp", "lt", "gt", "quot", "nbsp", "eacute", "Eacute", "copy", "euro", "hearts", "alefsym", "thetasym", "zwnj", "rsaquo", "yuml", "Yuml", "sigmaf", "piv"]
+        written += names.map { "x&\($0);y" }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("html-refs-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.json")
+        try JSONSerialization.data(withJSONObject: written).write(to: input)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import html, json, sys; json.dump([html.unescape(t) for t in json.load(open(sys.argv[1]))], open(sys.argv[2], 'w'))", input.path, directory.appendingPathComponent("out.json").path]
+        try python.run()
+        python.waitUntilExit()
+        let expected = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("out.json"))) as? [String])
+        try #require(expected.count == written.count)
+        var differing: [String] = []
+        for (text, wanted) in zip(written, expected) {
+            let got = HTMLCharacterReferences.unescape(text)
+            // Compared code point by code point, never as canonically equivalent strings.
+            if !got.unicodeScalars.elementsEqual(wanted.unicodeScalars) { differing.append("\(text): \(got.debugDescription) where Python gives \(wanted.debugDescription)") }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ: \(differing.prefix(10))")
     }
 }
