@@ -75,6 +75,27 @@ struct RedirectTests {
         #expect(other?["Cookie"] == nil)
     }
 
+    @Test("credentials a Location names are never sent, as curl sends none; a password is never printed in a redirect's error, in Swift or by sluice send")
+    func credentialsInALocation() async throws {
+        let servers = try TestServers.load()
+        let recorder = try #require(URLComponents(url: servers.scenario, resolvingAgainstBaseURL: false))
+        let named = "http://evil:leakme1@\(recorder.host!):\(recorder.port!)/raw/ui"
+        let redirect = servers.httpbin("redirect-to?url=\(named.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)").absoluteString
+        let response = try await servers.manager().send(Request(redirect))
+        let received = String(decoding: response.body, as: UTF8.self)
+        #expect(received.contains("/raw/ui") && !received.lowercased().contains("authorization"), "\(received)")
+        let sent = try await SluiceProcess.launch(["send", "-sL", redirect])
+        #expect(sent.output.contains("/raw/ui") && !sent.output.lowercased().contains("authorization"), "\(sent.output)")
+        let curl = try await CurlCLI.run(["-sL", redirect])
+        #expect(curl.output.contains("/raw/ui") && !curl.output.lowercased().contains("authorization"), "\(curl.output)")
+
+        let own = "http://alice:pw5ecret@\(servers.httpbin.host!):\(servers.httpbin.port!)/redirect/3"
+        let error = await #expect(throws: SluiceError.self) { try await servers.manager(redirects: Redirection(maximumHops: 1)).send(Request(own)) }
+        #expect(error?.kind == .tooManyRedirects && !"\(error!)".contains("pw5ecret") && "\(error!)".contains("alice:***@"), "\(String(describing: error))")
+        let stopped = try await SluiceProcess.launch(["send", "-sSL", "--max-redirs", "1", own])
+        #expect(stopped.status == 47 && !(stopped.output + stopped.error).contains("pw5ecret"), "\(stopped.error)")
+    }
+
     @Test("Authorization, Cookie and Host go to the first request's origin again after a hop to another, as curl sends them")
     func credentialsBackToTheFirstOrigin() async throws {
         let servers = try TestServers.load()

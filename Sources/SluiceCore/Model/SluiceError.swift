@@ -187,7 +187,11 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, LocalizedEr
 
     /// `url` as written, its user information's password (if any) written `***`.
     static func shown(_ url: URL) -> String {
-        let text = url.absoluteString
+        shown(url.absoluteString)
+    }
+
+    /// URL text as written, its user information's password (if any) written `***`.
+    static func shown(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"), authority.index(after: colon) < at else { return text }

@@ -185,13 +185,13 @@ public struct Redirection: Stage {
             chain.visited.insert(Redirection.visitKey(request))
         }
         guard chain.hops < maximumHops else {
-            throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(following.url.absoluteString)", request, response)
+            throw failure(.tooManyRedirects, "more than \(maximumHops) redirects; the last led to \(SluiceError.shown(following.url))", request, response)
         }
         guard chain.visited.insert(Redirection.visitKey(following)).inserted else {
-            throw failure(.redirectLoop, "\(following.method) \(following.url.absoluteString) was already requested in this redirect chain", request, response)
+            throw failure(.redirectLoop, "\(following.method) \(SluiceError.shown(following.url)) was already requested in this redirect chain", request, response)
         }
         chain.hops += 1
-        context.logger.debug("following redirect", metadata: ["status": "\(response.status)", "location": "\(following.url.absoluteString)"])
+        context.logger.debug("following redirect", metadata: ["status": "\(response.status)", "location": "\(SluiceError.shown(following.url))"])
         return following
     }
 
@@ -201,18 +201,25 @@ public struct Redirection: Stage {
     public func followUp(to response: Response, of request: Request) throws(SluiceError) -> Request? {
         guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"] else { return nil }
         let base = URIReference(parsing: request.url.absoluteString)
-        var target = URIReference(parsing: location).resolved(against: base)
+        var reference = URIReference(parsing: location)
+        // A server never chooses the credentials sent: user information in a Location is dropped,
+        // as curl drops it (libcurl would send it as Basic credentials to the host it names). The
+        // user's own, in a URL resolved against a relative Location, stay with their origin.
+        if let authority = reference.authority, let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            reference.authority = String(authority[authority.utf8.index(after: at)...])
+        }
+        var target = reference.resolved(against: base)
         if target.fragment == nil { target.fragment = base.fragment }
         guard let url = URLText.url(target.description) else {
-            throw failure(.protocolError, "the Location \(location) is not a valid URL", request, response)
+            throw failure(.protocolError, "the Location \(SluiceError.shown(location)) is not a valid URL", request, response)
         }
         let fromScheme = request.url.scheme?.lowercased()
         let toScheme = url.scheme?.lowercased()
         guard toScheme == "http" || toScheme == "https" else {
-            throw failure(.insecureRedirect, "a redirect to \(url.absoluteString) is not followed: only http and https are", request, response)
+            throw failure(.insecureRedirect, "a redirect to \(SluiceError.shown(url)) is not followed: only http and https are", request, response)
         }
         if fromScheme == "https" && toScheme == "http" && !allowsInsecureRedirects {
-            throw failure(.insecureRedirect, "a redirect from https to \(url.absoluteString) is refused (allow insecure redirects to follow it)", request, response)
+            throw failure(.insecureRedirect, "a redirect from https to \(SluiceError.shown(url)) is refused (allow insecure redirects to follow it)", request, response)
         }
         var following = request
         following.url = url
