@@ -189,7 +189,21 @@ struct HTTPCacheRulesTests {
         #expect(key == VaryKey.fingerprint(vary: response, request: HTTPHeaders([("Accept", "a/b"), ("Accept", "c/d"), ("Accept-Encoding", "gzip")])))
         #expect(key != VaryKey.fingerprint(vary: response, request: HTTPHeaders([("Accept", "c/d, a/b"), ("Accept-Encoding", "gzip")])))
         #expect(VaryKey.fingerprint(vary: response, request: [:]) != VaryKey.fingerprint(vary: response, request: ["Accept": "", "Accept-Encoding": ""]))
-        #expect(VaryKey.fingerprint(vary: [:], request: ["Accept": "x"]) == nil)
+        // Without Vary, only the implicit Authorization selects: other fields do not.
+        #expect(VaryKey.fingerprint(vary: [:], request: ["Accept": "x"]) == VaryKey.fingerprint(vary: [:], request: [:]))
+        #expect(VaryKey.fingerprint(vary: [:], request: ["Authorization": "Basic YTpi"]) != VaryKey.fingerprint(vary: [:], request: [:]))
+        #expect(VaryKey.fingerprint(vary: [:], request: ["Authorization": "Basic YTpi"]) != VaryKey.fingerprint(vary: [:], request: ["Authorization": "Basic Yjpj"]))
+        #expect(VaryKey.fingerprint(vary: ["Vary": "Authorization"], request: ["authorization": "x"]) == VaryKey.fingerprint(vary: [:], request: ["Authorization": "x"]))
+        // Schemes whose value changes with each request of one user name that user alone.
+        func identityKey(_ authorization: String) -> String { VaryKey.fingerprint(vary: [:], request: ["Authorization": authorization]) }
+        let digest = #"Digest username="alice", realm="api", nonce="n1", uri="/a", nc=00000001, cnonce="c1", qop=auth, response="r1""#
+        #expect(identityKey(digest) == identityKey(#"Digest username="alice", realm="api", nonce="n2", uri="/a", nc=00000002, cnonce="c2", qop=auth, response="r2""#))
+        #expect(identityKey(digest) != identityKey(#"Digest username="bob", realm="api", nonce="n1", uri="/a", nc=00000001, cnonce="c1", qop=auth, response="r1""#))
+        #expect(identityKey(digest) != identityKey(#"Digest username="alice", realm="admin", nonce="n1", uri="/a", response="r1""#))
+        let signed = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261129/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc"
+        #expect(identityKey(signed) == identityKey("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261130/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=def"))
+        #expect(identityKey(signed) != identityKey("AWS4-HMAC-SHA256 Credential=AKIDOTHER/20261129/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc"))
+        #expect(identityKey("Bearer a") != identityKey("Bearer b") && identityKey("Basic YTpi") != identityKey(""))
         #expect(VaryKey.fingerprint(vary: ["Vary": "Accept, *"], request: [:]) == VaryKey.never)
     }
 

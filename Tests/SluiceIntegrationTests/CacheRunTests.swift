@@ -45,6 +45,51 @@ struct CacheRunTests {
         #expect(try await count(servers, key) == 2, "each run has its own memory cache")
     }
 
+    @Test("a response fetched with one user's credentials is never given to another user's request, or to one with none; the same user's is a hit, with the stages in either order; the store holds no credential")
+    func credentialsSelect() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        for (index, order) in [["cache", "url-resolution"], ["url-resolution", "cache"]].enumerated() {
+            let key = "auth-\(index)-\(UUID().uuidString)"
+            let stages = order.map { $0 == "cache" ? "  - cache: { directory: shared-cache }" : "  - url-resolution: { base-url: \"\(servers.scenario.absoluteString)\" }" }
+            let path = try directory.write("""
+                stages:
+                \(stages.joined(separator: "\n"))
+                requests:
+                  - name: alice
+                    path: cache/\(key)?cache-control=max-age%3D600
+                    credential: { username: alice, password: alicepass1, schemes: basic }
+                  - name: alice again
+                    path: cache/\(key)?cache-control=max-age%3D600
+                    headers: { Authorization: "Basic YWxpY2U6YWxpY2VwYXNzMQ==" }
+                  - name: bob
+                    path: cache/\(key)?cache-control=max-age%3D600
+                    credential: { username: bob, password: bobpass22, schemes: basic }
+                  - name: nobody
+                    path: cache/\(key)?cache-control=max-age%3D600
+                  - name: nobody again
+                    path: cache/\(key)?cache-control=max-age%3D600
+                """, to: "auth\(index).yaml")
+            let run = try await SluiceProcess.launch(["run", "--no-color", "--format", "json", path])
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+            let report = try JSONReader().value(from: run.output)
+            let outcomes = (0..<5).map { report["results"]?[$0]?["cache"]?.stringValue }
+            #expect(outcomes == ["miss", "hit", "miss", "miss", "hit"], "\(order): \(outcomes)")
+            #expect(try await count(servers, key) == 3, "\(order)")
+            #expect(!run.output.contains("alicepass1") && !run.output.contains("YWxpY2U6"), "\(run.output)")
+        }
+        // The store's files hold digests, never the credentials.
+        let store = directory.file("shared-cache")
+        let enumerator = FileManager.default.enumerator(atPath: store.path)
+        var files = 0
+        while let file = enumerator?.nextObject() as? String {
+            let text = String(decoding: (try? Data(contentsOf: store.appendingPathComponent(file))) ?? Data(), as: UTF8.self)
+            files += 1
+            #expect(!text.contains("YWxpY2U6") && !text.contains("alicepass1") && !text.contains("Ym9iOm"), "\(file)")
+        }
+        #expect(files > 0)
+    }
+
     @Test("a cache directory outlives the run: the next run's request is a hit and sends nothing")
     func directoryAcrossRuns() async throws {
         let servers = try TestServers.load()
