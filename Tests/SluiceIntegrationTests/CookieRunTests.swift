@@ -171,6 +171,46 @@ struct CookieRunTests {
         #expect(refusedLoad.status == 2 && refusedLoad.error.contains("request 'wipe' has cookie-jar: clear; load mode"), "\(refusedLoad.error)")
     }
 
+    @Test("a cookies: name that is no token, or a value with ';' or a control character, is refused: at load when written, before sending when a capture fills it; a Cookie header of the request's own and cookies: go out together, from a run and from the command sluice curl writes")
+    func ownCookiesChecked() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let written = try directory.write("""
+            requests:
+              - path: http://127.0.0.1:9/
+                cookies: { "k=x; evil": v, ok: "a; admin=1", "sp ace": "a b", fine: "a b,\\"c\\"" }
+            """, to: "written.yaml")
+        let load = try await SluiceProcess.launch(["validate", written])
+        #expect(load.status == 2, "\(load.error)")
+        #expect(load.error.contains("written.yaml:3:16: error: cookies: the cookie name 'k=x; evil' holds '='"), "\(load.error)")
+        #expect(load.error.contains("error: cookies: the value of cookie ok holds ';'"), "\(load.error)")
+        #expect(load.error.contains("'sp ace' holds byte 0x20") && !load.error.contains("cookie fine"), "\(load.error)")
+
+        let recorder = servers.scenario.absoluteString
+        let captured = try directory.write("""
+            requests:
+              - name: source
+                path: \(servers.httpbin("anything?c=v%3B%20admin%3D1").absoluteString)
+                capture: { c: $.args.c }
+              - name: injected
+                path: \(recorder)/raw/cookie
+                cookies: { k: "${c}" }
+              - name: together
+                path: \(recorder)/raw/together
+                headers: { Cookie: "sess=1" }
+                cookies: { own: "2" }
+            """, to: "captured.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--verbose", captured])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("✘ injected") && run.output.contains("the value of cookie k holds ';'") && !run.output.contains("> Cookie: k=v; admin=1"), "\(run.output)")
+        #expect(run.output.contains("✔ together"), "\(run.output)")
+        let exported = try await SluiceProcess.launch(["curl", "--only", "together", captured])
+        #expect(exported.output.contains("-H 'Cookie: ***'") || exported.output.contains("-H 'Cookie: sess=1; own=2'"), "\(exported.output)")
+        #expect(!exported.output.contains(" -b "), "\(exported.output)")
+        let replayed = try await SluiceProcess.launch(["-c", exported.output.replacingOccurrences(of: "'Cookie: ***'", with: "'Cookie: sess=1; own=2'")], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(replayed.output.contains(#"["Cookie", "sess=1; own=2"]"#), "\(replayed.output)")
+    }
+
     @Test("a failed cookie expectation says what the jar holds")
     func failingExpectation() async throws {
         let servers = try TestServers.load()

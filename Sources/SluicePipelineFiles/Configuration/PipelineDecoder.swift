@@ -272,6 +272,17 @@ package struct PipelineDecoder {
             request.connection = connectionOverrides(connection)
         }
         request.cookies = node["cookies"].flatMap { scalarMapping($0, "cookies") } ?? []
+        // A name and value with no ${...} are checked now, as the run would refuse them.
+        for pair in request.cookies {
+            guard let name = pair.key.scalar, let value = pair.value.scalar else { continue }
+            let checkedName = name.containsCodePoints("${") ? "x" : name
+            let checkedValue = value.containsCodePoints("${") ? "" : value
+            if let problem = Request.cookieProblem(name: checkedName, value: "") {
+                fail(pair.key.mark, "cookies: \(problem)")
+            } else if let problem = Request.cookieProblem(name: checkedName, value: checkedValue) {
+                fail(pair.value.mark, "cookies: \(problem)")
+            }
+        }
         request.variables = node["variables"].flatMap { mapping($0, "variables") } ?? []
         if let appended = node["append-headers"] {
             request.appendedHeaders = headerFields(appended, "append-headers") ?? []

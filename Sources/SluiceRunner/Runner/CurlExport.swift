@@ -30,13 +30,20 @@ public enum CurlExport {
         redactor: Redactor
     ) -> String {
         var request = request
+        var ownCookies = ownCookies
         // The field's bytes, compared as bytes: the stage wrote them, nothing normalized them.
-        if let ownCookies, let header = request.headers["Cookie"] {
-            let field = Array(header.utf8), own = Array(("; " + ownCookies).utf8)
-            if field.elementsEqual(own.dropFirst(2)) {
+        if let own = ownCookies, let header = request.headers["Cookie"] {
+            let field = Array(header.utf8), joined = Array(("; " + own).utf8)
+            if field.elementsEqual(joined.dropFirst(2)) {
                 request.headers.remove(name: "Cookie")
-            } else if field.count > own.count, field.suffix(own.count).elementsEqual(own) {
-                request.headers["Cookie"] = String(decoding: field.dropLast(own.count), as: UTF8.self)
+            } else if field.count > joined.count, field.suffix(joined.count).elementsEqual(joined) {
+                request.headers["Cookie"] = String(decoding: field.dropLast(joined.count), as: UTF8.self)
+            }
+            // A Cookie field of the request's own stays: curl then sends it in place of -b's
+            // cookies, so they join it, as the run sends them.
+            if let left = request.headers["Cookie"] {
+                request.headers["Cookie"] = left + "; " + own
+                ownCookies = nil
             }
         }
         var lines: [String] = []

@@ -158,7 +158,13 @@ extension RequestSpec {
         }
         if !cookies.isEmpty {
             var own: [String] = []
-            for pair in cookies { own.append(try text(pair.key) + "=" + (try text(pair.value))) }
+            for pair in cookies {
+                let name = try text(pair.key), value = try text(pair.value)
+                if let problem = Request.cookieProblem(name: name, value: value) {
+                    throw SluiceError(kind: .invalidRequest, message: "cookies at line \(pair.value.mark.line): \(problem)")
+                }
+                own.append(name + "=" + value)
+            }
             request.ownCookies = own.joined(separator: "; ")
         }
         if let body {
