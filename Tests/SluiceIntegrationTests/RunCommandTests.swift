@@ -341,6 +341,38 @@ struct RunCommandTests {
         }
     }
 
+    @Test("two header-injection stages: one field set by both is refused at load naming both; the defaults come from the first unless the other sets the field; none sends none; the order listed changes nothing")
+    func twoHeaderInjections() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let recorder = servers.scenario.appendingPathComponent("raw/two").absoluteString
+        func file(_ name: String, _ first: String, _ second: String) throws -> String {
+            try directory.write("stages:\n  - header-injection: \(first)\n  - header-injection: \(second)\nrequests:\n  - path: \(recorder)\n", to: name)
+        }
+        let both = try file("both.yaml", "{ headers: { X-Env: staging }, user-agent: ua-A }", "{ headers: { x-env: prod }, user-agent: ua-B }")
+        let refused = try await SluiceProcess.launch(["validate", both])
+        #expect(refused.status == 2, "\(refused.error)")
+        #expect(refused.error.contains("both.yaml:3:5: error: two 'header-injection' stages both set x-env (at \(both):2:5 and at \(both):3:5)"), "\(refused.error)")
+        #expect(refused.error.contains("both set User-Agent"), "\(refused.error)")
+        let headerAndOption = try file("ua.yaml", "{ user-agent: ua-A }", "{ headers: { User-Agent: ua-B } }")
+        #expect(try await SluiceProcess.launch(["validate", headerAndOption]).error.contains("both set User-Agent"))
+
+        // The fields the run sent, as --verbose prints them.
+        func sent(_ path: String) async throws -> Set<String> {
+            let run = try await SluiceProcess.launch(["run", "--no-color", "--verbose", path])
+            let lines = (run.output + run.error).split(separator: "\n").filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
+            return Set(lines.filter { line in ["User-Agent:", "Accept-Language:", "X-A:", "X-B:"].contains { line.hasPrefix($0) } })
+        }
+        for (first, second) in [("{ headers: { X-A: \"1\" }, user-agent: none, accept-language: none }", "{ headers: { X-B: \"2\" } }")] {
+            for (name, order) in [("none1.yaml", (first, second)), ("none2.yaml", (second, first))] {
+                let headers = try await sent(try file(name, order.0, order.1))
+                #expect(headers == ["X-A: 1", "X-B: 2"], "\(name): \(headers)")
+            }
+        }
+        let mine = try file("mine.yaml", "{ headers: { X-A: \"1\" }, accept-language: fr }", "{ user-agent: mine }")
+        #expect(try await sent(mine) == ["X-A: 1", "Accept-Language: fr", "User-Agent: mine"])
+    }
+
     @Test("--format json: one document with results and summary, as the format page says")
     func jsonOutput() async throws {
         let servers = try TestServers.load()

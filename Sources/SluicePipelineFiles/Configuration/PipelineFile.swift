@@ -396,6 +396,16 @@ private struct Loader {
     }
 
     private mutating func makeStages(_ entries: [StageSpec], capturedBy: [String: String]) {
+        let (entries, overlaps) = HeaderInjectionEntries.arranged(entries)
+        for overlap in overlaps {
+            current = overlap.second.source
+            fail(
+                overlap.second.mark,
+                "two 'header-injection' stages both set \(overlap.field) (at \(overlap.first.source.location(overlap.first.mark)) and at "
+                    + "\(overlap.second.source.location(overlap.second.mark))): the one listed first would send its value and the other's "
+                    + "would be dropped; set each field in one stage"
+            )
+        }
         for entry in entries {
             guard let (stage, blueprint) = makeStage(entry, capturedBy: capturedBy) else { continue }
             stages.append(stage)
