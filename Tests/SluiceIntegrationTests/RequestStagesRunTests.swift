@@ -50,7 +50,11 @@ struct RequestStagesRunTests {
             ),
             (
                 "requests:\n  - path: http://a.test/\n    credential: { username: u, password: p }\n    stages:\n      - \(signer)\n",
-                "'authentication' and 'aws-sigv4' cannot work together (at added: a request gives its own credential: and at "
+                "'authentication' and 'aws-sigv4' cannot work together (at the stage the run adds because a request gives its own credential: ("
+            ),
+            (
+                "stages:\n  - url-resolution: { base-url: http://a.test }\n  - header-injection: { authorization: { bearer: t } }\nrequests:\n  - path: a\n    credential: { username: u, password: p }\n",
+                "injection.yaml:3:5: error: 'header-injection' and 'authentication' cannot work together (at "
             ),
             (
                 "requests:\n  - path: http://a.test/\n    headers: { authorization: Bearer x }\n    stages:\n      - \(signer)\n",
@@ -61,11 +65,14 @@ struct RequestStagesRunTests {
             ("requests:\n  - path: http://a.test/\n    stages: aws-sigv4\n", "a request's stages: is a list of stages"),
         ]
         for (index, (text, message)) in cases.enumerated() {
-            let name = ["two.yaml", "credential.yaml", "header.yaml", "missing.yaml", "unknown.yaml", "scalar.yaml"][index]
+            let name = ["two.yaml", "credential.yaml", "injection.yaml", "header.yaml", "missing.yaml", "unknown.yaml", "scalar.yaml"][index]
             let path = try directory.write(text, to: name)
             let validated = try await SluiceProcess.launch(["validate", path])
             #expect(validated.status == 2 && validated.error.contains(message), "\(name): \(validated.error)")
         }
+        // A stage the run adds is named by why, with the line that made the run add it.
+        let injection = try await SluiceProcess.launch(["validate", directory.file("injection.yaml").path])
+        #expect(injection.error.contains("the stage the run adds because a request gives its own credential: (\(directory.file("injection.yaml").path):6:17)"), "\(injection.error)")
         let twoDetail = try await SluiceProcess.launch(["validate", directory.file("two.yaml").path])
         #expect(twoDetail.error.contains("two.yaml:2:5"), "the file's stage is named too: \(twoDetail.error)")
         let load = try directory.write("requests:\n  - name: own\n    path: http://127.0.0.1:9/\n    stages:\n      - \(signer)\n", to: "load.yaml")

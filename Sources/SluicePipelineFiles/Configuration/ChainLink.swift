@@ -12,6 +12,15 @@ public struct ChainLink: Sendable, Hashable {
     /// (`added: every pipeline follows redirects`).
     public var origin: String
 
+    /// Where the stage comes from, as a message names it: its `FILE:LINE:COLUMN`, or `the stage
+    /// the run adds because ...` for one no file lists.
+    public var place: String {
+        origin.hasPrefix(ChainLink.addedPrefix) ? "the stage the run adds because " + origin.dropFirst(ChainLink.addedPrefix.count) : origin
+    }
+
+    /// What begins the ``origin`` of a stage the run adds.
+    static let addedPrefix = "added: "
+
     /// Creates a link.
     public init(name: String, placement: StagePlacement, origin: String) {
         self.name = name

@@ -320,8 +320,12 @@ private struct Loader {
     /// Adds an `authentication` stage without credentials of its own when a request gives its own
     /// `credential:` and the file lists none.
     private mutating func addAuthentication(for requests: [RequestSpec]) {
-        guard requests.contains(where: { $0.credential != nil }), !stages.contains(where: { $0.placement == .authentication }) else { return }
-        add(HTTPAuthentication(credentials: []), because: "a request gives its own credential:") { HTTPAuthentication(credentials: []) }
+        guard let request = requests.first(where: { $0.credential != nil }), let credential = request.credential,
+            !stages.contains(where: { $0.placement == .authentication })
+        else { return }
+        add(HTTPAuthentication(credentials: []), because: "a request gives its own credential: (\(request.source.location(credential.mark)))") {
+            HTTPAuthentication(credentials: [])
+        }
     }
 
     /// Counts the passwords of requests' own `credential:` and `proxy:` as secrets: as written,
@@ -339,7 +343,7 @@ private struct Loader {
     /// Adds a stage every run has unless the file lists one, made now and by `make` for each run.
     private mutating func add(_ stage: any Stage, because reason: String, make: @escaping @Sendable () throws -> any Stage) {
         stages.append(stage)
-        listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: "added: " + reason), make: make))
+        listed.append(StageBlueprint(link: ChainLink(name: stage.name, placement: stage.placement, origin: ChainLink.addedPrefix + reason), make: make))
     }
 
     /// Completes the chain with the HSTS, header-injection (the default `User-Agent` alone) and
@@ -362,6 +366,15 @@ private struct Loader {
         do {
             _ = try Pipeline(stages: stages, transport: InMemoryTransport { _ in Response(status: 200) }, redirects: nil)
         } catch {
+            // A stage the run added may claim what a listed one does: both are named, the added
+            // one by why the run added it, and the problem is put at the listed one.
+            if let conflict = Pipeline.conflicts(in: stages).first {
+                func place(_ index: Int) -> String { listed[index].link.place }
+                let entry = [conflict.first, conflict.second].first { $0 < stageEntries.count }.map { stageEntries[$0] } ?? entries.first
+                current = entry?.source ?? current
+                fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), Pipeline.message(for: conflict, in: stages, locations: (place(conflict.first), place(conflict.second))))
+                return
+            }
             let entry = stageEntries.first { $0.name == error.stage } ?? entries.first
             current = entry?.source ?? current
             fail(entry?.mark ?? YAMLNode.Mark(line: 1, column: 1), error.message)
@@ -500,7 +513,7 @@ private struct Loader {
             }
             scope = fileScope
             current = request.source
-            let locations = listed.map(\.link.origin) + own.map { $0.2.source.location($0.2.mark) }
+            let locations = listed.map(\.link.place) + own.map { $0.2.source.location($0.2.mark) }
             let combined = chain + own.map(\.0)
             let conflicts = Pipeline.conflicts(in: combined).filter { $0.second >= chain.count }
             for conflict in conflicts {
