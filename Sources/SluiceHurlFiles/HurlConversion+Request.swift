@@ -130,6 +130,7 @@ extension HurlConversion {
         if !headerLines.isEmpty { keys.append(("header-lines", HurlConversion.list(headerLines, at: at))) }
         if !removedHeaders.isEmpty { keys.append(("remove-headers", HurlConversion.list(removedHeaders, at: at))) }
         keys += rest
+        redirects = HurlConversion.followingOnly(redirects)
         if !redirects.isEmpty { keys.append(("redirects", HurlConversion.mapping(redirects, at: at))) }
         if !connection.isEmpty {
             keys.append(("connection", HurlConversion.mapping(connection.sorted { $0.key < $1.key }.map { ($0.key, $0.key == "unix-socket" || $0.key == "ip-version" ? $0.value[0] : HurlConversion.list($0.value, at: at)) }, at: at)))

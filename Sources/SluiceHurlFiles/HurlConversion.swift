@@ -41,7 +41,7 @@ public struct HurlConversion {
         var redirects = [("follow", plain(defaults.followsRedirects || defaults.trustsOtherOrigins ? "true" : "false", at: start))]
         if let hops = defaults.maximumRedirects { redirects.append(("max-hops", plain(String(hops), at: start))) }
         if defaults.trustsOtherOrigins { redirects.append(("trusted", plain("true", at: start))) }
-        var stages: [YAMLNode] = [node(["redirects": mapping(redirects, at: start)], at: start)]
+        var stages: [YAMLNode] = [node(["redirects": mapping(followingOnly(redirects), at: start)], at: start)]
         if defaults.cookieInput != nil || defaults.cookieOutput != nil {
             let files = [("read", defaults.cookieInput), ("write", defaults.cookieOutput)].compactMap { key, path in path.map { (key, text($0, at: start)) } }
             stages.append(node(["cookies": mapping(files, at: start)], at: start))
@@ -55,6 +55,14 @@ public struct HurlConversion {
     /// Records a construct that has no pipeline spelling.
     mutating func refuse(_ position: HurlSourcePosition, _ message: String) {
         problems.append(HurlConversionError.Problem(position: position, message: message))
+    }
+
+    /// `redirects` options without those that act only on a redirect followed when `follow`
+    /// (the last one given) is `false`: Hurl takes `--max-redirs` and `location-trusted: false`
+    /// without `--location` and does nothing with them, where a pipeline refuses them.
+    static func followingOnly(_ redirects: [(String, YAMLNode)]) -> [(String, YAMLNode)] {
+        guard let follow = redirects.last(where: { $0.0 == "follow" })?.1.scalar, follow.lowercased() == "false" else { return redirects }
+        return redirects.filter { $0.0 == "follow" }
     }
 
     // MARK: Nodes

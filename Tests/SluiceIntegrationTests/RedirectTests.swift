@@ -96,6 +96,36 @@ struct RedirectTests {
         #expect(stopped.status == 47 && !(stopped.output + stopped.error).contains("pw5ecret"), "\(stopped.error)")
     }
 
+    @Test("follow: false beside max-hops, trusted, referer or allow-insecure is refused, at load when written and before sending when a variable says false; a Hurl file's --max-redirs without --location still converts")
+    func followFalseWithFollowingOptions() async throws {
+        let directory = try TemporaryDirectory()
+        let written = try directory.write("""
+            stages:
+              - redirects: { follow: false, max-hops: 3 }
+            requests:
+              - name: a
+                path: http://127.0.0.1:9/
+                redirects: { follow: false, trusted: true }
+            """, to: "written.yaml")
+        let load = try await SluiceProcess.launch(["validate", written])
+        #expect(load.status == 2, "\(load.error)")
+        #expect(load.error.contains("written.yaml:2:33: error: max-hops acts on the redirects followed, and follow: false follows none"), "\(load.error)")
+        #expect(load.error.contains("written.yaml:6:33: error: redirects: trusted acts on the redirects followed"), "\(load.error)")
+        let filled = try directory.write("""
+            variables: { f: false }
+            requests:
+              - name: b
+                path: http://127.0.0.1:9/
+                redirects: { follow: "${f}", referer: true }
+            """, to: "filled.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", filled])
+        #expect(run.status == 1 && run.output.contains("redirects at line 5: referer acts on the redirects followed"), "\(run.output)")
+        let servers = try TestServers.load()
+        let hurl = try directory.write("GET \(servers.httpbin("redirect/1").absoluteString)\nHTTP 302\n", to: "no-location.hurl")
+        let converted = try await SluiceProcess.launch(["run", "--max-redirs", "3", hurl])
+        #expect(converted.status == 0, "\(converted.output)\(converted.error)")
+    }
+
     @Test("Authorization, Cookie and Host go to the first request's origin again after a hop to another, as curl sends them")
     func credentialsBackToTheFirstOrigin() async throws {
         let servers = try TestServers.load()

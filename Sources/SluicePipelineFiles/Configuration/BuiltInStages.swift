@@ -303,7 +303,7 @@ enum BuiltInStages {
         summary: "Follows redirects: the last call stage, so every hop passes the hop stages (cookies, cache, trust); added to every pipeline that lists none.",
         options: RedirectOptions.descriptors
     ) { options in
-        RedirectOptions.redirection(from: options)
+        try RedirectOptions.redirection(from: options)
     }
 
     static let cookies = StageDescriptor(

@@ -586,7 +586,15 @@ package struct PipelineDecoder {
     /// A request's `redirects:`: the `redirects` stage's options, checked here (but for values
     /// with a `${...}`); the runner reads them when it sends.
     private mutating func redirectRules(_ node: YAMLNode) -> YAMLNode? {
-        optionsMapping(node, "redirects", RedirectOptions.descriptors, shape: "of follow, max-hops, allow-insecure, trusted or referer") == nil ? nil : node
+        guard let (pairs, templated) = optionsMapping(node, "redirects", RedirectOptions.descriptors, shape: "of follow, max-hops, allow-insecure, trusted or referer") else { return nil }
+        let written = pairs.filter { !templated.contains($0.value.mark) }
+        do {
+            _ = try RedirectOptions.redirection(from: StageOptions(owner: "redirects", pairs: written, mark: node.mark, directory: nil, environment: [:]))
+        } catch {
+            fail(written.first { $0.key.scalar == error.option }?.key.mark ?? node.mark, "redirects: \(error.message)")
+            return nil
+        }
+        return node
     }
 
     /// A request key that takes options (`redirects:`, `credential:`, `proxy:`): a mapping of

@@ -22,9 +22,20 @@ package enum RedirectOptions {
         ),
     ]
 
+    /// The options that only act on a redirect followed.
+    private static let followingOptions = ["max-hops", "allow-insecure", "trusted", "referer"]
+
     /// The rules the options describe, each option not given as `Redirection`'s default.
-    package static func redirection(from options: StageOptions) -> Redirection {
-        Redirection(
+    /// - Throws: `StageOptions.Invalid` for `follow: false` beside an option that acts only on a
+    ///   redirect followed, which would be ignored in silence.
+    package static func redirection(from options: StageOptions) throws(StageOptions.Invalid) -> Redirection {
+        if options.bool("follow") == false, let ignored = followingOptions.first(where: { options.node($0) != nil }) {
+            throw StageOptions.Invalid(
+                option: ignored,
+                message: "\(ignored) acts on the redirects followed, and follow: false follows none; leave one of them out"
+            )
+        }
+        return Redirection(
             maximumHops: options.integer("max-hops") ?? standard.maximumHops,
             allowsInsecureRedirects: options.bool("allow-insecure") ?? standard.allowsInsecureRedirects,
             follows: options.bool("follow") ?? standard.follows,

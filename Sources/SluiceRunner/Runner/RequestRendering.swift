@@ -227,7 +227,11 @@ extension RequestSpec {
                 throw SluiceError(kind: .invalidRequest, message: "redirects at line \(problem.mark.line): \(problem.message)")
             }
             let options = StageOptions(owner: "redirects", pairs: pairs, mark: redirects.mark, directory: directory, environment: [:])
-            request.redirection = RedirectOptions.redirection(from: options)
+            do {
+                request.redirection = try RedirectOptions.redirection(from: options)
+            } catch {
+                throw SluiceError(kind: .invalidRequest, message: "redirects at line \(options.mark(of: error.option ?? "").line): \(error.message)")
+            }
         }
         if let proxy {
             let options = StageOptions(owner: "proxy", pairs: try rendered(proxy).pairs ?? [], mark: proxy.mark, directory: directory, environment: [:])
