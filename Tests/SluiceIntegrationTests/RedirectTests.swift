@@ -96,6 +96,29 @@ struct RedirectTests {
         #expect(stopped.status == 47 && !(stopped.output + stopped.error).contains("pw5ecret"), "\(stopped.error)")
     }
 
+    @Test("a password written in a pipeline's URL, a request's or a base URL's, is a secret: *** in the result line, the error, --verbose, the JSON report and sluice curl, as sluice send shows it")
+    func passwordInAWrittenURL() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let origin = "\(servers.httpbin.host!):\(servers.httpbin.port!)"
+        let path = try directory.write("""
+            stages:
+              - url-resolution: { base-url: "http://carol:basepw%2133@\(origin)/" }
+            requests:
+              - name: written
+                path: "http://bob:literalpw9@\(origin)/relative-redirect/3"
+                redirects: { max-hops: 1 }
+              - name: based
+                path: basic-auth/carol/basepw!33
+            """, to: "userinfo.yaml")
+        for arguments in [["run", "--no-color"], ["run", "--no-color", "--verbose"], ["run", "--format", "json"], ["curl"]] {
+            let run = try await SluiceProcess.launch(arguments + [path])
+            let shown = run.output + run.error
+            #expect(!shown.contains("literalpw9") && !shown.contains("basepw"), "\(arguments): \(shown)")
+            #expect(shown.contains("bob:***@"), "\(arguments): \(shown)")
+        }
+    }
+
     @Test("follow: false beside max-hops, trusted, referer or allow-insecure is refused, at load when written and before sending when a variable says false; a Hurl file's --max-redirs without --location still converts")
     func followFalseWithFollowingOptions() async throws {
         let directory = try TemporaryDirectory()

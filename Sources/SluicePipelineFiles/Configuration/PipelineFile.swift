@@ -227,6 +227,10 @@ private struct Loader {
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
         addAuthentication(for: spec.requests)
         collectPasswords(of: spec.requests)
+        for request in spec.requests { collectURLPassword(in: request.path) }
+        for stage in spec.stages where stage.name == "url-resolution" {
+            if let base = stage.options.first(where: { $0.key.scalar == "base-url" })?.value { collectURLPassword(in: base) }
+        }
         arrange(spec.stages)
         checkRequests(spec, capturedBy: capturedBy)
         var spec = spec
@@ -338,6 +342,21 @@ private struct Loader {
                 secrets.append(password)
             }
         }
+    }
+
+    /// Counts the password of a URL written with one (`http://user:password@host/`) as a
+    /// secret, as written and decoded: libcurl sends it as Basic credentials, and output shows the
+    /// URL, as `sluice send` shows it, with `***` in its place.
+    private mutating func collectURLPassword(in node: YAMLNode) {
+        guard let text = node.scalar, text.utf8.contains(UInt8(ascii: "@")),
+            let authority = URIReference(parsing: text).authority, let at = authority.utf8.lastIndex(of: UInt8(ascii: "@"))
+        else { return }
+        let userInfo = authority[..<at]
+        guard let colon = userInfo.utf8.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let password = String(userInfo[userInfo.utf8.index(after: colon)...])
+        guard !password.isEmpty, !password.containsCodePoints("${") else { return }
+        secrets.append(password)
+        if let decoded = password.removingPercentEncoding, !decoded.utf8.elementsEqual(password.utf8) { secrets.append(decoded) }
     }
 
     /// Adds a stage every run has unless the file lists one, made now and by `make` for each run.
