@@ -33,6 +33,9 @@ struct CurlCommand: AsyncParsableCommand {
             let redirects = runner.state.stages.lazy.compactMap { $0 as? Redirection }.first ?? Redirection()
             let preparedRequests = try await runner.prepare(selection: RequestSelection(only: only), checksBodyFiles: false)
             Terminal.write(CurlCommand.cookieNote(preparedRequests.map(\.spec), readsCookieFile: file.spec.cookieFile != nil))
+            if runner.state.stages.contains(where: { $0.name == "retry" }) {
+                Terminal.write("# not exported: the file's retry stage, which sends a request again after a transient failure; curl's --retry N is the nearest, though curl judges for itself what is transient\n")
+            }
             for prepared in preparedRequests {
                 let spec = prepared.spec
                 if let reason = prepared.skipReason {
@@ -45,7 +48,8 @@ struct CurlCommand: AsyncParsableCommand {
                         for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
                         ownCookies: prepared.written?.ownCookies, placeholders: prepared.placeholders, redactor: redactor
                     )
-                    Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(prepared.placeholders)) + "\(command)\n")
+                    let polling = spec.retry == nil ? "" : "# not exported: retry:, which sends this request again until its checks hold; curl has no such option\n"
+                    Terminal.write("# \(spec.displayName)\n" + CurlCommand.placeholderNote(spec.variableNames.intersection(prepared.placeholders)) + polling + "\(command)\n")
                 case .failure(let error):
                     failed = true
                     Terminal.writeError("\(spec.source.location(spec.mark)): error: \(redactor.redact(error.description))\n")

@@ -114,7 +114,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Load mode: how many requests are in flight at once (in the open loop, at most).")
     var concurrency: Int = 1
 
-    @Option(help: ArgumentHelp("Load mode: run shard I (from 0) of N; each sends its share of the requests or of the rate.", valueName: "I/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Load mode: run shard I (from 0) of N; each sends its share of the requests or of the rate.", valueName: "I/N"))
     var shard: String?
 
     @Option(name: .customLong("start-at"), help: ArgumentHelp("Load mode: start at this time, RFC 3339 (2026-11-23T09:00:00Z) or Unix seconds, so that shards overlap.", valueName: "TIME"))

@@ -79,7 +79,7 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .customLong("location-trusted"), help: "Follow redirects, and send -u's credentials, Authorization and Cookie to every host on the way, as curl's --location-trusted.")
     var locationTrusted = false
 
-    @Option(name: .customLong("max-redirs"), help: "With --location or --location-trusted, the most redirects to follow (curl's default is 50; -1, as --max-redirs=-1, for no limit: a loop is still found).")
+    @Option(name: .customLong("max-redirs"), parsing: .unconditional, help: "With --location or --location-trusted, the most redirects to follow (curl's default is 50; -1 for no limit: a loop is still found).")
     var maxRedirects = 10
 
     @Flag(help: "Print the exchange's timeline, bytes and stage timings to standard error.")

@@ -97,6 +97,18 @@ struct PollingRunTests {
         #expect(clock.now - start >= .milliseconds(300))
     }
 
+    @Test("sluice curl says what it cannot export: a request's retry: and the file's retry stage, each in a comment line")
+    func curlSaysRetriesAreLeftOut() async throws {
+        let directory = try TemporaryDirectory()
+        let polling = try directory.write("requests:\n  - name: poll\n    path: http://h/\n    retry: { attempts: 3, interval: 1s }\n  - name: once\n    path: http://h/once\n", to: "poll.yaml")
+        let exported = try await SluiceProcess.launch(["curl", polling])
+        #expect(exported.output.contains("# poll\n# not exported: retry:, which sends this request again until its checks hold; curl has no such option\ncurl "), "\(exported.output)")
+        #expect(!exported.output.contains("# once\n# not exported"), "\(exported.output)")
+        let staged = try directory.write("stages:\n  - retry\nrequests:\n  - path: http://h/\n", to: "stage.yaml")
+        let stageExported = try await SluiceProcess.launch(["curl", staged])
+        #expect(stageExported.output.contains("# not exported: the file's retry stage"), "\(stageExported.output)")
+    }
+
     @Test("bad retry and delay values are load errors at their line")
     func badValues() async throws {
         let directory = try TemporaryDirectory()

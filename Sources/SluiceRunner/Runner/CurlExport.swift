@@ -171,11 +171,16 @@ public enum CurlExport {
     private static func credentialArguments(_ request: Request, redactor: Redactor, lines: inout [String]) -> [String] {
         guard let provider = request.ownCredentials, !request.headers.contains("Authorization") else { return [] }
         guard let credential = provider as? HTTPCredential else {
-            lines.append("# not exported: the request's credential comes from a .netrc file; add --netrc-file PATH")
+            let schemes = (provider as? NetrcCredentialProvider).map { " " + schemeFlag($0.schemes) } ?? ""
+            lines.append("# not exported: the request's credential comes from a .netrc file; add --netrc-file PATH\(schemes)")
             return []
         }
-        let scheme = credential.schemes == .digest ? "--digest" : (credential.schemes == .basic ? "--basic" : "--anyauth")
-        return ["-u", quote(redactor.redact(credential.username) + ":" + redactor.redact(credential.password)), scheme]
+        return ["-u", quote(redactor.redact(credential.username) + ":" + redactor.redact(credential.password)), schemeFlag(credential.schemes)]
+    }
+
+    /// curl's flag for the schemes a credential answers.
+    private static func schemeFlag(_ schemes: HTTPAuthenticationSchemes) -> String {
+        schemes == .digest ? "--digest" : (schemes == .basic ? "--basic" : "--anyauth")
     }
 
     /// curl's flags for the trust policy, unquoted: `--cacert`, `--insecure`, the client
