@@ -194,6 +194,13 @@ async def answer(path, query, writer):
     if path == "/huge-header":
         writer.write(b"HTTP/1.1 200 OK\r\nX-Huge: " + b"a" * (200 * 1024) + b"\r\nContent-Length: 0\r\n\r\n")
         return False
+    if path == "/latin1-headers":
+        # Field values in ISO-8859-1 (RFC 9110 section 5.5's obs-text), beside the same text in UTF-8.
+        writer.write(
+            b"HTTP/1.1 200 Caf\xe9\r\nX-Latin1: caf\xe9\r\nX-UTF8: caf\xc3\xa9\r\nX-Mixed: \xc3\xa9 \xe9\r\n"
+            b"Content-Disposition: attachment; filename=\"r\xe9sum\xe9.txt\"\r\nContent-Length: 2\r\n\r\nok"
+        )
+        return True
     if path == "/many-headers":
         lines = b"".join(b"X-Line-%d: %s\r\n" % (number, b"b" * 1000) for number in range(int(query.get("kib", ["400"])[0])))
         writer.write(b"HTTP/1.1 200 OK\r\n" + lines + b"Content-Length: 0\r\n\r\n")

@@ -26,6 +26,22 @@ struct ResponseHeadParserTests {
         #expect(parser.isComplete)
     }
 
+    @Test("a field value or reason phrase that is not UTF-8 is read as ISO-8859-1, byte for character: no byte becomes U+FFFD, so values that differ stay apart")
+    func latin1Values() {
+        var parser = ResponseHeadParser()
+        for line: [UInt8] in [Array("HTTP/1.1 200 Caf".utf8) + [0xE9, 0x0D, 0x0A], Array("X-A: caf".utf8) + [0xE9, 0x0D, 0x0A], Array("X-B: caf".utf8) + [0xC3, 0xA9, 0x0D, 0x0A],
+            Array("X-C: ".utf8) + [0xFF, 0xFE, 0x0D, 0x0A], Array("X-D: ".utf8) + [0xFE, 0xFF, 0x0D, 0x0A], [0x0D, 0x0A]]
+        {
+            var bytes = line
+            _ = bytes.withUnsafeMutableBytes { parser.consume(UnsafeRawBufferPointer($0)) }
+        }
+        #expect(parser.reasonPhrase?.unicodeScalars.elementsEqual("Café".unicodeScalars) == true)
+        #expect(parser.headers["X-A"]?.unicodeScalars.elementsEqual("café".unicodeScalars) == true)
+        #expect(parser.headers["X-B"]?.unicodeScalars.elementsEqual("café".unicodeScalars) == true)
+        #expect(parser.headers["X-C"]?.unicodeScalars.elementsEqual("\u{FF}\u{FE}".unicodeScalars) == true)
+        #expect(parser.headers["X-C"]?.unicodeScalars.elementsEqual(parser.headers["X-D"]?.unicodeScalars ?? "".unicodeScalars) == false)
+    }
+
     @Test("an HTTP/2 status line has no reason phrase")
     func http2() {
         let (parser, _) = parse(["HTTP/2 204 \r\n", "\r\n"])

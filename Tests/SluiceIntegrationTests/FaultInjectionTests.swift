@@ -171,6 +171,22 @@ struct FaultInjectionTests {
         }
     }
 
+    @Test("header values in ISO-8859-1 are checked as their characters in a pipeline, where they once were U+FFFD; UTF-8 ones as before")
+    func latin1HeaderValues() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - path: \(servers.fault.absoluteString)/latin1-headers
+                expect:
+                  headers: { X-Latin1: "café", X-UTF8: "café", X-Mixed: "Ã© é" }
+                  checks:
+                    - { header: Content-Disposition, contains: "résumé.txt" }
+            """, to: "latin1.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+    }
+
     @Test("a response head that never ends: .timeout at the total timeout")
     func endlessHeaders() async throws {
         let (error, elapsed) = try await failure(Request(url: fault("endless-headers"), timeouts: Timeouts(total: .seconds(1))))

@@ -75,7 +75,7 @@ struct ResponseHeadParser {
         status = code
         // What follows the code and its one space, as sent (a small string, stored inline).
         let rest = line[codeToken.endIndex...].drop { $0 == UInt8(ascii: " ") }
-        reasonPhrase = rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self)
+        reasonPhrase = rest.isEmpty ? nil : Self.text(rest)
         return (100..<200).contains(code) ? nil : .finalStatus(code)
     }
 
@@ -92,14 +92,27 @@ struct ResponseHeadParser {
         guard !name.isEmpty else { return }
         let value = line[line.index(after: colon)...].trimmingWhiteSpace()
         settleLastField()
-        lastField = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        lastField = HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: Self.text(value))
     }
 
     private mutating func continueLastField(_ line: Slice<UnsafeRawBufferPointer>) {
         let continuation = line.trimmingWhiteSpace()
         guard lastField != nil, !continuation.isEmpty else { return }
         if !lastField!.value.isEmpty { lastField!.value.append(" ") }
-        lastField!.value.append(String(decoding: continuation, as: UTF8.self))
+        lastField!.value.append(Self.text(continuation))
+    }
+
+    /// A field value's or reason phrase's bytes as text: UTF-8 when they are, else ISO-8859-1, a
+    /// character for each byte, as HTTP read field values before UTF-8 (RFC 9110 section 5.5:
+    /// obs-text) and as Python's `http.client` reads them. No byte becomes U+FFFD: two values
+    /// that differ in their bytes stay apart, and `caf\xE9` reads `café`.
+    static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        // ASCII, nearly every value, decoded at once; only other bytes are validated.
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var latin1 = String.UnicodeScalarView()
+        for byte in bytes { latin1.append(Unicode.Scalar(byte)) }
+        return String(latin1)
     }
 
     /// Moves the last field to the complete ones: no continuation line can follow it now.
