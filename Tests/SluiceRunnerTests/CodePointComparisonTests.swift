@@ -129,6 +129,18 @@ struct CodePointComparisonTests {
         )
         let failures = try unmet(yaml, by: response)
         #expect(failures.map(\.label).sorted() == ["body $.name contains", "headers.X-Name"], "\(failures)")
+        // The two spellings read alike, so the failure writes their code points.
+        let header = failures.first { $0.label == "headers.X-Name" }
+        #expect(header?.expected == "caf\\u{E9}" && header?.actual == "cafe\\u{301}", "\(String(describing: header))")
+    }
+
+    @Test("a failure whose expected and actual texts read alike (composed and decomposed, a zero-width space) writes their code points; texts that read apart are shown as they are")
+    func lookAlikesDistinguished() {
+        #expect(LookAlikeText.distinguished("caf\(Self.composed)", "caf\(Self.decomposed)") == ("caf\\u{E9}", "cafe\\u{301}"))
+        #expect(LookAlikeText.distinguished("ab", "a\u{200B}b") == ("ab", "a\\u{200B}b"))
+        #expect(LookAlikeText.distinguished("caf\(Self.composed)", "cafe") == ("caf\(Self.composed)", "cafe"))
+        #expect(LookAlikeText.distinguished("same", "same") == ("same", "same"))
+        #expect(LookAlikeText.escaped("tab\there") == "tab\\u{9}here")
     }
 
     @Test("regular expressions match code points: /^café$/ spelled composed is not a decomposed café, . is one code point, \\r\\n two; \\u00E9, \\u{E9} and \\x{E9} name a code point; $ is the end of the text, as Rust's")

@@ -9,7 +9,8 @@ extension Expectation {
     /// - Returns: the failure, or `nil` when the expectation is met.
     func evaluate(in exchange: CheckedExchange) -> ExpectationFailure? {
         func failure(_ expected: String, _ actual: String) -> ExpectationFailure {
-            ExpectationFailure(label: label, mark: mark, expected: expected, actual: actual)
+            let shown = LookAlikeText.distinguished(expected, actual)
+            return ExpectationFailure(label: label, mark: mark, expected: shown.expected, actual: shown.actual)
         }
         let response = exchange.response
         switch check {
