@@ -150,4 +150,53 @@ struct PinningAttackTests {
         let log = (try? String(contentsOfFile: servers.interceptorAccessLog, encoding: .utf8)) ?? ""
         #expect(!log.contains(probe), "the attacker saw a request")
     }
+
+    @Test("the cache never answers a request with a response fetched under another trust policy: an unpinned fetch from the attacker does not satisfy a pinned request, and one client certificate's answer is not given to another, or to none; the same policy is a hit")
+    func cacheKeepsPoliciesApart() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let certificates = servers.certificates
+        let probe = "cached/hello.txt?trust-\(UUID().uuidString)"
+        let pinned = "{ pinning: public-key, pins: [\"\(servers.pins.localhost)\"], ca-bundle: \(servers.caBundle) }"
+        let path = try directory.write("""
+            stages:
+              - cache
+            requests:
+              - name: unchecked
+                path: \(servers.nginxHTTPSInterceptor.absoluteString)/\(probe)
+                stages: [{ trust-evaluation: { allow-invalid-certificates: true, validates-domain-name: false } }]
+              - name: unchecked again
+                path: \(servers.nginxHTTPSInterceptor.absoluteString)/\(probe)
+                stages: [{ trust-evaluation: { allow-invalid-certificates: true, validates-domain-name: false } }]
+              - name: pinned
+                path: \(servers.nginxHTTPSInterceptor.absoluteString)/\(probe)
+                stages: [{ trust-evaluation: \(pinned) }]
+              - name: client
+                path: \(servers.nginxHTTPSClientAuth.absoluteString)/cached-me
+                stages: [{ trust-evaluation: { ca-bundle: \(servers.caBundle), client-certificate: \(certificates)/client.pem, client-key: \(certificates)/client.key } }]
+              - name: other client
+                path: \(servers.nginxHTTPSClientAuth.absoluteString)/cached-me
+                stages: [{ trust-evaluation: { ca-bundle: \(servers.caBundle), client-certificate: \(certificates)/client-2.pem, client-key: \(certificates)/client-2.key } }]
+              - name: no client
+                path: \(servers.nginxHTTPSClientAuth.absoluteString)/cached-me
+                stages: [{ trust-evaluation: { ca-bundle: \(servers.caBundle) } }]
+                expect: { status: 400 }
+              - name: client again
+                path: \(servers.nginxHTTPSClientAuth.absoluteString)/cached-me
+                stages: [{ trust-evaluation: { ca-bundle: \(servers.caBundle), client-certificate: \(certificates)/client.pem, client-key: \(certificates)/client.key } }]
+            """, to: "cache-trust.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", "--format", "json", path])
+        try #require(!run.output.isEmpty, "\(run.error)")
+        let report = try JSONReader().value(from: run.output)
+        func result(_ index: Int) -> (cache: String?, ok: Bool, error: String?) {
+            let entry = report["results"]?[index]
+            return (entry?["cache"]?.stringValue, entry?["ok"] == .bool(true), entry?["error"]?["message"]?.stringValue)
+        }
+        #expect(result(0).cache == "miss" && result(0).ok && result(1).cache == "hit", "\(run.output)")
+        #expect(!result(2).ok && result(2).cache != "hit" && result(2).error?.contains("the TLS handshake with localhost failed") == true, "the connection is checked on a connection of its own: \(run.output)")
+        #expect(result(3).ok && result(3).cache == "miss", "\(run.output)")
+        #expect(result(4).ok && result(4).cache == "miss", "another certificate is another variant: \(run.output)")
+        #expect(result(5).ok && result(5).cache != "hit", "\(run.output)")
+        #expect(result(6).ok && result(6).cache == "miss", "the last variant stored was the unauthenticated one: \(run.output)")
+    }
 }

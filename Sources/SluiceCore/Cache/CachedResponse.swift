@@ -19,9 +19,10 @@ public struct CachedResponse: Sendable {
         public var requestTime: Date
         /// When it was received (`response_time`).
         public var responseTime: Date
-        /// What the request's fields named by `Vary`, and its `Authorization`, held, as a digest
-        /// (SHA-256 of the normalized values; ``VaryKey``); `nil` in an entry a version before
-        /// the `Authorization` key stored without `Vary`, read as one stored without credentials.
+        /// What the request's fields named by `Vary` and its `Authorization` held, and the trust
+        /// policy it went out under, as a digest (SHA-256 of the normalized values);
+        /// `nil` in an entry an earlier version stored without `Vary`, read as one stored without
+        /// credentials under the default policy.
         public var vary: String?
         /// Names the stored body: a ``CacheStore/update(_:)`` after a `304` changes the head of
         /// this body only, not of one stored for the key since.

@@ -5,7 +5,10 @@
 /// with none, so that a pipeline that checks what each user may read is answered by the server
 /// for each (RFC 9111 section 3.5 asks this of shared caches; this one is shared by runs). Who
 /// it names is the field's whole value, but for the schemes whose value changes with each
-/// request for one user (``credentialIdentity(of:)``).
+/// request for one user (``credentialIdentity(of:)``). And every response varies on the trust
+/// policy that governed its connection (``TrustPolicy/cacheIdentity``): one fetched with
+/// validation off, or under another pin or client certificate, is never given to a request whose
+/// policy would have refused that connection or shown another identity.
 ///
 /// The values are normalized as the section allows (field lines joined, whitespace around list
 /// commas removed) and compared byte for byte, never with `String ==`'s canonical equivalence.
@@ -19,8 +22,9 @@ enum VaryKey {
     static let implicitNames = ["authorization"]
 
     /// The digest of the request's values for the fields `responseHeaders`' `Vary` names and
-    /// ``implicitNames``, ``never`` when it holds `*`.
-    static func fingerprint(vary responseHeaders: HTTPHeaders, request: HTTPHeaders) -> String {
+    /// ``implicitNames``, and of the trust policy that governs it (`trust`, its
+    /// ``TrustPolicy/cacheIdentity``; `nil` for the default), ``never`` when `Vary` holds `*`.
+    static func fingerprint(vary responseHeaders: HTTPHeaders, request: HTTPHeaders, trust: String? = nil) -> String {
         var names = implicitNames
         for field in responseHeaders.values(for: "Vary") {
             for name in field.split(separator: ",") {
@@ -45,6 +49,7 @@ enum VaryKey {
             }
             text.append(0x0A)
         }
+        if let trust { text += Array("\u{0}trust:".utf8) + Array(trust.utf8) }
         return SHA256.hex(text)
     }
 
@@ -66,12 +71,13 @@ enum VaryKey {
         }
     }
 
-    /// Whether `request`'s fields select the stored response `head`.
-    static func matches(_ head: CachedResponse.Head, request: HTTPHeaders) -> Bool {
+    /// Whether `request`'s fields, under the trust policy `trust` governs, select the stored
+    /// response `head`.
+    static func matches(_ head: CachedResponse.Head, request: HTTPHeaders, trust: String? = nil) -> Bool {
         // An entry stored without a key (by a version that keyed only on `Vary`) is read as one
         // stored without credentials.
         let stored = head.vary ?? fingerprint(vary: head.headers, request: [:])
         guard stored != never else { return false }
-        return Array(stored.utf8) == Array(fingerprint(vary: head.headers, request: request).utf8)
+        return Array(stored.utf8) == Array(fingerprint(vary: head.headers, request: request, trust: trust).utf8)
     }
 }

@@ -101,8 +101,9 @@ public struct StagePlacement: Sendable, Hashable, Comparable, CustomStringConver
     public static let proxy = StagePlacement(.hop, rank: 300)
     /// ``ConnectionRouting``: beside the proxy, below redirects, cookies and the cache.
     public static let connectionRouting = StagePlacement(.hop, rank: 305)
-    /// ``TrustEvaluation``.
-    public static let trustEvaluation = StagePlacement(.hop, rank: 310)
+    /// ``TrustEvaluation``: above the cache, which reuses a response only under the trust policy
+    /// it was fetched under, so it must see the policy each hop goes out under.
+    public static let trustEvaluation = StagePlacement(.hop, rank: 190)
     /// `ReachabilityCheck`: below the proxy, whose host it checks when there is one.
     public static let reachability = StagePlacement(.hop, rank: 320)
     /// Observers of each exchange as it goes to the network (a HAR recorder, a span per exchange),

@@ -269,7 +269,7 @@ public struct ResponseCaching: Stage {
         let head = CachedResponse.Head(
             key: key, status: response.status, headers: CacheRules.storedFields(response.headers, received: received),
             url: (response.url ?? request.url).absoluteString, httpVersion: response.httpVersion,
-            requestTime: requestTime, responseTime: received, vary: VaryKey.fingerprint(vary: response.headers, request: request.headers)
+            requestTime: requestTime, responseTime: received, vary: VaryKey.fingerprint(vary: response.headers, request: request.headers, trust: request.governingTrustPolicy?.cacheIdentity)
         )
         do {
             let body = try response.bodyFile.map { (file) throws(SluiceError) in try CachedBody(contentsOf: file) } ?? CachedBody(response.body)
@@ -283,7 +283,7 @@ public struct ResponseCaching: Stage {
 
     /// The stored response for `key` that the request's `Vary` fields select.
     private func lookUp(_ key: String, for request: Request) -> CachedResponse? {
-        guard let stored = store.response(for: key), VaryKey.matches(stored.head, request: request.headers) else { return nil }
+        guard let stored = store.response(for: key), VaryKey.matches(stored.head, request: request.headers, trust: request.governingTrustPolicy?.cacheIdentity) else { return nil }
         if let limit = request.maxResponseSize, stored.body.count > limit { return nil }
         return stored
     }
