@@ -43,7 +43,9 @@ struct CurlCommand: AsyncParsableCommand {
                     continue
                 }
                 switch prepared.result {
-                case .success(let request):
+                case .success(var request):
+                    // The file output: names, where the run writes through a part file beside it.
+                    if let written = prepared.written?.destination, written.isFile { request.destination = written }
                     let command = CurlExport.command(
                         for: request, parts: prepared.written?.parts ?? [], redirects: prepared.written?.redirection ?? redirects,
                         ownCookies: prepared.written?.ownCookies, placeholders: prepared.placeholders, redactor: redactor

@@ -102,6 +102,26 @@ struct OutputPathTests {
         #expect(directory.contents.allSatisfy { !$0.hasSuffix(".sluice-part") })
     }
 
+    @Test("sluice curl writes a request's output: as -o, and the command, run by bash, writes the same file a run does; output: - adds nothing (curl writes to standard output)")
+    func curlExportWritesOutput() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - name: to-file
+                path: \(servers.nginxHTTP.absoluteString)/hello.txt
+                output: out/hello.txt
+              - name: to-stdout
+                path: \(servers.nginxHTTP.absoluteString)/hello.txt
+                output: "-"
+            """, to: "output.yaml")
+        try FileManager.default.createDirectory(at: directory.file("out"), withIntermediateDirectories: true)
+        let exported = try await SluiceProcess.launch(["curl", path])
+        let commands = exported.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }.map(String.init)
+        #expect(commands.count == 2 && commands[0].contains(" -o \(directory.file("out/hello.txt").path) ") && !commands[1].contains(" -o "), "\(exported.output)")
+        let replayed = try await SluiceProcess.launch(["-c", commands[0]], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(replayed.status == 0 && (try? String(contentsOf: directory.file("out/hello.txt"), encoding: .utf8)) == hello, "\(replayed.error)")
+    }
+
     @Test("the 'Files you name' article's example downloads to the path it names")
     func articleExample() async throws {
         let directory = try TemporaryDirectory()

@@ -118,6 +118,10 @@ public enum CurlExport {
             arguments += [redirects.trustsOtherOrigins ? "--location-trusted" : "--location", "--max-redirs", "\(redirects.maximumHops)"]
             if redirects.setsReferer { arguments += ["--referer", quote(";auto")] }
         }
+        // A body written to a file (output:); standard output is curl's own default.
+        if case .file(let file) = request.destination, file.path != "/dev/stdout" {
+            arguments += ["-o", word(file.path)]
+        }
         if let total = request.timeouts.total {
             arguments += ["--max-time", seconds(total)]
         }
