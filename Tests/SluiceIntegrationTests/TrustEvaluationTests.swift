@@ -207,6 +207,29 @@ struct TrustEvaluationTests {
         await transport.shutdown()
     }
 
+    @Test("a pin file that is a certificate chain (a leaf and its CA), or mixes public keys and certificates, is refused, naming why, in Swift, a pipeline and sluice send; backup certificates that do not issue one another are pins each")
+    func chainFilesRefusedAsPins() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let certificates = URL(fileURLWithPath: servers.certificates)
+        let chain = certificates.appendingPathComponent("localhost-chain.pem").path
+        let chainError = #expect(throws: SluiceError.self) { try TrustPin.pins(from: chain) }
+        #expect(chainError?.message.contains("is a certificate chain") == true && chainError?.message.contains("Sluice Test CA") == true, "\(String(describing: chainError))")
+        let leaf = try String(contentsOf: certificates.appendingPathComponent("localhost.pem"), encoding: .utf8)
+        let publicKey = try await SluiceProcess.launch(["-c", "openssl x509 -pubkey -noout -in '\(certificates.appendingPathComponent("localhost.pem").path)'"], executable: URL(fileURLWithPath: "/bin/sh"))
+        let mixed = try directory.write(publicKey.output + leaf, to: "mixed.pem")
+        let mixedError = #expect(throws: SluiceError.self) { try TrustPin.pins(from: mixed) }
+        #expect(mixedError?.message.contains("PUBLIC KEY and CERTIFICATE blocks both") == true, "\(String(describing: mixedError))")
+        let backups = try directory.write(leaf + (try String(contentsOf: certificates.appendingPathComponent("wrong-host.pem"), encoding: .utf8)), to: "backups.pem")
+        #expect(try TrustPin.pins(from: backups).count == 2)
+
+        let sent = try await SluiceProcess.launch(["send", "--cacert", servers.caBundle, "--pinnedpubkey", chain, servers.nginxTLS("hello.txt").absoluteString])
+        #expect(sent.status == 2 && sent.error.contains("is a certificate chain"), "\(sent.error)")
+        let pipeline = try directory.write("stages:\n  - trust-evaluation: { pinning: public-key, pins: [\(chain)] }\nrequests:\n  - path: \(servers.nginxTLS("hello.txt").absoluteString)\n", to: "chain.yaml")
+        let loaded = try await SluiceProcess.launch(["validate", pipeline])
+        #expect(loaded.status == 2 && loaded.error.contains("is a certificate chain"), "\(loaded.error)")
+    }
+
     @Test("the in-memory transport checks pins against the certificates it presents, and refuses a pinned request with none")
     func inMemoryPins() async throws {
         let servers = try TestServers.load()

@@ -24,6 +24,9 @@ enum PublicKeyFile {
             hashes.append(SHA256.digest(Array(der)))
             rest = rest[end.upperBound...]
         }
+        if !hashes.isEmpty, text.contains("-----BEGIN CERTIFICATE-----") {
+            throw X509Certificate.InvalidCertificate(reason: "it holds PUBLIC KEY and CERTIFICATE blocks both; give a file of one kind, so that no pin is left out")
+        }
         return hashes.isEmpty ? nil : hashes
     }
 

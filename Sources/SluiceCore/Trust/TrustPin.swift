@@ -24,10 +24,11 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a pin as a pipeline writes it: `sha256//BASE64`, or the path of a PEM or DER
-    /// certificate file (relative paths from `directory`), which may hold several certificates,
-    /// or of a PEM or DER public-key file, as curl's `--pinnedpubkey` reads one.
+    /// certificate file (relative paths from `directory`), which may hold several certificates
+    /// (backup pins), or of a PEM or DER public-key file, as curl's `--pinnedpubkey` reads one.
     /// - Throws: `.configuration` for an empty pin (an unset shell variable must not turn
-    ///   pinning off), a malformed hash, or an unreadable or malformed file.
+    ///   pinning off), a malformed hash, an unreadable or malformed file, a file that mixes
+    ///   public keys and certificates, or a certificate chain (a certificate with its issuer).
     public static func pins(from text: String, relativeTo directory: URL? = nil) throws(SluiceError) -> [TrustPin] {
         guard !text.isEmpty else {
             throw failure("a pin is empty: give sha256// and the base64 of 32 bytes, or the path of a PEM or DER file")
@@ -45,13 +46,26 @@ public enum TrustPin: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw failure(error.description)
         }
+        let certificates: [X509Certificate]
         do {
             // A public-key file, as curl's --pinnedpubkey takes one, pins its keys.
             if let hashes = try PublicKeyFile.hashes(in: data) { return hashes.map(TrustPin.publicKeySHA256) }
-            return try X509Certificate.certificates(in: data).map(TrustPin.certificate)
+            certificates = try X509Certificate.certificates(in: data)
         } catch {
             throw failure("pin file \(url.path) is not a PEM or DER certificate or public key: \(error.reason)")
         }
+        // A server's chain file (fullchain.pem) holds its CA too: pinning each of its certificates
+        // would pin the CA, which accepts every certificate it issues, when one server was meant.
+        for certificate in certificates where certificate.issuer != certificate.subject {
+            if let issuer = certificates.first(where: { $0.subject == certificate.issuer && $0.der != certificate.der }) {
+                throw failure(
+                    "pin file \(url.path) is a certificate chain: it holds \(certificate.subject) and its issuer \(issuer.subject), and pinning "
+                        + "every certificate of it would pin the issuer's key, which accepts every certificate that CA issues; give a file of the "
+                        + "certificates to pin alone, or their sha256// pins"
+                )
+            }
+        }
+        return certificates.map(TrustPin.certificate)
     }
 
     static func failure(_ message: String) -> SluiceError {
