@@ -230,6 +230,28 @@ struct TrustEvaluationTests {
         #expect(loaded.status == 2 && loaded.error.contains("is a certificate chain"), "\(loaded.error)")
     }
 
+    @Test("sluice curl writes a hosts-scoped policy's CA bundle and client certificate for its hosts alone, as the run applies it; the command for another host gets curl's defaults and, run, shows no certificate")
+    func curlExportKeepsPolicyScope() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let certificates = servers.certificates
+        let port = servers.nginxHTTPSClientAuth.port!
+        let path = try directory.write("""
+            stages:
+              - trust-evaluation: { ca-bundle: \(servers.caBundle), client-certificate: \(certificates)/client.pem, client-key: \(certificates)/client.key, hosts: [localhost] }
+            requests:
+              - name: covered
+                path: https://localhost:\(port)/
+              - name: outside
+                path: https://127.0.0.1:\(port)/
+            """, to: "scoped.yaml")
+        let exported = try await SluiceProcess.launch(["curl", path])
+        let commands = exported.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+        #expect(commands.count == 2 && commands[0].contains("--cert ") && commands[0].contains("--cacert "), "\(exported.output)")
+        #expect(!commands[1].contains("--cert ") && !commands[1].contains("--cacert ") && !commands[1].contains("--key "), "\(exported.output)")
+        #expect(exported.output.contains("not to 127.0.0.1: curl's defaults apply"), "\(exported.output)")
+    }
+
     @Test("the in-memory transport checks pins against the certificates it presents, and refuses a pinned request with none")
     func inMemoryPins() async throws {
         let servers = try TestServers.load()

@@ -141,7 +141,12 @@ public enum CurlExport {
         if let rate = request.maxTransferRate {
             arguments += ["--limit-rate", "\(rate)"]
         }
-        if let policy = request.trustPolicy {
+        // A policy for other hosts leaves this one to the system's trust store, as the run does:
+        // its CA bundle and client certificate must not go on this command.
+        if let policy = request.trustPolicy, request.governingTrustPolicy == nil {
+            lines.append("# the trust policy applies to hosts \((policy.hosts ?? []).joined(separator: ", ")) only, not to \(request.url.host ?? ""): curl's defaults apply")
+        }
+        if let policy = request.governingTrustPolicy {
             arguments += trustArguments(policy, lines: &lines).map(word)
         }
         switch request.proxyRoute {
