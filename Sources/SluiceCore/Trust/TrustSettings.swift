@@ -72,11 +72,10 @@ public struct TrustSettings: Sendable {
     ///   file that cannot be read.
     public func policy(naming name: (Field) -> String?) throws(Invalid) -> TrustPolicy {
         let identity = try clientIdentity(naming: name)
-        if allowsInvalidCertificates, crlFile != nil || requiresStapledOCSP {
-            let revocation: Field = crlFile != nil ? .crlFile : .requiresStapledOCSP
+        if allowsInvalidCertificates, crlFile != nil {
             throw Invalid(
-                field: revocation,
-                message: "\(name(.allowsInvalidCertificates) ?? "accepting invalid certificates") turns certificate validation off, so a revocation check (\(name(revocation) ?? "revocation")) could not refuse anything"
+                field: .crlFile,
+                message: "\(name(.allowsInvalidCertificates) ?? "accepting invalid certificates") turns certificate validation off, so a revocation list (\(name(.crlFile) ?? "a CRL file")) could not refuse anything"
             )
         }
         do {
