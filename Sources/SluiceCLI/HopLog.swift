@@ -6,7 +6,7 @@ import Foundation
 /// `-w %{num_redirects}` reports, one fewer) and each response's head, for `-i` with `-L`,
 /// which prints every response's head as curl does.
 final class HopLog: Stage, Sendable {
-    private let log = Mutex<(hops: Int, heads: [Response])>((0, []))
+    private let log = Mutex<(hops: Int, heads: [Response], lastURL: URL?)>((0, [], nil))
     /// Whether responses are kept for their heads (`-i`); counting alone keeps none.
     private let keepsHeads: Bool
 
@@ -33,8 +33,22 @@ final class HopLog: Stage, Sendable {
         log.withLock { $0.heads.count == $0.hops ? $0.heads.last : nil }
     }
 
+    /// When an exchange after a redirect failed (no answer on the hop a redirect led to): the
+    /// status of the last response received and the URL of the hop that failed, which curl's
+    /// `-w` writes as `%{http_code}` and `%{url_effective}` then; `nil` otherwise, or when no heads
+    /// are kept.
+    var failedHop: (status: Int, url: URL)? {
+        log.withLock { log in
+            guard log.heads.count == log.hops - 1, let last = log.heads.last, let url = log.lastURL else { return nil }
+            return (last.status, url)
+        }
+    }
+
     func handle(_ request: Request, context: TaskContext, next: (Request, TaskContext) async throws -> Response) async throws -> Response {
-        log.withLock { $0.hops += 1 }
+        log.withLock {
+            $0.hops += 1
+            $0.lastURL = request.url
+        }
         let response = try await next(request, context)
         if keepsHeads {
             // The head only: a redirect's body is not kept.

@@ -587,6 +587,12 @@ struct SendCommand: AsyncParsableCommand {
         if let failure {
             figures.exitCode = failure.exitCode
             figures.errorMessage = failure.message
+            // A hop after a redirect got no answer: curl writes the last status received and
+            // the URL it failed on.
+            if response == nil, let hop = hops.failedHop {
+                figures.status = hop.status
+                figures.url = hop.url.absoluteString
+            }
         }
         try SendCommand.writeToStandardOutput(Data(try outputOptions.writeOutFormat(writeOut).text(figures).utf8))
     }

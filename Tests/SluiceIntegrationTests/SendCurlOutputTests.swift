@@ -269,6 +269,18 @@ struct SendCurlOutputTests {
         #expect(location.output == "/relative-redirect/1", "\(location.output)")
     }
 
+    @Test("a hop after a redirect that gets no answer is written by -w as curl writes it: the last status received, the URL that failed, the redirects followed")
+    func writeOutAfterAFailedHop() async throws {
+        let servers = try TestServers.load()
+        let format = "%{http_code}|%{url_effective}|%{num_redirects}|%{exitcode}\n"
+        let target = "http://127.0.0.1:9/refused".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let arguments = ["-L", "-o", "/dev/null", "-w", format, servers.httpbin("redirect-to?url=\(target)").absoluteString]
+        let sent = try await SluiceProcess.launch(["send", "-s"] + arguments)
+        let reference = try await CurlCLI.run(arguments)
+        #expect(sent.status == 7 && reference.status == 7)
+        #expect(sent.output == reference.output && sent.output.hasPrefix("302|http://127.0.0.1:9/refused|1|"), "\(sent.output) vs \(reference.output)")
+    }
+
     @Test("'-' is standard input where curl takes a file: -T - streams it chunked, -d @- and --json @- read it, -H @- reads headers")
     func standardInput() async throws {
         let servers = try TestServers.load()
