@@ -167,6 +167,11 @@ struct TrustEvaluationTests {
             for text in expected { #expect(message.contains(text), "\(text) missing from: \(message)") }
             #expect(error?.presentedCertificates.isEmpty == false)
         }
+        // With validation off, the chain's verdict was not the cause: the host name is, alone.
+        let unverified = try TrustPolicy(pinning: .publicKey, pins: TrustPin.pins(from: servers.pins.wrongHost), allowsInvalidCertificates: true)
+        let named = await #expect(throws: SluiceError.self) { try await manager(unverified).send(Request(url: servers.nginxHTTPSWrongHost.appendingPathComponent("hello.txt"))) }
+        #expect(named?.message.hasPrefix("the TLS handshake with localhost failed: SSL: no alternative certificate subject name matches") == true, "\(String(describing: named))")
+        #expect(named?.message.contains("self-signed") == false, "\(String(describing: named))")
         // The same in the runner's JSON and in the HAR file.
         let directory = try TemporaryDirectory()
         let har = directory.file("tls.har")

@@ -296,7 +296,11 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             cause: cause,
             kind: SluiceError.Kind(curlCode: code, connected: state.connectionWasReady),
             message: code == CURLE_SSL_INVALIDCERTSTATUS ? certificateStatusMessage() : easy.message(for: code),
-            presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map { ($0.reason, $0.certificates) },
+            // With validation off, OpenSSL's verdict on the chain was not the cause: libcurl's own
+            // words (a host name that does not match) are.
+            presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map {
+                (governingTrustPolicy?.allowsInvalidCertificates == true ? nil : $0.reason, $0.certificates)
+            },
             proxyRefusal: proxyRefusal(code)
         )
         var error = state.error(for: ending)
