@@ -95,7 +95,13 @@ struct ProxyTests {
         #expect(error?.kind == .trustEvaluation, "the proxy's key is not the origin's: \(String(describing: error))")
         // Without the proxy's CA the proxy itself is refused, before any tunnel.
         let untrusted = ProxyRoute.through(try Proxy(url: servers.httpsProxy))
-        await #expect(throws: SluiceError.self) { try await send(servers.nginxTLS("hello.txt"), route: untrusted, policy: originPin) }
+        let refused = await #expect(throws: SluiceError.self) { try await send(servers.nginxTLS("hello.txt"), route: untrusted, policy: originPin) }
+        // The failure names the proxy, whose certificate it was, not the origin.
+        let proxy = "the proxy \(servers.httpsProxy.host!):\(servers.httpsProxy.port!)"
+        #expect(refused?.message.hasPrefix("the TLS handshake with \(proxy) failed: ") == true, "\(String(describing: refused))")
+        #expect(refused?.message.contains("The proxy presented: ") == true && refused?.message.contains("--proxy-cacert") == true, "\(String(describing: refused))")
+        let sent = try await SluiceProcess.launch(["send", "-sS", "-x", servers.httpsProxy.absoluteString, "--cacert", servers.caBundle, servers.nginxTLS("hello.txt").absoluteString])
+        #expect(sent.status == 60 && sent.error.contains("the TLS handshake with \(proxy) failed"), "\(sent.error)")
     }
 
     @Test("proxy authentication: 407 without credentials (a .proxy error for a tunnel), through with them")

@@ -282,6 +282,18 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
 
     /// The error libcurl's `code` ends the exchange with: what the shell reads of libcurl, decided
     /// by ``TransferState/error(for:)``.
+    /// The HTTPS proxy, named, when the TLS failure `code` is its handshake's: libcurl's verdict
+    /// on the proxy's certificate is then an error; `nil` for any other failure.
+    private func failedTLSProxy(_ code: CURLcode) -> String? {
+        guard code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CONNECT_ERROR || code == CURLE_SSL_CACERT_BADFILE,
+            easy.long(CURLINFO_PROXY_SSL_VERIFYRESULT) != 0
+        else { return nil }
+        if case .through(let proxy)? = request.proxyRoute, let host = proxy.url.host {
+            return "the proxy \(host)\(proxy.url.port.map { ":\($0)" } ?? "")"
+        }
+        return "the HTTPS proxy"
+    }
+
     private func failure(for code: CURLcode) -> SluiceError {
         let cause: State.Ending.Cause =
             switch code {
@@ -301,7 +313,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             presented: presentedChainKey.flatMap(PresentedChainRecorder.take).map {
                 (governingTrustPolicy?.allowsInvalidCertificates == true ? nil : $0.reason, $0.certificates)
             },
-            proxyRefusal: proxyRefusal(code)
+            proxyRefusal: proxyRefusal(code),
+            failedTLSProxy: failedTLSProxy(code)
         )
         var error = state.error(for: ending)
         // A failure after the head came (a body cut short, a timeout mid-body, a body past the

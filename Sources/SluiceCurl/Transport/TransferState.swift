@@ -103,6 +103,9 @@ struct TransferState<Caller> {
         var presented: (reason: String?, certificates: [X509Certificate])?
         /// How a proxy refused, in plain words, when one did.
         var proxyRefusal: String?
+        /// The HTTPS proxy, named, when its TLS handshake is the one that failed; `nil` for the
+        /// origin's.
+        var failedTLSProxy: String?
     }
 
     let url: URL
@@ -321,9 +324,11 @@ struct TransferState<Caller> {
         if let presented = ending.presented, ending.kind == .tls {
             let why = presented.reason.map { "\($0) (\(ending.message))" } ?? ending.message
             let shown = presented.certificates.isEmpty ? "no certificate" : presented.certificates.map(\.details).joined(separator: "; ")
+            let peer = ending.failedTLSProxy ?? url.host ?? "the server"
+            let hint = ending.failedTLSProxy == nil ? "" : " A proxy's certificate is checked against the proxy's own trust anchors (--proxy-cacert; the proxy stage's ca-bundle), not the origin's."
             var error = SluiceError(
                 kind: .tls, stage: "transport", url: url,
-                message: "the TLS handshake with \(url.host ?? "the server") failed: \(why). The server presented: \(shown).",
+                message: "the TLS handshake with \(peer) failed: \(why). The \(ending.failedTLSProxy == nil ? "server" : "proxy") presented: \(shown).\(hint)",
                 transportCode: ending.code
             )
             error.presentedCertificates = presented.certificates
