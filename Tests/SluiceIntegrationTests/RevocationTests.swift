@@ -67,6 +67,23 @@ struct RevocationTests {
         #expect(reused.message.contains("revoked"))
     }
 
+    @Test("certificate pinning of a leaf with a CRL and no ca-bundle leaves the list's issuer out of the anchors: refused, saying so and what to add; the CA pinned too, or as ca-bundle, passes the good server")
+    func certificatePinningWithACRL() async throws {
+        let servers = try TestServers.load()
+        let good = servers.nginxRevocationGood.appendingPathComponent("hello.txt")
+        let leaf = URL(fileURLWithPath: servers.certificates).appendingPathComponent("revocation-good.pem").path
+        let leafOnly = try TrustPolicy(pinning: .certificate, pins: TrustPin.pins(from: leaf), crlFile: servers.revocationCRL)
+        guard case .failure(let error) = await Self.send(good, leafOnly) else {
+            Issue.record("the list was checked without its issuer")
+            return
+        }
+        #expect(error.message.contains("pin that CA too, or give it as ca-bundle"), "\(error)")
+        let withCA = try TrustPolicy(pinning: .certificate, pins: TrustPin.pins(from: leaf) + TrustPin.pins(from: servers.revocationCA), crlFile: servers.revocationCRL)
+        #expect(try await Self.send(good, withCA).get() == 200)
+        let withBundle = try TrustPolicy(pinning: .certificate, pins: TrustPin.pins(from: leaf), caBundle: servers.revocationCA, crlFile: servers.revocationCRL)
+        #expect(try await Self.send(good, withBundle).get() == 200)
+    }
+
     @Test("what cannot work is refused when the policy is made: a missing or non-CRL file, a CRL beside allow-invalid-certificates; a required staple beside it is taken")
     func refused() throws {
         let servers = try TestServers.load()

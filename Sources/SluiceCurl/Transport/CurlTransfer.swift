@@ -294,6 +294,20 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
         return "the HTTPS proxy"
     }
 
+    /// What to change, for a TLS failure `code` the settings explain: a proxy's certificate
+    /// judged by the origin's anchors, or a revocation list whose issuer certificate pinning
+    /// left out of the trust anchors.
+    private func tlsHint(_ code: CURLcode) -> String? {
+        guard code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CONNECT_ERROR else { return nil }
+        if failedTLSProxy(code) != nil {
+            return "A proxy's certificate is checked against the proxy's own trust anchors (--proxy-cacert; the proxy stage's ca-bundle), not the origin's."
+        }
+        if let policy = governingTrustPolicy, policy.pinning == .certificate, policy.crlFile != nil, policy.caBundle == nil {
+            return "With certificate pinning the pinned certificates are the only trust anchors, and a revocation list (crl-file) is checked against the CA that signed it: pin that CA too, or give it as ca-bundle."
+        }
+        return nil
+    }
+
     private func failure(for code: CURLcode) -> SluiceError {
         let cause: State.Ending.Cause =
             switch code {
@@ -314,7 +328,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 (governingTrustPolicy?.allowsInvalidCertificates == true ? nil : $0.reason, $0.certificates)
             },
             proxyRefusal: proxyRefusal(code),
-            failedTLSProxy: failedTLSProxy(code)
+            failedTLSProxy: failedTLSProxy(code),
+            tlsHint: tlsHint(code)
         )
         var error = state.error(for: ending)
         // A failure after the head came (a body cut short, a timeout mid-body, a body past the

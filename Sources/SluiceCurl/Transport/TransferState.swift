@@ -106,6 +106,8 @@ struct TransferState<Caller> {
         /// The HTTPS proxy, named, when its TLS handshake is the one that failed; `nil` for the
         /// origin's.
         var failedTLSProxy: String?
+        /// A sentence on what to change, for a TLS failure whose cause the settings explain.
+        var tlsHint: String?
     }
 
     let url: URL
@@ -325,7 +327,7 @@ struct TransferState<Caller> {
             let why = presented.reason.map { "\($0) (\(ending.message))" } ?? ending.message
             let shown = presented.certificates.isEmpty ? "no certificate" : presented.certificates.map(\.details).joined(separator: "; ")
             let peer = ending.failedTLSProxy ?? url.host ?? "the server"
-            let hint = ending.failedTLSProxy == nil ? "" : " A proxy's certificate is checked against the proxy's own trust anchors (--proxy-cacert; the proxy stage's ca-bundle), not the origin's."
+            let hint = ending.tlsHint.map { " " + $0 } ?? ""
             var error = SluiceError(
                 kind: .tls, stage: "transport", url: url,
                 message: "the TLS handshake with \(peer) failed: \(why). The \(ending.failedTLSProxy == nil ? "server" : "proxy") presented: \(shown).\(hint)",
