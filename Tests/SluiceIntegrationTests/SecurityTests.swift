@@ -197,6 +197,31 @@ struct SecurityTests {
         #expect(curl.output.contains(key) && curl.output.contains("hdr-secret-31c"))
     }
 
+    @Test("the credentials of an Authorization header a request writes literally (YAML headers, a Hurl file's header and [BasicAuth]), echoed back by the server, appear in no output or report")
+    func writtenAuthorizationEchoed() async throws {
+        let directory = try TemporaryDirectory()
+        let echo = servers.scenario.appendingPathComponent("raw/echo").absoluteString
+        let yaml = try directory.write("""
+            requests:
+              - path: \(echo)
+                headers: { Authorization: "Bearer YamlTok8888" }
+                expect: { body: { "$.body": "zzz" } }
+            """, to: "bearer.yaml")
+        let bearer = try directory.write("GET \(echo)\nAuthorization: Bearer HurlTok31337\nHTTP 200\n[Asserts]\nbody contains \"zzz\"\n", to: "bearer.hurl")
+        let basic = try directory.write("GET \(echo)\n[BasicAuth]\nbob: LitPass777\nHTTP 200\n[Asserts]\nbody contains \"zzz\"\n", to: "basic.hurl")
+        let secrets = ["YamlTok8888", "HurlTok31337", "LitPass777", Data("bob:LitPass777".utf8).base64EncodedString()]
+        for file in [yaml, bearer, basic] {
+            let report = directory.file("report.tap"), html = directory.file("report.html"), junit = directory.file("report.xml")
+            for arguments in [["run", "--no-color"], ["run", "--format", "json"], ["run", "--report", "tap:\(report.path)", "--report", "html:\(html.path)", "--report", "junit:\(junit.path)"]] {
+                let run = try await SluiceProcess.launch(arguments + [file])
+                #expect(run.status == 1, "the check fails, so the echoed body is shown: \(run.output)")
+                for secret in secrets { #expect(!(run.output + run.error).contains(secret), "\(secret) in \(arguments) of \(file):\n\(run.output)") }
+            }
+            let written = try String(contentsOf: report, encoding: .utf8) + String(contentsOf: html, encoding: .utf8) + String(contentsOf: junit, encoding: .utf8)
+            for secret in secrets { #expect(!written.contains(secret), "\(secret) in a report of \(file)") }
+        }
+    }
+
     @Test("a capture that takes a piece of an echoed secret (split, nth, a regular expression's group) is hidden as the secret is, wherever it is sent on")
     func piecesOfSecrets() async throws {
         let directory = try TemporaryDirectory()

@@ -227,7 +227,12 @@ private struct Loader {
         addCookies(file: spec.cookieFile, capturedBy: capturedBy)
         addAuthentication(for: spec.requests)
         collectPasswords(of: spec.requests)
-        for request in spec.requests { collectURLPassword(in: request.path) }
+        for request in spec.requests {
+            collectURLPassword(in: request.path)
+            for field in request.headers + request.appendedHeaders where field.key.scalar?.asciiLowercased == "authorization" {
+                collectCredentials(in: field.value)
+            }
+        }
         for stage in spec.stages where stage.name == "url-resolution" {
             if let base = stage.options.first(where: { $0.key.scalar == "base-url" })?.value { collectURLPassword(in: base) }
         }
@@ -341,6 +346,22 @@ private struct Loader {
             } else {
                 secrets.append(password)
             }
+        }
+    }
+
+    /// Counts the credentials of an `Authorization` value a request writes (`Bearer TOKEN`,
+    /// `Basic BASE64`, a Hurl file's `[BasicAuth]`) as secrets, as header-injection's
+    /// `authorization` counts its own: what follows the scheme, and a Basic pair's password once
+    /// decoded, so that a server that echoes them back shows `***`.
+    private mutating func collectCredentials(in node: YAMLNode) {
+        guard let value = node.scalar, !value.containsCodePoints("${"), let space = value.utf8.firstIndex(of: UInt8(ascii: " ")) else { return }
+        let credentials = String(value[value.utf8.index(after: space)...]).trimmingCharacters(in: .whitespaces)
+        guard !credentials.isEmpty else { return }
+        secrets.append(credentials)
+        if value[..<space].asciiLowercased == "basic", let decoded = Data(base64Encoded: credentials).flatMap({ String(data: $0, encoding: .utf8) }),
+            let colon = decoded.firstIndex(of: ":"), decoded.index(after: colon) < decoded.endIndex
+        {
+            secrets.append(String(decoded[decoded.index(after: colon)...]))
         }
     }
 
