@@ -72,6 +72,9 @@ struct HurlCommandLineOptions: ParsableArguments {
     @Flag(name: .customLong("path-as-is"), help: "Hurl files: send every entry's path with its /../ and /./ segments, as Hurl's --path-as-is.")
     var pathAsIs = false
 
+    @Flag(name: .customLong("continue-on-error"), help: "Hurl files: run the entries after one that fails, as Hurl's --continue-on-error (by default a file stops at its first failing entry).")
+    var continueOnError = false
+
     @Option(name: .customLong("file-root"), help: ArgumentHelp("Hurl files: read and write the files a .hurl names (output, file bodies) from DIR instead of its own folder, as Hurl's --file-root.", valueName: "DIR"))
     var fileRoot: String?
 
@@ -114,7 +117,7 @@ struct HurlCommandLineOptions: ParsableArguments {
             ("--output", output != nil), ("--from-entry", fromEntry != nil), ("--to-entry", toEntry != nil),
             ("--http1.0", http10), ("--http1.1", http11), ("--http2", http2), ("--limit-rate", limitRate != nil),
             ("--cookie", cookie != nil), ("--cookie-jar", cookieJar != nil), ("--digest", digest), ("--netrc-file", netrcFile != nil),
-            ("--path-as-is", pathAsIs), ("--file-root", fileRoot != nil),
+            ("--path-as-is", pathAsIs), ("--continue-on-error", continueOnError), ("--file-root", fileRoot != nil),
             ("--proxy", proxy != nil), ("--no-proxy", noProxy != nil), ("--compressed", compressed),
             ("--no-jsonpath-coercion", noJSONPathCoercion), ("--insecure", insecure), ("--cacert", caBundle != nil), ("--cert", clientCertificate != nil),
             ("--key", clientKey != nil), ("--pinnedpubkey", pinnedPublicKeys != nil), ("--max-time", maxTime != nil),
@@ -171,6 +174,7 @@ struct HurlCommandLineOptions: ParsableArguments {
         defaults.cookieOutput = cookieJar.map { URL(fileURLWithPath: $0).path }
         defaults.digest = digest
         defaults.sendsPathAsIs = pathAsIs
+        defaults.continuesOnError = continueOnError
         defaults.compressed = compressed
         defaults.jsonPathNodeLists = noJSONPathCoercion
         defaults.proxy = proxy

@@ -49,7 +49,10 @@ public struct HurlConversion {
         if conversion.needsMultipart {
             stages.append(node(["serialization": node(["format": text("multipart", at: start)], at: start)], at: start))
         }
-        return node(["stages": .init(.sequence(stages), mark: mark(start)), "requests": .init(.sequence(requests), mark: mark(start))], at: start)
+        var file: [(String, YAMLNode)] = [("stages", .init(.sequence(stages), mark: mark(start))), ("requests", .init(.sequence(requests), mark: mark(start)))]
+        // Hurl stops a file after an entry fails, unless --continue-on-error.
+        if !defaults.continuesOnError { file.insert(("fail-fast", plain("true", at: start)), at: 0) }
+        return mapping(file, at: start)
     }
 
     /// Records a construct that has no pipeline spelling.

@@ -8,6 +8,9 @@ public struct HurlDefaults: Sendable, Equatable {
     public var trustsOtherOrigins = false
     /// `--max-redirs N`.
     public var maximumRedirects: Int?
+    /// `--continue-on-error`: the entries after one that fails still run. By default Hurl stops
+    /// a file at its first failing entry (the converted file says `fail-fast: true`).
+    public var continuesOnError = false
     /// `--delay`: a duration as a pipeline writes it (`500ms`, `1s`).
     public var delay: String?
     /// `--retry N`: how many times an entry is sent again.

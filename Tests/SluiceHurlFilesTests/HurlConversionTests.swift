@@ -46,6 +46,7 @@ struct HurlConversionTests {
 
     static let converted = #"""
         # Converted from sample.hurl by sluice convert.
+        fail-fast: true
         stages:
           - redirects:
               follow: false
@@ -394,7 +395,7 @@ struct HurlConversionTests {
     @Test("Hurl's defaults are written out: redirects not followed, entries named by their place")
     func defaults() throws {
         let text = YAMLWriter().text(of: try document("GET http://localhost:8000/a\n\nGET http://localhost:8000/a\n"))
-        #expect(text.hasPrefix("stages:\n  - redirects:\n      follow: false\n"))
+        #expect(text.hasPrefix("fail-fast: true\nstages:\n  - redirects:\n      follow: false\n"), "Hurl stops a file at its first failing entry: \(text)")
         #expect(text.contains("  - name: entry 1\n") && text.contains("  - name: entry 2\n"), "the same URL twice is two requests")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SluiceCore
 
 /// `sluice run FILE.hurl` and `sluice convert`, against Hurl's own test app: a Hurl file runs as
 /// it is, its converted pipeline file runs the same, and what fails is reported at the `.hurl`
@@ -49,6 +50,51 @@ struct HurlRunTests {
         #expect(converted.output.contains("failed: body equals\n        expected: \"Bye\""), "\(converted.output)")
     }
 
+    @Test("a Hurl file stops at its first failing entry, as Hurl does, the rest reported as not run; --continue-on-error runs on; a pipeline says fail-fast: true for the same, which its always: requests and load mode respect")
+    func stopsAtFirstFailure() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let recorder = servers.scenario.appendingPathComponent("raw").absoluteString
+        let marker = "after-\(UUID().uuidString)"
+        let hurl = try directory.write("""
+            GET \(recorder)/first
+            HTTP 200
+            [Asserts]
+            body contains "never there"
+
+            POST \(recorder)/\(marker)
+            HTTP 200
+            """, to: "stops.hurl")
+        let stopped = try await SluiceProcess.launch(["run", "--no-color", "--format", "json", hurl])
+        #expect(stopped.status == 1, "\(stopped.output)\(stopped.error)")
+        let report = try JSONReader().value(from: stopped.output)
+        #expect(report["results"]?[1]?["skipped"]?.stringValue?.hasPrefix("the file stops after 'entry 1' failed") == true, "\(stopped.output)")
+        let onward = try await SluiceProcess.launch(["run", "--no-color", "--continue-on-error", hurl])
+        #expect(onward.status == 1 && onward.output.contains("✔ entry 2  POST"), "\(onward.output)")
+        let converted = try await SluiceProcess.launch(["convert", hurl])
+        #expect(converted.output.contains("\nfail-fast: true\n"), "\(converted.output)")
+        // A load run counts every failure: a Hurl file runs whole there.
+        let load = try await SluiceProcess.launch(["run", "--repeat", "2", "--no-color", hurl])
+        #expect(load.status == 1 && !load.error.contains("fail-fast"), "\(load.output)\(load.error)")
+
+        let yaml = try directory.write("""
+            fail-fast: true
+            requests:
+              - name: first
+                path: \(recorder)/first
+                expect: { status: 500 }
+              - name: second
+                path: \(recorder)/second
+              - name: teardown
+                path: \(recorder)/teardown
+                always: true
+            """, to: "stops.yaml")
+        let run = try await SluiceProcess.launch(["run", "--no-color", yaml])
+        #expect(run.status == 1 && run.output.contains("second") && run.output.contains("the file stops after 'first' failed") && run.output.contains("✔ teardown"), "\(run.output)")
+        let refused = try await SluiceProcess.launch(["run", "--repeat", "2", yaml])
+        #expect(refused.status == 2 && refused.error.contains("fail-fast: true stops the file at its first failing request; load mode"), "\(refused.error)")
+    }
+
     @Test("a syntax error and a construct with no pipeline spelling are errors at FILE:LINE:COLUMN, exit 2")
     func errors() async throws {
         let directory = try TemporaryDirectory()
@@ -68,8 +114,11 @@ struct HurlRunTests {
         let chained = try directory.write(
             "GET \(servers.httpbin("get"))\nHTTP 200\n[Captures]\nid: jsonpath \"$.nothing\"\n\nGET \(servers.httpbin("anything"))/{{id}}\nHTTP 200\n", to: "chained.hurl"
         )
-        let chain = try await SluiceProcess.launch(["run", "--no-color", chained])
+        let chain = try await SluiceProcess.launch(["run", "--no-color", "--continue-on-error", chained])
         #expect(chain.status == 1 && chain.output.contains("○ entry 2  skipped: {{id}} has no value: request 'entry 1' did not capture it"), "\(chain.output)")
+        // Without --continue-on-error the file stops at the failed capture, as Hurl's does.
+        let stopped = try await SluiceProcess.launch(["run", "--no-color", chained])
+        #expect(stopped.status == 1 && stopped.output.contains("○ entry 2  skipped: the file stops after 'entry 1' failed"), "\(stopped.output)")
     }
 
     @Test("a GraphQL body is sent as Hurl sends it, run as .hurl and converted: valid JSON whatever its variables hold")

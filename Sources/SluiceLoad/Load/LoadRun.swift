@@ -173,6 +173,14 @@ public struct LoadRun: Sendable {
     public func run(selection: RequestSelection = RequestSelection(), progress: Progress = Progress()) async throws(SluiceError) -> LoadResult {
         if let problem = plan.problem { throw SluiceError(kind: .configuration, message: problem) }
         let file = runner.file
+        // A Hurl file stops at its first failure by default, which a load run, counting every
+        // failure, does not ask of it; a pipeline that says so itself is refused.
+        if file.spec.failFast, file.spec.files.first?.isHurl != true {
+            throw SluiceError(
+                kind: .configuration,
+                message: "fail-fast: true stops the file at its first failing request; load mode sends every request it planned and counts each failure: remove it, or run the file without --repeat, --duration or --rate"
+            )
+        }
         var jobs: [Job] = []
         var skipped: (request: String, condition: String)?
         for spec in try runner.requests(selection: selection) {

@@ -243,6 +243,7 @@ struct PipelineAssembly {
                 spec.maxResponseSize = size.value
             }
         }
+        if file.decoded.failFast { spec.failFast = true }
         if let cookieFile = file.decoded.cookieFile {
             if let first = spec.cookieFile {
                 fail(source, cookieFile.mark, "cookie-file is set twice: here and at \(first.source.location(first.value.mark))")

@@ -21,6 +21,8 @@ struct DecodedFile {
     var entries: [RequestEntry] = []
     var maxResponseSize: (value: Int64, mark: YAMLNode.Mark)?
     var cookieFile: YAMLNode?
+    /// `fail-fast: true`.
+    var failFast = false
     /// `tags:` of the whole file.
     var tags: [String] = []
 }
@@ -87,6 +89,12 @@ package struct PipelineDecoder {
         file.tags = root["tags"].map { tags($0) } ?? []
         if let node = root["max-response-size"], let size = byteCount(node, "max-response-size") {
             file.maxResponseSize = (size, node.mark)
+        }
+        if let failFast = root["fail-fast"] {
+            switch failFast.scalar.map(YAMLNode.coreSchemaValue) {
+            case .bool(let value)?: file.failFast = value
+            default: fail(failFast.mark, "fail-fast is true or false")
+            }
         }
         if let cookieFile = root["cookie-file"] {
             if cookieFile.scalar == nil || cookieFile.isNull { fail(cookieFile.mark, "cookie-file: is the path of a cookie file") } else { file.cookieFile = cookieFile }

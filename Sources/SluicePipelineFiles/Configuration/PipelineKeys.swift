@@ -56,6 +56,10 @@ package enum PipelineKeys {
             summary: "The most bytes of response body a request takes (after content decoding) unless it sets its own; none for no limit."
         ),
         OptionDescriptor(
+            "fail-fast", .boolean, default: "false",
+            summary: "After the first request of the file that fails, only its requests marked always run, as Hurl stops a file at its first failure; --fail-fast stops the files after it too."
+        ),
+        OptionDescriptor(
             "cookie-file", .string,
             summary: "A cookie file in curl's format (-b, -c): read before the first request if it exists, written after the run. Relative to the pipeline file."
         ),

@@ -23,6 +23,9 @@ public struct PipelineSpec: Sendable {
     /// `cookie-file:`, the cookie file (curl's format) the run reads before its first request
     /// and writes after its last, as written.
     public var cookieFile: Sourced<YAMLNode>?
+    /// `fail-fast: true` in the file or one it includes: after the first request that fails,
+    /// only those marked `always` run (a Hurl file's default).
+    public var failFast = false
     /// Every file the pipeline is made of: the file itself, then each included file once.
     public var files: [PipelineSource] = []
 }

@@ -124,7 +124,8 @@ public struct PipelineRunner: Sendable {
 
     /// Sends the requests one after another. A request whose `when:`/`skip:` says so is skipped;
     /// one with `delay:` waits first; one with `retry:` is sent again until it passes. After a
-    /// failure with `failFast`, only the requests marked `always` still run; the others are
+    /// failure with `failFast`, or in a file that says `fail-fast: true` (a Hurl file unless
+    /// `--continue-on-error`), only the requests marked `always` still run; the others are
     /// skipped, each with a reason that names the request that failed.
     /// - Parameters:
     ///   - selection: the requests to run; all by default.
@@ -160,11 +161,15 @@ public struct PipelineRunner: Sendable {
             var missing: [String: String] = [:]
             var results: [RequestResult] = []
             var stoppedBy = stoppedBy
+            // The file's own fail-fast stops this file alone; its reason says which stopped it.
+            var stoppedHere: String?
             for (index, spec) in selected.enumerated() {
-                if let stoppedBy, !spec.always {
+                if let stopped = stoppedBy ?? stoppedHere, !spec.always {
                     // Counted and reported as skipped, never left out: every report says what did not run.
                     var result = PipelineRunner.unsent(spec)
-                    result.skipReason = "--fail-fast stopped the run after '\(stoppedBy)' failed"
+                    result.skipReason = stoppedBy != nil
+                        ? "--fail-fast stopped the run after '\(stopped)' failed"
+                        : "the file stops after '\(stopped)' failed (fail-fast: true, a Hurl file's default; --continue-on-error runs on)"
                     results.append(result)
                     onResult(result)
                     continue
@@ -188,6 +193,7 @@ public struct PipelineRunner: Sendable {
                 results.append(result)
                 onResult(result)
                 if failFast, !result.ok, stoppedBy == nil { stoppedBy = result.name }
+                if file.spec.failFast, !result.ok, stoppedHere == nil { stoppedHere = result.name }
             }
             return results
         }
