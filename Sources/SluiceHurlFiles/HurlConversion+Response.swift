@@ -9,7 +9,7 @@ extension HurlConversion {
         let at = response.position
         var expect: [(String, YAMLNode)] = []
         var checks: [YAMLNode] = []
-        var captures: [(String, YAMLNode)] = []
+        var captures: [(String, HurlSourcePosition, YAMLNode)] = []
         if case .code(let code) = response.status.kind {
             expect.append(("status", HurlConversion.plain(String(code), at: response.status.position)))
         }
@@ -23,23 +23,24 @@ extension HurlConversion {
         if let version {
             checks.append(HurlConversion.mapping([("version", HurlConversion.plain("", at: at)), ("equals", HurlConversion.text(version, at: at))], at: at))
         }
-        var headers: [(String, YAMLNode)] = []
+        var headers: [(String, HurlSourcePosition, YAMLNode)] = []
         for header in response.headers {
             let name = template(header.key)
             if headers.contains(where: { $0.0.lowercased() == name.lowercased() }) {
                 // A second value of the same header: any of its values must be this one.
                 checks.append(HurlConversion.mapping([("header", HurlConversion.text(name, at: header.position)), ("contains", templateNode(header.value))], at: header.position))
             } else {
-                headers.append((name, templateNode(header.value)))
+                headers.append((name, header.position, templateNode(header.value)))
             }
         }
-        if !headers.isEmpty { expect.append(("headers", HurlConversion.mapping(headers, at: at))) }
+        // Each key at its own line, so that a failure is reported where the file writes it.
+        if !headers.isEmpty { expect.append(("headers", HurlConversion.mapping(keyedAtTheirLines: headers, at: at))) }
         for section in response.sections {
             switch section.content {
             case .captures(let written):
                 for capture in written {
                     if capture.isRedacted { refuse(capture.position, "redact has no pipeline spelling yet") }
-                    captures.append((template(capture.name), HurlConversion.mapping(query(capture.query) + filters(capture.filters, of: capture.query), at: capture.position)))
+                    captures.append((template(capture.name), capture.position, HurlConversion.mapping(query(capture.query) + filters(capture.filters, of: capture.query), at: capture.position)))
                 }
             case .asserts(let asserts):
                 for check in asserts {
@@ -51,7 +52,7 @@ extension HurlConversion {
         if !checks.isEmpty { expect.append(("checks", HurlConversion.list(checks, at: at))) }
         var keys: [(String, YAMLNode)] = []
         if !expect.isEmpty { keys.append(("expect", HurlConversion.mapping(expect, at: at))) }
-        if !captures.isEmpty { keys.append(("capture", HurlConversion.mapping(captures, at: at))) }
+        if !captures.isEmpty { keys.append(("capture", HurlConversion.mapping(keyedAtTheirLines: captures, at: at))) }
         return keys
     }
 

@@ -95,6 +95,12 @@ public struct HurlConversion {
         YAMLNode(.mapping(pairs.map { YAMLNode.Pair(key: text($0.0, at: position), value: $0.1) }), mark: mark(position))
     }
 
+    /// A mapping from an ordered list of pairs, each key marked at its own position (a capture's
+    /// or a response header's line), so that what is reported of it names that line.
+    static func mapping(keyedAtTheirLines pairs: [(String, HurlSourcePosition, YAMLNode)], at position: HurlSourcePosition) -> YAMLNode {
+        YAMLNode(.mapping(pairs.map { YAMLNode.Pair(key: text($0.0, at: $0.1), value: $0.2) }), mark: mark(position))
+    }
+
     /// A sequence.
     static func list(_ elements: [YAMLNode], at position: HurlSourcePosition) -> YAMLNode {
         YAMLNode(.sequence(elements), mark: mark(position))

@@ -95,6 +95,24 @@ struct HurlRunTests {
         #expect(refused.status == 2 && refused.error.contains("fail-fast: true stops the file at its first failing request; load mode"), "\(refused.error)")
     }
 
+    @Test("a capture that finds nothing and a response header that does not match are reported at their own lines, not the HTTP line")
+    func capturesAndHeadersAtTheirLines() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let hurl = try directory.write("""
+            GET \(servers.httpbin("get").absoluteString)
+            HTTP 200
+            Content-Type: text/plain
+            [Captures]
+            found: jsonpath "$.url"
+            missing: jsonpath "$.nope"
+            """, to: "lines.hurl")
+        let run = try await SluiceProcess.launch(["run", "--no-color", hurl])
+        #expect(run.output.contains("lines.hurl:3:1: failed: headers.Content-Type"), "\(run.output)")
+        #expect(run.output.contains("lines.hurl:6:1: failed: capture missing"), "\(run.output)")
+        #expect(!run.output.contains("lines.hurl:2:1: failed"), "\(run.output)")
+    }
+
     @Test("a syntax error and a construct with no pipeline spelling are errors at FILE:LINE:COLUMN, exit 2")
     func errors() async throws {
         let directory = try TemporaryDirectory()
