@@ -97,6 +97,29 @@ struct ReportRunTests {
         #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
     }
 
+    @Test("TAP lists every failed check of a request with its own place, as TAP::Parser reads it, besides the first one's at")
+    func tapListsEveryFailure() async throws {
+        let servers = try TestServers.load()
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("""
+            requests:
+              - name: two
+                path: \(servers.httpbin("get?a=1").absoluteString)
+                expect:
+                  body:
+                    $.args.a: "2"
+                    $.url: "elsewhere"
+            """, to: "two.yaml")
+        let report = directory.file("two.tap")
+        let run = try await SluiceProcess.launch(["run", "--report", "tap:\(report.path)", path])
+        #expect(run.status == 1)
+        let perl = try await SluiceProcess.launch(
+            ["-MTAP::Parser", "-e", "my $p = TAP::Parser->new({source => $ARGV[0]}); while (my $r = $p->next) { print join(\",\", map { $_->{at} } @{$r->data->{failures}}), \"\\n\" if $r->is_yaml } print scalar $p->parse_errors, \"\\n\";", report.path],
+            executable: URL(fileURLWithPath: "/usr/bin/perl")
+        )
+        #expect(perl.output == "\(path):6:9,\(path):7:9\n0\n", "\(perl.output)\(perl.error)")
+    }
+
     @Test("files that do not load still write each report: one error a file with every problem, read by TAP::Parser and an XML parser; no histogram")
     func unloadedFiles() async throws {
         let directory = try TemporaryDirectory()

@@ -6,8 +6,9 @@ import SluicePipelineFiles
 extension RunReport {
     /// `--report tap:PATH`: the Test Anything Protocol, version 13, which `prove`, TAP::Parser,
     /// node-tap and most CI plugins read. One test point per request (`PIPELINE: NAME`), in run
-    /// order; a failed one carries a YAML block with the message, where it is written, and the
-    /// response; a request a condition skipped is `ok ... # SKIP REASON`.
+    /// order; a failed one carries a YAML block with the message, where it is written, every
+    /// failed check with its own place (`failures`, a list) and the response; a request a
+    /// condition skipped is `ok ... # SKIP REASON`.
     ///
     /// Version 13, not 14: Perl's TAP::Parser, the reference consumer, refuses a stream that says 14,
     /// and nothing here needs 14's subtests.
@@ -45,9 +46,6 @@ extension RunReport {
                     block.append(("message", redactor.redact(result.failures.map(\.description).joined(separator: "; "))))
                     block.append(("at", "\(file):\(first.mark.line):\(first.mark.column)"))
                 }
-                if result.error != nil, !result.failures.isEmpty {
-                    block.append(("failures", redactor.redact(result.failures.map(\.description).joined(separator: "; "))))
-                }
                 if let notJudged = result.notJudged { block.append(("not-judged", notJudged.description)) }
                 block.append(("severity", result.error == nil ? "fail" : "error"))
                 block.append(("url", redactor.redact(result.url)))
@@ -55,6 +53,16 @@ extension RunReport {
                 if !result.attempts.isEmpty { block.append(("attempts", "\(result.attempts.count)")) }
                 lines.append("  ---")
                 lines += block.map { "  \($0.0): \(yamlString($0.1))" }
+                // Every failed check where it is written, the first one's place included: a
+                // consumer that reads `at` alone misses none of the others.
+                // (A mapping each: TAP::Parser's YAMLish reads a list item holding ': ' as one.)
+                if !result.failures.isEmpty {
+                    lines.append("  failures:")
+                    for failure in result.failures {
+                        lines.append("    - at: \(yamlString("\(file):\(failure.mark.line):\(failure.mark.column)"))")
+                        lines.append("      message: \(yamlString(redactor.redact(failure.description)))")
+                    }
+                }
                 lines.append("  ...")
             }
         }
