@@ -194,6 +194,10 @@ struct RunCommand: AsyncParsableCommand {
             return request
         }
         try RunReportRequest.checkDistinct(requests)
+        // The run's JSON document is standard output's too: one of the two would be lost.
+        if format == .json, let shared = requests.first(where: \.isStandardOutput) {
+            throw ValidationError("--format json and --report \(shared.kind.rawValue):\(shared.path) both write standard output, where one would hide the other: write the report to a file")
+        }
         return requests
     }
 

@@ -27,13 +27,19 @@ struct RunReportRequest: Sendable {
     let kind: Kind
     let path: String
 
-    /// Reads `KIND:PATH`; `nil` for an unknown kind or an empty path.
+    /// Reads `KIND:PATH`; `nil` for an unknown kind or an empty path. `-` is standard output, as
+    /// curl's `-o -` and a pipeline's `output: "-"` (`./-` names a file).
     init?(_ argument: String) {
         guard let colon = argument.firstIndex(of: ":"), let kind = Kind(rawValue: String(argument[..<colon])) else { return nil }
         let path = String(argument[argument.index(after: colon)...])
         guard !path.isEmpty else { return nil }
         self.kind = kind
-        self.path = path
+        self.path = path == "-" ? "/dev/stdout" : path
+    }
+
+    /// Whether the report goes to standard output.
+    var isStandardOutput: Bool {
+        ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(URL(fileURLWithPath: path).standardizedFileURL.path)
     }
 
     /// Refuses two reports that name one file, which the second would overwrite: the same path,

@@ -653,6 +653,19 @@ struct OutputPathTests {
         #expect(directory.contents.allSatisfy { !$0.hasSuffix(".sluice-part") })
     }
 
+    @Test("--report KIND:- is standard output, as curl's -o -, and no file named '-' is made; beside --format json, whose document goes there too, it is refused before any request is sent")
+    func reportToStandardOutput() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try simplePipeline(in: directory)
+        let dash = try await SluiceProcess.launch(["run", "--no-color", "--report", "junit:-", path], directory: directory.url.path)
+        #expect(dash.status == 0 && dash.output.contains("<testsuites"), "\(dash.output)\(dash.error)")
+        #expect(!directory.contents.contains("-"), "\(directory.contents)")
+        for report in ["json:-", "json:/dev/stdout", "junit:/dev/fd/1"] {
+            let refused = try await SluiceProcess.launch(["run", "--format", "json", "--report", report, path])
+            #expect(refused.status == 2 && refused.error.contains("both write standard output"), "\(report): \(refused.error)")
+        }
+    }
+
     @Test("--report at a path that cannot be used is refused before any request is sent, in plain words")
     func reportRefused() async throws {
         let directory = try TemporaryDirectory()
