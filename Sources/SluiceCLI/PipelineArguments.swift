@@ -20,6 +20,9 @@ struct PipelineArguments: ParsableArguments {
     @Option(name: [.customLong("var"), .customLong("variable")], help: ArgumentHelp("A variable, over a vars file, SLUICE_VAR_ and variables:; a capture or a for-each row still wins over it (repeatable; --variable, Hurl's spelling, too).", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
+    @Option(name: .customLong("secret"), help: ArgumentHelp("A variable that is a secret, as Hurl's --secret: its value is *** in every output, as a SLUICE_VAR_NAME environment variable's is (repeatable).", valueName: "NAME=VALUE"))
+    var secrets: [String] = []
+
     @Option(
         name: [.customLong("vars-file"), .customLong("variables-file")],
         help: ArgumentHelp(
@@ -34,6 +37,7 @@ struct PipelineArguments: ParsableArguments {
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one pipeline file") }
         _ = try commandLineVariables()
+        _ = try secretEnvironment()
         _ = try hurl.defaults()
         if let option = hurl.given.first, let file = files.first(where: { !$0.hasSuffix(".hurl") }) {
             throw ValidationError("\(file): \(option) is Hurl's, for .hurl files; a pipeline file says it itself (the redirects stage, a request's delay:, retry:, remove-headers:, cookie-jar:, output:, --only to choose requests)")
@@ -42,17 +46,43 @@ struct PipelineArguments: ParsableArguments {
 
     /// `--var` values by name.
     func commandLineVariables() throws -> [String: String] {
-        var values: [String: String] = [:]
-        for variable in variables {
-            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
-                throw ValidationError("--var '\(variable)' is not of the form NAME=VALUE")
+        try PipelineArguments.pairs(variables, option: "--var")
+    }
+
+    /// The environment the files are loaded with: the process's, each `--secret NAME=VALUE` as
+    /// `SLUICE_VAR_NAME`, which the loader reads as a secret variable.
+    /// - Throws: `ValidationError` for a malformed pair, or a name `--var` gives too.
+    func secretEnvironment() throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let given = try PipelineArguments.pairs(secrets, option: "--secret")
+        guard !given.isEmpty else { return environment }
+        // A variables file that cannot be read is reported where the files are loaded.
+        let plain = (try? variableValues()) ?? (text: [:], typed: [:])
+        for (name, value) in given {
+            // Below --var and --vars-file, a secret of the same name would be read in silence.
+            if plain.text[name] != nil || plain.typed[name] != nil {
+                throw ValidationError("--secret \(name)=... and --var or --vars-file both give \(name): give it once")
             }
-            let name = String(variable[..<equals])
+            environment[PipelineFile.environmentVariablePrefix + name] = value
+        }
+        return environment
+    }
+
+    /// `NAME=VALUE` arguments of `option` by name.
+    private static func pairs(_ arguments: [String], option: String) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for argument in arguments {
+            // A secret's value is never repeated in a message.
+            let shown = option == "--secret" ? String(argument.prefix { $0 != "=" }) + "=***" : argument
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw ValidationError("\(option) '\(shown)' is not of the form NAME=VALUE")
+            }
+            let name = String(argument[..<equals])
             // A name no ${...} can read is a mistake, as a variables file's is.
             if let problem = TemplateString.problem(naming: name) {
-                throw ValidationError("--var '\(variable)': \(problem)")
+                throw ValidationError("\(option) '\(shown)': \(problem)")
             }
-            values[name] = String(variable[variable.index(after: equals)...])
+            values[name] = String(argument[argument.index(after: equals)...])
         }
         return values
     }
@@ -123,6 +153,7 @@ struct PipelineArguments: ParsableArguments {
     ///     them (after its own headers, before its `header` options).
     func load(user: String? = nil, headers: [String] = []) throws -> [PipelineFile] {
         let values = try variableValues()
+        let environment = try secretEnvironment()
         let registry = try StageCatalog.registry()
         var hurlDefaults = try hurl.defaults(user: user) ?? HurlDefaults()
         hurlDefaults.headerLines = try HurlCommandLineOptions.headerLines(headers)
@@ -132,10 +163,10 @@ struct PipelineArguments: ParsableArguments {
             do {
                 if path.hasSuffix(".hurl") {
                     files.append(
-                        try HurlPipelineFile.load(path: path, defaults: hurlDefaults, variables: values.text, typedVariables: values.typed, registry: registry)
+                        try HurlPipelineFile.load(path: path, defaults: hurlDefaults, variables: values.text, typedVariables: values.typed, environment: environment, registry: registry)
                     )
                 } else {
-                    files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, registry: registry))
+                    files.append(try PipelineFile.load(path: path, variables: values.text, typedVariables: values.typed, environment: environment, registry: registry))
                 }
             } catch {
                 diagnostics += error.diagnostics

@@ -222,6 +222,22 @@ struct SecurityTests {
         }
     }
 
+    @Test("--secret NAME=VALUE, Hurl's flag, gives a variable that is sent and shown nowhere; beside --var of the same name it is refused")
+    func secretOption() async throws {
+        let directory = try TemporaryDirectory()
+        let echo = servers.scenario.appendingPathComponent("raw/secret").absoluteString
+        let hurl = try directory.write("GET \(echo)\nAuthorization: Bearer {{token}}\nHTTP 200\n[Asserts]\nbody contains \"zzz\"\n", to: "secret.hurl")
+        let yaml = try directory.write("requests:\n  - path: \(echo)\n    headers: { X-Token: \"${token}\" }\n    expect: { body: { \"$.body\": zzz } }\n", to: "secret.yaml")
+        for file in [hurl, yaml] {
+            let run = try await SluiceProcess.launch(["run", "--no-color", "--verbose", "--secret", "token=SeCr3tT0k", file])
+            #expect(run.status == 1 && !(run.output + run.error).contains("SeCr3tT0k"), "\(file): \(run.output)\(run.error)")
+            let shown = try await SluiceProcess.launch(["curl", "--show-secrets", "--secret", "token=SeCr3tT0k", file])
+            #expect(shown.output.contains("SeCr3tT0k"), "it is sent: \(shown.output)")
+        }
+        let both = try await SluiceProcess.launch(["run", "--secret", "token=a1b2c3d4", "--var", "token=x", yaml])
+        #expect(both.status == 2 && both.error.contains("both give token") && !both.error.contains("a1b2c3d4"), "\(both.error)")
+    }
+
     @Test("a capture that takes a piece of an echoed secret (split, nth, a regular expression's group) is hidden as the secret is, wherever it is sent on")
     func piecesOfSecrets() async throws {
         let directory = try TemporaryDirectory()
