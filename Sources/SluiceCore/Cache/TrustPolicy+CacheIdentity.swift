@@ -7,7 +7,7 @@ extension TrustPolicy {
     var cacheIdentity: String {
         var fields = [
             "pinning=\(pinning.rawValue)",
-            "pins=" + pins.map { SHA256.hex($0.isCertificate ? $0.certificateDER : $0.publicKeySHA256) }.joined(separator: ","),
+            "pins=" + pins.map(\.cacheIdentity).joined(separator: ","),
             "ca=\(caBundle ?? "")",
             "invalid=\(allowsInvalidCertificates)",
             "name=\(validatesDomainName)",
@@ -22,15 +22,12 @@ extension TrustPolicy {
 }
 
 extension TrustPin {
-    /// Whether the pin is a certificate, not a key hash alone.
-    fileprivate var isCertificate: Bool {
-        if case .certificate = self { return true }
-        return false
-    }
-
-    /// A certificate pin's DER bytes; none for a key hash.
-    fileprivate var certificateDER: [UInt8] {
-        if case .certificate(let certificate) = self { return certificate.der }
-        return []
+    /// The pin as the cache tells pins apart: a key pin as its `sha256//` text, a certificate pin
+    /// by its DER bytes' SHA-256 (certificate pinning trusts that certificate, not only its key).
+    fileprivate var cacheIdentity: String {
+        switch self {
+        case .publicKeySHA256: description
+        case .certificate(let certificate): "certificate " + SHA256.hex(certificate.der)
+        }
     }
 }

@@ -16,8 +16,9 @@ extension HTTPHeaders {
         return nil
     }
 
-    /// A byte as a message names it: `'('` for a visible ASCII character, else `byte 0x01`.
-    private static func shown(_ byte: UInt8) -> String {
+    /// A byte as a message names it: `'('` for a visible ASCII character, else `byte 0x01`; for
+    /// the field checks here and a cookie's (``Request/cookieProblem(name:value:)``).
+    static func shown(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }

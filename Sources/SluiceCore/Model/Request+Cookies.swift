@@ -26,20 +26,15 @@ extension Request {
     public static func cookieProblem(name: String, value: String) -> String? {
         if name.isEmpty { return "a cookie name cannot be empty" }
         if let byte = name.utf8.first(where: { !$0.isTokenCharacter }) {
-            return "the cookie name '\(name)' holds \(shown(byte)), and a cookie name is a token (letters, digits and !#$%&'*+-.^_`|~; RFC 6265 section 4.1.1)"
+            return "the cookie name '\(name)' holds \(HTTPHeaders.shown(byte)), and a cookie name is a token (letters, digits and !#$%&'*+-.^_`|~; RFC 6265 section 4.1.1)"
         }
         if value.utf8.contains(UInt8(ascii: ";")) {
             return "the value of cookie \(name) holds ';', which would end it and start another cookie; encode it (${urlencode(...)}) or send a Cookie header of your own"
         }
         if let byte = value.utf8.first(where: { $0 < 0x20 || $0 == 0x7F }) {
-            return "the value of cookie \(name) holds \(shown(byte)), and a cookie value holds no control character (RFC 6265 section 4.1.1)"
+            return "the value of cookie \(name) holds \(HTTPHeaders.shown(byte)), and a cookie value holds no control character (RFC 6265 section 4.1.1)"
         }
         return nil
-    }
-
-    /// A byte as a message names it: `'='` for a visible ASCII character, else `byte 0x01`.
-    private static func shown(_ byte: UInt8) -> String {
-        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 
     /// Whether the ``CookieHandling`` stage sends the jar's cookies with this request and stores

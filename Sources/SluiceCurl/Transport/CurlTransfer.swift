@@ -297,9 +297,9 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
     /// What to change, for a TLS failure `code` the settings explain: a proxy's certificate
     /// judged by the origin's anchors, or a revocation list whose issuer certificate pinning
     /// left out of the trust anchors.
-    private func tlsHint(_ code: CURLcode) -> String? {
+    private func tlsHint(_ code: CURLcode, failedTLSProxy: String?) -> String? {
         guard code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CONNECT_ERROR else { return nil }
-        if failedTLSProxy(code) != nil {
+        if failedTLSProxy != nil {
             return "A proxy's certificate is checked against the proxy's own trust anchors (--proxy-cacert; the proxy stage's ca-bundle), not the origin's."
         }
         if let policy = governingTrustPolicy, policy.pinning == .certificate, policy.crlFile != nil, policy.caBundle == nil {
@@ -317,6 +317,7 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
             }
         // The pre-request callback, not libcurl's connect times (zero on a reused connection), tells
         // whether the connection and its TLS handshake were done.
+        let tlsProxy = failedTLSProxy(code)
         let ending = State.Ending(
             code: Int(code.rawValue),
             cause: cause,
@@ -328,8 +329,8 @@ final class CurlTransfer: TransferControl, @unchecked Sendable {
                 (governingTrustPolicy?.allowsInvalidCertificates == true ? nil : $0.reason, $0.certificates)
             },
             proxyRefusal: proxyRefusal(code),
-            failedTLSProxy: failedTLSProxy(code),
-            tlsHint: tlsHint(code)
+            failedTLSProxy: tlsProxy,
+            tlsHint: tlsHint(code, failedTLSProxy: tlsProxy)
         )
         var error = state.error(for: ending)
         // A failure after the head came (a body cut short, a timeout mid-body, a body past the

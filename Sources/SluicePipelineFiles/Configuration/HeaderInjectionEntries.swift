@@ -38,10 +38,11 @@ enum HeaderInjectionEntries {
         // One such entry, nearly every file: nothing to arrange, and nothing allocated to find so.
         guard entries.lazy.filter({ $0.name == name }).dropFirst().first != nil else { return (entries, []) }
         let indices = entries.indices.filter { entries[$0].name == name }
+        let written = indices.map { fields(of: entries[$0]) }
         var overlaps: [Overlap] = []
         var setBy: [String: Int] = [:]
-        for index in indices {
-            for (key, shown) in fields(of: entries[index]) {
+        for (index, fields) in zip(indices, written) {
+            for (key, shown) in fields {
                 if let first = setBy[key] {
                     overlaps.append(Overlap(first: entries[first], second: entries[index], field: shown))
                 } else {
@@ -51,7 +52,7 @@ enum HeaderInjectionEntries {
         }
         var arranged = entries
         for (position, index) in indices.enumerated() {
-            let own = Set(fields(of: entries[index]).map(\.key))
+            let own = Set(written[position].map(\.key))
             for option in defaulted where !own.contains(option) && (position > 0 || setBy[option] != nil) {
                 let mark = entries[index].mark
                 arranged[index].options.append(YAMLNode.Pair(key: YAMLNode(.scalar(option, quoted: false), mark: mark), value: YAMLNode(.scalar("none", quoted: false), mark: mark)))
